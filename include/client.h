@@ -1,0 +1,63 @@
+/*
+ * client.h - one client's replay of a compiled program.
+ *
+ * A worker process owns one or more clients.  Each client resolves its
+ * paths once (client_new), then client_step() runs the program one line at
+ * a time: control commands are handled here, measured ops go through the
+ * backend, are timed with CLOCK_MONOTONIC and recorded in the client's own
+ * stats slot.  Nothing here exits the process; fatal problems are reported
+ * on stderr once, with their context, and returned.
+ */
+#ifndef DBENCH_CLIENT_H
+#define DBENCH_CLIENT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "backend.h"
+#include "options.h"
+#include "program.h"
+#include "stats.h"
+
+struct client;
+
+enum client_step_result {
+	STEP_OK = 0,		/* ran one line; call again */
+	STEP_PASS_DONE,		/* finished a pass (and stops with --run-once) */
+	STEP_STOPPED,		/* the parent asked the clients to stop */
+	STEP_FAILED,		/* a fatal error; the message was printed */
+};
+
+/*
+ * Create client number `client` running `prog` in `directory` through
+ * backend `be`; its stats live in region->slots[client].  Sets up the
+ * backend.  Returns NULL on failure after printing why on stderr.  The
+ * client is a talloc child of mem_ctx; freeing it releases the backend.
+ */
+struct client *client_new(void *mem_ctx, const struct dbench_options *opts,
+			  const struct program *prog, unsigned prog_index,
+			  const struct backend *be, const char *directory,
+			  struct stats_region *region, unsigned client);
+
+/*
+ * Resolve a path of the program for client number `client` (no "$i"
+ * substitution).  Returns a string allocated under mem_ctx.
+ */
+char *client_path_for(void *mem_ctx, const struct path *p, unsigned client);
+
+/* Mark the start of the run (the gate opened at start_ns). */
+void client_start(struct client *c, uint64_t start_ns);
+
+/* Run the next line of the program. */
+enum client_step_result client_step(struct client *c);
+
+/*
+ * Remove the client's tree (clients/clientN) unless --skip-cleanup.
+ * Returns 0, or -1 after printing why.
+ */
+int client_cleanup(struct client *c);
+
+/* True once the client has failed (a fatal mismatch or error). */
+bool client_failed(const struct client *c);
+
+#endif

@@ -1,0 +1,49 @@
+/*
+ * options.h - the resolved command line.
+ *
+ * main.c fills one struct dbench_options from argv and checks it; every
+ * other module receives it as const.  There are no global options.
+ */
+#ifndef DBENCH_OPTIONS_H
+#define DBENCH_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum mismatch_policy {
+	MISMATCH_DEFAULT = 0,	/* fatal only where the replay becomes meaningless */
+	MISMATCH_STRICT,	/* every mismatch is fatal */
+	MISMATCH_KEEP_GOING,	/* none is fatal; exit 1 at the end if any */
+};
+
+struct dbench_options {
+	unsigned nclients;
+	int timelimit;			/* seconds */
+	int warmup;			/* seconds */
+	const char **loadfiles;		/* client i uses loadfiles[i % nloadfiles] */
+	unsigned nloadfiles;
+	const char **directories;	/* client i uses directories[i % ndirectories] */
+	unsigned ndirectories;
+	const char *backend;		/* registry name, "fileio" by default */
+	double target_rate;		/* MB/s per client, 0 = unpaced */
+	unsigned clients_per_process;
+	unsigned stagger;		/* > 0: client i starts i * 10 ms late */
+	int64_t trunc_io;		/* > 0: cap every read/write at this size */
+
+	bool sync_open;			/* -s: O_SYNC */
+	bool sync_dirs;			/* -S: fsync parent after namespace ops */
+	bool fsync_writes;		/* -F: fsync after every write */
+	bool xattr;			/* -x */
+	bool run_once;
+	bool skip_cleanup;
+	bool per_client_results;
+	bool machine_readable;
+	bool no_resolve;
+	bool stat_check;
+	bool fake_io;
+	bool one_byte_write_fix;
+	bool show_execute_time;
+	enum mismatch_policy mismatch;
+};
+
+#endif

@@ -1,0 +1,170 @@
+/*
+ * program.h - a loadfile compiled into an array of typed operations.
+ *
+ * The parent compiles every loadfile once (loadfile.c) before forking; the
+ * workers only read the result, which they share copy-on-write.  Nothing in
+ * a compiled program is text that has to be parsed again: op kinds are an
+ * enum, numbers are decoded, paths are interned and normalised, handles are
+ * mapped to dense slots.
+ *
+ * Ownership: a struct program is a talloc tree; everything it points to is
+ * a talloc child of it.  It is never modified after program_compile()
+ * returns.
+ */
+#ifndef DBENCH_PROGRAM_H
+#define DBENCH_PROGRAM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stddef.h>
+
+/*
+ * Operation kinds.  The measured operations come first, in the order in
+ * which dbench prints its table; op_info[] (op_names.c) holds their names.
+ * Control commands follow OP_NUM_MEASURED and are never timed.
+ */
+enum op_kind {
+	OP_NTCREATEX = 0,
+	OP_CLOSE,
+	OP_RENAME,
+	OP_UNLINK,
+	OP_DELTREE,
+	OP_RMDIR,
+	OP_MKDIR,
+	OP_QPATHINFO,
+	OP_QFILEINFO,
+	OP_QFSINFO,
+	OP_SFILEINFO,
+	OP_FIND,
+	OP_WRITEX,
+	OP_READX,
+	OP_LOCKX,
+	OP_UNLOCKX,
+	OP_FLUSH,
+	OP_NUM_MEASURED,
+
+	/* control commands: handled by the client engine, not a backend */
+	OP_LOOP = OP_NUM_MEASURED, /* arg0 = count; jump = index of ENDLOOP */
+	OP_ENDLOOP,		   /* jump = index of the matching LOOP */
+	OP_REPEAT,		   /* arg0 = count: run the next op that often */
+	OP_SLEEP,		   /* arg0 = microseconds */
+	OP_SETSP,		   /* arg0 = sequence point */
+	OP_WAITSP,		   /* arg0 = client, arg1 = sequence point */
+	OP_WRITEPATTERN,	   /* text = bytes later WriteX ops write */
+	OP_RANDOMSTRING,	   /* arg0 = index i, text = pattern */
+	OP_NUM_KINDS
+};
+
+/* Static facts about an op kind; indexed by enum op_kind. */
+struct op_info {
+	const char *name;	/* loadfile spelling, e.g. "QUERY_PATH_INFORMATION" */
+	const char *short_name; /* table spelling, e.g. "Qpathinfo" (== name if none) */
+	uint8_t npaths;		/* quoted path arguments */
+	uint8_t has_handle;	/* a handle number follows the paths */
+	uint8_t nargs;		/* numeric arguments after paths/handle */
+};
+
+extern const struct op_info op_info[OP_NUM_KINDS];
+
+/*
+ * Look up an op kind by its loadfile or short name, case-insensitively.
+ * Returns the kind, or -1 if the name is unknown.
+ */
+int op_kind_from_name(const char *name, size_t len);
+
+#define PROGRAM_MAX_ARGS 4
+
+enum value_kind {
+	VAL_CONST = 0,	/* v */
+	VAL_RANDOM,	/* a random 64-bit value, then mods[] left to right */
+	VAL_RELATIVE,	/* same argument of this client's previous op + v */
+};
+
+struct value_mod {
+	char op;	/* '/' align down, '%' modulo, '+' add */
+	int64_t y;	/* never 0 for '/' and '%' */
+};
+
+struct value {
+	enum value_kind kind;
+	int64_t v;
+	unsigned nmods;
+	const struct value_mod *mods;	/* talloc child of the program */
+};
+
+/*
+ * A path as written in the loadfile, normalised: '\' became '/', the
+ * leading separator is gone, duplicate separators and "." components are
+ * removed, and ".." was refused by the compiler.  The result is relative
+ * to the client's target directory (-D).
+ *
+ * If the path has the per-client substitution point (the component
+ * "client1" right after a component "clients"), client_pos is the byte
+ * offset of that component in text and client_len its length; otherwise
+ * client_pos is -1.  has_random is set when text contains "$<digit>",
+ * which is substituted at run time with the RANDOMSTRING of that index.
+ */
+struct path {
+	const char *text;
+	size_t len;
+	int32_t client_pos;
+	uint32_t client_len;
+	bool has_random;
+	uint32_t id;		/* index in program->paths */
+};
+
+enum status_check {
+	STATUS_ANY = 0,		/* '*': not checked */
+	STATUS_SUCCESS,		/* NT_STATUS_OK, 0x0, SUCCESS */
+	STATUS_FAILURE,		/* ERROR: any failure */
+	STATUS_EXACT,		/* a specific NT status */
+};
+
+struct op {
+	enum op_kind kind;
+	uint32_t line;			/* 1-based line in the loadfile */
+	double time;			/* timed format: seconds since pass start, or -1 */
+	const struct path *path[2];	/* NULL when unused */
+	int32_t handle;			/* dense handle slot, or -1 */
+	int64_t handle_num;		/* the handle number as written (messages) */
+	struct value arg[PROGRAM_MAX_ARGS];
+	enum status_check check;
+	uint32_t status;		/* expected NT status when check == STATUS_EXACT */
+	uint32_t jump;			/* LOOP <-> ENDLOOP partner index */
+	const char *text;		/* WRITEPATTERN text / RANDOMSTRING pattern */
+	size_t text_len;
+};
+
+struct program {
+	const char *filename;		/* as given on the command line */
+	struct op *ops;
+	uint32_t nops;
+	const struct path **paths;	/* interned, indexed by path->id */
+	uint32_t npaths;
+	uint32_t nhandles;		/* dense handle slots in use */
+	uint32_t nrandom;		/* RANDOMSTRING indices used: 0..nrandom-1 */
+	bool timed;			/* at least one op has a time */
+	uint32_t nlines;		/* lines in the file */
+	uint32_t max_loop_depth;
+};
+
+/*
+ * Compile a loadfile (plain text or gzip, detected by content).
+ *
+ * On success returns a program allocated under mem_ctx.  On failure
+ * returns NULL and, if err is not NULL, sets *err to a message allocated
+ * under mem_ctx of the form "FILE:LINE: what was found; what was expected"
+ * (or "FILE: strerror" when the file cannot be read).
+ */
+struct program *program_compile(void *mem_ctx, const char *filename,
+				char **err);
+
+/*
+ * The same, from a buffer already in memory (used by tests and the fuzzer).
+ * name is used in messages only.
+ */
+struct program *program_compile_buffer(void *mem_ctx, const char *name,
+				       const char *buf, size_t len,
+				       char **err);
+
+#endif

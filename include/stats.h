@@ -1,0 +1,136 @@
+/*
+ * stats.h - the shared statistics region and its aggregation.
+ *
+ * The parent maps one anonymous MAP_SHARED region before forking.  It has
+ * a header written only by the parent (phase, tick, stop request) and one
+ * slot per client written only by that client.  Readers use relaxed atomic
+ * loads; nothing is locked.  Untouched pages (most of the histograms) cost
+ * no memory.
+ *
+ * Phases: a client keeps counters for the phase it last saw.  When the
+ * parent moves from warmup to execute, each client notices at its next op,
+ * zeroes its own counters and tags them with the new phase; the parent
+ * only aggregates slots whose tag matches the phase it reports.
+ */
+#ifndef DBENCH_STATS_H
+#define DBENCH_STATS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "histogram.h"
+#include "program.h"
+
+enum run_phase {
+	PHASE_PREPARE = 0,
+	PHASE_WARMUP,
+	PHASE_EXECUTE,
+	PHASE_CLEANUP,
+	PHASE_DONE,
+};
+
+enum client_state {
+	CLIENT_PREPARING = 0,	/* forked, setting up its backend */
+	CLIENT_READY,		/* waiting at the start gate */
+	CLIENT_RUNNING,
+	CLIENT_CLEANUP,		/* removing its tree */
+	CLIENT_DONE,		/* finished normally */
+	CLIENT_FAILED,		/* stopped on an error; message on stderr */
+};
+
+struct op_stats {
+	uint64_t count;
+	uint64_t mismatches;	/* result differed from the expected status */
+	uint64_t sum_ns;
+	uint64_t max_ns;
+	/* first mismatch in this phase: op index in the program, or UINT32_MAX */
+	uint32_t first_op;
+	uint32_t first_status;	/* the actual status then */
+	int32_t first_err;	/* errno then */
+	uint32_t first_client;	/* client it happened in */
+	struct histogram hist;
+};
+
+#define STATS_MAX_PASS_RECORDS 4096
+
+struct pass_record {
+	uint32_t ms;		/* duration of the pass */
+	uint32_t at_ms;		/* ms since the client started, at its end */
+};
+
+struct client_slot {
+	/* tag of the counters below: enum run_phase */
+	uint32_t phase;
+	uint32_t state;		/* enum client_state */
+	uint32_t program;	/* index of its loadfile */
+	uint32_t cur_op;	/* op index being run (for crash reports) */
+	uint64_t lines;		/* loadfile lines done in this phase */
+	uint64_t bytes;		/* ReadX + WriteX bytes in this phase */
+	uint64_t tick_seen;	/* tick the tick_max_ns belongs to */
+	uint64_t tick_max_ns;	/* worst latency in that tick */
+	int64_t sp;		/* last SETSP value */
+	uint64_t passes;	/* completed passes (whole run) */
+	uint64_t start_ns;	/* when the client was released */
+	uint64_t end_ns;	/* when it stopped running ops */
+	uint32_t npass_records;
+	uint32_t pad;
+	struct op_stats ops[OP_NUM_MEASURED];
+	struct pass_record pass[STATS_MAX_PASS_RECORDS];
+};
+
+struct stats_header {
+	uint32_t phase;		/* enum run_phase, written by the parent */
+	uint32_t stop;		/* 1: clients finish their op and clean up */
+	uint64_t tick;		/* incremented by the parent once a second */
+	uint32_t nclients;
+	uint32_t pad;
+	uint64_t release_ns;	/* CLOCK_MONOTONIC at the start gate */
+};
+
+struct stats_region {
+	struct stats_header *hdr;
+	struct client_slot *slots;
+	unsigned nclients;
+	void *map;
+	size_t map_len;
+};
+
+/*
+ * Map the region for nclients (zeroed, shared with children).  Returns 0,
+ * or -1 with errno set.  stats_unmap() releases it.
+ */
+int stats_map(struct stats_region *r, unsigned nclients);
+void stats_unmap(struct stats_region *r);
+
+/* Sums over slots, computed by the parent. */
+struct stats_total {
+	uint64_t lines;
+	uint64_t bytes;
+	uint64_t tick_max_ns;	/* worst latency in the tick asked for */
+	unsigned clients;	/* slots counted */
+	struct op_stats ops[OP_NUM_MEASURED];	/* with merged histograms */
+};
+
+/*
+ * Add up the slots [first, first+n) whose counters belong to phase.
+ * with_hist: merge histograms too (costly; reports only).  tick: the tick
+ * whose worst latency is wanted.
+ */
+void stats_sum(const struct stats_region *r, unsigned first, unsigned n,
+	       uint32_t phase, uint64_t tick, bool with_hist,
+	       struct stats_total *t);
+
+/* The same for one slot, into t (used by per-client reports). */
+static inline void stats_sum_client(const struct stats_region *r, unsigned c,
+				    uint32_t phase, struct stats_total *t)
+{
+	stats_sum(r, c, 1, phase, 0, true, t);
+}
+
+/* Reset one slot's counters and tag them with phase (client side). */
+void stats_slot_reset(struct client_slot *s, uint32_t phase);
+
+/* Monotonic clock in nanoseconds. */
+uint64_t now_ns(void);
+
+#endif

@@ -1,0 +1,24 @@
+/*
+ * util.h - small helpers shared by the modules: checked number parsing
+ * and the clock.
+ */
+#ifndef DBENCH_UTIL_H
+#define DBENCH_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Parse a whole string as a decimal or 0x-hex integer within [min, max].
+ * Returns 0 and sets *out, or -1 (not a number, trailing junk, out of range).
+ */
+int parse_int64(const char *s, int64_t min, int64_t max, int64_t *out);
+
+/* The same for a decimal floating-point number within [min, max]. */
+int parse_double(const char *s, double min, double max, double *out);
+
+/* Sleep for ns nanoseconds (restarting after signals unless *stop is set). */
+void sleep_ns(uint64_t ns, const volatile uint32_t *stop);
+
+#endif

@@ -1,0 +1,703 @@
+/*
+ * client.c - the replay engine of one client: control flow (LOOP, REPEAT,
+ * SLEEP, SETSP/WAITSP), value resolution, pacing, dispatch to the backend,
+ * timing and recording, and the status check with its consequences.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <talloc.h>
+
+#include "client.h"
+#include "ntstatus.h"
+#include "util.h"
+
+#define LOAD(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define STORE(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+
+struct loop_frame {
+	uint32_t start;		/* index of the first op in the body */
+	int64_t left;		/* iterations still to run, this one included */
+};
+
+/* What the engine remembers about a handle slot, for error messages. */
+struct handle_info {
+	uint32_t open_op;	/* last NTCreateX on it, or UINT32_MAX */
+	uint32_t close_op;	/* last Close on it, or UINT32_MAX */
+	uint32_t open_status;
+	int open_err;
+	bool open;
+};
+
+struct client {
+	const struct dbench_options *opts;
+	const struct program *prog;
+	const struct backend *be;
+	void *be_state;
+	struct stats_region *region;
+	struct client_slot *slot;
+	unsigned id;
+
+	char **paths;			/* per path id; NULL where has_random */
+	char *scratch[2];		/* $i paths resolved at run time */
+	size_t scratch_len[2];
+	char **randstr;			/* RANDOMSTRING values, per index */
+	struct handle_info *handles;
+
+	uint32_t pc;
+	struct loop_frame *loops;	/* program->max_loop_depth frames */
+	uint32_t depth;
+	int64_t repeat_left;		/* runs of the op at pc still owed */
+	int64_t last_arg[PROGRAM_MAX_ARGS];
+
+	const char *pattern;		/* WRITEPATTERN text, NULL = zeros */
+	size_t pattern_len;
+	uint8_t *wbuf;
+	size_t wbuf_len;		/* bytes of wbuf filled with the pattern */
+
+	uint64_t rng;
+	uint64_t start_ns;
+	uint64_t pass_start_ns;
+	uint64_t paced_bytes;		/* bytes since start, for -R */
+	uint32_t seen_phase;
+	bool failed;
+};
+
+static uint64_t rng_next(struct client *c)
+{
+	/* splitmix64: small, fast and good enough for offsets and names */
+	uint64_t z = (c->rng += 0x9E3779B97F4A7C15ull);
+
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
+char *client_path_for(void *mem_ctx, const struct path *p, unsigned client)
+{
+	if (p->client_pos < 0)
+		return talloc_strndup(mem_ctx, p->text, p->len);
+	return talloc_asprintf(mem_ctx, "%.*sclient%u%s", (int)p->client_pos,
+			       p->text, client,
+			       p->text + p->client_pos + p->client_len);
+}
+
+/* Append n bytes to a growing scratch string. */
+static int scratch_put(struct client *c, int k, size_t *used, const char *s,
+		       size_t n)
+{
+	if (*used + n + 1 > c->scratch_len[k]) {
+		size_t want = (*used + n + 1) * 2;
+		char *p = talloc_realloc(c, c->scratch[k], char, want);
+
+		if (p == NULL)
+			return -1;
+		c->scratch[k] = p;
+		c->scratch_len[k] = want;
+	}
+	memcpy(c->scratch[k] + *used, s, n);
+	*used += n;
+	c->scratch[k][*used] = '\0';
+	return 0;
+}
+
+/* Resolve a path with $i substitutions into scratch[k]. */
+static const char *resolve_random_path(struct client *c, int k,
+				       const struct path *p)
+{
+	size_t used = 0, i = 0;
+	char num[32];
+
+	while (i < p->len) {
+		if ((int64_t)i == p->client_pos) {
+			int n = snprintf(num, sizeof(num), "client%u", c->id);
+
+			if (scratch_put(c, k, &used, num, (size_t)n) != 0)
+				return NULL;
+			i += p->client_len;
+			continue;
+		}
+		if (p->text[i] == '$' && i + 1 < p->len &&
+		    p->text[i + 1] >= '0' && p->text[i + 1] <= '9') {
+			unsigned idx = 0;
+			const char *r;
+
+			i++;
+			while (i < p->len && p->text[i] >= '0' &&
+			       p->text[i] <= '9')
+				idx = idx * 10 + (unsigned)(p->text[i++] - '0');
+			r = idx < c->prog->nrandom && c->randstr[idx] ?
+				    c->randstr[idx] : "";
+			if (scratch_put(c, k, &used, r, strlen(r)) != 0)
+				return NULL;
+			continue;
+		}
+		if (scratch_put(c, k, &used, &p->text[i], 1) != 0)
+			return NULL;
+		i++;
+	}
+	if (used == 0 && scratch_put(c, k, &used, "", 0) != 0)
+		return NULL;
+	return c->scratch[k];
+}
+
+struct client *client_new(void *mem_ctx, const struct dbench_options *opts,
+			  const struct program *prog, unsigned prog_index,
+			  const struct backend *be, const char *directory,
+			  struct stats_region *region, unsigned client)
+{
+	struct backend_client_config cfg = {
+		.opts = opts,
+		.client = client,
+		.directory = directory,
+		.nhandles = prog->nhandles,
+	};
+	struct client *c = talloc_zero(mem_ctx, struct client);
+	char *err = NULL;
+
+	if (c == NULL)
+		goto nomem;
+	c->opts = opts;
+	c->prog = prog;
+	c->be = be;
+	c->region = region;
+	c->slot = &region->slots[client];
+	c->id = client;
+	c->rng = 0x6462656e6368ull ^ ((uint64_t)client << 32);
+	c->slot->program = prog_index;
+
+	c->paths = talloc_zero_array(c, char *, prog->npaths ? prog->npaths : 1);
+	c->randstr = talloc_zero_array(c, char *,
+				       prog->nrandom ? prog->nrandom : 1);
+	c->handles = talloc_array(c, struct handle_info,
+				  prog->nhandles ? prog->nhandles : 1);
+	c->loops = talloc_array(c, struct loop_frame,
+				prog->max_loop_depth ? prog->max_loop_depth : 1);
+	if (c->paths == NULL || c->randstr == NULL || c->handles == NULL ||
+	    c->loops == NULL)
+		goto nomem;
+	for (uint32_t i = 0; i < prog->npaths; i++) {
+		const struct path *p = prog->paths[i];
+
+		if (p->has_random)
+			continue;
+		c->paths[i] = client_path_for(c->paths, p, client);
+		if (c->paths[i] == NULL)
+			goto nomem;
+	}
+	for (uint32_t h = 0; h < prog->nhandles; h++)
+		c->handles[h] = (struct handle_info){
+			.open_op = UINT32_MAX, .close_op = UINT32_MAX };
+
+	if (be->setup(c, &cfg, &c->be_state, &err) != 0) {
+		fprintf(stderr, "dbench: client %u: %s backend setup: %s\n",
+			client, be->name, err ? err : "failed");
+		talloc_free(c);
+		return NULL;
+	}
+	return c;
+
+nomem:
+	fprintf(stderr, "dbench: client %u: out of memory\n", client);
+	talloc_free(c);
+	return NULL;
+}
+
+void client_start(struct client *c, uint64_t start_ns)
+{
+	c->start_ns = start_ns;
+	c->pass_start_ns = start_ns;
+	STORE(c->slot->start_ns, start_ns);
+	STORE(c->slot->state, CLIENT_RUNNING);
+}
+
+bool client_failed(const struct client *c)
+{
+	return c->failed;
+}
+
+static int64_t resolve_value(struct client *c, const struct value *v,
+			     unsigned i)
+{
+	int64_t x;
+
+	switch (v->kind) {
+	case VAL_RANDOM:
+		x = (int64_t)(rng_next(c) >> 1);
+		for (unsigned m = 0; m < v->nmods; m++) {
+			int64_t y = v->mods[m].y;
+
+			switch (v->mods[m].op) {
+			case '/':
+				x -= x % y;
+				break;
+			case '%':
+				x %= y;
+				break;
+			default:
+				x += y;
+				break;
+			}
+		}
+		break;
+	case VAL_RELATIVE:
+		x = c->last_arg[i] + v->v;
+		break;
+	default:
+		x = v->v;
+		break;
+	}
+	c->last_arg[i] = x;
+	return x;
+}
+
+/* Make wbuf hold at least n bytes of the current pattern. */
+static const uint8_t *write_data(struct client *c, size_t n)
+{
+	if (n <= c->wbuf_len)
+		return c->wbuf;
+	uint8_t *p = talloc_realloc(c, c->wbuf, uint8_t, n);
+
+	if (p == NULL)
+		return NULL;
+	c->wbuf = p;
+	if (c->pattern == NULL) {
+		memset(p + c->wbuf_len, 0, n - c->wbuf_len);
+	} else {
+		for (size_t i = c->wbuf_len; i < n; i++)
+			p[i] = (uint8_t)c->pattern[i % c->pattern_len];
+	}
+	c->wbuf_len = n;
+	return p;
+}
+
+static void random_string(struct client *c, const struct op *op)
+{
+	int64_t idx = op->arg[0].v;
+	const char *pat = op->text;
+	size_t n = op->text_len, out = 0;
+	char *s = talloc_array(c, char, n + 1);
+
+	if (s == NULL || idx < 0 || (uint64_t)idx >= c->prog->nrandom) {
+		talloc_free(s);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (pat[i] == '[') {
+			size_t j = i + 1;
+
+			while (j < n && pat[j] != ']')
+				j++;
+			if (j > i + 1)
+				s[out++] = pat[i + 1 + rng_next(c) % (j - i - 1)];
+			i = j;
+			continue;
+		}
+		s[out++] = pat[i];
+	}
+	s[out] = '\0';
+	talloc_free(c->randstr[idx]);
+	c->randstr[idx] = s;
+}
+
+static const char *client_file(const struct client *c)
+{
+	return c->prog->filename;
+}
+
+/* Describe what became of the handle an op used, for a fatal message. */
+static char *handle_story(struct client *c, const struct op *op)
+{
+	const struct handle_info *h;
+	const struct op *o;
+	char sb[11];
+
+	if (op->handle < 0)
+		return talloc_strdup(c, "");
+	h = &c->handles[op->handle];
+	if (h->open_op == UINT32_MAX)
+		return talloc_asprintf(c, ": handle %lld was never opened "
+				       "before this line",
+				       (long long)op->handle_num);
+	o = &c->prog->ops[h->open_op];
+	if (h->open_status != NT_STATUS_OK)
+		return talloc_asprintf(
+			c, ": handle %lld was never opened (its open at %s:%u "
+			"failed: %s%s%s)", (long long)op->handle_num,
+			client_file(c), o->line,
+			ntstatus_str(h->open_status, sb),
+			h->open_err ? ", " : "",
+			h->open_err ? strerror(h->open_err) : "");
+	if (!h->open && h->close_op != UINT32_MAX)
+		return talloc_asprintf(c, ": handle %lld was closed at %s:%u",
+				       (long long)op->handle_num,
+				       client_file(c),
+				       c->prog->ops[h->close_op].line);
+	return talloc_strdup(c, "");
+}
+
+/* The first path an op names, as this client sees it (for messages). */
+static const char *op_path_text(struct client *c, const struct op *op,
+				const struct op_call *call)
+{
+	if (call->path[0] != NULL)
+		return call->path[0];
+	if (op->handle >= 0 && c->handles[op->handle].open_op != UINT32_MAX) {
+		const struct op *o = &c->prog->ops[c->handles[op->handle].open_op];
+
+		if (o->path[0] != NULL)
+			return c->paths[o->path[0]->id] ?
+				       c->paths[o->path[0]->id] : o->path[0]->text;
+	}
+	return NULL;
+}
+
+static void report_fatal(struct client *c, const struct op *op,
+			 const struct op_call *call, uint32_t status)
+{
+	char eb[11], ab[11];
+	const char *path = op_path_text(c, op, call);
+	char *story = NULL;
+
+	if (status == NT_STATUS_INVALID_HANDLE)
+		story = handle_story(c, op);
+	fprintf(stderr,
+		"dbench: client %u, %s:%u: %s%s%s%s: expected %s, got %s%s%s%s\n",
+		c->id, client_file(c), op->line, op_info[op->kind].name,
+		path ? " \"" : "", path ? path : "", path ? "\"" : "",
+		op->check == STATUS_SUCCESS ? "NT_STATUS_OK" :
+		op->check == STATUS_FAILURE ? "a failure" :
+		ntstatus_str(op->status, eb),
+		ntstatus_str(status, ab),
+		call->err && status != NT_STATUS_INVALID_HANDLE ? ": " : "",
+		call->err && status != NT_STATUS_INVALID_HANDLE ?
+			strerror(call->err) : "",
+		story ? story : "");
+	talloc_free(story);
+}
+
+static bool mismatch_is_fatal(const struct client *c, const struct op *op,
+			      uint32_t status)
+{
+	switch (c->opts->mismatch) {
+	case MISMATCH_STRICT:
+		return true;
+	case MISMATCH_KEEP_GOING:
+		return false;
+	default:
+		break;
+	}
+	if (status == NT_STATUS_INVALID_HANDLE && op->handle >= 0 &&
+	    !c->handles[op->handle].open)
+		return true;
+	if (status == NT_STATUS_OK)
+		return false;
+	if (op->check == STATUS_SUCCESS ||
+	    (op->check == STATUS_EXACT && op->status == NT_STATUS_OK)) {
+		switch (op->kind) {
+		case OP_WRITEX:
+		case OP_UNLINK:
+		case OP_RENAME:
+		case OP_RMDIR:
+			return true;
+		default:
+			break;
+		}
+	}
+	return false;
+}
+
+/* Record one measured op in the slot. */
+static void record(struct client *c, enum op_kind k, uint64_t lat,
+		   uint64_t bytes)
+{
+	struct client_slot *s = c->slot;
+	struct op_stats *os = &s->ops[k];
+	uint64_t tick = LOAD(c->region->hdr->tick);
+
+	STORE(os->count, os->count + 1);
+	STORE(os->sum_ns, os->sum_ns + lat);
+	if (lat > os->max_ns)
+		STORE(os->max_ns, lat);
+	hist_record(&os->hist, lat);
+	if (bytes != 0)
+		STORE(s->bytes, s->bytes + bytes);
+	if (s->tick_seen != tick) {
+		STORE(s->tick_max_ns, lat);
+		STORE(s->tick_seen, tick);
+	} else if (lat > s->tick_max_ns) {
+		STORE(s->tick_max_ns, lat);
+	}
+}
+
+static void record_mismatch(struct client *c, const struct op *op,
+			    uint32_t status, int err)
+{
+	struct op_stats *os = &c->slot->ops[op->kind];
+
+	if (os->mismatches == 0) {
+		STORE(os->first_op, (uint32_t)(op - c->prog->ops));
+		STORE(os->first_status, status);
+		STORE(os->first_err, err);
+		STORE(os->first_client, c->id);
+	}
+	STORE(os->mismatches, os->mismatches + 1);
+}
+
+/* Wait until the op's timestamp (timed loadfiles) or the -R pace. */
+static void pace(struct client *c, const struct op *op)
+{
+	uint64_t now, due;
+	const volatile uint32_t *stop = &c->region->hdr->stop;
+
+	if (c->opts->target_rate > 0) {
+		due = c->start_ns + (uint64_t)((double)c->paced_bytes /
+					       (c->opts->target_rate * 1e6) * 1e9);
+	} else if (op->time >= 0) {
+		due = c->pass_start_ns + (uint64_t)(op->time * 1e9);
+	} else {
+		return;
+	}
+	now = now_ns();
+	if (due > now)
+		sleep_ns(due - now, stop);
+}
+
+static enum client_step_result run_measured(struct client *c,
+					    const struct op *op)
+{
+	struct op_call call = { .op = op };
+	const struct op_info *info = &op_info[op->kind];
+	uint64_t t0, lat;
+	uint32_t status;
+
+	for (unsigned i = 0; i < 2; i++) {
+		const struct path *p = op->path[i];
+
+		if (p == NULL)
+			continue;
+		call.path[i] = p->has_random ? resolve_random_path(c, (int)i, p)
+					     : c->paths[p->id];
+		if (call.path[i] == NULL) {
+			fprintf(stderr, "dbench: client %u: out of memory\n",
+				c->id);
+			return STEP_FAILED;
+		}
+	}
+	for (unsigned i = 0; i < info->nargs; i++)
+		call.arg[i] = resolve_value(c, &op->arg[i], i);
+
+	if (op->kind == OP_WRITEX || op->kind == OP_READX) {
+		if (c->opts->trunc_io > 0 && call.arg[1] > c->opts->trunc_io) {
+			call.arg[1] = c->opts->trunc_io;
+			if (call.arg[2] > call.arg[1])
+				call.arg[2] = call.arg[1];
+		}
+		if (op->kind == OP_WRITEX) {
+			call.data = write_data(c, (size_t)call.arg[1]);
+			if (call.data == NULL) {
+				fprintf(stderr, "dbench: client %u, %s:%u: "
+					"WriteX: cannot allocate %lld bytes\n",
+					c->id, client_file(c), op->line,
+					(long long)call.arg[1]);
+				return STEP_FAILED;
+			}
+		}
+	}
+
+	pace(c, op);
+	t0 = now_ns();
+	status = c->be->ops[op->kind](c->be_state, &call);
+	lat = now_ns() - t0;
+	record(c, op->kind, lat, call.bytes);
+	c->paced_bytes += call.bytes;
+
+	if (op->kind == OP_NTCREATEX && op->handle >= 0) {
+		struct handle_info *h = &c->handles[op->handle];
+
+		h->open_op = (uint32_t)(op - c->prog->ops);
+		h->open_status = status;
+		h->open_err = call.err;
+		h->open = status == NT_STATUS_OK;
+	} else if (op->kind == OP_CLOSE && op->handle >= 0 &&
+		   status == NT_STATUS_OK) {
+		c->handles[op->handle].open = false;
+		c->handles[op->handle].close_op = (uint32_t)(op - c->prog->ops);
+	}
+
+	if (!ntstatus_matches(op->check, op->status, status)) {
+		record_mismatch(c, op, status, call.err);
+		if (mismatch_is_fatal(c, op, status)) {
+			report_fatal(c, op, &call, status);
+			c->failed = true;
+			return STEP_FAILED;
+		}
+	}
+	return STEP_OK;
+}
+
+static void wait_sp(struct client *c, int64_t who, int64_t sp)
+{
+	const struct stats_region *r = c->region;
+
+	if (who < 0 || (uint64_t)who >= r->nclients || (unsigned)who == c->id)
+		return;
+	for (;;) {
+		const struct client_slot *s = &r->slots[who];
+		uint32_t st = LOAD(s->state);
+
+		if (LOAD(s->sp) >= sp || st == CLIENT_DONE ||
+		    st == CLIENT_FAILED || st == CLIENT_CLEANUP ||
+		    LOAD(r->hdr->stop))
+			return;
+		sleep_ns(100000, &r->hdr->stop);
+	}
+}
+
+/* Move past the current command, unless a REPEAT still owes runs of it. */
+static void advance(struct client *c)
+{
+	if (c->repeat_left > 1) {
+		c->repeat_left--;
+	} else {
+		c->repeat_left = 0;
+		c->pc++;
+	}
+}
+
+enum client_step_result client_step(struct client *c)
+{
+	const struct program *prog = c->prog;
+	struct client_slot *s = c->slot;
+	const struct op *op;
+	uint32_t phase;
+	enum client_step_result res = STEP_OK;
+
+	if (c->failed)
+		return STEP_FAILED;
+	if (LOAD(c->region->hdr->stop))
+		return STEP_STOPPED;
+	phase = LOAD(c->region->hdr->phase);
+	if (phase != c->seen_phase) {
+		c->seen_phase = phase;
+		if (phase == PHASE_WARMUP || phase == PHASE_EXECUTE)
+			stats_slot_reset(s, phase);
+	}
+
+	if (c->pc >= prog->nops) {
+		uint64_t now = now_ns();
+		uint32_t n = s->npass_records;
+
+		if (n < STATS_MAX_PASS_RECORDS) {
+			s->pass[n].ms = (uint32_t)((now - c->pass_start_ns) /
+						   1000000u);
+			s->pass[n].at_ms = (uint32_t)((now - c->start_ns) /
+						      1000000u);
+			STORE(s->npass_records, n + 1);
+		}
+		STORE(s->passes, s->passes + 1);
+		c->pc = 0;
+		c->depth = 0;
+		c->repeat_left = 0;
+		c->pass_start_ns = now;
+		return STEP_PASS_DONE;
+	}
+
+	op = &prog->ops[c->pc];
+	STORE(s->cur_op, c->pc);
+
+	switch (op->kind) {
+	case OP_LOOP: {
+		int64_t n = resolve_value(c, &op->arg[0], 0);
+
+		if (n <= 0) {
+			c->pc = op->jump + 1;
+		} else {
+			c->loops[c->depth].start = c->pc + 1;
+			c->loops[c->depth].left = n;
+			c->depth++;
+			c->pc++;
+		}
+		break;
+	}
+	case OP_ENDLOOP:
+		if (c->depth > 0 && --c->loops[c->depth - 1].left > 0) {
+			c->pc = c->loops[c->depth - 1].start;
+		} else {
+			if (c->depth > 0)
+				c->depth--;
+			c->pc++;
+		}
+		break;
+	case OP_REPEAT: {
+		int64_t n = resolve_value(c, &op->arg[0], 0);
+		const struct op *next = op + 1;
+
+		c->pc++;
+		/* REPEAT applies to the next command; before a LOOP,
+		 * ENDLOOP or REPEAT it means nothing and is ignored */
+		if (c->pc >= prog->nops || next->kind == OP_LOOP ||
+		    next->kind == OP_ENDLOOP || next->kind == OP_REPEAT)
+			break;
+		if (n <= 0)
+			c->pc++;	/* run it zero times */
+		else
+			c->repeat_left = n;
+		break;
+	}
+	case OP_SLEEP:
+		sleep_ns((uint64_t)resolve_value(c, &op->arg[0], 0) * 1000u,
+			 &c->region->hdr->stop);
+		advance(c);
+		break;
+	case OP_SETSP:
+		STORE(s->sp, resolve_value(c, &op->arg[0], 0));
+		advance(c);
+		break;
+	case OP_WAITSP:
+		wait_sp(c, resolve_value(c, &op->arg[0], 0),
+			resolve_value(c, &op->arg[1], 1));
+		advance(c);
+		break;
+	case OP_WRITEPATTERN:
+		c->pattern = op->text;
+		c->pattern_len = op->text_len;
+		c->wbuf_len = 0;	/* refill with the new pattern */
+		advance(c);
+		break;
+	case OP_RANDOMSTRING:
+		random_string(c, op);
+		advance(c);
+		break;
+	default:
+		res = run_measured(c, op);
+		advance(c);
+		break;
+	}
+	STORE(s->lines, s->lines + 1);
+	return res;
+}
+
+int client_cleanup(struct client *c)
+{
+	char *dir;
+	int ret;
+
+	STORE(c->slot->state, CLIENT_CLEANUP);
+	if (c->opts->skip_cleanup)
+		return 0;
+	dir = talloc_asprintf(c, "clients/client%u", c->id);
+	if (dir == NULL)
+		return -1;
+	ret = c->be->cleanup(c->be_state, dir);
+	if (ret != 0) {
+		fprintf(stderr, "dbench: client %u: cleanup of %s: %s\n",
+			c->id, dir, strerror(-ret));
+		talloc_free(dir);
+		return -1;
+	}
+	talloc_free(dir);
+	return 0;
+}

@@ -1,0 +1,81 @@
+/*
+ * histogram.c - bucket bounds, merging and percentiles for the log-linear
+ * latency histograms declared in histogram.h.
+ */
+#include "config.h"
+
+#include "histogram.h"
+
+uint64_t hist_bucket_low(unsigned i)
+{
+	unsigned octave, sub;
+
+	if (i < HIST_LINEAR)
+		return i;
+	octave = (i - HIST_LINEAR) / HIST_SUB;	/* 0 for [256, 512) */
+	sub = (i - HIST_LINEAR) % HIST_SUB;
+	return (uint64_t)(HIST_SUB + sub) << (octave + 1);
+}
+
+uint64_t hist_bucket_high(unsigned i)
+{
+	if (i + 1 >= HIST_BUCKETS)
+		return UINT64_MAX;
+	return hist_bucket_low(i + 1);
+}
+
+void hist_merge(struct histogram *dst, const struct histogram *src)
+{
+	for (unsigned i = 0; i < HIST_BUCKETS; i++) {
+		uint64_t c = __atomic_load_n(&src->count[i], __ATOMIC_RELAXED);
+
+		dst->count[i] += c;
+	}
+}
+
+uint64_t hist_total(const struct histogram *h)
+{
+	uint64_t n = 0;
+
+	for (unsigned i = 0; i < HIST_BUCKETS; i++)
+		n += h->count[i];
+	return n;
+}
+
+uint64_t hist_percentile(const struct histogram *h, double p, uint64_t min,
+			 uint64_t max)
+{
+	uint64_t n = hist_total(h), rank, seen = 0, v;
+
+	if (n == 0)
+		return 0;
+	if (p <= 0)
+		p = 0;
+	if (p > 100)
+		p = 100;
+	/* rank of the wanted sample, 1-based: ceil(p/100 * n), at least 1 */
+	rank = (uint64_t)((p / 100.0) * (double)n);
+	if ((double)rank < (p / 100.0) * (double)n)
+		rank++;
+	if (rank == 0)
+		rank = 1;
+	for (unsigned i = 0; i < HIST_BUCKETS; i++) {
+		seen += h->count[i];
+		if (seen < rank)
+			continue;
+		if (i < HIST_LINEAR) {
+			v = i;
+		} else {
+			uint64_t lo = hist_bucket_low(i);
+			uint64_t hi = hist_bucket_high(i);
+
+			v = hi == UINT64_MAX ? lo : lo + (hi - lo - 1) / 2;
+		}
+		if (v < min)
+			v = min;
+		if (v > max)
+			v = max;
+		return v;
+	}
+	return max;	/* not reached: rank <= n */
+}

@@ -1,0 +1,423 @@
+/*
+ * main.c - the command line: the popt option table, validation of every
+ * value before anything is forked or written, loading the loadfiles, and
+ * the exit status (0 success, 1 the run failed, 2 usage error).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <popt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <talloc.h>
+#include <unistd.h>
+
+#include "backend.h"
+#include "options.h"
+#include "program.h"
+#include "supervisor.h"
+#include "util.h"
+
+#define EXIT_USAGE 2
+#define MAX_CLIENTS 100000
+
+/* Raw option text, checked after popt is done. */
+struct raw_options {
+	char *timelimit;
+	char *warmup;
+	char *loadfile;
+	char *directory;
+	char *backend;
+	char *target_rate;
+	char *clients_per_process;
+	char *stagger;
+	char *trunc_io;
+	char *tcp_options;
+	int sync_open, sync_dirs, fsync_writes, xattr, run_once, skip_cleanup;
+	int per_client, machine_readable, no_resolve, stat_check, fake_io;
+	int one_byte_write_fix, show_execute_time, strict, keep_going;
+	int version;
+};
+
+static int usage_error(const char *fmt, const char *a, const char *b)
+{
+	fprintf(stderr, "dbench: ");
+	fprintf(stderr, fmt, a, b);
+	fprintf(stderr, "\n");
+	return EXIT_USAGE;
+}
+
+/* Split "a,b,c" into a talloc array of strings; empty items are errors. */
+static int split_list(void *mem, const char *s, const char ***out,
+		      unsigned *n)
+{
+	char *copy = talloc_strdup(mem, s), *save = NULL, *tok;
+	const char **v = NULL;
+	unsigned count = 0;
+
+	if (copy == NULL)
+		return -1;
+	if (*copy == '\0' || copy[strlen(copy) - 1] == ',' || *copy == ',' ||
+	    strstr(copy, ",,") != NULL)
+		return -1;
+	for (tok = strtok_r(copy, ",", &save); tok != NULL;
+	     tok = strtok_r(NULL, ",", &save)) {
+		v = talloc_realloc(mem, v, const char *, count + 1);
+		if (v == NULL)
+			return -1;
+		v[count++] = tok;
+	}
+	*out = v;
+	*n = count;
+	return count > 0 ? 0 : -1;
+}
+
+static bool readable_file(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+	       access(path, R_OK) == 0;
+}
+
+/*
+ * The shipped client.txt: beside the binary in a build tree, then the
+ * installed data directory, then the source tree of a VPATH build.
+ */
+static const char *default_loadfile(void *mem)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	const char *candidates[3] = { NULL, PKGDATADIR "/client.txt",
+				      ABS_TOP_SRCDIR "/loadfiles/client.txt" };
+
+	if (n > 0) {
+		char *slash;
+
+		exe[n] = '\0';
+		slash = strrchr(exe, '/');
+		if (slash != NULL) {
+			*slash = '\0';
+			candidates[0] = talloc_asprintf(
+				mem, "%s/loadfiles/client.txt", exe);
+		}
+	}
+	for (unsigned i = 0; i < 3; i++)
+		if (candidates[i] != NULL && readable_file(candidates[i]))
+			return candidates[i];
+	return NULL;
+}
+
+static int check_directory(const char *dir)
+{
+	struct stat st;
+
+	if (stat(dir, &st) != 0)
+		return usage_error("directory '%s': %s", dir, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return usage_error("directory '%s': %s", dir,
+				   strerror(ENOTDIR));
+	if (access(dir, W_OK | X_OK) != 0)
+		return usage_error("directory '%s' is not writable: %s", dir,
+				   strerror(errno));
+	return 0;
+}
+
+static int parse_count(const char *name, const char *s, int64_t min,
+		       int64_t max, int64_t *out)
+{
+	char range[64];
+
+	if (parse_int64(s, min, max, out) == 0)
+		return 0;
+	snprintf(range, sizeof(range), "a whole number from %lld to %lld",
+		 (long long)min, (long long)max);
+	fprintf(stderr, "dbench: %s: '%s' is not %s\n", name, s, range);
+	return EXIT_USAGE;
+}
+
+static int resolve_options(void *mem, struct raw_options *raw,
+			   const char *clients, struct dbench_options *o)
+{
+	int64_t v;
+	int rc;
+
+	if ((rc = parse_count("number of clients", clients, 1, MAX_CLIENTS,
+			      &v)) != 0)
+		return rc;
+	o->nclients = (unsigned)v;
+	if (raw->timelimit != NULL) {
+		if ((rc = parse_count("--timelimit", raw->timelimit, 1,
+				      INT_MAX / 2, &v)) != 0)
+			return rc;
+		o->timelimit = (int)v;
+	}
+	o->run_once = raw->run_once;
+	o->warmup = o->run_once ? 0 : o->timelimit / 5;
+	if (raw->warmup != NULL) {
+		if ((rc = parse_count("--warmup", raw->warmup, 0,
+				      INT_MAX / 2, &v)) != 0)
+			return rc;
+		o->warmup = (int)v;
+	}
+	if (o->warmup >= o->timelimit)
+		return usage_error("--warmup (%s s) must be shorter than "
+				   "--timelimit (%s s)",
+				   talloc_asprintf(mem, "%d", o->warmup),
+				   talloc_asprintf(mem, "%d", o->timelimit));
+	if (raw->clients_per_process != NULL) {
+		if ((rc = parse_count("--clients-per-process",
+				      raw->clients_per_process, 1,
+				      MAX_CLIENTS, &v)) != 0)
+			return rc;
+		o->clients_per_process = (unsigned)v;
+	}
+	if (raw->stagger != NULL) {
+		if ((rc = parse_count("--stagger", raw->stagger, 0, 1000000,
+				      &v)) != 0)
+			return rc;
+		o->stagger = (unsigned)v;
+	}
+	if (raw->trunc_io != NULL) {
+		if ((rc = parse_count("--trunc-io", raw->trunc_io, 1,
+				      INT64_MAX / 2, &v)) != 0)
+			return rc;
+		o->trunc_io = v;
+	}
+	if (raw->target_rate != NULL &&
+	    parse_double(raw->target_rate, 0, 1e12, &o->target_rate) != 0)
+		return usage_error("--target-rate: '%s' is not a number of "
+				   "MB/s (0 or more)%s", raw->target_rate, "");
+	if (raw->strict && raw->keep_going)
+		return usage_error("--strict and --keep-going contradict each "
+				   "other%s%s", "", "");
+	o->mismatch = raw->strict ? MISMATCH_STRICT :
+		      raw->keep_going ? MISMATCH_KEEP_GOING : MISMATCH_DEFAULT;
+	o->sync_open = raw->sync_open;
+	o->sync_dirs = raw->sync_dirs;
+	o->fsync_writes = raw->fsync_writes;
+	o->xattr = raw->xattr;
+	o->skip_cleanup = raw->skip_cleanup;
+	o->per_client_results = raw->per_client;
+	o->machine_readable = raw->machine_readable;
+	o->no_resolve = raw->no_resolve;
+	o->stat_check = raw->stat_check;
+	o->fake_io = raw->fake_io;
+	o->one_byte_write_fix = raw->one_byte_write_fix;
+	o->show_execute_time = raw->show_execute_time;
+	if (raw->backend != NULL)
+		o->backend = raw->backend;
+
+	if (split_list(mem, raw->directory ? raw->directory : ".",
+		       &o->directories, &o->ndirectories) != 0)
+		return usage_error("--directory: '%s' is not a comma-separated "
+				   "list of directories%s",
+				   raw->directory, "");
+	for (unsigned i = 0; i < o->ndirectories; i++)
+		if ((rc = check_directory(o->directories[i])) != 0)
+			return rc;
+
+	if (raw->loadfile != NULL) {
+		if (split_list(mem, raw->loadfile, &o->loadfiles,
+			       &o->nloadfiles) != 0)
+			return usage_error("--loadfile: '%s' is not a "
+					   "comma-separated list of files%s",
+					   raw->loadfile, "");
+	} else {
+		const char *def = default_loadfile(mem);
+
+		if (def == NULL)
+			return usage_error("no loadfile given and the default "
+					   "client.txt is not installed in "
+					   "%s%s", PKGDATADIR, "");
+		o->loadfiles = talloc_array(mem, const char *, 1);
+		if (o->loadfiles == NULL)
+			return EXIT_USAGE;
+		o->loadfiles[0] = def;
+		o->nloadfiles = 1;
+	}
+	return 0;
+}
+
+static const struct backend *choose_backend(void *mem, const char *name,
+					    int *rc)
+{
+	const struct backend *be = backend_find(name);
+	char *names = talloc_strdup(mem, "");
+
+	if (be != NULL && be->unavailable == NULL)
+		return be;
+	for (unsigned i = 0; backend_registry[i] != NULL; i++)
+		if (backend_registry[i]->unavailable == NULL)
+			names = talloc_asprintf_append(names, "%s%s",
+						       *names ? ", " : "",
+						       backend_registry[i]->name);
+	if (be == NULL)
+		*rc = usage_error("unknown backend '%s'; available: %s", name,
+				  names ? names : "");
+	else
+		*rc = usage_error("backend '%s' is not available: %s", name,
+				  be->unavailable);
+	return NULL;
+}
+
+int main(int argc, const char **argv)
+{
+	void *mem = talloc_new(NULL);
+	struct raw_options raw = { 0 };
+	struct dbench_options o = {
+		.timelimit = 600,
+		.clients_per_process = 1,
+		.backend = "fileio",
+	};
+	struct poptOption table[] = {
+		{ "timelimit", 't', POPT_ARG_STRING, &raw.timelimit, 0,
+		  "run time in seconds, warmup included (600)", "SECS" },
+		{ "warmup", 0, POPT_ARG_STRING, &raw.warmup, 0,
+		  "warmup seconds (timelimit/5; 0 with --run-once)", "SECS" },
+		{ "loadfile", 'c', POPT_ARG_STRING, &raw.loadfile, 0,
+		  "loadfile(s); client i uses file i mod n", "FILE[,FILE...]" },
+		{ "directory", 'D', POPT_ARG_STRING, &raw.directory, 0,
+		  "target directory(s); client i uses dir i mod n (.)",
+		  "DIR[,DIR...]" },
+		{ "backend", 'B', POPT_ARG_STRING, &raw.backend, 0,
+		  "backend: fileio (default) or null", "NAME" },
+		{ "target-rate", 'R', POPT_ARG_STRING, &raw.target_rate, 0,
+		  "pace each client to this rate", "MB/s" },
+		{ "sync", 's', POPT_ARG_NONE, &raw.sync_open, 0,
+		  "open files with O_SYNC", NULL },
+		{ "sync-dir", 'S', POPT_ARG_NONE, &raw.sync_dirs, 0,
+		  "fsync the directory after unlink, rmdir, mkdir, rename",
+		  NULL },
+		{ "fsync", 'F', POPT_ARG_NONE, &raw.fsync_writes, 0,
+		  "fsync after every write", NULL },
+		{ "xattr", 'x', POPT_ARG_NONE, &raw.xattr, 0,
+		  "do the extended-attribute calls Samba would", NULL },
+		{ "clients-per-process", 0, POPT_ARG_STRING,
+		  &raw.clients_per_process, 0,
+		  "clients run by each worker process (1)", "N" },
+		{ "run-once", 0, POPT_ARG_NONE, &raw.run_once, 0,
+		  "run the loadfile once per client, then stop", NULL },
+		{ "skip-cleanup", 0, POPT_ARG_NONE, &raw.skip_cleanup, 0,
+		  "leave the clients' files behind", NULL },
+		{ "per-client-results", 0, POPT_ARG_NONE, &raw.per_client, 0,
+		  "show results per client", NULL },
+		{ "machine-readable", 0, POPT_ARG_NONE, &raw.machine_readable,
+		  0, "machine-readable progress and results", NULL },
+		{ "no-resolve", 0, POPT_ARG_NONE, &raw.no_resolve, 0,
+		  "no case-insensitive name resolution", NULL },
+		{ "stat-check", 0, POPT_ARG_NONE, &raw.stat_check, 0,
+		  "skip calls a stat shows to be pointless", NULL },
+		{ "fake-io", 0, POPT_ARG_NONE, &raw.fake_io, 0,
+		  "skip reads and writes but count their bytes", NULL },
+		{ "one-byte-write-fix", 0, POPT_ARG_NONE,
+		  &raw.one_byte_write_fix, 0,
+		  "turn 1-byte writes at end of file into truncates", NULL },
+		{ "trunc-io", 0, POPT_ARG_STRING, &raw.trunc_io, 0,
+		  "cap every read and write at this size", "BYTES" },
+		{ "show-execute-time", 0, POPT_ARG_NONE,
+		  &raw.show_execute_time, 0,
+		  "print each client's time for every pass", NULL },
+		{ "stagger", 'O', POPT_ARG_STRING, &raw.stagger, 0,
+		  "N > 0: client i starts i*10 ms after the release", "N" },
+		{ "strict", 0, POPT_ARG_NONE, &raw.strict, 0,
+		  "every status mismatch is fatal", NULL },
+		{ "keep-going", 0, POPT_ARG_NONE, &raw.keep_going, 0,
+		  "no mismatch is fatal; exit 1 at the end if any", NULL },
+		{ "tcp-options", 'T', POPT_ARG_STRING, &raw.tcp_options, 0,
+		  "accepted for compatibility; unused by local backends",
+		  "OPTS" },
+		{ "version", 'V', POPT_ARG_NONE, &raw.version, 0,
+		  "print the version and exit", NULL },
+		POPT_AUTOHELP
+		POPT_TABLEEND
+	};
+	struct program **progs;
+	const struct backend *be;
+	const char *clients, *bad = NULL;
+	poptContext pc;
+	int rc, opt;
+
+	pc = poptGetContext("dbench", argc, argv, table, 0);
+	poptSetOtherOptionHelp(pc, "[OPTION...] NUMCLIENTS");
+	while ((opt = poptGetNextOpt(pc)) > 0)
+		;
+	if (opt < -1) {
+		fprintf(stderr, "dbench: %s: %s (try --help)\n",
+			poptBadOption(pc, POPT_BADOPTION_NOALIAS),
+			poptStrerror(opt));
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	if (raw.version) {
+		printf("dbench %s\n", PACKAGE_VERSION);
+		rc = 0;
+		goto out;
+	}
+	clients = poptGetArg(pc);
+	if (clients == NULL || poptPeekArg(pc) != NULL) {
+		fprintf(stderr, "dbench: %s (usage: dbench [OPTION...] "
+			"NUMCLIENTS; try --help)\n",
+			clients == NULL ? "the number of clients is missing" :
+					  "only one NUMCLIENTS argument is "
+					  "expected");
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	if ((rc = resolve_options(mem, &raw, clients, &o)) != 0)
+		goto out;
+	if (backend_registry_check(&bad) != 0) {
+		fprintf(stderr, "dbench: internal error: backend '%s' is "
+			"incomplete\n", bad);
+		rc = 1;
+		goto out;
+	}
+	if ((be = choose_backend(mem, o.backend, &rc)) == NULL)
+		goto out;
+
+	progs = talloc_array(mem, struct program *, o.nloadfiles);
+	if (progs == NULL) {
+		rc = 1;
+		goto out;
+	}
+	for (unsigned i = 0; i < o.nloadfiles; i++) {
+		char *err = NULL;
+
+		progs[i] = NULL;
+		for (unsigned j = 0; j < i; j++)
+			if (strcmp(o.loadfiles[j], o.loadfiles[i]) == 0)
+				progs[i] = progs[j];
+		if (progs[i] == NULL)
+			progs[i] = program_compile(mem, o.loadfiles[i], &err);
+		if (progs[i] == NULL) {
+			fprintf(stderr, "dbench: %s\n",
+				err ? err : "cannot compile the loadfile");
+			rc = EXIT_USAGE;
+			goto out;
+		}
+	}
+
+	printf("dbench %s - a dbench-compatible filesystem load generator\n\n",
+	       PACKAGE_VERSION);
+	printf("Running for %d seconds with load '%s' and minimum warmup %d "
+	       "secs\n", o.timelimit,
+	       raw.loadfile ? raw.loadfile : o.loadfiles[0], o.warmup);
+	fflush(stdout);
+	{
+		struct run_setup su = {
+			.opts = &o,
+			.programs = progs,
+			.nprograms = o.nloadfiles,
+			.backend = be,
+		};
+
+		rc = supervisor_run(mem, &su);
+	}
+out:
+	poptFreeContext(pc);
+	talloc_free(mem);
+	return rc;
+}

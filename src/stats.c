@@ -1,0 +1,131 @@
+/*
+ * stats.c - the shared statistics region: mapping, client-side reset and
+ * parent-side aggregation.  See stats.h for the protocol.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+
+#include "stats.h"
+
+#define LOAD(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
+
+uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+int stats_map(struct stats_region *r, unsigned nclients)
+{
+	size_t hdr = (sizeof(struct stats_header) + 4095) & ~(size_t)4095;
+	size_t len = hdr + (size_t)nclients * sizeof(struct client_slot);
+	void *p;
+
+	memset(r, 0, sizeof(*r));
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		 MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED)
+		return -1;
+	r->map = p;
+	r->map_len = len;
+	r->hdr = p;
+	r->slots = (struct client_slot *)((char *)p + hdr);
+	r->nclients = nclients;
+	r->hdr->nclients = nclients;
+	for (unsigned c = 0; c < nclients; c++)
+		for (unsigned o = 0; o < OP_NUM_MEASURED; o++)
+			r->slots[c].ops[o].first_op = UINT32_MAX;
+	return 0;
+}
+
+void stats_unmap(struct stats_region *r)
+{
+	if (r->map != NULL)
+		munmap(r->map, r->map_len);
+	memset(r, 0, sizeof(*r));
+}
+
+void stats_slot_reset(struct client_slot *s, uint32_t phase)
+{
+	s->lines = 0;
+	s->bytes = 0;
+	for (unsigned o = 0; o < OP_NUM_MEASURED; o++) {
+		struct op_stats *os = &s->ops[o];
+
+		if (os->count == 0 && os->mismatches == 0)
+			continue;	/* keep untouched pages untouched */
+		os->count = 0;
+		os->mismatches = 0;
+		os->sum_ns = 0;
+		os->max_ns = 0;
+		os->first_op = UINT32_MAX;
+		memset(&os->hist, 0, sizeof(os->hist));
+	}
+	__atomic_store_n(&s->phase, phase, __ATOMIC_RELEASE);
+}
+
+static void op_stats_add(struct op_stats *dst, const struct op_stats *src,
+			 bool with_hist)
+{
+	uint64_t count = LOAD(src->count);
+	uint64_t mm = LOAD(src->mismatches);
+	uint64_t max = LOAD(src->max_ns);
+
+	dst->count += count;
+	dst->sum_ns += LOAD(src->sum_ns);
+	if (max > dst->max_ns)
+		dst->max_ns = max;
+	if (mm != 0) {
+		if (dst->mismatches == 0) {
+			dst->first_op = LOAD(src->first_op);
+			dst->first_status = LOAD(src->first_status);
+			dst->first_err = LOAD(src->first_err);
+		}
+		dst->mismatches += mm;
+	}
+	if (with_hist && count != 0)
+		hist_merge(&dst->hist, &src->hist);
+}
+
+void stats_sum(const struct stats_region *r, unsigned first, unsigned n,
+	       uint32_t phase, uint64_t tick, bool with_hist,
+	       struct stats_total *t)
+{
+	for (unsigned o = 0; o < OP_NUM_MEASURED; o++) {
+		t->ops[o].count = 0;
+		t->ops[o].mismatches = 0;
+		t->ops[o].sum_ns = 0;
+		t->ops[o].max_ns = 0;
+		t->ops[o].first_op = UINT32_MAX;
+		if (with_hist)
+			memset(&t->ops[o].hist, 0, sizeof(t->ops[o].hist));
+	}
+	t->lines = 0;
+	t->bytes = 0;
+	t->tick_max_ns = 0;
+	t->clients = 0;
+
+	for (unsigned c = first; c < first + n && c < r->nclients; c++) {
+		const struct client_slot *s = &r->slots[c];
+
+		if (__atomic_load_n(&s->phase, __ATOMIC_ACQUIRE) != phase)
+			continue;
+		t->clients++;
+		t->lines += LOAD(s->lines);
+		t->bytes += LOAD(s->bytes);
+		if (LOAD(s->tick_seen) == tick) {
+			uint64_t m = LOAD(s->tick_max_ns);
+
+			if (m > t->tick_max_ns)
+				t->tick_max_ns = m;
+		}
+		for (unsigned o = 0; o < OP_NUM_MEASURED; o++)
+			op_stats_add(&t->ops[o], &s->ops[o], with_hist);
+	}
+}

@@ -1,0 +1,709 @@
+/*
+ * supervisor.c - the parent process of a run.
+ *
+ * It forks the worker processes (each runs --clients-per-process clients),
+ * waits until every client is prepared, releases them all at once by
+ * closing the start-gate pipe, then ticks once a second: aggregate the
+ * slots, print a progress line, switch from warmup to execute, stop at the
+ * time limit.  It notices failed clients and dead workers within a poll
+ * interval, stops the others, reaps everyone, cleans up what crashed
+ * workers left behind and prints the report.  Nothing is printed from a
+ * signal handler: the handlers only set flags.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <talloc.h>
+#include <unistd.h>
+
+#include "client.h"
+#include "report.h"
+#include "supervisor.h"
+#include "util.h"
+
+#define LOAD(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define STORE(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+
+#define NS_PER_SEC 1000000000ull
+#define POLL_NS (10 * 1000000ull)
+
+static volatile sig_atomic_t got_signal;
+static volatile sig_atomic_t signal_count;
+
+static void on_signal(int sig)
+{
+	got_signal = sig;
+	signal_count++;
+}
+
+struct worker {
+	pid_t pid;
+	unsigned first;		/* first client it runs */
+	unsigned n;		/* clients it runs */
+	bool reaped;
+	int status;		/* from waitpid */
+};
+
+/* A path the loadfiles create outside the per-client trees. */
+struct shared_path {
+	char *text;
+	bool *existed;		/* per target directory, before the run */
+};
+
+struct run {
+	const struct run_setup *su;
+	const struct dbench_options *opts;
+	struct stats_region region;
+	struct worker *workers;
+	unsigned nprocs;
+	struct shared_path *shared;
+	unsigned nshared;
+	bool failed;		/* a client failed or a worker died */
+};
+
+/* ---- worker side ---------------------------------------------------- */
+
+static void set_state(struct client_slot *s, enum client_state st)
+{
+	__atomic_store_n(&s->state, (uint32_t)st, __ATOMIC_RELEASE);
+}
+
+static int worker_main(struct run *run, const struct worker *w, int gate_fd,
+		       pid_t parent)
+{
+	const struct run_setup *su = run->su;
+	const struct dbench_options *opts = run->opts;
+	struct stats_region *r = &run->region;
+	void *mem = talloc_new(NULL);
+	struct client **cl = talloc_zero_array(mem, struct client *, w->n);
+	bool *done = talloc_zero_array(mem, bool, w->n);
+	uint64_t *start_at = talloc_zero_array(mem, uint64_t, w->n);
+	unsigned active = 0;
+	int rc = 0;
+	char b;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(1);
+	signal(SIGINT, SIG_IGN);	/* the parent coordinates the stop */
+	signal(SIGTERM, SIG_DFL);
+
+	if (cl == NULL || done == NULL || start_at == NULL) {
+		fprintf(stderr, "dbench: client %u: out of memory\n", w->first);
+		for (unsigned i = 0; i < w->n; i++)
+			set_state(&r->slots[w->first + i], CLIENT_FAILED);
+		return 1;
+	}
+	for (unsigned i = 0; i < w->n; i++) {
+		unsigned id = w->first + i;
+		unsigned pi = id % su->nprograms;
+
+		cl[i] = client_new(mem, opts, su->programs[pi], pi,
+				   su->backend,
+				   opts->directories[id % opts->ndirectories],
+				   r, id);
+		if (cl[i] == NULL) {
+			set_state(&r->slots[id], CLIENT_FAILED);
+			rc = 1;
+		} else {
+			set_state(&r->slots[id], CLIENT_READY);
+		}
+	}
+	if (rc != 0) {
+		talloc_free(mem);
+		return rc;
+	}
+
+	while (read(gate_fd, &b, 1) < 0 && errno == EINTR)
+		;
+	close(gate_fd);
+
+	uint64_t release = LOAD(r->hdr->release_ns);
+
+	for (unsigned i = 0; i < w->n; i++) {
+		start_at[i] = release;
+		if (opts->stagger > 0)
+			start_at[i] += (uint64_t)(w->first + i) * 10000000ull;
+		if (start_at[i] == release)
+			client_start(cl[i], release);
+		active++;
+	}
+	while (active > 0) {
+		uint64_t earliest = UINT64_MAX;
+		bool ran = false;
+
+		for (unsigned i = 0; i < w->n; i++) {
+			struct client_slot *s = &r->slots[w->first + i];
+			enum client_step_result res;
+
+			if (done[i])
+				continue;
+			if (LOAD(s->state) == CLIENT_READY) {
+				uint64_t now = now_ns();
+
+				if (now < start_at[i] && !LOAD(r->hdr->stop)) {
+					if (start_at[i] < earliest)
+						earliest = start_at[i];
+					continue;
+				}
+				client_start(cl[i], now);
+			}
+			ran = true;
+			res = client_step(cl[i]);
+			if (res == STEP_OK ||
+			    (res == STEP_PASS_DONE && !opts->run_once))
+				continue;
+			done[i] = true;
+			active--;
+			STORE(s->end_ns, now_ns());
+			if (res == STEP_FAILED) {
+				set_state(s, CLIENT_FAILED);
+				rc = 1;
+			}
+		}
+		if (!ran && earliest != UINT64_MAX) {
+			uint64_t now = now_ns();
+
+			if (earliest > now)
+				sleep_ns(earliest - now > POLL_NS ?
+						 POLL_NS : earliest - now,
+					 &r->hdr->stop);
+		}
+	}
+
+	for (unsigned i = 0; i < w->n; i++) {
+		struct client_slot *s = &r->slots[w->first + i];
+		bool failed = client_failed(cl[i]);
+
+		if (client_cleanup(cl[i]) != 0) {
+			failed = true;
+			rc = 1;
+		}
+		set_state(s, failed ? CLIENT_FAILED : CLIENT_DONE);
+	}
+	talloc_free(mem);
+	return rc;
+}
+
+/* ---- parent side ---------------------------------------------------- */
+
+static bool creates_shared(const struct op *op)
+{
+	if (op->path[0] == NULL || op->path[0]->client_pos >= 0)
+		return false;
+	return op->kind == OP_MKDIR || op->kind == OP_NTCREATEX;
+}
+
+/*
+ * Remember which paths outside the per-client trees the loadfiles may
+ * create, and whether each already existed, so that the end of the run
+ * removes exactly what the run added.
+ */
+static int note_shared_paths(void *mem, struct run *run)
+{
+	const struct dbench_options *o = run->opts;
+	const struct run_setup *su = run->su;
+
+	for (unsigned p = 0; p < su->nprograms; p++) {
+		const struct program *prog = su->programs[p];
+
+		for (uint32_t i = 0; i < prog->nops; i++) {
+			const struct op *op = &prog->ops[i];
+			struct shared_path *sp;
+			bool seen = false;
+
+			if (!creates_shared(op))
+				continue;
+			for (unsigned j = 0; j < run->nshared && !seen; j++)
+				seen = strcmp(run->shared[j].text,
+					      op->path[0]->text) == 0;
+			if (seen)
+				continue;
+			sp = talloc_realloc(mem, run->shared,
+					    struct shared_path,
+					    run->nshared + 1);
+			if (sp == NULL)
+				return -1;
+			run->shared = sp;
+			sp = &run->shared[run->nshared++];
+			sp->text = talloc_strdup(run->shared, op->path[0]->text);
+			sp->existed = talloc_zero_array(run->shared, bool,
+							o->ndirectories);
+			if (sp->text == NULL || sp->existed == NULL)
+				return -1;
+			for (unsigned d = 0; d < o->ndirectories; d++) {
+				char *full = talloc_asprintf(
+					mem, "%s/%s", o->directories[d],
+					sp->text);
+				struct stat st;
+
+				sp->existed[d] = full == NULL ||
+					lstat(full, &st) == 0;
+				talloc_free(full);
+			}
+		}
+	}
+	return 0;
+}
+
+static void remove_shared_paths(void *mem, const struct run *run)
+{
+	const struct dbench_options *o = run->opts;
+
+	for (unsigned d = 0; d < o->ndirectories; d++) {
+		int dfd = open(o->directories[d],
+			       O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+		if (dfd < 0)
+			continue;
+		for (unsigned j = run->nshared; j-- > 0;) {
+			const struct shared_path *sp = &run->shared[j];
+			struct stat st;
+
+			if (sp->existed[d] ||
+			    fstatat(dfd, sp->text, &st, AT_SYMLINK_NOFOLLOW))
+				continue;
+			/* only what is empty now: never another's data */
+			unlinkat(dfd, sp->text,
+				 S_ISDIR(st.st_mode) ? AT_REMOVEDIR : 0);
+		}
+		close(dfd);
+	}
+	(void)mem;
+}
+
+static unsigned count_states(const struct stats_region *r, unsigned *failed,
+			     unsigned *running, unsigned *started)
+{
+	unsigned busy = 0;
+
+	*failed = *running = *started = 0;
+	for (unsigned c = 0; c < r->nclients; c++) {
+		uint32_t st = __atomic_load_n(&r->slots[c].state,
+					      __ATOMIC_ACQUIRE);
+
+		if (st == CLIENT_FAILED)
+			(*failed)++;
+		if (st == CLIENT_READY || st == CLIENT_RUNNING ||
+		    st == CLIENT_PREPARING)
+			(*running)++;
+		if (st == CLIENT_RUNNING || st == CLIENT_CLEANUP ||
+		    st == CLIENT_DONE)
+			(*started)++;
+		if (st != CLIENT_DONE && st != CLIENT_FAILED)
+			busy++;
+	}
+	return busy;
+}
+
+/* The loadfile line a client was at, for crash reports. */
+static void describe_position(FILE *f, const struct run *run, unsigned c)
+{
+	const struct client_slot *s = &run->region.slots[c];
+	const struct program *prog =
+		run->su->programs[s->program % run->su->nprograms];
+	uint32_t i = LOAD(s->cur_op);
+
+	if (i < prog->nops)
+		fprintf(f, " at %s:%u (%s)", prog->filename,
+			prog->ops[i].line, op_info[prog->ops[i].kind].name);
+}
+
+/* Remove the trees of clients whose worker died before cleaning up. */
+static void cleanup_for_dead(void *mem, struct run *run, const struct worker *w)
+{
+	const struct dbench_options *o = run->opts;
+	const struct backend *be = run->su->backend;
+
+	if (o->skip_cleanup)
+		return;
+	for (unsigned i = 0; i < w->n; i++) {
+		unsigned id = w->first + i;
+		const struct program *prog =
+			run->su->programs[id % run->su->nprograms];
+		struct backend_client_config cfg = {
+			.opts = o,
+			.client = id,
+			.directory = o->directories[id % o->ndirectories],
+			.nhandles = prog->nhandles,
+		};
+		void *tmp = talloc_new(mem);
+		void *state = NULL;
+		char *err = NULL;
+		char *dir = talloc_asprintf(tmp, "clients/client%u", id);
+
+		if (tmp != NULL && dir != NULL &&
+		    be->setup(tmp, &cfg, &state, &err) == 0) {
+			int ret = be->cleanup(state, dir);
+
+			if (ret != 0)
+				fprintf(stderr, "dbench: client %u: cleanup "
+					"of %s: %s\n", id, dir, strerror(-ret));
+		}
+		talloc_free(tmp);
+	}
+}
+
+/* Reap what has exited; report workers that died abnormally. */
+static unsigned reap(void *mem, struct run *run, bool block)
+{
+	unsigned alive = 0;
+
+	for (unsigned p = 0; p < run->nprocs; p++) {
+		struct worker *w = &run->workers[p];
+		int status;
+		pid_t pid;
+
+		if (w->reaped)
+			continue;
+		do {
+			pid = waitpid(w->pid, &status, block ? 0 : WNOHANG);
+		} while (pid < 0 && errno == EINTR && block);
+		if (pid == 0 || (pid < 0 && errno == EINTR)) {
+			alive++;
+			continue;
+		}
+		w->reaped = true;
+		w->status = pid < 0 ? 0 : status;
+		if (pid < 0)
+			continue;
+		if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+			continue;
+		run->failed = true;
+		if (WIFEXITED(status) && WEXITSTATUS(status) == 1)
+			continue;	/* a client failed and said why */
+		fprintf(stderr, "dbench: client %u (process %d) ", w->first,
+			(int)w->pid);
+		if (WIFSIGNALED(status))
+			fprintf(stderr, "was killed by signal %d (%s)",
+				WTERMSIG(status), strsignal(WTERMSIG(status)));
+		else
+			fprintf(stderr, "exited with status %d",
+				WEXITSTATUS(status));
+		describe_position(stderr, run, w->first);
+		fprintf(stderr, "\n");
+		for (unsigned i = 0; i < w->n; i++)
+			set_state(&run->region.slots[w->first + i],
+				  CLIENT_FAILED);
+		cleanup_for_dead(mem, run, w);
+	}
+	return alive;
+}
+
+static void install_handlers(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+static void restore_handlers(void)
+{
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+}
+
+static void kill_workers(struct run *run, int sig)
+{
+	for (unsigned p = 0; p < run->nprocs; p++)
+		if (!run->workers[p].reaped)
+			kill(run->workers[p].pid, sig);
+}
+
+static double secs(uint64_t ns)
+{
+	return (double)ns / 1e9;
+}
+
+/* Fork every worker; they prepare and block on the gate. */
+static int start_workers(struct run *run, int gate[2])
+{
+	const struct dbench_options *o = run->opts;
+	pid_t parent = getpid();
+
+	for (unsigned p = 0; p < run->nprocs; p++) {
+		struct worker *w = &run->workers[p];
+		pid_t pid;
+
+		w->first = p * o->clients_per_process;
+		w->n = o->nclients - w->first < o->clients_per_process ?
+			       o->nclients - w->first : o->clients_per_process;
+		fflush(stdout);
+		fflush(stderr);
+		pid = fork();
+		if (pid < 0) {
+			fprintf(stderr, "dbench: cannot start process %u of "
+				"%u: %s\n", p + 1, run->nprocs,
+				strerror(errno));
+			return -1;
+		}
+		if (pid == 0) {
+			int rc;
+
+			close(gate[1]);
+			restore_handlers();
+			rc = worker_main(run, w, gate[0], parent);
+			fflush(stdout);
+			fflush(stderr);
+			_exit(rc);
+		}
+		w->pid = pid;
+	}
+	return 0;
+}
+
+/* Wait until every client is prepared; false if the run must not start. */
+static bool wait_prepared(void *mem, struct run *run)
+{
+	uint64_t t0 = now_ns(), next = t0 + NS_PER_SEC;
+	unsigned last = UINT32_MAX;
+
+	for (;;) {
+		unsigned ready = 0, failed = 0, procs_ready = 0;
+
+		for (unsigned p = 0; p < run->nprocs; p++) {
+			const struct worker *w = &run->workers[p];
+			unsigned n = 0;
+
+			for (unsigned i = 0; i < w->n; i++) {
+				uint32_t st = __atomic_load_n(
+					&run->region.slots[w->first + i].state,
+					__ATOMIC_ACQUIRE);
+
+				n += st == CLIENT_READY;
+				failed += st == CLIENT_FAILED;
+			}
+			ready += n;
+			procs_ready += n == w->n;
+		}
+		uint64_t now = now_ns();
+
+		if (procs_ready != last && (procs_ready == run->nprocs ||
+					    now >= next || last == UINT32_MAX)) {
+			if (!run->opts->machine_readable)
+				printf("%u of %u processes prepared for launch "
+				       "%3.0f sec\n", procs_ready, run->nprocs,
+				       secs(now - t0));
+			fflush(stdout);
+			last = procs_ready;
+			next = now + NS_PER_SEC;
+		}
+		if (ready == run->opts->nclients)
+			return true;
+		if (failed > 0 || got_signal)
+			return false;
+		if (reap(mem, run, false) < run->nprocs || run->failed)
+			return false;
+		sleep_ns(POLL_NS, NULL);
+	}
+}
+
+int supervisor_run(void *mem_ctx, const struct run_setup *su)
+{
+	const struct dbench_options *o = su->opts;
+	void *mem = talloc_new(mem_ctx);
+	struct run *run = talloc_zero(mem, struct run);
+	struct stats_total *tot = NULL;
+	struct stats_header *hdr;
+	uint64_t release, phase_start, stop_ns, next_tick;
+	uint32_t phase;
+	unsigned k = 0, nfailed, nrunning, nstarted;
+	bool interrupted = false, finished = false;
+	int gate[2] = { -1, -1 };
+	int rc = 0;
+
+	if (run == NULL)
+		goto nomem;
+	run->su = su;
+	run->opts = o;
+	run->nprocs = (o->nclients + o->clients_per_process - 1) /
+		      o->clients_per_process;
+	run->workers = talloc_zero_array(run, struct worker, run->nprocs);
+	tot = talloc(run, struct stats_total);
+	if (run->workers == NULL || tot == NULL)
+		goto nomem;
+	if (stats_map(&run->region, o->nclients) != 0) {
+		fprintf(stderr, "dbench: cannot map statistics for %u clients: "
+			"%s\n", o->nclients, strerror(errno));
+		talloc_free(mem);
+		return 1;
+	}
+	hdr = run->region.hdr;
+	if (note_shared_paths(run, run) != 0)
+		goto nomem;
+	if (pipe2(gate, O_CLOEXEC) != 0) {
+		fprintf(stderr, "dbench: start gate: %s\n", strerror(errno));
+		rc = 1;
+		goto out;
+	}
+	got_signal = 0;
+	signal_count = 0;
+	install_handlers();
+
+	if (start_workers(run, gate) != 0 || !wait_prepared(mem, run)) {
+		/* release whoever is waiting into an immediate stop */
+		STORE(hdr->stop, 1);
+		close(gate[1]);
+		close(gate[0]);
+		reap(mem, run, true);
+		remove_shared_paths(mem, run);
+		rc = got_signal ? 128 + got_signal : 1;
+		goto out;
+	}
+	close(gate[0]);
+
+	phase = o->warmup > 0 ? PHASE_WARMUP : PHASE_EXECUTE;
+	STORE(hdr->phase, phase);
+	release = now_ns();
+	STORE(hdr->release_ns, release);
+	phase_start = release;
+	if (!o->machine_readable)
+		printf("releasing clients\n");
+	fflush(stdout);
+	close(gate[1]);
+
+	next_tick = release + NS_PER_SEC;
+	for (;;) {
+		uint64_t now = now_ns();
+
+		if (now < next_tick)
+			sleep_ns(next_tick - now < POLL_NS ? next_tick - now :
+				 POLL_NS, NULL);
+		now = now_ns();
+		reap(mem, run, false);
+		count_states(&run->region, &nfailed, &nrunning, &nstarted);
+		if (got_signal) {
+			interrupted = true;
+			break;
+		}
+		if (nfailed > 0 || run->failed) {
+			run->failed = true;
+			break;
+		}
+		if (nrunning == 0) {
+			finished = true;
+			break;
+		}
+		if (now < next_tick)
+			continue;
+		k++;
+		if (k >= (unsigned)o->timelimit)
+			break;	/* the last second shows as cleanup */
+		stats_sum(&run->region, 0, o->nclients, phase,
+			  LOAD(hdr->tick), false, tot);
+		STORE(hdr->tick, hdr->tick + 1);
+		report_progress(stdout, o, phase,
+				phase == PHASE_WARMUP ? nstarted : o->nclients,
+				(double)tot->lines / o->nclients,
+				report_mbps(tot->bytes, secs(now - phase_start)),
+				secs(now - phase_start),
+				(double)tot->tick_max_ns / 1e6);
+		if (phase == PHASE_WARMUP && k >= (unsigned)o->warmup) {
+			phase = PHASE_EXECUTE;
+			STORE(hdr->phase, phase);
+			phase_start = now;
+		}
+		next_tick += NS_PER_SEC;
+	}
+
+	stop_ns = now_ns();
+	STORE(hdr->stop, 1);
+	if (finished) {
+		/* the clients ended by themselves: time ends with the last */
+		uint64_t last = 0;
+
+		for (unsigned c = 0; c < o->nclients; c++)
+			if (run->region.slots[c].end_ns > last)
+				last = run->region.slots[c].end_ns;
+		if (last > phase_start && last < stop_ns)
+			stop_ns = last;
+		stats_sum(&run->region, 0, o->nclients, phase,
+			  LOAD(hdr->tick), false, tot);
+		report_progress(stdout, o, phase, o->nclients,
+				(double)tot->lines / o->nclients,
+				report_mbps(tot->bytes,
+					    secs(stop_ns - phase_start)),
+				secs(stop_ns - phase_start),
+				(double)tot->tick_max_ns / 1e6);
+	}
+
+	/* cleanup phase: report once a second until every worker is gone */
+	STORE(hdr->phase, PHASE_CLEANUP);
+	next_tick = now_ns();
+	for (;;) {
+		unsigned busy = count_states(&run->region, &nfailed, &nrunning,
+					     &nstarted);
+		unsigned alive = reap(mem, run, false);
+		uint64_t now = now_ns();
+
+		if (signal_count > 1) {
+			kill_workers(run, SIGKILL);
+			reap(mem, run, true);
+			break;
+		}
+		if (alive == 0) {
+			report_cleanup(stdout, o, 0, secs(now - release));
+			break;
+		}
+		if (now >= next_tick) {
+			report_cleanup(stdout, o, busy, secs(now - release));
+			next_tick += NS_PER_SEC;
+		}
+		sleep_ns(POLL_NS, NULL);
+	}
+	if (got_signal)
+		interrupted = true;
+	if (!o->skip_cleanup && signal_count < 2)
+		remove_shared_paths(mem, run);
+
+	/* the report: the execute phase, or the warmup if it never ended */
+	{
+		struct report rep = {
+			.opts = o,
+			.programs = su->programs,
+			.nprograms = su->nprograms,
+			.region = &run->region,
+			.total = tot,
+			.phase = phase,
+			.seconds = secs(stop_ns - phase_start),
+			.nprocs = run->nprocs,
+			.interrupted = interrupted,
+		};
+
+		stats_sum(&run->region, 0, o->nclients, rep.phase, 0, true,
+			  tot);
+		report_text(stdout, mem, &rep);
+		for (unsigned c = 0; c < OP_NUM_MEASURED; c++)
+			if (tot->ops[c].mismatches != 0 &&
+			    o->mismatch == MISMATCH_KEEP_GOING)
+				run->failed = true;
+	}
+	if (interrupted)
+		rc = 128 + (got_signal ? got_signal : SIGINT);
+	else if (run->failed)
+		rc = 1;
+out:
+	restore_handlers();
+	stats_unmap(&run->region);
+	talloc_free(mem);
+	return rc;
+
+nomem:
+	fprintf(stderr, "dbench: out of memory\n");
+	if (run != NULL)
+		stats_unmap(&run->region);
+	talloc_free(mem);
+	return 1;
+}

@@ -1,0 +1,58 @@
+/*
+ * util.c - checked number parsing and sleeping.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "util.h"
+
+int parse_int64(const char *s, int64_t min, int64_t max, int64_t *out)
+{
+	char *end = NULL;
+	long long v;
+
+	if (s == NULL || *s == '\0')
+		return -1;
+	errno = 0;
+	v = strtoll(s, &end, 0);
+	if (errno != 0 || end == s || *end != '\0')
+		return -1;
+	if (v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int parse_double(const char *s, double min, double max, double *out)
+{
+	char *end = NULL;
+	double v;
+
+	if (s == NULL || *s == '\0')
+		return -1;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno != 0 || end == s || *end != '\0' || !isfinite(v))
+		return -1;
+	if (v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+void sleep_ns(uint64_t ns, const volatile uint32_t *stop)
+{
+	struct timespec ts = {
+		.tv_sec = (time_t)(ns / 1000000000u),
+		.tv_nsec = (long)(ns % 1000000000u),
+	};
+
+	while (nanosleep(&ts, &ts) == -1 && errno == EINTR) {
+		if (stop != NULL && *stop)
+			break;
+	}
+}
