@@ -86,6 +86,7 @@ static void op_stats_add(struct op_stats *dst, const struct op_stats *src,
 			dst->first_op = LOAD(src->first_op);
 			dst->first_status = LOAD(src->first_status);
 			dst->first_err = LOAD(src->first_err);
+			dst->first_client = LOAD(src->first_client);
 		}
 		dst->mismatches += mm;
 	}

@@ -1,0 +1,142 @@
+/*
+ * test_stats.c - the shared statistics region: per-phase tagging and
+ * reset, aggregation over clients, worst latency per tick, mismatch
+ * bookkeeping, and that the region really is shared with a child.
+ */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "stats.h"
+
+static void put(struct client_slot *s, enum op_kind k, uint64_t lat,
+		uint64_t bytes, uint64_t tick)
+{
+	struct op_stats *os = &s->ops[k];
+
+	os->count++;
+	os->sum_ns += lat;
+	if (lat > os->max_ns)
+		os->max_ns = lat;
+	hist_record(&os->hist, lat);
+	s->bytes += bytes;
+	s->lines++;
+	if (s->tick_seen != tick) {
+		s->tick_seen = tick;
+		s->tick_max_ns = lat;
+	} else if (lat > s->tick_max_ns) {
+		s->tick_max_ns = lat;
+	}
+}
+
+static void test_sum_by_phase(void **state)
+{
+	struct stats_region r;
+	struct stats_total *t = malloc(sizeof(*t));
+
+	(void)state;
+	assert_int_equal(stats_map(&r, 3), 0);
+	stats_slot_reset(&r.slots[0], PHASE_EXECUTE);
+	stats_slot_reset(&r.slots[1], PHASE_EXECUTE);
+	stats_slot_reset(&r.slots[2], PHASE_WARMUP);	/* lagging behind */
+	put(&r.slots[0], OP_READX, 1000, 4096, 5);
+	put(&r.slots[0], OP_READX, 3000, 4096, 5);
+	put(&r.slots[1], OP_WRITEX, 7000, 100, 4);	/* older tick */
+	put(&r.slots[2], OP_READX, 99999, 1 << 20, 5);
+
+	stats_sum(&r, 0, 3, PHASE_EXECUTE, 5, true, t);
+	assert_int_equal(t->clients, 2);
+	assert_int_equal(t->bytes, 8192 + 100);
+	assert_int_equal(t->lines, 3);
+	assert_int_equal(t->ops[OP_READX].count, 2);
+	assert_int_equal(t->ops[OP_READX].sum_ns, 4000);
+	assert_int_equal(t->ops[OP_READX].max_ns, 3000);
+	assert_int_equal(t->ops[OP_WRITEX].count, 1);
+	assert_int_equal(hist_total(&t->ops[OP_READX].hist), 2);
+	/* tick 5's worst: slot 1's 7000 belongs to tick 4 */
+	assert_int_equal(t->tick_max_ns, 3000);
+
+	stats_sum(&r, 0, 3, PHASE_WARMUP, 5, false, t);
+	assert_int_equal(t->clients, 1);
+	assert_int_equal(t->bytes, 1 << 20);
+
+	/* the lagging client reaches execute: its warmup counts vanish */
+	stats_slot_reset(&r.slots[2], PHASE_EXECUTE);
+	stats_sum(&r, 0, 3, PHASE_EXECUTE, 5, true, t);
+	assert_int_equal(t->clients, 3);
+	assert_int_equal(t->ops[OP_READX].count, 2);
+	assert_int_equal(t->bytes, 8192 + 100);
+
+	/* one client alone */
+	stats_sum_client(&r, 1, PHASE_EXECUTE, t);
+	assert_int_equal(t->ops[OP_WRITEX].count, 1);
+	assert_int_equal(t->ops[OP_READX].count, 0);
+	stats_unmap(&r);
+	free(t);
+}
+
+static void test_mismatch_first(void **state)
+{
+	struct stats_region r;
+	struct stats_total *t = malloc(sizeof(*t));
+
+	(void)state;
+	assert_int_equal(stats_map(&r, 2), 0);
+	for (unsigned c = 0; c < 2; c++)
+		stats_slot_reset(&r.slots[c], PHASE_EXECUTE);
+	assert_int_equal(r.slots[0].ops[OP_QPATHINFO].first_op, UINT32_MAX);
+	r.slots[1].ops[OP_QPATHINFO].mismatches = 2;
+	r.slots[1].ops[OP_QPATHINFO].first_op = 17;
+	r.slots[1].ops[OP_QPATHINFO].first_status = 0xC0000034;
+	r.slots[1].ops[OP_QPATHINFO].first_client = 1;
+	stats_sum(&r, 0, 2, PHASE_EXECUTE, 0, false, t);
+	assert_int_equal(t->ops[OP_QPATHINFO].mismatches, 2);
+	assert_int_equal(t->ops[OP_QPATHINFO].first_op, 17);
+	assert_int_equal(t->ops[OP_QPATHINFO].first_client, 1);
+	assert_int_equal(t->ops[OP_QPATHINFO].first_status, 0xC0000034);
+	assert_int_equal(t->ops[OP_READX].first_op, UINT32_MAX);
+	stats_unmap(&r);
+	free(t);
+}
+
+static void test_shared_with_child(void **state)
+{
+	struct stats_region r;
+	pid_t pid;
+	int status;
+
+	(void)state;
+	assert_int_equal(stats_map(&r, 2), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		stats_slot_reset(&r.slots[1], PHASE_EXECUTE);
+		put(&r.slots[1], OP_FLUSH, 42, 0, 0);
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_int_equal(r.slots[1].phase, PHASE_EXECUTE);
+	assert_int_equal(r.slots[1].ops[OP_FLUSH].count, 1);
+	assert_int_equal(r.slots[1].ops[OP_FLUSH].max_ns, 42);
+	stats_unmap(&r);
+	assert_null(r.map);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sum_by_phase),
+		cmocka_unit_test(test_mismatch_first),
+		cmocka_unit_test(test_shared_with_child),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
