@@ -1,0 +1,1373 @@
+/*
+ * fileio.c - the local filesystem backend.
+ *
+ * Every loadfile operation becomes the POSIX calls a file server would make
+ * for it, against one client directory.  The directory is opened once at
+ * setup and every path operation is made relative to that descriptor with
+ * the *at() calls, so a client never depends on the working directory and
+ * never builds long path strings.  Handles are a dense table of fds.
+ *
+ * Statuses follow COMPAT.md ("Operations on a local filesystem"): what a
+ * Windows server would answer, decided from errno and, where errno cannot
+ * tell two answers apart (a missing file or a missing parent directory), by
+ * one more look at the filesystem on the failure path only.
+ *
+ * Removal (Deltree, cleanup) walks the tree with openat/unlinkat and
+ * O_NOFOLLOW: a symlink inside the tree is removed as a link, and whatever
+ * it points at is left alone.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/types.h>
+#include <time.h>
+#include <unistd.h>
+#ifdef HAVE_SYS_XATTR_H
+#include <sys/xattr.h>
+#endif
+
+#include <talloc.h>
+
+#include "backend.h"
+#include "backends.h"
+#include "ntstatus.h"
+#include "options.h"
+
+/* NTCreateX create_options bits this backend honours */
+#define FILEIO_OPT_DIRECTORY		0x1	/* FILE_DIRECTORY_FILE */
+#define FILEIO_OPT_NON_DIRECTORY	0x40	/* FILE_NON_DIRECTORY_FILE */
+
+/* NTCreateX dispositions */
+enum fileio_disposition {
+	FILEIO_SUPERSEDE = 0,	/* create, or truncate what exists */
+	FILEIO_OPEN = 1,	/* must exist */
+	FILEIO_CREATE = 2,	/* must not exist */
+	FILEIO_OPEN_IF = 3,	/* open, or create */
+	FILEIO_OVERWRITE = 4,	/* must exist; truncate */
+	FILEIO_OVERWRITE_IF = 5,	/* create, or truncate */
+};
+
+/* The attribute Samba keeps DOS attributes in, as dbench 4.00 used it. */
+#define FILEIO_XATTR_NAME	"user.DosAttrib"
+/* dbench 4.00 reads and writes values of this size. */
+#define FILEIO_XATTR_SIZE	44
+
+/* The read buffer grows to the largest ReadX seen, up to this; larger
+ * reads are done in pieces of this size. */
+#define FILEIO_RBUF_MAX		(16u * 1024 * 1024)
+/* Largest single pwrite: keeps every count well inside ssize_t. */
+#define FILEIO_IO_MAX		(1u << 30)
+
+/* SMB wildcards: '*' '?' and the DOS forms '<' '>' '"' */
+#define FILEIO_WILDCARDS	"*?<>\""
+
+struct fileio_handle {
+	int fd;			/* -1: slot not open */
+	bool is_dir;
+};
+
+struct fileio_state {
+	const struct dbench_options *opts;
+	int dirfd;			/* the client directory */
+	char *dirpath;			/* its absolute path (-x only) */
+	struct fileio_handle *handles;	/* nhandles slots */
+	uint32_t nhandles;
+	uint8_t *rbuf;			/* ReadX target */
+	size_t rbuf_size;
+	uint64_t xattr_writes;		/* attribute values written so far */
+};
+
+static const struct dbench_options fileio_default_opts;
+
+/* ---- statuses ---- */
+
+static uint32_t fileio_fail(struct op_call *call, uint32_t status, int err)
+{
+	call->err = err;
+	return status;
+}
+
+/* A directory on the way to the path is missing or not a directory. */
+static uint32_t fileio_no_path(struct op_call *call, int err)
+{
+	return fileio_fail(call, NT_STATUS_OBJECT_PATH_NOT_FOUND, err);
+}
+
+/* The status for a failed call whose errno says all there is to say. */
+static uint32_t fileio_errno(struct op_call *call, int err)
+{
+	uint32_t status;
+
+	call->err = err;
+	switch (err) {
+	case ENOSPC:
+#ifdef EDQUOT
+	case EDQUOT:
+#endif
+		return NT_STATUS_DISK_FULL;
+	case ENOTSUP:
+#if defined(EOPNOTSUPP) && EOPNOTSUPP != ENOTSUP
+	case EOPNOTSUPP:
+#endif
+		return NT_STATUS_NOT_SUPPORTED;
+	case ENOMEM:
+		return NT_STATUS_NO_MEMORY;
+	default:
+		break;
+	}
+	status = ntstatus_from_errno(err);
+	/* a failure must never read as success */
+	return status == NT_STATUS_OK ? NT_STATUS_UNSUCCESSFUL : status;
+}
+
+/* ---- paths ---- */
+
+/* A path as the *at() calls take it: the empty path is the directory. */
+static const char *fileio_at_path(const char *path)
+{
+	return (path == NULL || path[0] == '\0') ? "." : path;
+}
+
+/* Is path[i] of this op above the per-client directory (shared)? */
+static bool fileio_shared(const struct op_call *call, unsigned i)
+{
+	return call->op != NULL && call->op->path[i] != NULL &&
+	       call->op->path[i]->client_pos < 0;
+}
+
+/*
+ * Open the directory holding path (the client directory for a single
+ * component).  Returns a new fd, or -1 with errno set.  *name, if not
+ * NULL, is pointed at the last component of path.
+ */
+static int fileio_open_parent(struct fileio_state *st, const char *path,
+			      const char **name)
+{
+	const char *slash = strrchr(path, '/');
+	char *parent;
+	int fd, err;
+
+	if (name != NULL)
+		*name = slash != NULL ? slash + 1 : path;
+	if (slash == NULL)
+		return openat(st->dirfd, ".",
+			      O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	parent = talloc_strndup(st, path, (size_t)(slash - path));
+	if (parent == NULL) {
+		errno = ENOMEM;
+		return -1;
+	}
+	fd = openat(st->dirfd, parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	err = errno;
+	talloc_free(parent);
+	errno = err;
+	return fd;
+}
+
+/*
+ * path does not exist (ENOENT): was it the last component that is missing
+ * (OBJECT_NAME_NOT_FOUND) or a directory on the way (OBJECT_PATH_NOT_FOUND)?
+ */
+static uint32_t fileio_missing(struct fileio_state *st, struct op_call *call,
+			       const char *path, int err)
+{
+	const char *slash = strrchr(path, '/');
+	struct stat sb;
+	char *parent;
+	int r;
+
+	call->err = err;
+	if (slash == NULL)
+		return NT_STATUS_OBJECT_NAME_NOT_FOUND;
+	parent = talloc_strndup(st, path, (size_t)(slash - path));
+	if (parent == NULL)
+		return fileio_fail(call, NT_STATUS_NO_MEMORY, ENOMEM);
+	r = fstatat(st->dirfd, parent, &sb, 0);
+	talloc_free(parent);
+	if (r == 0 && S_ISDIR(sb.st_mode))
+		return NT_STATUS_OBJECT_NAME_NOT_FOUND;
+	return NT_STATUS_OBJECT_PATH_NOT_FOUND;
+}
+
+/*
+ * ENOTDIR for path: either path itself exists and is not a directory
+ * (NOT_A_DIRECTORY, when a directory was asked for) or a component on the
+ * way is not a directory (OBJECT_PATH_NOT_FOUND).
+ */
+static uint32_t fileio_not_dir(struct fileio_state *st, struct op_call *call,
+			       const char *path, int err)
+{
+	struct stat sb;
+
+	call->err = err;
+	if (fstatat(st->dirfd, path, &sb, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    !S_ISDIR(sb.st_mode))
+		return NT_STATUS_NOT_A_DIRECTORY;
+	return NT_STATUS_OBJECT_PATH_NOT_FOUND;
+}
+
+/* The common failures of a call on path: missing, or not reachable. */
+static uint32_t fileio_path_errno(struct fileio_state *st,
+				  struct op_call *call, const char *path,
+				  int err)
+{
+	if (err == ENOENT)
+		return fileio_missing(st, call, path, err);
+	if (err == ENOTDIR)
+		return fileio_no_path(call, err);
+	return fileio_errno(call, err);
+}
+
+/*
+ * -S: flush the directory holding path, the way knfsd flushes directories
+ * after a namespace change.  Returns 0 or an errno.
+ */
+static int fileio_sync_parent(struct fileio_state *st, const char *path)
+{
+	int fd, err = 0;
+
+	fd = fileio_open_parent(st, path, NULL);
+	if (fd < 0)
+		return errno;
+	if (fsync(fd) != 0)
+		err = errno;
+	close(fd);
+	return err;
+}
+
+/* After a successful namespace change: -S, and its failure if any. */
+static uint32_t fileio_synced(struct fileio_state *st, struct op_call *call,
+			      const char *path)
+{
+	int err;
+
+	if (!st->opts->sync_dirs)
+		return NT_STATUS_OK;
+	err = fileio_sync_parent(st, path);
+	return err != 0 ? fileio_errno(call, err) : NT_STATUS_OK;
+}
+
+/* ---- handles ---- */
+
+/* The open handle the op names, or NULL (slot out of range or closed). */
+static struct fileio_handle *fileio_handle(struct fileio_state *st,
+					   const struct op_call *call)
+{
+	int32_t slot = call->op != NULL ? call->op->handle : -1;
+
+	if (slot < 0 || (uint32_t)slot >= st->nhandles ||
+	    st->handles[slot].fd < 0)
+		return NULL;
+	return &st->handles[slot];
+}
+
+static uint32_t fileio_bad_handle(struct op_call *call)
+{
+	return fileio_fail(call, NT_STATUS_INVALID_HANDLE, EBADF);
+}
+
+static void fileio_close_all(struct fileio_state *st)
+{
+	uint32_t i;
+
+	for (i = 0; i < st->nhandles; i++) {
+		if (st->handles[i].fd >= 0) {
+			close(st->handles[i].fd);
+			st->handles[i].fd = -1;
+		}
+	}
+}
+
+/* ---- extended attributes (-x) ---- */
+
+/*
+ * dbench 4.00 with -x reads "user.DosAttrib" where Samba would read the DOS
+ * attributes (after a path lookup, on QUERY_FILE_INFORMATION and
+ * SET_FILE_INFORMATION) and rewrites it where Samba would store them (after
+ * opening a file, and after setting its times).  The same calls are made
+ * here.  A read that finds no attribute is normal; a filesystem without
+ * user attributes is reported as NT_STATUS_NOT_SUPPORTED, so that -x on
+ * such a filesystem is a clear error instead of a silent no-op.
+ */
+#ifdef HAVE_SYS_XATTR_H
+
+static bool fileio_xattr_unsupported(int err)
+{
+#if defined(EOPNOTSUPP) && EOPNOTSUPP != ENOTSUP
+	if (err == EOPNOTSUPP)
+		return true;
+#endif
+	return err == ENOTSUP;
+}
+
+static uint32_t fileio_xattr_fd_read(struct op_call *call, int fd)
+{
+	uint8_t buf[FILEIO_XATTR_SIZE];
+
+	if (fgetxattr(fd, FILEIO_XATTR_NAME, buf, sizeof(buf)) < 0 &&
+	    fileio_xattr_unsupported(errno))
+		return fileio_errno(call, errno);
+	return NT_STATUS_OK;
+}
+
+static uint32_t fileio_xattr_path_read(struct fileio_state *st,
+				       struct op_call *call, const char *path)
+{
+	uint8_t buf[FILEIO_XATTR_SIZE];
+	char *full;
+	ssize_t r;
+	int err;
+
+	/* there is no getxattrat() to use with the directory fd */
+	full = talloc_asprintf(st, "%s/%s", st->dirpath, path);
+	if (full == NULL)
+		return fileio_fail(call, NT_STATUS_NO_MEMORY, ENOMEM);
+	r = lgetxattr(full, FILEIO_XATTR_NAME, buf, sizeof(buf));
+	err = errno;
+	talloc_free(full);
+	if (r < 0 && fileio_xattr_unsupported(err))
+		return fileio_errno(call, err);
+	return NT_STATUS_OK;
+}
+
+static uint32_t fileio_xattr_fd_write(struct fileio_state *st,
+				      struct op_call *call, int fd)
+{
+	uint8_t buf[FILEIO_XATTR_SIZE];
+	struct timespec now;
+	uint32_t status;
+
+	/* the original reads the old value before replacing it */
+	status = fileio_xattr_fd_read(call, fd);
+	if (status != NT_STATUS_OK)
+		return status;
+
+	/*
+	 * The value is a time stamp.  One write in five keeps whole seconds
+	 * only, so that some files carry identical values: filesystems that
+	 * share identical attribute blocks see both cases, as with the
+	 * original.
+	 */
+	memset(buf, 0, sizeof(buf));
+	clock_gettime(CLOCK_REALTIME, &now);
+	if (st->xattr_writes++ % 5 == 0)
+		now.tv_nsec = 0;
+	memcpy(buf, &now, sizeof(now));
+	if (fsetxattr(fd, FILEIO_XATTR_NAME, buf, sizeof(buf), 0) != 0)
+		return fileio_errno(call, errno);
+	return NT_STATUS_OK;
+}
+
+#else /* !HAVE_SYS_XATTR_H */
+
+static uint32_t fileio_xattr_fd_read(struct op_call *call, int fd)
+{
+	(void)fd;
+	return fileio_fail(call, NT_STATUS_NOT_SUPPORTED, ENOTSUP);
+}
+
+static uint32_t fileio_xattr_path_read(struct fileio_state *st,
+				       struct op_call *call, const char *path)
+{
+	(void)st;
+	(void)path;
+	return fileio_fail(call, NT_STATUS_NOT_SUPPORTED, ENOTSUP);
+}
+
+static uint32_t fileio_xattr_fd_write(struct fileio_state *st,
+				      struct op_call *call, int fd)
+{
+	(void)st;
+	(void)fd;
+	return fileio_fail(call, NT_STATUS_NOT_SUPPORTED, ENOTSUP);
+}
+
+#endif /* HAVE_SYS_XATTR_H */
+
+/* ---- names and wildcards ---- */
+
+/*
+ * Does name match the SMB wildcard mask?  Case-insensitive, like a Windows
+ * server.  '*' matches any run of characters, '?' exactly one.  The DOS
+ * forms that clients send for 8.3-style masks: '<' matches any run that
+ * does not go past the last '.' of the name, '>' one character but nothing
+ * at a '.' or at the end, '"' a '.' or the end of the name.
+ */
+static bool fileio_mask_match(const char *mask, const char *name)
+{
+	for (; *mask != '\0'; mask++) {
+		switch (*mask) {
+		case '*':
+			while (mask[1] == '*')
+				mask++;
+			if (mask[1] == '\0')
+				return true;
+			for (;; name++) {
+				if (fileio_mask_match(mask + 1, name))
+					return true;
+				if (*name == '\0')
+					return false;
+			}
+		case '<': {
+			const char *end = strrchr(name, '.');
+
+			if (end == NULL)
+				end = name + strlen(name);
+
+			for (;; name++) {
+				if (fileio_mask_match(mask + 1, name))
+					return true;
+				if (name == end)
+					return false;
+			}
+		}
+		case '>':
+			if (*name != '\0' && *name != '.')
+				name++;
+			break;
+		case '"':
+			if (*name == '.')
+				name++;
+			else if (*name != '\0')
+				return false;
+			break;
+		case '?':
+			if (*name == '\0')
+				return false;
+			name++;
+			break;
+		default:
+			if (tolower((unsigned char)*mask) !=
+			    tolower((unsigned char)*name))
+				return false;
+			name++;
+			break;
+		}
+	}
+	return *name == '\0';
+}
+
+/*
+ * Open the directory that holds the last component of path for reading
+ * (path[0..dir_len) names it; 0 means the client directory).  NULL with
+ * errno set on failure.
+ */
+static DIR *fileio_opendir(struct fileio_state *st, const char *path,
+			   size_t dir_len)
+{
+	char *dir = NULL;
+	DIR *d;
+	int fd, err;
+
+	if (dir_len > 0) {
+		dir = talloc_strndup(st, path, dir_len);
+		if (dir == NULL) {
+			errno = ENOMEM;
+			return NULL;
+		}
+	}
+	fd = openat(st->dirfd, dir != NULL ? dir : ".",
+		    O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	err = errno;
+	talloc_free(dir);
+	if (fd < 0) {
+		errno = err;
+		return NULL;
+	}
+	d = fdopendir(fd);
+	if (d == NULL) {
+		err = errno;
+		close(fd);
+		errno = err;
+	}
+	return d;
+}
+
+/*
+ * Samba's name resolution for a path that does not exist as spelled: scan
+ * its directory for a name that matches case-insensitively.  Returns 1 if
+ * one does, 0 if none does, -1 with errno set if the directory cannot be
+ * read.
+ */
+static int fileio_case_scan(struct fileio_state *st, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	const char *name = slash != NULL ? slash + 1 : path;
+	struct dirent *de;
+	int found = 0;
+	DIR *d;
+
+	d = fileio_opendir(st, path,
+			   slash != NULL ? (size_t)(slash - path) : 0);
+	if (d == NULL)
+		return -1;
+	while ((de = readdir(d)) != NULL) {
+		if (strcasecmp(de->d_name, name) == 0) {
+			found = 1;
+			break;
+		}
+	}
+	closedir(d);
+	return found;
+}
+
+/*
+ * FIND_FIRST with a wildcard: count the entries of the pattern's directory
+ * that match its last component, "." and ".." included (as a Windows server
+ * lists them), stopping at maxcount (<= 0: no limit).  Returns a status;
+ * *count is set on success.
+ */
+static uint32_t fileio_find_count(struct fileio_state *st,
+				  struct op_call *call, const char *pattern,
+				  int64_t maxcount, uint64_t *count)
+{
+	const char *slash = strrchr(pattern, '/');
+	const char *mask = slash != NULL ? slash + 1 : pattern;
+	struct dirent *de;
+	uint64_t n = 0;
+	DIR *d;
+	int err;
+
+	d = fileio_opendir(st, pattern,
+			   slash != NULL ? (size_t)(slash - pattern) : 0);
+	if (d == NULL) {
+		if (errno == ENOENT || errno == ENOTDIR)
+			return fileio_no_path(call, errno);
+		return fileio_errno(call, errno);
+	}
+	for (;;) {
+		if (maxcount > 0 && n >= (uint64_t)maxcount)
+			break;
+		errno = 0;
+		de = readdir(d);
+		if (de == NULL) {
+			err = errno;
+			if (err != 0) {
+				closedir(d);
+				return fileio_errno(call, err);
+			}
+			break;
+		}
+		if (fileio_mask_match(mask, de->d_name))
+			n++;
+	}
+	closedir(d);
+	*count = n;
+	return NT_STATUS_OK;
+}
+
+/* ---- removing trees ---- */
+
+static int fileio_tree_remove(int dfd, const char *name, bool is_dir);
+
+/*
+ * Remove everything inside the directory name (relative to dfd), never
+ * following a symlink.  A missing directory is already empty.  Returns 0
+ * or a negative errno.
+ */
+static int fileio_tree_empty(int dfd, const char *name)
+{
+	struct dirent *de;
+	int fd, ret = 0;
+	DIR *d;
+
+	fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -errno;
+	d = fdopendir(fd);
+	if (d == NULL) {
+		ret = -errno;
+		close(fd);
+		return ret;
+	}
+	for (;;) {
+		errno = 0;
+		de = readdir(d);
+		if (de == NULL) {
+			ret = -errno;
+			break;
+		}
+		if (strcmp(de->d_name, ".") == 0 ||
+		    strcmp(de->d_name, "..") == 0)
+			continue;
+		ret = fileio_tree_remove(dirfd(d), de->d_name,
+					 de->d_type == DT_DIR);
+		if (ret != 0)
+			break;
+	}
+	closedir(d);
+	return ret;
+}
+
+/*
+ * Remove the entry name (relative to dfd) and, when it is a directory,
+ * everything in it.  A symlink is removed as a link.  A missing entry counts
+ * as removed.  is_dir is a hint (from d_type) that saves the failing
+ * unlink.  Returns 0 or a negative errno.
+ */
+static int fileio_tree_remove(int dfd, const char *name, bool is_dir)
+{
+	int attempt, ret, unlink_err = 0;
+
+	if (!is_dir) {
+		if (unlinkat(dfd, name, 0) == 0)
+			return 0;
+		/* ENOTDIR: a directory on the way is not one, so no entry */
+		if (errno == ENOENT || errno == ENOTDIR)
+			return 0;
+		/* a directory: EISDIR on Linux, EPERM elsewhere */
+		if (errno != EISDIR && errno != EPERM)
+			return -errno;
+		unlink_err = errno;
+	}
+	/* entries created while we read are seen by the next attempt */
+	for (attempt = 0; attempt < 3; attempt++) {
+		ret = fileio_tree_empty(dfd, name);
+		if (ret == -ENOTDIR && unlink_err != 0)
+			return -unlink_err;	/* EPERM on a non-directory */
+		if (ret != 0)
+			return ret;
+		if (unlinkat(dfd, name, AT_REMOVEDIR) == 0 || errno == ENOENT)
+			return 0;
+		if (errno != ENOTEMPTY && errno != EEXIST)
+			return -errno;
+	}
+	return -ENOTEMPTY;
+}
+
+/* Remove the tree at path; the empty path only empties the directory. */
+static int fileio_remove_path(struct fileio_state *st, const char *path)
+{
+	if (path == NULL || path[0] == '\0' || strcmp(path, ".") == 0)
+		return fileio_tree_empty(st->dirfd, ".");
+	return fileio_tree_remove(st->dirfd, path, false);
+}
+
+/* ---- setup and cleanup ---- */
+
+static int fileio_state_destructor(struct fileio_state *st)
+{
+	fileio_close_all(st);
+	if (st->dirfd >= 0) {
+		close(st->dirfd);
+		st->dirfd = -1;
+	}
+	return 0;
+}
+
+static int fileio_setup(void *mem_ctx, const struct backend_client_config *cfg,
+			void **state, char **err)
+{
+	struct fileio_state *st;
+	uint32_t i;
+
+	st = talloc_zero(mem_ctx, struct fileio_state);
+	if (st == NULL)
+		goto nomem;
+	st->dirfd = -1;
+	st->opts = cfg->opts != NULL ? cfg->opts : &fileio_default_opts;
+	st->nhandles = cfg->nhandles;
+	talloc_set_destructor(st, fileio_state_destructor);
+
+	st->handles = talloc_array(st, struct fileio_handle,
+				   cfg->nhandles > 0 ? cfg->nhandles : 1);
+	if (st->handles == NULL)
+		goto nomem;
+	for (i = 0; i < cfg->nhandles; i++) {
+		st->handles[i].fd = -1;
+		st->handles[i].is_dir = false;
+	}
+
+	st->dirfd = open(cfg->directory, O_DIRECTORY | O_RDONLY | O_CLOEXEC);
+	if (st->dirfd < 0) {
+		*err = talloc_asprintf(mem_ctx, "%s: %s", cfg->directory,
+				       strerror(errno));
+		talloc_free(st);
+		return -1;
+	}
+
+	if (st->opts->xattr) {
+		/* the by-name attribute reads need a path, see above */
+		char *real = realpath(cfg->directory, NULL);
+
+		if (real == NULL) {
+			*err = talloc_asprintf(mem_ctx, "%s: %s",
+					       cfg->directory, strerror(errno));
+			talloc_free(st);
+			return -1;
+		}
+		st->dirpath = talloc_strdup(st, real);
+		free(real);
+		if (st->dirpath == NULL)
+			goto nomem;
+	}
+
+	*state = st;
+	return 0;
+
+nomem:
+	talloc_free(st);
+	*err = talloc_asprintf(mem_ctx, "%s: out of memory", cfg->directory);
+	return -1;
+}
+
+static int fileio_cleanup(void *state, const char *path)
+{
+	struct fileio_state *st = state;
+
+	fileio_close_all(st);
+	return fileio_remove_path(st, path);
+}
+
+/* ---- NTCreateX ---- */
+
+/*
+ * NTCreateX with option 0x1 and a disposition that creates: make the
+ * directory unless it exists.  An existing one is a collision for
+ * FILE_CREATE, except above the per-client directory, where another
+ * client may have made it.
+ */
+static uint32_t fileio_make_dir(struct fileio_state *st, struct op_call *call,
+				const char *path, int64_t disp)
+{
+	bool exclusive = disp == FILEIO_CREATE && !fileio_shared(call, 0);
+	struct stat sb;
+
+	/* --stat-check: no mkdir for what a stat shows exists */
+	if (st->opts->stat_check &&
+	    fstatat(st->dirfd, path, &sb, AT_SYMLINK_NOFOLLOW) == 0)
+		goto exists;
+
+	if (mkdirat(st->dirfd, path, 0755) == 0)
+		return fileio_synced(st, call, path);
+	if (errno == EEXIST)
+		goto exists;
+	if (errno == ENOENT || errno == ENOTDIR)
+		return fileio_no_path(call, errno);
+	return fileio_errno(call, errno);
+
+exists:
+	if (exclusive)
+		return fileio_fail(call, NT_STATUS_OBJECT_NAME_COLLISION,
+				   EEXIST);
+	return NT_STATUS_OK;
+}
+
+/* NTCreateX with option 0x1: a directory, created if the disposition says. */
+static uint32_t fileio_open_dir(struct fileio_state *st, struct op_call *call,
+				const char *path, int64_t disp, int *fdp)
+{
+	uint32_t status;
+	int fd;
+
+	if (disp != FILEIO_OPEN && disp != FILEIO_OVERWRITE) {
+		status = fileio_make_dir(st, call, path, disp);
+		if (status != NT_STATUS_OK)
+			return status;
+	}
+
+	fd = openat(st->dirfd, path,
+		    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOTDIR || errno == ELOOP)
+			return fileio_not_dir(st, call, path, errno);
+		return fileio_path_errno(st, call, path, errno);
+	}
+	*fdp = fd;
+	return NT_STATUS_OK;
+}
+
+/* NTCreateX without option 0x1: a file, or an existing directory opened. */
+static uint32_t fileio_open_file(struct fileio_state *st, struct op_call *call,
+				 const char *path, int64_t disp,
+				 bool non_dir, int *fdp, bool *is_dir)
+{
+	int flags = O_RDWR | O_NOFOLLOW | O_CLOEXEC;
+	struct stat sb;
+	int fd, err;
+
+	if (st->opts->sync_open)
+		flags |= O_SYNC;
+	switch (disp) {
+	case FILEIO_SUPERSEDE:
+	case FILEIO_OVERWRITE_IF:
+		flags |= O_CREAT | O_TRUNC;
+		break;
+	case FILEIO_OPEN:
+		break;
+	case FILEIO_CREATE:
+		flags |= O_CREAT | O_EXCL;
+		break;
+	case FILEIO_OPEN_IF:
+		flags |= O_CREAT;
+		break;
+	case FILEIO_OVERWRITE:
+		flags |= O_TRUNC;
+		break;
+	default:
+		return fileio_fail(call, NT_STATUS_INVALID_PARAMETER, EINVAL);
+	}
+
+	/* --stat-check: no exclusive create of what a stat shows exists */
+	if (st->opts->stat_check && disp == FILEIO_CREATE &&
+	    fstatat(st->dirfd, path, &sb, AT_SYMLINK_NOFOLLOW) == 0)
+		return fileio_fail(call, NT_STATUS_OBJECT_NAME_COLLISION,
+				   EEXIST);
+
+	*is_dir = false;
+	fd = openat(st->dirfd, path, flags, 0644);
+	if (fd >= 0) {
+		if (flags & O_CREAT) {
+			uint32_t status = fileio_synced(st, call, path);
+
+			if (status != NT_STATUS_OK) {
+				close(fd);
+				return status;
+			}
+		}
+		*fdp = fd;
+		return NT_STATUS_OK;
+	}
+
+	err = errno;
+	switch (err) {
+	case EISDIR:
+		/*
+		 * A directory opened without option 0x1 is fine for the
+		 * dispositions that only open; 0x40 forbids it, and a
+		 * directory cannot be truncated.
+		 */
+		if (non_dir || (disp != FILEIO_OPEN && disp != FILEIO_OPEN_IF))
+			return fileio_fail(call, NT_STATUS_FILE_IS_A_DIRECTORY,
+					   err);
+		fd = openat(st->dirfd, path,
+			    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0)
+			return fileio_path_errno(st, call, path, errno);
+		*is_dir = true;
+		*fdp = fd;
+		return NT_STATUS_OK;
+	case EEXIST:
+		return fileio_fail(call, NT_STATUS_OBJECT_NAME_COLLISION, err);
+	default:
+		return fileio_path_errno(st, call, path, err);
+	}
+}
+
+static uint32_t fileio_ntcreatex(void *state, struct op_call *call)
+{
+	struct fileio_state *st = state;
+	const char *path = fileio_at_path(call->path[0]);
+	int64_t options = call->arg[0];
+	int64_t disp = call->arg[1];
+	int32_t slot = call->op != NULL ? call->op->handle : -1;
+	bool want_dir = (options & FILEIO_OPT_DIRECTORY) != 0;
+	bool non_dir = (options & FILEIO_OPT_NON_DIRECTORY) != 0;
+	bool is_dir = false;
+	uint32_t status;
+	int fd = -1;
+
+	if (disp < FILEIO_SUPERSEDE || disp > FILEIO_OVERWRITE_IF ||
+	    (want_dir && non_dir))
+		return fileio_fail(call, NT_STATUS_INVALID_PARAMETER, EINVAL);
+	if (slot >= 0 && (uint32_t)slot >= st->nhandles)
+		return fileio_bad_handle(call);
+
+	if (want_dir) {
+		status = fileio_open_dir(st, call, path, disp, &fd);
+		is_dir = true;
+	} else {
+		status = fileio_open_file(st, call, path, disp, non_dir, &fd,
+					  &is_dir);
+	}
+	if (status != NT_STATUS_OK)
+		return status;
+
+	if (st->opts->xattr && !is_dir) {
+		status = fileio_xattr_fd_write(st, call, fd);
+		if (status != NT_STATUS_OK) {
+			close(fd);
+			return status;
+		}
+	}
+
+	if (slot < 0) {
+		/* no slot to keep it in: the status is all that counts */
+		close(fd);
+		return NT_STATUS_OK;
+	}
+	/*
+	 * A slot still open is replaced only now: a failed open allocates
+	 * no handle on a server, and Debian's client.txt has failed opens
+	 * naming a handle number that is still open and used afterwards.
+	 */
+	if (st->handles[slot].fd >= 0)
+		close(st->handles[slot].fd);
+	st->handles[slot].fd = fd;
+	st->handles[slot].is_dir = is_dir;
+	return NT_STATUS_OK;
+}
+
+/* ---- handle operations ---- */
+
+static uint32_t fileio_close(void *state, struct op_call *call)
+{
+	struct fileio_state *st = state;
+	struct fileio_handle *h = fileio_handle(st, call);
+	int fd;
+
+	if (h == NULL)
+		return fileio_bad_handle(call);
+	fd = h->fd;
+	h->fd = -1;
+	/* the fd is gone whatever close() says; EINTR is not a failure */
+	if (close(fd) != 0 && errno != EINTR)
+		return fileio_errno(call, errno);
+	return NT_STATUS_OK;
+}
+
+static uint32_t fileio_flush(void *state, struct op_call *call)
+{
+	struct fileio_handle *h = fileio_handle(state, call);
+
+	if (h == NULL)
+		return fileio_bad_handle(call);
+	if (fsync(h->fd) != 0)
+		return fileio_errno(call, errno);
+	return NT_STATUS_OK;
+}
+
+/*
+ * --one-byte-write-fix, as dbench 4.00 does it.  Windows clients extend a
+ * file by writing one zero byte at its new end; Samba can turn that into a
+ * truncate, which is much cheaper on some filesystems.  So: a 1-byte write
+ * inside the file of the byte already there is skipped, and a 1-byte write
+ * of a zero at or past the end becomes ftruncate(offset + 1), which leaves
+ * the same contents.  (The original always wrote zeros; a non-zero byte
+ * past the end cannot be a truncate and is written normally.)
+ * Returns true when the write was handled here, with *status set.
+ */
+static bool fileio_one_byte_write(struct op_call *call, int fd, int64_t off,
+				  uint32_t *status)
+{
+	struct stat sb;
+	uint8_t old;
+
+	if (fstat(fd, &sb) != 0)
+		return false;
+	if (sb.st_size > off) {
+		if (pread(fd, &old, 1, off) == 1 && old == call->data[0]) {
+			*status = NT_STATUS_OK;
+			return true;
+		}
+		return false;
+	}
+	if (call->data[0] != 0)
+		return false;
+	if (ftruncate(fd, off + 1) != 0)
+		*status = fileio_errno(call, errno);
+	else
+		*status = NT_STATUS_OK;
+	return true;
+}
+
+static uint32_t fileio_writex(void *state, struct op_call *call)
+{
+	struct fileio_state *st = state;
+	struct fileio_handle *h = fileio_handle(st, call);
+	int64_t off = call->arg[0];
+	int64_t size = call->arg[1];
+	int64_t done = 0;
+	uint32_t status;
+
+	call->bytes = size > 0 ? (uint64_t)size : 0;
+	if (h == NULL)
+		return fileio_bad_handle(call);
+	if (off < 0 || size < 0 || size > INT64_MAX - off)
+		return fileio_fail(call, NT_STATUS_INVALID_PARAMETER, EINVAL);
+	if (st->opts->fake_io || size == 0)
+		return NT_STATUS_OK;
+	/* (pwrite would say EBADF: the fd is read-only) */
+	if (h->is_dir)
+		return fileio_fail(call, NT_STATUS_FILE_IS_A_DIRECTORY, EISDIR);
+	if (call->data == NULL)
+		return fileio_fail(call, NT_STATUS_INVALID_PARAMETER, EINVAL);
+
+	if (st->opts->one_byte_write_fix && size == 1 &&
+	    fileio_one_byte_write(call, h->fd, off, &status))
+		return status;
+
+	while (done < size) {
+		size_t chunk = size - done > FILEIO_IO_MAX ?
+			       FILEIO_IO_MAX : (size_t)(size - done);
+		ssize_t n = pwrite(h->fd, call->data + done, chunk, off + done);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return fileio_errno(call, errno);
+		}
+		if (n == 0)	/* no progress and no reason given */
+			return fileio_errno(call, EIO);
+		done += n;
+	}
+	if (st->opts->fsync_writes && fsync(h->fd) != 0)
+		return fileio_errno(call, errno);
+	return NT_STATUS_OK;
+}
+
+/* Make the read buffer hold at least want bytes (want <= FILEIO_RBUF_MAX). */
+static int fileio_rbuf(struct fileio_state *st, size_t want)
+{
+	uint8_t *p;
+
+	if (st->rbuf_size >= want)
+		return 0;
+	p = talloc_realloc(st, st->rbuf, uint8_t, want);
+	if (p == NULL)
+		return -1;
+	st->rbuf = p;
+	st->rbuf_size = want;
+	return 0;
+}
+
+static uint32_t fileio_readx(void *state, struct op_call *call)
+{
+	struct fileio_state *st = state;
+	struct fileio_handle *h = fileio_handle(st, call);
+	int64_t off = call->arg[0];
+	int64_t size = call->arg[1];
+	int64_t expected = call->arg[2];
+	int64_t got = 0;
+
+	call->bytes = size > 0 ? (uint64_t)size : 0;
+	if (h == NULL)
+		return fileio_bad_handle(call);
+	if (off < 0 || size < 0 || size > INT64_MAX - off)
+		return fileio_fail(call, NT_STATUS_INVALID_PARAMETER, EINVAL);
+	if (st->opts->fake_io)
+		return NT_STATUS_OK;
+
+	while (got < size) {
+		size_t chunk = size - got > FILEIO_RBUF_MAX ?
+			       FILEIO_RBUF_MAX : (size_t)(size - got);
+		ssize_t n;
+
+		if (fileio_rbuf(st, chunk) != 0)
+			return fileio_fail(call, NT_STATUS_NO_MEMORY, ENOMEM);
+		n = pread(h->fd, st->rbuf, chunk, off + got);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return fileio_errno(call, errno);
+		}
+		if (n == 0)	/* end of file */
+			break;
+		got += n;
+	}
+	/* fewer bytes than the loadfile says came back: the file is short */
+	if (got < expected)
+		return fileio_fail(call, NT_STATUS_END_OF_FILE, 0);
+	return NT_STATUS_OK;
+}
+
+static uint32_t fileio_qfileinfo(void *state, struct op_call *call)
+{
+	struct fileio_state *st = state;
+	struct fileio_handle *h = fileio_handle(st, call);
+	struct stat sb;
+
+	if (h == NULL)
+		return fileio_bad_handle(call);
+	if (fstat(h->fd, &sb) != 0)
+		return fileio_errno(call, errno);
+	if (st->opts->xattr)
+		return fileio_xattr_fd_read(call, h->fd);
+	return NT_STATUS_OK;
+}
+
+static uint32_t fileio_sfileinfo(void *state, struct op_call *call)
+{
+	struct fileio_state *st = state;
+	struct fileio_handle *h = fileio_handle(st, call);
+	uint32_t status;
+
+	if (h == NULL)
+		return fileio_bad_handle(call);
+	if (st->opts->xattr) {
+		status = fileio_xattr_fd_read(call, h->fd);
+		if (status != NT_STATUS_OK)
+			return status;
+	}
+	if (futimens(h->fd, NULL) != 0)
+		return fileio_errno(call, errno);
+	if (st->opts->xattr && !h->is_dir)
+		return fileio_xattr_fd_write(st, call, h->fd);
+	return NT_STATUS_OK;
+}
+
+/* LockX / UnlockX: an fcntl record lock on [offset, offset + size). */
+static uint32_t fileio_lock(struct fileio_state *st, struct op_call *call,
+			    short type)
+{
+	struct fileio_handle *h = fileio_handle(st, call);
+	int64_t off = call->arg[0];
+	int64_t size = call->arg[1];
+	struct flock fl;
+
+	if (h == NULL)
+		return fileio_bad_handle(call);
+	if (off < 0 || size < 0 || size > INT64_MAX - off)
+		return fileio_fail(call, NT_STATUS_INVALID_PARAMETER, EINVAL);
+	/* an empty range locks nothing (to fcntl, length 0 means "to EOF") */
+	if (size == 0)
+		return NT_STATUS_OK;
+
+	memset(&fl, 0, sizeof(fl));
+	fl.l_type = type;
+	fl.l_whence = SEEK_SET;
+	fl.l_start = (off_t)off;
+	fl.l_len = (off_t)size;
+	if (fcntl(h->fd, F_SETLK, &fl) != 0) {
+		if (type == F_WRLCK && (errno == EAGAIN || errno == EACCES))
+			return fileio_fail(call, NT_STATUS_LOCK_NOT_GRANTED,
+					   errno);
+		return fileio_errno(call, errno);
+	}
+	return NT_STATUS_OK;
+}
+
+static uint32_t fileio_lockx(void *state, struct op_call *call)
+{
+	return fileio_lock(state, call, F_WRLCK);
+}
+
+static uint32_t fileio_unlockx(void *state, struct op_call *call)
+{
+	return fileio_lock(state, call, F_UNLCK);
+}
+
+/* ---- path operations ---- */
+
+static uint32_t fileio_rename(void *state, struct op_call *call)
+{
+	struct fileio_state *st = state;
+	const char *from = fileio_at_path(call->path[0]);
+	const char *to = fileio_at_path(call->path[1]);
+	struct stat sb;
+	uint32_t status;
+	int err;
+
+	/* --stat-check: no rename of what a stat shows is missing */
+	if (st->opts->stat_check &&
+	    fstatat(st->dirfd, from, &sb, AT_SYMLINK_NOFOLLOW) != 0)
+		return fileio_path_errno(st, call, from, errno);
+
+	if (renameat(st->dirfd, from, st->dirfd, to) != 0) {
+		err = errno;
+		if (err != ENOENT && err != ENOTDIR)
+			return fileio_errno(call, err);
+		/* the source is there: the target's directory is not */
+		if (fstatat(st->dirfd, from, &sb, AT_SYMLINK_NOFOLLOW) == 0)
+			return fileio_no_path(call, err);
+		return fileio_path_errno(st, call, from, err);
+	}
+
+	status = fileio_synced(st, call, to);
+	if (status != NT_STATUS_OK)
+		return status;
+	/* a move between directories changed the source's directory too */
+	if (st->opts->sync_dirs) {
+		const char *fs = strrchr(from, '/');
+		const char *ts = strrchr(to, '/');
+		size_t fl = fs != NULL ? (size_t)(fs - from) : 0;
+		size_t tl = ts != NULL ? (size_t)(ts - to) : 0;
+
+		if (fl != tl || strncmp(from, to, fl) != 0)
+			return fileio_synced(st, call, from);
+	}
+	return NT_STATUS_OK;
+}
+
+static uint32_t fileio_unlink(void *state, struct op_call *call)
+{
+	struct fileio_state *st = state;
+	const char *path = fileio_at_path(call->path[0]);
+	struct stat sb;
+	int err;
+
+	if (unlinkat(st->dirfd, path, 0) != 0) {
+		err = errno;
+		if (err == EISDIR ||
+		    (err == EPERM &&
+		     fstatat(st->dirfd, path, &sb, AT_SYMLINK_NOFOLLOW) == 0 &&
+		     S_ISDIR(sb.st_mode)))
+			return fileio_fail(call, NT_STATUS_FILE_IS_A_DIRECTORY,
+					   err);
+		return fileio_path_errno(st, call, path, err);
+	}
+	return fileio_synced(st, call, path);
+}
+
+static uint32_t fileio_deltree(void *state, struct op_call *call)
+{
+	int r = fileio_remove_path(state, call->path[0]);
+
+	return r != 0 ? fileio_errno(call, -r) : NT_STATUS_OK;
+}
+
+static uint32_t fileio_rmdir(void *state, struct op_call *call)
+{
+	struct fileio_state *st = state;
+	const char *path = fileio_at_path(call->path[0]);
+	struct stat sb;
+	int err;
+
+	/* --stat-check: no rmdir of what a stat shows is not a directory */
+	if (st->opts->stat_check) {
+		if (fstatat(st->dirfd, path, &sb, AT_SYMLINK_NOFOLLOW) != 0)
+			return fileio_path_errno(st, call, path, errno);
+		if (!S_ISDIR(sb.st_mode))
+			return fileio_fail(call, NT_STATUS_NOT_A_DIRECTORY,
+					   ENOTDIR);
+	}
+
+	if (unlinkat(st->dirfd, path, AT_REMOVEDIR) != 0) {
+		err = errno;
+		if (err == ENOTEMPTY || err == EEXIST)
+			return fileio_fail(call, NT_STATUS_DIRECTORY_NOT_EMPTY,
+					   err);
+		if (err == ENOTDIR)
+			return fileio_not_dir(st, call, path, err);
+		return fileio_path_errno(st, call, path, err);
+	}
+	return fileio_synced(st, call, path);
+}
+
+static uint32_t fileio_mkdir(void *state, struct op_call *call)
+{
+	struct fileio_state *st = state;
+	const char *path = fileio_at_path(call->path[0]);
+	struct stat sb;
+	int err;
+
+	/* --stat-check: no mkdir of what a stat shows exists */
+	if (st->opts->stat_check &&
+	    fstatat(st->dirfd, path, &sb, AT_SYMLINK_NOFOLLOW) == 0) {
+		err = EEXIST;
+		goto exists;
+	}
+
+	if (mkdirat(st->dirfd, path, 0755) == 0)
+		return fileio_synced(st, call, path);
+	err = errno;
+	if (err == ENOENT || err == ENOTDIR)
+		return fileio_no_path(call, err);
+	if (err != EEXIST ||
+	    fstatat(st->dirfd, path, &sb, AT_SYMLINK_NOFOLLOW) != 0)
+		return fileio_errno(call, err);
+
+exists:
+	/* a shared directory: another client made it already */
+	if (fileio_shared(call, 0) && S_ISDIR(sb.st_mode))
+		return NT_STATUS_OK;
+	return fileio_fail(call, NT_STATUS_OBJECT_NAME_COLLISION, err);
+}
+
+static uint32_t fileio_qpathinfo(void *state, struct op_call *call)
+{
+	struct fileio_state *st = state;
+	const char *path = fileio_at_path(call->path[0]);
+	struct stat sb;
+	int err, found;
+
+	if (fstatat(st->dirfd, path, &sb, AT_SYMLINK_NOFOLLOW) == 0) {
+		if (st->opts->xattr)
+			return fileio_xattr_path_read(st, call, path);
+		return NT_STATUS_OK;
+	}
+	err = errno;
+	if (err != ENOENT || st->opts->no_resolve)
+		return fileio_path_errno(st, call, path, err);
+
+	/* not as spelled: look for it the way Samba would */
+	found = fileio_case_scan(st, path);
+	if (found > 0)
+		return NT_STATUS_OK;
+	if (found < 0 && errno != ENOENT && errno != ENOTDIR)
+		return fileio_errno(call, errno);
+	return fileio_fail(call, found < 0 ? NT_STATUS_OBJECT_PATH_NOT_FOUND :
+			   NT_STATUS_OBJECT_NAME_NOT_FOUND, err);
+}
+
+static uint32_t fileio_qfsinfo(void *state, struct op_call *call)
+{
+	struct fileio_state *st = state;
+	struct statvfs sv;
+
+	if (fstatvfs(st->dirfd, &sv) != 0)
+		return fileio_errno(call, errno);
+	return NT_STATUS_OK;
+}
+
+static uint32_t fileio_find(void *state, struct op_call *call)
+{
+	struct fileio_state *st = state;
+	const char *pattern = call->path[0] != NULL ? call->path[0] : "";
+	const char *slash = strrchr(pattern, '/');
+	const char *mask = slash != NULL ? slash + 1 : pattern;
+	struct stat sb;
+	uint64_t count = 0;
+	uint32_t status;
+
+	/* no wildcard: a lookup of one name */
+	if (strpbrk(mask, FILEIO_WILDCARDS) == NULL) {
+		if (fstatat(st->dirfd, fileio_at_path(pattern), &sb,
+			    AT_SYMLINK_NOFOLLOW) != 0)
+			return fileio_fail(call, NT_STATUS_NO_SUCH_FILE, errno);
+		return NT_STATUS_OK;
+	}
+
+	status = fileio_find_count(st, call, pattern, call->arg[1], &count);
+	if (status != NT_STATUS_OK)
+		return status;
+	if (count == 0)
+		return fileio_fail(call, NT_STATUS_NO_SUCH_FILE, ENOENT);
+	return NT_STATUS_OK;
+}
+
+const struct backend fileio_backend = {
+	.name = "fileio",
+	.description = "local filesystem through POSIX calls",
+	.unavailable = NULL,
+	.setup = fileio_setup,
+	.cleanup = fileio_cleanup,
+	.ops = {
+		[OP_NTCREATEX] = fileio_ntcreatex,
+		[OP_CLOSE] = fileio_close,
+		[OP_RENAME] = fileio_rename,
+		[OP_UNLINK] = fileio_unlink,
+		[OP_DELTREE] = fileio_deltree,
+		[OP_RMDIR] = fileio_rmdir,
+		[OP_MKDIR] = fileio_mkdir,
+		[OP_QPATHINFO] = fileio_qpathinfo,
+		[OP_QFILEINFO] = fileio_qfileinfo,
+		[OP_QFSINFO] = fileio_qfsinfo,
+		[OP_SFILEINFO] = fileio_sfileinfo,
+		[OP_FIND] = fileio_find,
+		[OP_WRITEX] = fileio_writex,
+		[OP_READX] = fileio_readx,
+		[OP_LOCKX] = fileio_lockx,
+		[OP_UNLOCKX] = fileio_unlockx,
+		[OP_FLUSH] = fileio_flush,
+	},
+};

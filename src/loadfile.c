@@ -1,0 +1,1400 @@
+/*
+ * loadfile.c - compile a loadfile (plain text or gzip) into a struct
+ * program: typed ops with decoded numbers, interned and normalised paths,
+ * dense handle slots, matched LOOP/ENDLOOP pairs.
+ *
+ * The input is read once, line by line, through a bounded window (a line
+ * may be at most LF_MAX_LINE bytes; the whole input at most LF_MAX_INPUT
+ * bytes after decompression).  Each line is split in place by a small
+ * hand-written tokenizer; nothing is copied except what the program keeps
+ * (one copy of each distinct path, WRITEPATTERN and RANDOMSTRING texts).
+ * Checks that need the whole file (handles never opened, $i without its
+ * RANDOMSTRING, unclosed LOOPs) run once at the end.
+ *
+ * Any error stops the compilation; the message names the file and line,
+ * quotes what was found and says what was expected.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include <talloc.h>
+#include <zlib.h>
+
+#include "ntstatus.h"
+#include "program.h"
+
+#define LF_MAX_LINE		(1u << 20)	/* bytes, without the line end */
+#define LF_MAX_INPUT		(1ull << 30)	/* bytes, after decompression */
+#define LF_READ_CHUNK		(1u << 20)	/* bytes asked of gzread at once */
+#define LF_MAX_LOOP_DEPTH	64
+#define LF_MAX_COMPONENT	255
+#define LF_MAX_PATH		4095
+#define LF_MAX_RANDOM		99		/* highest RANDOMSTRING index */
+#define LF_MAX_FIELDS		8		/* more than any command has */
+#define LF_MAX_MODS		16		/* modifiers after one '*' */
+#define LF_SHOW_MAX		40		/* bytes of a token quoted in errors */
+
+#define LF_PRINTF(a, b) __attribute__((format(printf, a, b)))
+
+/* One whitespace-separated field of a line; quoted ones without quotes. */
+struct lf_field {
+	const char *p;
+	size_t len;
+	bool quoted;
+};
+
+/* A loadfile handle number and the dense slot it was given. */
+struct lf_handle {
+	int64_t num;
+	int32_t slot;		/* -1: entry unused */
+	uint32_t first_use;	/* line of the first op that used it, 0 if none */
+	uint8_t first_kind;	/* the kind of that op */
+	bool produced;		/* some NTCreateX opens it */
+};
+
+/* A path with "$i" in it, kept for the end-of-file checks. */
+struct lf_random_path {
+	const struct path *path;
+	uint32_t line;
+};
+
+struct lf_state {
+	void *mem_ctx;
+	void *tmp;		/* freed when compilation ends */
+	const char *name;
+	char **err;
+	struct program *prog;
+	uint32_t line;
+	uint32_t ops_cap;
+	uint32_t paths_cap;
+
+	/* input: either a whole buffer or a gzip stream through a window */
+	const char *buf;
+	size_t buf_len;
+	size_t buf_pos;
+	gzFile gz;
+	char *win;
+	size_t win_cap, win_start, win_end;
+	bool gz_eof;
+	uint64_t total;
+
+	/* path interning: open addressing, ids + 1, 0 = empty */
+	uint32_t *path_tab;
+	uint32_t path_tab_mask;
+	char *scratch;
+	size_t scratch_cap;
+	struct lf_random_path *rpaths;
+	uint32_t nrpaths, rpaths_cap;
+
+	/* handles: open addressing on the loadfile number */
+	struct lf_handle *htab;
+	uint32_t htab_mask;
+
+	/* LOOP nesting: indices of the open LOOP ops */
+	uint32_t loop_stack[LF_MAX_LOOP_DEPTH];
+	uint32_t loop_depth;
+
+	/* REPEAT waiting for the command it repeats */
+	bool repeat_pending;
+	uint32_t repeat_line;
+
+	/* RANDOMSTRING indices: first line using $i, definitions */
+	uint32_t random_use_line[LF_MAX_RANDOM + 1];
+	bool random_defined[LF_MAX_RANDOM + 1];
+	bool random_dots[LF_MAX_RANDOM + 1];	/* can be all dots */
+};
+
+/* What each command looks like, for messages. */
+static const char *const lf_usage[OP_NUM_KINDS] = {
+	[OP_NTCREATEX] =
+		"NTCreateX path create_options disposition handle status",
+	[OP_CLOSE] = "Close handle status",
+	[OP_RENAME] = "Rename old new status",
+	[OP_UNLINK] = "Unlink path [attributes] status",
+	[OP_DELTREE] = "Deltree path status",
+	[OP_RMDIR] = "Rmdir path status",
+	[OP_MKDIR] = "Mkdir path status",
+	[OP_QPATHINFO] = "QUERY_PATH_INFORMATION path level status",
+	[OP_QFILEINFO] = "QUERY_FILE_INFORMATION handle level status",
+	[OP_QFSINFO] = "QUERY_FS_INFORMATION level status",
+	[OP_SFILEINFO] = "SET_FILE_INFORMATION handle level status",
+	[OP_FIND] = "FIND_FIRST pattern level maxcount count status",
+	[OP_WRITEX] = "WriteX handle offset size returned status",
+	[OP_READX] = "ReadX handle offset size returned status",
+	[OP_LOCKX] = "LockX handle offset size status",
+	[OP_UNLOCKX] = "UnlockX handle offset size status",
+	[OP_FLUSH] = "Flush handle status",
+	[OP_LOOP] = "LOOP count",
+	[OP_ENDLOOP] = "ENDLOOP",
+	[OP_REPEAT] = "REPEAT count",
+	[OP_SLEEP] = "SLEEP usecs",
+	[OP_SETSP] = "SETSP n",
+	[OP_WAITSP] = "WAITSP client n",
+	[OP_WRITEPATTERN] = "WRITEPATTERN text",
+	[OP_RANDOMSTRING] = "RANDOMSTRING index \"pattern\"",
+};
+
+static const char *const lf_arg_names[OP_NUM_KINDS][PROGRAM_MAX_ARGS] = {
+	[OP_NTCREATEX] = { "create_options", "disposition" },
+	[OP_UNLINK] = { "attributes" },
+	[OP_QPATHINFO] = { "level" },
+	[OP_QFILEINFO] = { "level" },
+	[OP_QFSINFO] = { "level" },
+	[OP_SFILEINFO] = { "level" },
+	[OP_FIND] = { "level", "maxcount", "count" },
+	[OP_WRITEX] = { "offset", "size", "returned" },
+	[OP_READX] = { "offset", "size", "returned" },
+	[OP_LOCKX] = { "offset", "size" },
+	[OP_UNLOCKX] = { "offset", "size" },
+	[OP_LOOP] = { "count" },
+	[OP_REPEAT] = { "count" },
+	[OP_SLEEP] = { "usecs" },
+	[OP_SETSP] = { "n" },
+	[OP_WAITSP] = { "client", "n" },
+	[OP_RANDOMSTRING] = { "index" },
+};
+
+/* ---- messages ---- */
+
+static int lf_verror(struct lf_state *st, bool with_line, const char *fmt,
+		     va_list ap)
+{
+	char *msg;
+
+	if (st->err == NULL || *st->err != NULL)
+		return -1;
+	if (with_line)
+		msg = talloc_asprintf(st->mem_ctx, "%s:%u: ", st->name,
+				      st->line);
+	else
+		msg = talloc_asprintf(st->mem_ctx, "%s: ", st->name);
+	if (msg != NULL)
+		msg = talloc_vasprintf_append(msg, fmt, ap);
+	*st->err = msg;
+	return -1;
+}
+
+/* Set the error "FILE:LINE: message" (the first one wins); returns -1. */
+LF_PRINTF(2, 3)
+static int lf_error(struct lf_state *st, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	lf_verror(st, true, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* The same without a line: "FILE: message". */
+LF_PRINTF(2, 3)
+static int lf_file_error(struct lf_state *st, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	lf_verror(st, false, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static int lf_nomem(struct lf_state *st)
+{
+	return lf_file_error(st, "out of memory");
+}
+
+/*
+ * A token as shown in a message: at most LF_SHOW_MAX bytes, bytes that
+ * are not printable ASCII shown as '?', "..." when cut.  Allocated in tmp.
+ */
+static const char *lf_show(struct lf_state *st, const char *p, size_t len)
+{
+	size_t n = len > LF_SHOW_MAX ? LF_SHOW_MAX : len;
+	char *s = talloc_array(st->tmp, char, n + 4);
+	size_t i;
+
+	if (s == NULL)
+		return "?";
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)p[i];
+
+		s[i] = (c >= 0x20 && c < 0x7f) ? (char)c : '?';
+	}
+	if (n < len) {
+		memcpy(s + n, "...", 3);
+		n += 3;
+	}
+	s[n] = '\0';
+	return s;
+}
+
+static const char *lf_show_field(struct lf_state *st, const struct lf_field *f)
+{
+	const char *s;
+
+	s = talloc_asprintf(st->tmp, f->quoted ? "\"%s\"" : "'%s'",
+			    lf_show(st, f->p, f->len));
+	return s != NULL ? s : "?";
+}
+
+/* ---- input ---- */
+
+/* Report a gzip stream that failed; gzerror's text without its path. */
+static int lf_gz_error(struct lf_state *st, int saved_errno)
+{
+	int errnum = Z_OK;
+	const char *msg = gzerror(st->gz, &errnum);
+	size_t nlen = strlen(st->name);
+
+	if (errnum == Z_ERRNO)
+		return lf_file_error(st, "%s", saved_errno != 0 ?
+				     strerror(saved_errno) : "read error");
+	if (errnum == Z_MEM_ERROR)
+		return lf_nomem(st);
+	if (msg == NULL)
+		msg = "unknown error";
+	if (strncmp(msg, st->name, nlen) == 0 && strncmp(msg + nlen, ": ", 2) == 0)
+		msg += nlen + 2;
+	if (errnum == Z_BUF_ERROR)
+		return lf_file_error(st, "truncated gzip data (%s)", msg);
+	return lf_file_error(st, "corrupt gzip data (%s)", msg);
+}
+
+/* Move what is left of the window to its start and read more. */
+static int lf_refill(struct lf_state *st)
+{
+	size_t avail = st->win_end - st->win_start;
+	int n, saved_errno, errnum = Z_OK;
+
+	memmove(st->win, st->win + st->win_start, avail);
+	st->win_start = 0;
+	st->win_end = avail;
+	errno = 0;
+	n = gzread(st->gz, st->win + avail, (unsigned)(st->win_cap - avail));
+	saved_errno = errno;
+	if (n < 0)
+		return lf_gz_error(st, saved_errno);
+	if (n == 0) {
+		gzerror(st->gz, &errnum);
+		if (errnum != Z_OK)
+			return lf_gz_error(st, saved_errno);
+		st->gz_eof = true;
+		return 0;
+	}
+	st->total += (unsigned)n;
+	if (st->total > LF_MAX_INPUT)
+		return lf_file_error(st, "input larger than %llu bytes "
+				     "(after decompression); not a loadfile?",
+				     (unsigned long long)LF_MAX_INPUT);
+	st->win_end += (unsigned)n;
+	return 0;
+}
+
+/*
+ * The next line, without its '\n'.  Returns 1 and sets *line and *len, 0 at
+ * the end of the input, -1 on error.  Lines point into the input buffer
+ * or the window and stay valid until the next call.
+ */
+static int lf_next_line(struct lf_state *st, const char **line, size_t *len)
+{
+	const char *p, *nl;
+	size_t avail;
+
+	if (st->gz == NULL) {
+		if (st->buf_pos >= st->buf_len)
+			return 0;
+		p = st->buf + st->buf_pos;
+		avail = st->buf_len - st->buf_pos;
+		st->line++;
+		nl = memchr(p, '\n',
+			    avail > LF_MAX_LINE ? LF_MAX_LINE + 1 : avail);
+		if (nl == NULL && avail > LF_MAX_LINE)
+			goto too_long;
+		*line = p;
+		*len = nl != NULL ? (size_t)(nl - p) : avail;
+		st->buf_pos += *len + (nl != NULL);
+		return 1;
+	}
+
+	for (;;) {
+		p = st->win + st->win_start;
+		avail = st->win_end - st->win_start;
+		nl = memchr(p, '\n',
+			    avail > LF_MAX_LINE ? LF_MAX_LINE + 1 : avail);
+		if (nl != NULL) {
+			st->line++;
+			*line = p;
+			*len = (size_t)(nl - p);
+			st->win_start += *len + 1;
+			return 1;
+		}
+		if (avail > LF_MAX_LINE) {
+			st->line++;
+			goto too_long;
+		}
+		if (st->gz_eof) {
+			if (avail == 0)
+				return 0;
+			st->line++;
+			*line = p;
+			*len = avail;
+			st->win_start = st->win_end;
+			return 1;
+		}
+		if (lf_refill(st) != 0)
+			return -1;
+	}
+
+too_long:
+	return lf_error(st, "line longer than %u bytes; not a loadfile?",
+			LF_MAX_LINE);
+}
+
+/* ---- tokens ---- */
+
+static inline bool lf_is_space(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/*
+ * Split p[pos..len) into fields.  Counts every field in *nfields but
+ * stores at most LF_MAX_FIELDS.  A field starting with '"' runs to the
+ * next '"' and must be followed by whitespace or the end of the line.
+ */
+static int lf_split(struct lf_state *st, const char *p, size_t len,
+		    size_t pos, struct lf_field *fields, unsigned *nfields)
+{
+	unsigned n = 0;
+
+	for (;;) {
+		struct lf_field f;
+
+		while (pos < len && lf_is_space(p[pos]))
+			pos++;
+		if (pos == len)
+			break;
+		if (p[pos] == '"') {
+			const char *q = memchr(p + pos + 1, '"', len - pos - 1);
+
+			if (q == NULL)
+				return lf_error(st, "unterminated quoted string "
+						"'%s'; expected a closing '\"'",
+						lf_show(st, p + pos, len - pos));
+			f.p = p + pos + 1;
+			f.len = (size_t)(q - f.p);
+			f.quoted = true;
+			pos = (size_t)(q - p) + 1;
+			if (pos < len && !lf_is_space(p[pos]))
+				return lf_error(st, "expected a space after the "
+						"quoted string \"%s\", found '%c'",
+						lf_show(st, f.p, f.len),
+						(p[pos] >= 0x20 && p[pos] < 0x7f) ?
+						p[pos] : '?');
+		} else {
+			f.p = p + pos;
+			while (pos < len && !lf_is_space(p[pos]))
+				pos++;
+			f.len = (size_t)(p + pos - f.p);
+			f.quoted = false;
+		}
+		if (n < LF_MAX_FIELDS)
+			fields[n] = f;
+		n++;
+	}
+	*nfields = n;
+	return 0;
+}
+
+/* ---- numbers ---- */
+
+static inline int lf_hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/*
+ * A non-negative decimal or 0x-hex number at p[*pos], stopping at the
+ * first byte that is not part of it.  Returns 0, -1 if there is no number
+ * there, -2 if it does not fit in an int64_t.
+ */
+static int lf_number(const char *p, size_t len, size_t *pos, int64_t *out)
+{
+	size_t i = *pos;
+	uint64_t v = 0;
+
+	if (i >= len || p[i] < '0' || p[i] > '9')
+		return -1;
+	if (p[i] == '0' && i + 1 < len && (p[i + 1] == 'x' || p[i + 1] == 'X')) {
+		size_t start = i + 2;
+		int d;
+
+		for (i = start; i < len && (d = lf_hexval(p[i])) >= 0; i++) {
+			if (v > (uint64_t)INT64_MAX >> 4)
+				return -2;
+			v = (v << 4) | (uint64_t)d;
+		}
+		if (i == start)
+			return -1;
+		if (v > (uint64_t)INT64_MAX)
+			return -2;
+	} else {
+		for (; i < len && p[i] >= '0' && p[i] <= '9'; i++) {
+			uint64_t d = (uint64_t)(p[i] - '0');
+
+			if (v > ((uint64_t)INT64_MAX - d) / 10)
+				return -2;
+			v = v * 10 + d;
+		}
+	}
+	*pos = i;
+	*out = (int64_t)v;
+	return 0;
+}
+
+static const char *lf_op_name(const struct op *op)
+{
+	return op_info[op->kind].name;
+}
+
+static int lf_bad_number(struct lf_state *st, const struct op *op,
+			 const char *what, const struct lf_field *f, int rc,
+			 const char *expected)
+{
+	if (rc == -2)
+		return lf_error(st, "%s: %s: %s is too large; expected at most "
+				"%lld", lf_op_name(op), what,
+				lf_show_field(st, f), (long long)INT64_MAX);
+	return lf_error(st, "%s: %s: expected %s, found %s", lf_op_name(op),
+			what, expected, lf_show_field(st, f));
+}
+
+/* A field that must be one plain number in [0, max]. */
+static int lf_plain(struct lf_state *st, const struct op *op, const char *what,
+		    const struct lf_field *f, int64_t max, int64_t *out)
+{
+	size_t pos = 0;
+	int rc = f->quoted ? -1 : lf_number(f->p, f->len, &pos, out);
+
+	if (rc == 0 && pos != f->len)
+		rc = -1;
+	if (rc != 0)
+		return lf_bad_number(st, op, what, f, rc,
+				     "a number (decimal or 0x hex)");
+	if (*out > max)
+		return lf_error(st, "%s: %s: %s is too large; expected at most "
+				"%lld", lf_op_name(op), what,
+				lf_show_field(st, f), (long long)max);
+	return 0;
+}
+
+static const char lf_value_expected[] =
+	"a number (decimal or 0x hex), '*' optionally followed by /y %y +y, "
+	"or '+y'";
+
+/*
+ * A numeric argument: a constant, '*' with modifiers, or '+y'.  Modifiers
+ * after a constant are applied here, leaving a constant.
+ */
+static int lf_value(struct lf_state *st, const struct op *op, const char *what,
+		    const struct lf_field *f, struct value *val)
+{
+	struct value_mod mods[LF_MAX_MODS];
+	unsigned nmods = 0;
+	size_t pos = 0;
+	int64_t v = 0;
+	int rc;
+
+	if (f->quoted || f->len == 0)
+		return lf_bad_number(st, op, what, f, -1, lf_value_expected);
+
+	if (f->p[0] == '+') {
+		pos = 1;
+		rc = lf_number(f->p, f->len, &pos, &v);
+		if (rc == 0 && pos != f->len)
+			rc = -1;
+		if (rc != 0)
+			return lf_bad_number(st, op, what, f, rc,
+					     lf_value_expected);
+		val->kind = VAL_RELATIVE;
+		val->v = v;
+		return 0;
+	}
+
+	if (f->p[0] == '*') {
+		pos = 1;
+		val->kind = VAL_RANDOM;
+	} else {
+		rc = lf_number(f->p, f->len, &pos, &v);
+		if (rc != 0)
+			return lf_bad_number(st, op, what, f, rc,
+					     lf_value_expected);
+		val->kind = VAL_CONST;
+	}
+
+	while (pos < f->len) {
+		char c = f->p[pos];
+		int64_t y;
+
+		if (c != '/' && c != '%' && c != '+')
+			return lf_bad_number(st, op, what, f, -1,
+					     lf_value_expected);
+		pos++;
+		rc = lf_number(f->p, f->len, &pos, &y);
+		if (rc != 0)
+			return lf_bad_number(st, op, what, f, rc,
+					     lf_value_expected);
+		if (y == 0 && c != '+')
+			return lf_error(st, "%s: %s: %s has '%c0'; expected a "
+					"non-zero divisor", lf_op_name(op),
+					what, lf_show_field(st, f), c);
+		if (val->kind == VAL_CONST) {
+			if (c == '/')
+				v -= v % y;
+			else if (c == '%')
+				v %= y;
+			else if (v > INT64_MAX - y)
+				return lf_bad_number(st, op, what, f, -2, NULL);
+			else
+				v += y;
+			continue;
+		}
+		if (nmods == LF_MAX_MODS)
+			return lf_error(st, "%s: %s: %s has more than %u "
+					"modifiers", lf_op_name(op), what,
+					lf_show_field(st, f), LF_MAX_MODS);
+		mods[nmods].op = c;
+		mods[nmods].y = y;
+		nmods++;
+	}
+
+	val->v = v;
+	if (nmods > 0) {
+		struct value_mod *m = talloc_memdup(st->prog, mods,
+						    nmods * sizeof(mods[0]));
+
+		if (m == NULL)
+			return lf_nomem(st);
+		val->mods = m;
+		val->nmods = nmods;
+	}
+	return 0;
+}
+
+/* ---- handles ---- */
+
+static inline uint32_t lf_hash64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdull;
+	x ^= x >> 33;
+	return (uint32_t)x;
+}
+
+static int lf_handles_grow(struct lf_state *st)
+{
+	uint32_t old_cap = st->htab != NULL ? st->htab_mask + 1 : 0;
+	uint32_t cap = old_cap != 0 ? old_cap * 2 : 256;
+	struct lf_handle *old = st->htab;
+	struct lf_handle *tab = talloc_array(st->tmp, struct lf_handle, cap);
+	uint32_t i;
+
+	if (tab == NULL)
+		return lf_nomem(st);
+	for (i = 0; i < cap; i++)
+		tab[i].slot = -1;
+	for (i = 0; i < old_cap; i++) {
+		uint32_t h;
+
+		if (old[i].slot < 0)
+			continue;
+		h = lf_hash64((uint64_t)old[i].num) & (cap - 1);
+		while (tab[h].slot >= 0)
+			h = (h + 1) & (cap - 1);
+		tab[h] = old[i];
+	}
+	talloc_free(old);
+	st->htab = tab;
+	st->htab_mask = cap - 1;
+	return 0;
+}
+
+/* The slot of loadfile handle num, created on first sight. */
+static int lf_handle(struct lf_state *st, struct op *op,
+		     const struct lf_field *f, bool produce)
+{
+	struct lf_handle *e;
+	int64_t num;
+	uint32_t h;
+
+	if (lf_plain(st, op, "handle", f, INT64_MAX, &num) != 0)
+		return -1;
+	if (st->htab == NULL ||
+	    (st->prog->nhandles + 1) * 2 > st->htab_mask + 1) {
+		if (lf_handles_grow(st) != 0)
+			return -1;
+	}
+	h = lf_hash64((uint64_t)num) & st->htab_mask;
+	while (st->htab[h].slot >= 0 && st->htab[h].num != num)
+		h = (h + 1) & st->htab_mask;
+	e = &st->htab[h];
+	if (e->slot < 0) {
+		if (st->prog->nhandles == INT32_MAX)
+			return lf_error(st, "too many handles");
+		e->num = num;
+		e->slot = (int32_t)st->prog->nhandles++;
+		e->first_use = 0;
+		e->produced = false;
+	}
+	if (produce)
+		e->produced = true;
+	else if (e->first_use == 0) {
+		e->first_use = st->line;
+		e->first_kind = (uint8_t)op->kind;
+	}
+	op->handle = e->slot;
+	return 0;
+}
+
+/* ---- paths ---- */
+
+static inline uint32_t lf_hash_bytes(const char *p, size_t len)
+{
+	uint32_t h = 2166136261u;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		h ^= (unsigned char)p[i];
+		h *= 16777619u;
+	}
+	return h;
+}
+
+static int lf_paths_rehash(struct lf_state *st)
+{
+	uint32_t cap = st->path_tab != NULL ? (st->path_tab_mask + 1) * 2 : 1024;
+	uint32_t *tab = talloc_zero_array(st->tmp, uint32_t, cap);
+	uint32_t i;
+
+	if (tab == NULL)
+		return lf_nomem(st);
+	for (i = 0; i < st->prog->npaths; i++) {
+		const struct path *pp = st->prog->paths[i];
+		uint32_t h = lf_hash_bytes(pp->text, pp->len) & (cap - 1);
+
+		while (tab[h] != 0)
+			h = (h + 1) & (cap - 1);
+		tab[h] = i + 1;
+	}
+	talloc_free(st->path_tab);
+	st->path_tab = tab;
+	st->path_tab_mask = cap - 1;
+	return 0;
+}
+
+static inline bool lf_word_is(const char *p, size_t len, const char *word,
+			      size_t wlen)
+{
+	return len == wlen && strncasecmp(p, word, wlen) == 0;
+}
+
+/* Note "$i" uses in a normalised path; returns whether there are any. */
+static int lf_path_randoms(struct lf_state *st, const struct op *op,
+			   const char *t, size_t len, bool *has_random)
+{
+	size_t i, j;
+
+	*has_random = false;
+	for (i = 0; i + 1 < len; i = j) {
+		unsigned idx = 0;
+		bool big = false;
+
+		j = i + 1;
+		if (t[i] != '$' || t[j] < '0' || t[j] > '9')
+			continue;
+		for (; j < len && t[j] >= '0' && t[j] <= '9'; j++) {
+			idx = idx * 10 + (unsigned)(t[j] - '0');
+			if (idx > LF_MAX_RANDOM)
+				big = true;
+			if (big)
+				idx = LF_MAX_RANDOM + 1;
+		}
+		if (big)
+			return lf_error(st, "%s: path \"%s\" uses $%s; "
+					"expected $0 to $%u", lf_op_name(op),
+					lf_show(st, t, len),
+					lf_show(st, t + i + 1, j - i - 1),
+					LF_MAX_RANDOM);
+		if (st->random_use_line[idx] == 0)
+			st->random_use_line[idx] = st->line;
+		*has_random = true;
+	}
+	return 0;
+}
+
+/*
+ * Normalise a quoted path (see struct path) and intern it.  The
+ * substitution point is the first component "client1" that follows a
+ * component "clients" (both case-insensitive).
+ */
+static int lf_path(struct lf_state *st, struct op *op, const char *what,
+		   const struct lf_field *f, const struct path **out)
+{
+	const char *p = f->p;
+	size_t len = f->len, i = 0, n = 0;
+	int32_t client_pos = -1;
+	bool prev_clients = false, has_random;
+	struct path *pp;
+	char *text;
+	uint32_t h, id;
+
+	if (!f->quoted)
+		return lf_error(st, "%s: %s: expected a quoted path such as "
+				"\"\\clients\\client1\\file\", found %s",
+				lf_op_name(op), what, lf_show_field(st, f));
+	if (len + 1 > st->scratch_cap) {
+		char *s = talloc_realloc(st->tmp, st->scratch, char, len + 1);
+
+		if (s == NULL)
+			return lf_nomem(st);
+		st->scratch = s;
+		st->scratch_cap = len + 1;
+	}
+
+	while (i < len) {
+		size_t start, clen;
+
+		while (i < len && (p[i] == '/' || p[i] == '\\'))
+			i++;
+		start = i;
+		while (i < len && p[i] != '/' && p[i] != '\\')
+			i++;
+		clen = i - start;
+		if (clen == 0 || (clen == 1 && p[start] == '.'))
+			continue;
+		if (clen == 2 && p[start] == '.' && p[start + 1] == '.')
+			return lf_error(st, "%s: %s: path \"%s\" has a '..' "
+					"component; expected a path that stays "
+					"inside the client's directory",
+					lf_op_name(op), what,
+					lf_show(st, p, len));
+		if (memchr(p + start, '\0', clen) != NULL)
+			return lf_error(st, "%s: %s: path has a NUL byte",
+					lf_op_name(op), what);
+		if (clen > LF_MAX_COMPONENT)
+			return lf_error(st, "%s: %s: path component \"%s\" is "
+					"%zu bytes long; expected at most %u",
+					lf_op_name(op), what,
+					lf_show(st, p + start, clen), clen,
+					LF_MAX_COMPONENT);
+		if (n > 0)
+			st->scratch[n++] = '/';
+		if (n + clen > LF_MAX_PATH)
+			return lf_error(st, "%s: %s: path \"%s\" is longer than "
+					"%u bytes", lf_op_name(op), what,
+					lf_show(st, p, len), LF_MAX_PATH);
+		if (client_pos < 0 && prev_clients &&
+		    lf_word_is(p + start, clen, "client1", 7))
+			client_pos = (int32_t)n;
+		prev_clients = lf_word_is(p + start, clen, "clients", 7);
+		memcpy(st->scratch + n, p + start, clen);
+		n += clen;
+	}
+	text = st->scratch;
+	text[n] = '\0';
+
+	if (st->path_tab == NULL && lf_paths_rehash(st) != 0)
+		return -1;
+	h = lf_hash_bytes(text, n) & st->path_tab_mask;
+	while ((id = st->path_tab[h]) != 0) {
+		const struct path *q = st->prog->paths[id - 1];
+
+		if (q->len == n && memcmp(q->text, text, n) == 0) {
+			*out = q;
+			return 0;
+		}
+		h = (h + 1) & st->path_tab_mask;
+	}
+
+	if (lf_path_randoms(st, op, text, n, &has_random) != 0)
+		return -1;
+	if (st->prog->npaths == st->paths_cap) {
+		uint32_t cap = st->paths_cap ? st->paths_cap * 2 : 256;
+		const struct path **a = talloc_realloc(st->prog,
+						       st->prog->paths,
+						       const struct path *, cap);
+		if (a == NULL)
+			return lf_nomem(st);
+		st->prog->paths = a;
+		st->paths_cap = cap;
+	}
+	pp = talloc_size(st->prog, sizeof(*pp) + n + 1);
+	if (pp == NULL)
+		return lf_nomem(st);
+	talloc_set_name_const(pp, "struct path");
+	memcpy(pp + 1, text, n + 1);
+	pp->text = (const char *)(pp + 1);
+	pp->len = n;
+	pp->client_pos = client_pos;
+	pp->client_len = client_pos >= 0 ? 7 : 0;
+	pp->has_random = has_random;
+	pp->id = st->prog->npaths;
+	st->prog->paths[st->prog->npaths++] = pp;
+	st->path_tab[h] = pp->id + 1;
+
+	if (has_random) {
+		if (st->nrpaths == st->rpaths_cap) {
+			uint32_t cap = st->rpaths_cap ? st->rpaths_cap * 2 : 16;
+			struct lf_random_path *a = talloc_realloc(
+				st->tmp, st->rpaths, struct lf_random_path, cap);
+			if (a == NULL)
+				return lf_nomem(st);
+			st->rpaths = a;
+			st->rpaths_cap = cap;
+		}
+		st->rpaths[st->nrpaths].path = pp;
+		st->rpaths[st->nrpaths].line = st->line;
+		st->nrpaths++;
+	}
+	*out = pp;
+	if ((uint64_t)st->prog->npaths * 2 > st->path_tab_mask + 1)
+		return lf_paths_rehash(st);
+	return 0;
+}
+
+/* ---- commands ---- */
+
+/* A copy of p[0..len) under the program, NUL-terminated. */
+static int lf_text(struct lf_state *st, struct op *op, const char *p,
+		   size_t len)
+{
+	char *t = talloc_array(st->prog, char, len + 1);
+
+	if (t == NULL)
+		return lf_nomem(st);
+	memcpy(t, p, len);
+	t[len] = '\0';
+	op->text = t;
+	op->text_len = len;
+	return 0;
+}
+
+/*
+ * RANDOMSTRING's pattern: literal bytes and [set]s, each set closed and
+ * non-empty.  '/' and '\' are refused anywhere (the string goes into
+ * paths).  Also notes whether the string can come out as dots only.
+ */
+static int lf_random_pattern(struct lf_state *st, struct op *op,
+			     const struct lf_field *f, unsigned idx)
+{
+	const char *p = f->p;
+	size_t len = f->len, i = 0;
+	bool dots = true;
+
+	if (!f->quoted)
+		return lf_error(st, "RANDOMSTRING: expected a quoted pattern "
+				"such as \"[abc][0-9]x\", found %s",
+				lf_show_field(st, f));
+	if (len == 0)
+		return lf_error(st, "RANDOMSTRING: the pattern is empty; "
+				"expected at least one character or [set]");
+	while (i < len) {
+		if (p[i] == '/' || p[i] == '\\')
+			return lf_error(st, "RANDOMSTRING: pattern \"%s\" has "
+					"'%c'; expected no path separators",
+					lf_show(st, p, len), p[i]);
+		if (p[i] != '[') {
+			dots = dots && p[i] == '.';
+			i++;
+			continue;
+		}
+		{
+			const char *close = memchr(p + i + 1, ']', len - i - 1);
+			size_t slen;
+
+			if (close == NULL)
+				return lf_error(st, "RANDOMSTRING: pattern "
+						"\"%s\" has a '[' without its "
+						"']'", lf_show(st, p, len));
+			slen = (size_t)(close - (p + i + 1));
+			if (slen == 0)
+				return lf_error(st, "RANDOMSTRING: pattern "
+						"\"%s\" has an empty set '[]'; "
+						"expected characters to choose "
+						"from", lf_show(st, p, len));
+			if (memchr(p + i + 1, '/', slen) != NULL ||
+			    memchr(p + i + 1, '\\', slen) != NULL)
+				return lf_error(st, "RANDOMSTRING: pattern "
+						"\"%s\" has a path separator in "
+						"a set; expected none",
+						lf_show(st, p, len));
+			dots = dots && memchr(p + i + 1, '.', slen) != NULL;
+			i += slen + 2;
+		}
+	}
+	st->random_defined[idx] = true;
+	st->random_dots[idx] = dots;
+	return lf_text(st, op, p, len);
+}
+
+static struct op *lf_new_op(struct lf_state *st)
+{
+	struct program *prog = st->prog;
+	struct op *op;
+
+	if (prog->nops == st->ops_cap) {
+		uint32_t cap = st->ops_cap ? st->ops_cap * 2 : 1024;
+		struct op *a = talloc_realloc(prog, prog->ops, struct op, cap);
+
+		if (a == NULL) {
+			lf_nomem(st);
+			return NULL;
+		}
+		prog->ops = a;
+		st->ops_cap = cap;
+	}
+	op = &prog->ops[prog->nops++];
+	memset(op, 0, sizeof(*op));
+	op->handle = -1;
+	op->line = st->line;
+	op->time = -1;
+	return op;
+}
+
+static unsigned lf_expected_fields(enum op_kind kind)
+{
+	const struct op_info *oi = &op_info[kind];
+	unsigned n = 1u + oi->npaths + oi->has_handle + oi->nargs;
+
+	if (kind < OP_NUM_MEASURED)
+		n++;		/* the status */
+	if (kind == OP_RANDOMSTRING)
+		n++;		/* the pattern */
+	return n;
+}
+
+/* The leading time "12.345": digits, '.', digits. */
+static int lf_time(struct lf_state *st, const char *p, size_t len,
+		   double *out)
+{
+	double v = 0, scale = 1;
+	size_t i = 0;
+
+	while (i < len && p[i] >= '0' && p[i] <= '9')
+		v = v * 10 + (p[i++] - '0');
+	if (i < len && p[i] == '.') {
+		for (i++; i < len && p[i] >= '0' && p[i] <= '9'; i++) {
+			scale /= 10;
+			v += (p[i] - '0') * scale;
+		}
+	}
+	if (i != len || !isfinite(v))
+		return lf_error(st, "bad time '%s'; expected seconds such as "
+				"12.345 before the command",
+				lf_show(st, p, len));
+	*out = v;
+	return 0;
+}
+
+/* Checks between an op and the one before it (REPEAT). */
+static int lf_sequence(struct lf_state *st, const struct op *op)
+{
+	if (st->repeat_pending) {
+		st->repeat_pending = false;
+		if (op->kind == OP_LOOP || op->kind == OP_ENDLOOP ||
+		    op->kind == OP_REPEAT)
+			return lf_error(st, "%s after REPEAT (line %u); expected "
+					"an operation to repeat",
+					lf_op_name(op), st->repeat_line);
+	}
+	return 0;
+}
+
+static int lf_control(struct lf_state *st, struct op *op,
+		      const struct lf_field *f)
+{
+	const struct op_info *oi = &op_info[op->kind];
+	int64_t v = 0;
+	unsigned i;
+
+	for (i = 0; i < oi->nargs; i++) {
+		int64_t max = op->kind == OP_RANDOMSTRING ? LF_MAX_RANDOM
+							  : INT64_MAX;
+
+		if (lf_plain(st, op, lf_arg_names[op->kind][i], &f[1 + i], max,
+			     &v) != 0)
+			return -1;
+		op->arg[i].kind = VAL_CONST;
+		op->arg[i].v = v;
+	}
+
+	switch (op->kind) {
+	case OP_LOOP:
+		if (st->loop_depth == LF_MAX_LOOP_DEPTH)
+			return lf_error(st, "LOOP nested more than %u deep",
+					LF_MAX_LOOP_DEPTH);
+		st->loop_stack[st->loop_depth++] = st->prog->nops - 1;
+		if (st->loop_depth > st->prog->max_loop_depth)
+			st->prog->max_loop_depth = st->loop_depth;
+		break;
+	case OP_ENDLOOP: {
+		uint32_t loop;
+
+		if (st->loop_depth == 0)
+			return lf_error(st, "ENDLOOP without a matching LOOP");
+		loop = st->loop_stack[--st->loop_depth];
+		st->prog->ops[loop].jump = st->prog->nops - 1;
+		op->jump = loop;
+		break;
+	}
+	case OP_REPEAT:
+		st->repeat_pending = true;
+		st->repeat_line = st->line;
+		break;
+	case OP_RANDOMSTRING:
+		return lf_random_pattern(st, op, &f[2], (unsigned)v);
+	default:
+		break;
+	}
+	return 0;
+}
+
+static int lf_measured(struct lf_state *st, struct op *op,
+		       const struct lf_field *f, unsigned nf)
+{
+	const struct op_info *oi = &op_info[op->kind];
+	const struct lf_field *status;
+	unsigned i, k = 1, nargs = oi->nargs;
+
+	if (nf < lf_expected_fields(op->kind))
+		nargs--;	/* Unlink without its attributes */
+
+	for (i = 0; i < oi->npaths; i++, k++) {
+		const char *what = oi->npaths == 1 ? "path" :
+				   i == 0 ? "old path" : "new path";
+
+		if (lf_path(st, op, what, &f[k], &op->path[i]) != 0)
+			return -1;
+	}
+	if (oi->has_handle && op->kind != OP_NTCREATEX) {
+		if (lf_handle(st, op, &f[k++], false) != 0)
+			return -1;
+	}
+	for (i = 0; i < nargs; i++, k++) {
+		if (lf_value(st, op, lf_arg_names[op->kind][i], &f[k],
+			     &op->arg[i]) != 0)
+			return -1;
+	}
+	if (op->kind == OP_NTCREATEX) {
+		if (lf_handle(st, op, &f[k++], true) != 0)
+			return -1;
+	}
+	status = &f[k];
+	if (status->quoted ||
+	    ntstatus_parse(status->p, status->len, &op->check,
+			   &op->status) != 0)
+		return lf_error(st, "%s: expected a status (NT_STATUS_<name>, "
+				"0x<hex>, SUCCESS, ERROR or *) as the last "
+				"field, found %s", lf_op_name(op),
+				lf_show_field(st, status));
+	return 0;
+}
+
+/* Compile one line. */
+static int lf_line(struct lf_state *st, const char *p, size_t len)
+{
+	struct lf_field f[LF_MAX_FIELDS];
+	size_t i = 0, w, wlen;
+	unsigned nf = 0, expected;
+	double t = -1;
+	struct op *op;
+	int kind;
+
+	if (memchr(p, '\0', len) != NULL)
+		return lf_error(st, "binary data (a NUL byte); expected a text "
+				"loadfile");
+	if (len > 0 && p[len - 1] == '\r')
+		len--;
+	while (len > 0 && lf_is_space(p[len - 1]))
+		len--;
+	while (i < len && lf_is_space(p[i]))
+		i++;
+	if (i == len || p[i] == '#')
+		return 0;
+
+	/* the first word: a time, or the command */
+	w = i;
+	while (i < len && !lf_is_space(p[i]))
+		i++;
+	wlen = i - w;
+	if (p[w] >= '0' && p[w] <= '9' && memchr(p + w, '.', wlen) != NULL) {
+		if (lf_time(st, p + w, wlen, &t) != 0)
+			return -1;
+		while (i < len && lf_is_space(p[i]))
+			i++;
+		if (i == len)
+			return lf_error(st, "a time but no command; expected "
+					"e.g. '%s ReadX ...'",
+					lf_show(st, p + w, wlen));
+		w = i;
+		while (i < len && !lf_is_space(p[i]))
+			i++;
+		wlen = i - w;
+	}
+
+	kind = op_kind_from_name(p + w, wlen);
+	if (kind < 0) {
+		if (wlen >= 3 && strncmp(p + w, "SMB", 3) == 0)
+			return lf_error(st, "'%s': this is a dbench-1 loadfile "
+					"(SMB commands), which is not supported; "
+					"expected NTCreateX, ReadX, WriteX, ...",
+					lf_show(st, p + w, wlen));
+		return lf_error(st, "unknown operation '%s'; expected a command "
+				"such as NTCreateX, ReadX, WriteX or LOOP",
+				lf_show(st, p + w, wlen));
+	}
+
+	op = lf_new_op(st);
+	if (op == NULL)
+		return -1;
+	op->kind = (enum op_kind)kind;
+	op->time = t;
+	if (t >= 0)
+		st->prog->timed = true;
+	if (lf_sequence(st, op) != 0)
+		return -1;
+
+	if (kind == OP_WRITEPATTERN) {
+		while (i < len && lf_is_space(p[i]))
+			i++;
+		if (i == len)
+			return lf_error(st, "WRITEPATTERN: expected '%s', found "
+					"no text", lf_usage[kind]);
+		return lf_text(st, op, p + i, len - i);
+	}
+
+	if (lf_split(st, p, len, w, f, &nf) != 0)
+		return -1;
+	expected = lf_expected_fields(op->kind);
+	if (nf != expected && !(kind == OP_UNLINK && nf == expected - 1))
+		return lf_error(st, "%s: expected '%s', found %u field%s",
+				lf_op_name(op), lf_usage[kind], nf,
+				nf == 1 ? "" : "s");
+	if (kind >= OP_NUM_MEASURED)
+		return lf_control(st, op, f);
+	return lf_measured(st, op, f, nf);
+}
+
+/* ---- whole-file checks ---- */
+
+static int lf_finish(struct lf_state *st)
+{
+	struct program *prog = st->prog;
+	uint32_t i, bad_line = 0;
+	const struct lf_handle *bad = NULL;
+
+	prog->nlines = st->line;
+	if (prog->nops == 0)
+		return lf_file_error(st, "no operations (the file is empty or "
+				     "has only comments and blank lines)");
+	if (st->loop_depth > 0) {
+		st->line = prog->ops[st->loop_stack[st->loop_depth - 1]].line;
+		return lf_error(st, "LOOP without a matching ENDLOOP");
+	}
+	if (st->repeat_pending) {
+		st->line = st->repeat_line;
+		return lf_error(st, "REPEAT is the last command; expected a "
+				"command after it to repeat");
+	}
+
+	for (i = 0; st->htab != NULL && i <= st->htab_mask; i++) {
+		const struct lf_handle *e = &st->htab[i];
+
+		if (e->slot >= 0 && !e->produced &&
+		    (bad == NULL || e->first_use < bad->first_use))
+			bad = e;
+	}
+	if (bad != NULL) {
+		st->line = bad->first_use;
+		return lf_error(st, "%s: handle %lld is never opened; expected "
+				"an NTCreateX somewhere in the file that "
+				"opens it", op_info[bad->first_kind].name,
+				(long long)bad->num);
+	}
+
+	for (i = 0; i <= LF_MAX_RANDOM; i++) {
+		if (st->random_use_line[i] != 0 && !st->random_defined[i] &&
+		    (bad_line == 0 || st->random_use_line[i] < bad_line))
+			bad_line = st->random_use_line[i];
+		if (st->random_defined[i])
+			prog->nrandom = i + 1;
+	}
+	if (bad_line != 0) {
+		for (i = 0; i <= LF_MAX_RANDOM; i++) {
+			if (st->random_use_line[i] == bad_line &&
+			    !st->random_defined[i])
+				break;
+		}
+		st->line = bad_line;
+		return lf_error(st, "path uses $%u, but the file has no "
+				"RANDOMSTRING %u", i, i);
+	}
+
+	/* a component made of dots and $i that may expand to "." or ".." */
+	for (i = 0; i < st->nrpaths; i++) {
+		const struct path *pp = st->rpaths[i].path;
+		const char *t = pp->text, *end = t + pp->len;
+
+		while (t < end) {
+			const char *c = t;
+			bool dots = true, any_random = false;
+
+			while (t < end && *t != '/') {
+				if (*t == '$' && t + 1 < end && t[1] >= '0' &&
+				    t[1] <= '9') {
+					unsigned idx = 0;
+
+					for (t++; t < end && *t >= '0' &&
+					     *t <= '9'; t++)
+						idx = idx * 10 +
+						      (unsigned)(*t - '0');
+					any_random = true;
+					dots = dots && st->random_dots[idx];
+					continue;
+				}
+				dots = dots && *t == '.';
+				t++;
+			}
+			if (any_random && dots) {
+				st->line = st->rpaths[i].line;
+				return lf_error(st, "path \"%s\": component "
+						"\"%s\" may expand to '.' or "
+						"'..'; expected a RANDOMSTRING "
+						"that cannot be all dots",
+						lf_show(st, pp->text, pp->len),
+						lf_show(st, c, (size_t)(t - c)));
+			}
+			if (t < end)
+				t++;
+		}
+	}
+
+	/* give back the unused tails of the growing arrays */
+	if (st->ops_cap > prog->nops) {
+		struct op *a = talloc_realloc(prog, prog->ops, struct op,
+					      prog->nops);
+		if (a != NULL)
+			prog->ops = a;
+	}
+	if (st->paths_cap > prog->npaths && prog->npaths > 0) {
+		const struct path **a = talloc_realloc(
+			prog, prog->paths, const struct path *, prog->npaths);
+		if (a != NULL)
+			prog->paths = a;
+	}
+	return 0;
+}
+
+/* ---- entry points ---- */
+
+static struct program *lf_run(struct lf_state *st)
+{
+	const char *line = NULL;
+	size_t len = 0;
+	int rc;
+
+	st->prog = talloc_zero(st->mem_ctx, struct program);
+	st->tmp = talloc_new(st->mem_ctx);
+	if (st->prog == NULL || st->tmp == NULL) {
+		lf_nomem(st);
+		goto fail;
+	}
+	st->prog->filename = talloc_strdup(st->prog, st->name);
+	if (st->prog->filename == NULL) {
+		lf_nomem(st);
+		goto fail;
+	}
+	if (st->gz != NULL) {
+		st->win_cap = LF_MAX_LINE + 1 + LF_READ_CHUNK;
+		st->win = talloc_size(st->tmp, st->win_cap);
+		if (st->win == NULL) {
+			lf_nomem(st);
+			goto fail;
+		}
+	}
+
+	while ((rc = lf_next_line(st, &line, &len)) > 0) {
+		if (lf_line(st, line, len) != 0)
+			goto fail;
+	}
+	if (rc < 0 || lf_finish(st) != 0)
+		goto fail;
+	talloc_free(st->tmp);
+	return st->prog;
+
+fail:
+	talloc_free(st->tmp);
+	talloc_free(st->prog);
+	return NULL;
+}
+
+struct program *program_compile_buffer(void *mem_ctx, const char *name,
+				       const char *buf, size_t len,
+				       char **err)
+{
+	struct lf_state st = {
+		.mem_ctx = mem_ctx,
+		.name = name != NULL ? name : "(buffer)",
+		.err = err,
+		.buf = buf != NULL ? buf : "",
+		.buf_len = buf != NULL ? len : 0,
+	};
+
+	if (err != NULL)
+		*err = NULL;
+	if (st.buf_len > LF_MAX_INPUT) {
+		lf_file_error(&st, "input larger than %llu bytes; not a "
+			      "loadfile?", (unsigned long long)LF_MAX_INPUT);
+		return NULL;
+	}
+	return lf_run(&st);
+}
+
+struct program *program_compile(void *mem_ctx, const char *filename,
+				char **err)
+{
+	struct lf_state st = {
+		.mem_ctx = mem_ctx,
+		.name = filename,
+		.err = err,
+	};
+	struct program *prog;
+
+	if (err != NULL)
+		*err = NULL;
+	errno = 0;
+	st.gz = gzopen(filename, "rb");
+	if (st.gz == NULL) {
+		if (errno != 0)
+			lf_file_error(&st, "%s", strerror(errno));
+		else
+			lf_nomem(&st);
+		return NULL;
+	}
+	gzbuffer(st.gz, 256 * 1024);
+	prog = lf_run(&st);
+	gzclose_r(st.gz);
+	return prog;
+}

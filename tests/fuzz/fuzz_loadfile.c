@@ -1,0 +1,116 @@
+/*
+ * fuzz_loadfile.c - libFuzzer entry point for the loadfile compiler.
+ *
+ * Feeds each input to program_compile_buffer() and, when it compiles,
+ * checks the invariants the client engine relies on (handles, jumps,
+ * paths and random indices in range; normalised paths).  A violated
+ * invariant aborts, so the fuzzer reports it like a crash.
+ *
+ * Build and run (seed corpus in tests/fuzz/corpus/):
+ *   clang -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined \
+ *       -Iinclude -I<dir with config.h> src/ops.c src/loadfile.c \
+ *       src/ntstatus.c tests/fuzz/fuzz_loadfile.c -ltalloc -lz \
+ *       -o fuzz_loadfile
+ *   ./fuzz_loadfile -max_total_time=120 corpus-copy/ tests/fuzz/corpus/
+ */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <talloc.h>
+
+#include "program.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void check(bool ok)
+{
+	if (!ok)
+		abort();
+}
+
+static void check_path(const struct program *p, const struct path *pp)
+{
+	size_t i;
+
+	check(pp != NULL && pp->id < p->npaths && p->paths[pp->id] == pp);
+	check(pp->len <= 4095 && strlen(pp->text) == pp->len);
+	check(pp->len == 0 || (pp->text[0] != '/' &&
+			       pp->text[pp->len - 1] != '/'));
+	for (i = 0; i < pp->len; i++) {
+		check(pp->text[i] != '\\');
+		check(!(pp->text[i] == '/' && pp->text[i + 1] == '/'));
+	}
+	check(strstr(pp->text, "/../") == NULL &&
+	      strncmp(pp->text, "../", 3) != 0 && strcmp(pp->text, "..") != 0);
+	if (pp->client_pos >= 0)
+		check(pp->client_len == 7 &&
+		      (size_t)pp->client_pos + 7 <= pp->len);
+}
+
+static void check_program(const struct program *p)
+{
+	uint32_t i, depth = 0;
+	unsigned a, m;
+
+	check(p->nops > 0 && p->nops <= p->nlines);
+	for (i = 0; i < p->npaths; i++)
+		check_path(p, p->paths[i]);
+	for (i = 0; i < p->nops; i++) {
+		const struct op *op = &p->ops[i];
+
+		check(op->kind < OP_NUM_KINDS);
+		check(op->line >= 1 && op->line <= p->nlines);
+		check(op->handle >= -1 && op->handle < (int32_t)p->nhandles);
+		check((op->handle >= 0) == (op->kind < OP_NUM_MEASURED &&
+					    op_info[op->kind].has_handle));
+		for (a = 0; a < op_info[op->kind].npaths; a++)
+			check_path(p, op->path[a]);
+		for (a = 0; a < PROGRAM_MAX_ARGS; a++) {
+			const struct value *v = &op->arg[a];
+
+			check(v->v >= 0);
+			check((v->nmods == 0) == (v->mods == NULL));
+			for (m = 0; m < v->nmods; m++)
+				check(v->mods[m].op == '+' ||
+				      v->mods[m].y != 0);
+		}
+		if (op->kind == OP_LOOP) {
+			check(op->jump > i && op->jump < p->nops);
+			check(p->ops[op->jump].kind == OP_ENDLOOP &&
+			      p->ops[op->jump].jump == i);
+			depth++;
+			check(depth <= p->max_loop_depth);
+		} else if (op->kind == OP_ENDLOOP) {
+			check(depth > 0);
+			depth--;
+			check(op->jump < i && p->ops[op->jump].jump == i);
+		} else if (op->kind == OP_RANDOMSTRING) {
+			check(op->arg[0].v < (int64_t)p->nrandom);
+			check(op->text != NULL && op->text_len > 0);
+		} else if (op->kind == OP_WRITEPATTERN) {
+			check(op->text != NULL && op->text_len > 0);
+		}
+	}
+	check(depth == 0);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	void *ctx = talloc_new(NULL);
+	char *err = NULL;
+	struct program *p;
+
+	p = program_compile_buffer(ctx, "fuzz", (const char *)data, size,
+				   &err);
+	if (p != NULL) {
+		check(err == NULL);
+		check_program(p);
+	} else {
+		check(err != NULL && strncmp(err, "fuzz:", 5) == 0);
+	}
+	talloc_free(ctx);
+	return 0;
+}

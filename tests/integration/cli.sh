@@ -1,0 +1,166 @@
+#!/bin/bash
+# cli.sh - the command line: --version, --help, and usage errors (exit 2,
+# one "dbench: ..." line on stderr, nothing created in the target dir).
+if [ -z "$BASH_VERSION" ]; then exec bash "$0" "$@"; fi
+. "$(dirname "$0")/lib.sh"
+
+LF=$DATA/basic.txt
+
+version() {
+	run_db --version
+	assert_rc 0
+	assert_grep '^dbench' "$W/out" "--version names the program"
+	assert_grep '[0-9]+\.[0-9]+' "$W/out" "--version gives a version number"
+	run_db -V
+	assert_rc 0
+	assert_grep '^dbench.*[0-9]+\.[0-9]+' "$W/out" "-V"
+}
+
+help() {
+	local opt
+	run_db --help
+	assert_rc 0
+	for opt in -t -c -D -B -s -S -F -x -R --timelimit --loadfile \
+		--directory --backend --run-once --warmup --skip-cleanup \
+		--clients-per-process --machine-readable --per-client-results \
+		--show-execute-time --strict --keep-going; do
+		grep -Eq -- "(^|[^-A-Za-z])$opt\\b" "$W/out" ||
+			fail "--help: expected it to list $opt, it does not"
+	done
+	run_db '-?'
+	assert_rc 0
+	assert_grep '--run-once' "$W/out" "-? lists the options"
+	run_db --usage
+	assert_rc 0
+	[ -s "$W/out" ] || fail "--usage: expected text on stdout, found none"
+}
+
+# usage_error [DBENCH ARGS...]: the run is refused with exit 2, one line
+# on stderr starting "dbench: ", and the (empty) target dir t stays empty.
+# Callers create $W/t first unless they test -D itself.
+usage_error() {
+	local before after
+	before=$(cd "$W" && find . | grep -Ev '^\./(out|err)$' | sort)
+	run_db "$@"
+	assert_usage_error
+	[ -d "$W/t" ] && assert_empty_dir "$W/t" "target directory"
+	after=$(cd "$W" && find . | grep -Ev '^\./(out|err)$' | sort)
+	[ "$before" = "$after" ] ||
+		fail "files appeared in the working directory: $(diff <(echo "$before") <(echo "$after") | grep '^>' | tr '\n' ' ')"
+	return 0
+}
+
+zero_clients() { mkdir t; usage_error --run-once -c "$LF" -D "$W/t" 0; }
+negative_clients() { mkdir t; usage_error --run-once -c "$LF" -D "$W/t" -- -1; }
+alpha_clients() { mkdir t; usage_error --run-once -c "$LF" -D "$W/t" abc; }
+trailing_clients() { mkdir t; usage_error --run-once -c "$LF" -D "$W/t" 2x; }
+no_clients() { mkdir t; usage_error --run-once -c "$LF" -D "$W/t"; }
+two_numbers() { mkdir t; usage_error --run-once -c "$LF" -D "$W/t" 1 2; }
+t_alpha() { mkdir t; usage_error -t abc -c "$LF" -D "$W/t" 1; }
+t_negative() { mkdir t; usage_error -t -5 -c "$LF" -D "$W/t" 1; }
+unknown_option() {
+	mkdir t
+	usage_error --no-such-option --run-once -c "$LF" -D "$W/t" 1
+	assert_grep 'no-such-option' "$W/err" "message names the option"
+}
+
+missing_loadfile() {
+	mkdir t
+	usage_error --run-once -c "$W/nosuch.txt" -D "$W/t" 1
+	assert_grep 'nosuch\.txt' "$W/err" "message names the loadfile"
+}
+
+unreadable_loadfile() {
+	[ "$(id -u)" -eq 0 ] && skip "running as root: every file is readable"
+	mkdir t
+	cp "$LF" lf.txt
+	chmod 000 lf.txt
+	usage_error --run-once -c "$W/lf.txt" -D "$W/t" 1
+}
+
+loadfile_is_dir() {
+	mkdir t lfdir
+	usage_error --run-once -c "$W/lfdir" -D "$W/t" 1
+}
+
+parse_error() {
+	mkdir t
+	printf 'Deltree "\\clients\\client1" NT_STATUS_OK\nMkdir "\\clients" NT_STATUS_OK\nFrobnicate "\\clients\\client1\\x" NT_STATUS_OK\n' >lf-parse.txt
+	usage_error --run-once -c "$W/lf-parse.txt" -D "$W/t" 1
+	assert_grep 'lf-parse\.txt:3\b' "$W/err" "message has file:line"
+}
+
+dir_missing() {
+	usage_error --run-once -c "$LF" -D "$W/nosuchdir" 1
+	[ -e "$W/nosuchdir" ] && fail "-D nosuchdir: expected it not to be created, it was"
+	assert_grep 'nosuchdir' "$W/err" "message names the directory"
+}
+
+dir_is_file() {
+	echo data >plain
+	usage_error --run-once -c "$LF" -D "$W/plain" 1
+	assert_eq "data" "$(cat plain)" "the regular file given to -D"
+}
+
+dir_unwritable() {
+	[ "$(id -u)" -eq 0 ] && skip "running as root: every directory is writable"
+	mkdir t
+	chmod 555 t
+	usage_error --run-once -c "$LF" -D "$W/t" 1
+	chmod 755 t
+}
+
+second_dir_missing() {
+	mkdir t
+	usage_error --run-once -c "$LF" -D "$W/t,$W/nosuchdir" 2
+}
+
+backend_unknown() {
+	mkdir t
+	usage_error --run-once -B nosuch -c "$LF" -D "$W/t" 1
+	assert_grep 'fileio' "$W/err" "message lists the fileio backend"
+	assert_grep 'null' "$W/err" "message lists the null backend"
+}
+
+cpp_zero() { mkdir t; usage_error --run-once --clients-per-process 0 -c "$LF" -D "$W/t" 2; }
+cpp_alpha() { mkdir t; usage_error --run-once --clients-per-process x -c "$LF" -D "$W/t" 2; }
+rate_negative() { mkdir t; usage_error --run-once -R -1 -c "$LF" -D "$W/t" 1; }
+rate_alpha() { mkdir t; usage_error --run-once -R fast -c "$LF" -D "$W/t" 1; }
+warmup_negative() { mkdir t; usage_error --warmup -1 -t 5 -c "$LF" -D "$W/t" 1; }
+
+# The accepted spellings really are accepted (exit 0).
+accepted_options() {
+	mkdir t
+	run_db --run-once -t 60 --loadfile="$LF" --directory="$W/t" --backend=fileio \
+		-T TCP_NODELAY --tcp-options=SO_SNDBUF=1000 --stagger 1 1
+	assert_rc 0
+	assert_empty_dir "$W/t" "target directory after the run"
+}
+
+check "--version: exit 0, names dbench and a version" version
+check "--help: exit 0, lists the options" help
+check "0 clients: usage error" zero_clients
+check "-1 clients: usage error" negative_clients
+check "'abc' clients: usage error" alpha_clients
+check "'2x' clients: usage error" trailing_clients
+check "no client count: usage error" no_clients
+check "two client counts: usage error" two_numbers
+check "-t abc: usage error" t_alpha
+check "-t -5: usage error" t_negative
+check "unknown option: usage error naming it" unknown_option
+check "missing loadfile: usage error naming it" missing_loadfile
+check "unreadable loadfile: usage error" unreadable_loadfile
+check "loadfile is a directory: usage error" loadfile_is_dir
+check "loadfile parse error: usage error with file:line" parse_error
+check "-D nonexistent: usage error, not created" dir_missing
+check "-D a regular file: usage error, file untouched" dir_is_file
+check "-D unwritable: usage error" dir_unwritable
+check "-D ok,nonexistent: usage error" second_dir_missing
+check "-B nosuch: usage error listing fileio and null" backend_unknown
+check "--clients-per-process 0: usage error" cpp_zero
+check "--clients-per-process x: usage error" cpp_alpha
+check "-R -1: usage error" rate_negative
+check "-R fast: usage error" rate_alpha
+check "--warmup -1: usage error" warmup_negative
+check "long forms, -T, --stagger: accepted" accepted_options
+finish

@@ -1,0 +1,347 @@
+# lib.sh - helpers shared by the integration tests (sourced by bash).
+#
+# A test script sources this file, defines one shell function per check and
+# runs each with `check "what it asserts" function [args]`.  A check runs in
+# a subshell inside its own fresh directory $W under a temporary directory
+# on /dev/shm that is removed when the script exits; `fail` (or a failed
+# assertion) ends only that check.  `finish` prints the summary and exits
+# 0 (all passed), 1 (some failed) or 77 (everything was skipped).
+#
+# Environment: DBENCH = the binary under test, SRCDIR = the source root
+# (both set by `make check`; defaults suit running a script by hand from
+# a built source tree).  IT_TIMEOUT bounds any single dbench run (seconds).
+
+# shellcheck disable=SC2034 # the variables below are used by the scripts
+IT_DIR=$(cd "$(dirname "$0")" && pwd)
+DATA=$IT_DIR/data
+: "${SRCDIR:=$(cd "$IT_DIR/../.." && pwd)}"
+: "${DBENCH:=$SRCDIR/dbench}"
+: "${IT_TIMEOUT:=120}"
+IT_NAME=$(basename "$0" .sh)
+export LC_ALL=C
+
+# Regular expressions for the output shapes of COMPAT.md.
+RE_PROGRESS='^ *[0-9]+ +[0-9]+ +[0-9]+\.[0-9]{2} MB/sec  (warmup|execute) +[0-9]+ sec  latency [0-9]+\.[0-9]{3} ms$'
+RE_CLEANUP='^ *[0-9]+  cleanup +[0-9]+ sec$'
+RE_HEADER='^ Operation      Count    AvgLat    MaxLat$'
+DASHES=' ----------------------------------------'
+RE_ROW='^ [A-Za-z]+ +[0-9]+ +[0-9]+\.[0-9]{3} +[0-9]+\.[0-9]{3}$'
+RE_ROW_COLS='^ [A-Za-z ]{12} [ 0-9]{7} [ 0-9.]{9} [ 0-9.]{9}$'
+RE_THROUGHPUT='^Throughput [0-9.e+]+ MB/sec( \(sync open\))?( \(sync dirs\))?  [0-9]+ clients  [0-9]+ procs  max_latency=[0-9]+\.[0-9]{3} ms$'
+RE_EXEC_TIME='^ *[0-9]+ completed in [0-9]+ ms at time [0-9]+ ms$'
+
+if [ ! -x "$DBENCH" ]; then
+	echo "not ok - dbench binary not found: DBENCH=$DBENCH"
+	exit 99
+fi
+
+if [ -d /dev/shm ] && [ -w /dev/shm ]; then
+	IT_BASE=/dev/shm
+else
+	IT_BASE=${TMPDIR:-/tmp}
+fi
+TOP=$(mktemp -d "$IT_BASE/dbench-it-$IT_NAME.XXXXXX") || {
+	echo "not ok - cannot create a temporary directory under $IT_BASE"
+	exit 99
+}
+
+it_cleanup() {
+	# -D unwritable tests chmod directories: make everything removable.
+	chmod -R u+rwx "$TOP" 2>/dev/null
+	rm -rf "$TOP"
+}
+trap it_cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+N_OK=0
+N_FAIL=0
+N_SKIP=0
+FAILED=""
+LAST_CMD=""
+
+# note TEXT...: a diagnostic line (TAP comment).
+note() {
+	printf '#   %s\n' "$*"
+}
+
+# show_file FILE LABEL [MAXLINES]: print a file as indented diagnostics.
+show_file() {
+	local f=$1 label=$2 max=${3:-30} n
+	[ -f "$f" ] || return 0
+	n=$(wc -l <"$f")
+	note "$label ($n lines):"
+	head -n "$max" "$f" | sed 's/^/#     | /'
+	[ "$n" -gt "$max" ] && note "    ... ($((n - max)) more)"
+	return 0
+}
+
+# show_last_run: the last dbench command, its status and output.
+show_last_run() {
+	[ -n "$LAST_CMD" ] || return 0
+	note "command: $LAST_CMD"
+	note "exit status: $RC"
+	show_file "$W/out" "stdout" 40
+	show_file "$W/err" "stderr" 15
+}
+
+# fail MESSAGE: the current check failed; print why and leave it.
+fail() {
+	note "FAIL: $*"
+	show_last_run
+	exit 1
+}
+
+# skip REASON: the current check cannot run here.
+skip() {
+	printf '%s\n' "$*" >"$TOP/.skip"
+	exit 77
+}
+
+# check DESCRIPTION FUNCTION [ARGS...]: run one check in a subshell, in a
+# fresh directory $W, and print "ok - ..." / "not ok - ...".
+check() {
+	local desc=$1 rc
+	shift
+	W=$(mktemp -d "$TOP/check.XXXXXX")
+	rm -f "$TOP/.skip"
+	(
+		cd "$W" || exit 1
+		LAST_CMD=""
+		"$@"
+	)
+	rc=$?
+	case $rc in
+	0)
+		echo "ok - $desc"
+		N_OK=$((N_OK + 1))
+		;;
+	77)
+		echo "ok - $desc # SKIP $(cat "$TOP/.skip" 2>/dev/null)"
+		N_SKIP=$((N_SKIP + 1))
+		;;
+	*)
+		echo "not ok - $desc"
+		N_FAIL=$((N_FAIL + 1))
+		FAILED="$FAILED
+    $desc"
+		;;
+	esac
+	chmod -R u+rwx "$W" 2>/dev/null
+	rm -rf "$W"
+	return 0
+}
+
+# finish: summary line and exit status for make check.
+finish() {
+	echo "# $IT_NAME: $N_OK passed, $N_FAIL failed, $N_SKIP skipped"
+	if [ "$N_FAIL" -gt 0 ]; then
+		echo "# failed checks:$FAILED"
+		exit 1
+	fi
+	if [ "$N_OK" -eq 0 ] && [ "$N_SKIP" -gt 0 ]; then
+		exit 77
+	fi
+	exit 0
+}
+
+# run_db ARGS...: run dbench with ARGS (bounded by IT_TIMEOUT); stdout goes
+# to $W/out, stderr to $W/err, the exit status to $RC.
+run_db() {
+	LAST_CMD="dbench $*"
+	timeout -k 5 "$IT_TIMEOUT" "$DBENCH" "$@" >"$W/out" 2>"$W/err" </dev/null
+	RC=$?
+	if [ "$RC" -eq 124 ] || [ "$RC" -eq 137 ]; then
+		fail "dbench did not finish within $IT_TIMEOUT s"
+	fi
+	return 0
+}
+
+# keep NAME: copy the last run's stdout/stderr to $W/NAME.out, NAME.err.
+keep() {
+	cp "$W/out" "$W/$1.out"
+	cp "$W/err" "$W/$1.err"
+}
+
+# ---- assertions (each fails the check with expected and found) ----
+
+# assert_eq EXPECTED FOUND WHAT
+assert_eq() {
+	[ "$1" = "$2" ] || fail "$3: expected '$1', found '$2'"
+}
+
+# assert_rc EXPECTED: the last run's exit status.
+assert_rc() {
+	[ "$RC" = "$1" ] || fail "exit status: expected $1, found $RC"
+}
+
+# assert_match REGEX STRING WHAT: STRING matches the extended REGEX.
+assert_match() {
+	printf '%s\n' "$2" | grep -Eq -- "$1" ||
+		fail "$3: expected to match /$1/, found '$2'"
+}
+
+# assert_grep REGEX FILE WHAT: some line of FILE matches.
+assert_grep() {
+	grep -Eq -- "$1" "$2" ||
+		fail "$3: expected a line matching /$1/ in ${2##*/}, found none"
+}
+
+# assert_grep_i REGEX FILE WHAT: the same, ignoring case.
+assert_grep_i() {
+	grep -Eiq -- "$1" "$2" ||
+		fail "$3: expected a line matching /$1/ (any case) in ${2##*/}, found none"
+}
+
+# assert_no_grep REGEX FILE WHAT: no line of FILE matches.
+assert_no_grep() {
+	if grep -Eq -- "$1" "$2"; then
+		fail "$3: expected no line matching /$1/, found: $(grep -E -- "$1" "$2" | head -n 3 | tr '\n' '|')"
+	fi
+}
+
+# assert_all_match REGEX FILE WHAT: every line of FILE matches (FILE
+# must not be empty).
+assert_all_match() {
+	[ -s "$2" ] || fail "$3: expected lines matching /$1/, found none"
+	if grep -Evq -- "$1" "$2"; then
+		fail "$3: expected every line to match /$1/, found: '$(grep -Ev -- "$1" "$2" | head -n 1)'"
+	fi
+}
+
+# assert_empty_dir DIR WHAT: DIR exists and is empty.
+assert_empty_dir() {
+	[ -d "$1" ] || fail "$2: expected directory $1 to exist, it does not"
+	if [ -n "$(ls -A "$1")" ]; then
+		fail "$2: expected $1 to be empty, found: $(cd "$1" && find . -mindepth 1 | sort | head -n 10 | tr '\n' ' ')"
+	fi
+}
+
+# assert_same_lines EXPECTED_FILE FOUND_FILE WHAT: identical contents.
+assert_same_lines() {
+	if ! cmp -s "$1" "$2"; then
+		note "expected (${1##*/}) vs found (${2##*/}):"
+		diff -u "$1" "$2" | sed 's/^/#     /' | head -n 60
+		fail "$3: differs from the expected list (diff above)"
+	fi
+}
+
+# assert_usage_error [WHAT]: exit 2 and exactly one line on stderr that
+# starts with "dbench: ".
+assert_usage_error() {
+	local n
+	assert_rc 2
+	n=$(wc -l <"$W/err")
+	[ "$n" -eq 1 ] ||
+		fail "${1:-usage error}: expected exactly 1 line on stderr, found $n"
+	assert_grep '^dbench: ' "$W/err" "${1:-usage error} message"
+}
+
+# assert_no_mismatch: stdout has no mismatch summary.
+assert_no_mismatch() {
+	if grep -iq 'mismatch' "$W/out"; then
+		fail "expected no status mismatch summary, found: $(grep -i -A3 'mismatch' "$W/out" | tr '\n' '|')"
+	fi
+}
+
+# ---- parsing the output ----
+
+# table_counts FILE: "Name Count" for each row of the first operation
+# table (human format), in output order.
+table_counts() {
+	awk -v dashes="$DASHES" '
+		$0 == dashes { intable = 1; next }
+		intable && $0 == "" { exit }
+		intable { print $1, $2 }' "$1"
+}
+
+# table_rows FILE: the row lines of the first operation table.
+table_rows() {
+	awk -v dashes="$DASHES" '
+		$0 == dashes { intable = 1; next }
+		intable && $0 == "" { exit }
+		intable { print }' "$1"
+}
+
+# mr_counts FILE: "Name Count" for each machine-readable row :Name:count:..:
+mr_counts() {
+	awk -F: '/^:[A-Za-z]+:[0-9]+:/ { print $2, $3 }' "$1"
+}
+
+# loadfile_counts FILE [MULT]: "ShortName Count" for each measured op of a
+# loadfile without LOOP or REPEAT, each count multiplied by MULT, sorted
+# by name.  Control commands, comments and blank lines are not counted.
+loadfile_counts() {
+	awk -v m="${2:-1}" '
+		BEGIN {
+			split("NTCreateX Close Rename Unlink Deltree Rmdir Mkdir " \
+			      "WriteX ReadX LockX UnlockX Flush", k, " ")
+			for (i in k) canon[toupper(k[i])] = k[i]
+			canon["QUERY_PATH_INFORMATION"] = "Qpathinfo"
+			canon["QUERY_FILE_INFORMATION"] = "Qfileinfo"
+			canon["QUERY_FS_INFORMATION"] = "Qfsinfo"
+			canon["SET_FILE_INFORMATION"] = "Sfileinfo"
+			canon["FIND_FIRST"] = "Find"
+		}
+		{ sub(/\r$/, "") }
+		/^[ \t]*$/ || /^[ \t]*#/ { next }
+		{
+			op = $1
+			if (op ~ /^[0-9.]+$/) op = $2
+			u = toupper(op)
+			if (u ~ /^(LOOP|ENDLOOP|REPEAT|SLEEP|SETSP|WAITSP|WRITEPATTERN|RANDOMSTRING)$/) next
+			if (u in canon) op = canon[u]
+			n[op]++
+		}
+		END { for (o in n) print o, n[o] * m }' "$1" | sort
+}
+
+# loadfile_bytes FILE: the bytes one pass of a loop-free loadfile moves
+# (the size argument of every ReadX and WriteX).
+loadfile_bytes() {
+	awk '
+		{ sub(/\r$/, "") }
+		/^[ \t]*$/ || /^[ \t]*#/ { next }
+		{
+			i = 1
+			if ($1 ~ /^[0-9.]+$/) i = 2
+			u = toupper($i)
+			if (u == "READX" || u == "WRITEX") b += $(i + 3)
+		}
+		END { printf "%.0f\n", b }' "$1"
+}
+
+# assert_counts EXPECTED_FILE WHAT: the first table of $W/out has exactly
+# the rows of EXPECTED_FILE ("Name Count" lines, sorted by name).
+assert_counts() {
+	table_counts "$W/out" | sort >"$W/found.counts"
+	[ -s "$W/found.counts" ] || fail "${2:-op counts}: no operation table in stdout"
+	assert_same_lines "$1" "$W/found.counts" "${2:-op counts}"
+}
+
+# throughput_field FILE: the 2nd field of the Throughput line (as Phoronix
+# reads it).
+throughput_field() {
+	awk '/^Throughput / { print $2; exit }' "$1"
+}
+
+# is_positive NUMBER: NUMBER > 0 (accepts %g output such as 1.2e+06).
+is_positive() {
+	awk -v x="$1" 'BEGIN { exit !(x + 0 > 0) }'
+}
+
+# assert_clean_run [WHAT]: exit 0, no mismatch summary, an operation
+# table and a Throughput line.
+assert_clean_run() {
+	assert_rc 0
+	assert_no_mismatch
+	assert_grep "$RE_HEADER" "$W/out" "${1:-run}: table header"
+	assert_grep "$RE_THROUGHPUT" "$W/out" "${1:-run}: Throughput line"
+}
+
+# tree_listing DIR: "path type [size]" for everything under DIR, sorted;
+# sizes for regular files only.
+tree_listing() {
+	(cd "$1" && find . -mindepth 1 -printf '%P %y %s\n') |
+		awk '$2 == "f" { print; next } { print $1, $2 }' | sort
+}
