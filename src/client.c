@@ -517,10 +517,14 @@ static enum client_step_result run_measured(struct client *c,
 	if (op->kind == OP_NTCREATEX && op->handle >= 0) {
 		struct handle_info *h = &c->handles[op->handle];
 
-		h->open_op = (uint32_t)(op - c->prog->ops);
-		h->open_status = status;
-		h->open_err = call.err;
-		h->open = status == NT_STATUS_OK;
+		/* as on an SMB server, a failed open leaves an open handle
+		 * of the same number alone */
+		if (status == NT_STATUS_OK || !h->open) {
+			h->open_op = (uint32_t)(op - c->prog->ops);
+			h->open_status = status;
+			h->open_err = call.err;
+			h->open = status == NT_STATUS_OK;
+		}
 	} else if (op->kind == OP_CLOSE && op->handle >= 0 &&
 		   status == NT_STATUS_OK) {
 		c->handles[op->handle].open = false;
