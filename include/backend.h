@@ -14,8 +14,9 @@
 #ifndef DBENCH_BACKEND_H
 #define DBENCH_BACKEND_H
 
-#include <stdint.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "options.h"
 #include "program.h"
@@ -44,6 +45,10 @@ struct backend {
 	const char *description;
 	/* NULL when usable; otherwise why this backend is not available */
 	const char *unavailable;
+	/* true for a backend that performs nothing (null): its results
+	 * say nothing about the loadfile, so they are not compared with
+	 * the expected statuses */
+	bool ignore_status;
 
 	/*
 	 * Prepare one client.  Allocate the state under mem_ctx (a talloc

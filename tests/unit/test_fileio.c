@@ -1,0 +1,1396 @@
+/*
+ * test_fileio.c - the fileio and null backends and the registry.
+ *
+ * Every test works in a fresh mkdtemp directory under /dev/shm and drives
+ * the backend through its op table, as the client engine does, with hand
+ * built struct op / struct path values.  fileio.c is included rather than
+ * linked so that its wildcard matcher and FIND counter can be checked
+ * directly and so that pwrite() can be replaced to inject short writes,
+ * EINTR and ENOSPC.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#ifdef HAVE_SYS_XATTR_H
+#include <sys/xattr.h>
+#endif
+
+#include <cmocka.h>
+#include <talloc.h>
+
+/* ---- pwrite replacement (failure injection) ---- */
+
+enum pw_mode {
+	PW_REAL = 0,
+	PW_SHORT,		/* at most 7 bytes per call */
+	PW_EINTR_ONCE,		/* first call fails with EINTR */
+	PW_SHORT_THEN_ENOSPC,	/* one short write, then ENOSPC */
+};
+
+static enum pw_mode pw_mode;
+static unsigned pw_calls;
+
+static ssize_t test_pwrite(int fd, const void *buf, size_t n, off_t off)
+{
+	pw_calls++;
+	switch (pw_mode) {
+	case PW_SHORT:
+		return pwrite(fd, buf, n > 7 ? 7 : n, off);
+	case PW_EINTR_ONCE:
+		if (pw_calls == 1) {
+			errno = EINTR;
+			return -1;
+		}
+		return pwrite(fd, buf, n, off);
+	case PW_SHORT_THEN_ENOSPC:
+		if (pw_calls == 1)
+			return pwrite(fd, buf, n > 7 ? 7 : n, off);
+		errno = ENOSPC;
+		return -1;
+	case PW_REAL:
+	default:
+		return pwrite(fd, buf, n, off);
+	}
+}
+
+#define pwrite test_pwrite
+#include "../../src/backends/fileio.c"
+#undef pwrite
+
+/* ---- fixture ---- */
+
+#define NHANDLES 16
+
+struct fx {
+	void *ctx;		/* the backend's parent: leak-checked */
+	size_t blocks;		/* talloc_total_blocks(ctx) at the start */
+	void *tmp;		/* test scratch, a separate tree */
+	char *dir;		/* the mkdtemp directory */
+	int dfd;
+	struct dbench_options opts;
+	void *state;		/* fileio state once fx_open() ran */
+};
+
+static int rm_entry(const char *path, const struct stat *sb, int flag,
+		    struct FTW *ftw)
+{
+	(void)sb;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static int fx_setup(void **cm_state)
+{
+	struct fx *fx = calloc(1, sizeof(*fx));
+
+	assert_non_null(fx);
+	fx->ctx = talloc_new(NULL);
+	fx->tmp = talloc_new(NULL);
+	assert_non_null(fx->ctx);
+	assert_non_null(fx->tmp);
+	fx->blocks = talloc_total_blocks(fx->ctx);
+	fx->dir = talloc_strdup(fx->tmp, "/dev/shm/test_fileio.XXXXXX");
+	assert_non_null(mkdtemp(fx->dir));
+	fx->dfd = open(fx->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	assert_true(fx->dfd >= 0);
+	*cm_state = fx;
+	return 0;
+}
+
+static int fx_teardown(void **cm_state)
+{
+	struct fx *fx = *cm_state;
+
+	pw_mode = PW_REAL;
+	talloc_free(fx->state);
+	/* everything the backend allocated went with its state */
+	assert_int_equal(talloc_total_blocks(fx->ctx), fx->blocks);
+	close(fx->dfd);
+	assert_int_equal(nftw(fx->dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS), 0);
+	talloc_free(fx->tmp);
+	talloc_free(fx->ctx);
+	free(fx);
+	return 0;
+}
+
+/* Set up the fileio backend on the test directory with fx->opts. */
+static void fx_open(struct fx *fx)
+{
+	struct backend_client_config cfg = {
+		.opts = &fx->opts,
+		.client = 0,
+		.directory = fx->dir,
+		.nhandles = NHANDLES,
+	};
+	char *err = NULL;
+
+	talloc_free(fx->state);
+	fx->state = NULL;
+	assert_int_equal(fileio_backend.setup(fx->ctx, &cfg, &fx->state, &err),
+			 0);
+	assert_null(err);
+	assert_non_null(fx->state);
+}
+
+/* One operation as the engine would hand it over. */
+struct req {
+	enum op_kind kind;
+	const char *path[2];
+	bool shared;		/* path[0] lies above the client directory */
+	int32_t handle;
+	int64_t arg[PROGRAM_MAX_ARGS];
+	const uint8_t *data;
+};
+
+static uint32_t run_call(struct fx *fx, const struct req *r,
+			 struct op_call *call)
+{
+	struct path p[2];
+	struct op op;
+	unsigned i;
+
+	memset(&op, 0, sizeof(op));
+	memset(p, 0, sizeof(p));
+	memset(call, 0, sizeof(*call));
+	op.kind = r->kind;
+	op.line = 1;
+	op.handle = r->handle;
+	for (i = 0; i < 2; i++) {
+		if (r->path[i] == NULL)
+			continue;
+		p[i].text = r->path[i];
+		p[i].len = strlen(r->path[i]);
+		p[i].client_pos = (i == 0 && r->shared) ? -1 : 0;
+		op.path[i] = &p[i];
+		call->path[i] = r->path[i];
+	}
+	for (i = 0; i < PROGRAM_MAX_ARGS; i++)
+		call->arg[i] = r->arg[i];
+	call->data = r->data;
+	call->op = &op;
+	return fileio_backend.ops[r->kind](fx->state, call);
+}
+
+static uint32_t run(struct fx *fx, const struct req *r)
+{
+	struct op_call call;
+
+	return run_call(fx, r, &call);
+}
+
+#define RUN(fx, ...) run((fx), &(struct req){ __VA_ARGS__ })
+
+/* ---- helpers on the test directory (independent of the backend) ---- */
+
+static void mk_file(struct fx *fx, const char *rel, const char *content)
+{
+	int fd = openat(fx->dfd, rel, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	size_t len = strlen(content);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, content, len), (ssize_t)len);
+	close(fd);
+}
+
+static void mk_dir(struct fx *fx, const char *rel)
+{
+	assert_int_equal(mkdirat(fx->dfd, rel, 0755), 0);
+}
+
+/* -1 missing, otherwise the file type bits */
+static int type_of(struct fx *fx, const char *rel)
+{
+	struct stat sb;
+
+	if (fstatat(fx->dfd, rel, &sb, AT_SYMLINK_NOFOLLOW) != 0)
+		return -1;
+	return (int)(sb.st_mode & S_IFMT);
+}
+
+static off_t size_of(struct fx *fx, const char *rel)
+{
+	struct stat sb;
+
+	assert_int_equal(fstatat(fx->dfd, rel, &sb, AT_SYMLINK_NOFOLLOW), 0);
+	return sb.st_size;
+}
+
+static unsigned count_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	unsigned n = 0;
+
+	assert_non_null(d);
+	while (readdir(d) != NULL)
+		n++;
+	closedir(d);
+	return n;
+}
+
+static uint32_t ntcreatex(struct fx *fx, const char *path, int64_t options,
+			  int64_t disp, int32_t handle)
+{
+	return RUN(fx, .kind = OP_NTCREATEX, .path = { path },
+		   .handle = handle, .arg = { options, disp });
+}
+
+static uint32_t close_h(struct fx *fx, int32_t handle)
+{
+	return RUN(fx, .kind = OP_CLOSE, .handle = handle);
+}
+
+/* ---- NTCreateX ---- */
+
+enum existing { NONE, FILE_, DIR_ };
+
+struct create_case {
+	enum existing before;
+	int64_t options;
+	int64_t disp;
+	uint32_t status;
+	enum existing after;
+	off_t size;		/* the file's size afterwards (FILE_ only) */
+};
+
+#define OK	NT_STATUS_OK
+#define NNF	NT_STATUS_OBJECT_NAME_NOT_FOUND
+#define COLL	NT_STATUS_OBJECT_NAME_COLLISION
+#define ISDIR	NT_STATUS_FILE_IS_A_DIRECTORY
+#define NOTDIR	NT_STATUS_NOT_A_DIRECTORY
+
+static const struct create_case create_cases[] = {
+	/* files (0x40), nothing there */
+	{ NONE, 0x40, 0, OK, FILE_, 0 },
+	{ NONE, 0x40, 1, NNF, NONE, 0 },
+	{ NONE, 0x40, 2, OK, FILE_, 0 },
+	{ NONE, 0x40, 3, OK, FILE_, 0 },
+	{ NONE, 0x40, 4, NNF, NONE, 0 },
+	{ NONE, 0x40, 5, OK, FILE_, 0 },
+	/* files (0x40), a 5-byte file there */
+	{ FILE_, 0x40, 0, OK, FILE_, 0 },
+	{ FILE_, 0x40, 1, OK, FILE_, 5 },
+	{ FILE_, 0x40, 2, COLL, FILE_, 5 },
+	{ FILE_, 0x40, 3, OK, FILE_, 5 },
+	{ FILE_, 0x40, 4, OK, FILE_, 0 },
+	{ FILE_, 0x40, 5, OK, FILE_, 0 },
+	/* files (0x40), a directory there */
+	{ DIR_, 0x40, 0, ISDIR, DIR_, 0 },
+	{ DIR_, 0x40, 1, ISDIR, DIR_, 0 },
+	{ DIR_, 0x40, 2, COLL, DIR_, 0 },
+	{ DIR_, 0x40, 3, ISDIR, DIR_, 0 },
+	{ DIR_, 0x40, 4, ISDIR, DIR_, 0 },
+	{ DIR_, 0x40, 5, ISDIR, DIR_, 0 },
+	/* no option: like 0x40 for files */
+	{ NONE, 0, 0, OK, FILE_, 0 },
+	{ NONE, 0, 1, NNF, NONE, 0 },
+	{ NONE, 0, 3, OK, FILE_, 0 },
+	{ FILE_, 0, 1, OK, FILE_, 5 },
+	{ FILE_, 0, 2, COLL, FILE_, 5 },
+	{ FILE_, 0, 5, OK, FILE_, 0 },
+	/* no option, a directory there: opening it is fine */
+	{ DIR_, 0, 0, ISDIR, DIR_, 0 },
+	{ DIR_, 0, 1, OK, DIR_, 0 },
+	{ DIR_, 0, 2, COLL, DIR_, 0 },
+	{ DIR_, 0, 3, OK, DIR_, 0 },
+	{ DIR_, 0, 4, ISDIR, DIR_, 0 },
+	{ DIR_, 0, 5, ISDIR, DIR_, 0 },
+	/* directories (0x1), nothing there */
+	{ NONE, 0x1, 0, OK, DIR_, 0 },
+	{ NONE, 0x1, 1, NNF, NONE, 0 },
+	{ NONE, 0x1, 2, OK, DIR_, 0 },
+	{ NONE, 0x1, 3, OK, DIR_, 0 },
+	{ NONE, 0x1, 4, NNF, NONE, 0 },
+	{ NONE, 0x1, 5, OK, DIR_, 0 },
+	/* directories (0x1), a directory there */
+	{ DIR_, 0x1, 0, OK, DIR_, 0 },
+	{ DIR_, 0x1, 1, OK, DIR_, 0 },
+	{ DIR_, 0x1, 2, COLL, DIR_, 0 },
+	{ DIR_, 0x1, 3, OK, DIR_, 0 },
+	{ DIR_, 0x1, 4, OK, DIR_, 0 },
+	{ DIR_, 0x1, 5, OK, DIR_, 0 },
+	/* directories (0x1), a file there */
+	{ FILE_, 0x1, 0, NOTDIR, FILE_, 5 },
+	{ FILE_, 0x1, 1, NOTDIR, FILE_, 5 },
+	{ FILE_, 0x1, 2, COLL, FILE_, 5 },
+	{ FILE_, 0x1, 3, NOTDIR, FILE_, 5 },
+	{ FILE_, 0x1, 4, NOTDIR, FILE_, 5 },
+	{ FILE_, 0x1, 5, NOTDIR, FILE_, 5 },
+};
+
+static void test_ntcreatex_dispositions(void **cm_state)
+{
+	struct fx *fx = *cm_state;
+	size_t i;
+
+	fx_open(fx);
+	for (i = 0; i < sizeof(create_cases) / sizeof(create_cases[0]); i++) {
+		const struct create_case *c = &create_cases[i];
+		char *name = talloc_asprintf(fx->tmp, "obj%zu", i);
+		int type;
+
+		if (c->before == FILE_)
+			mk_file(fx, name, "hello");
+		else if (c->before == DIR_)
+			mk_dir(fx, name);
+
+		print_message("case %zu: existing %d options 0x%x disp %d\n", i,
+			      c->before, (unsigned)c->options, (int)c->disp);
+		assert_int_equal(ntcreatex(fx, name, c->options, c->disp, 3),
+				 c->status);
+		type = type_of(fx, name);
+		switch (c->after) {
+		case NONE:
+			assert_int_equal(type, -1);
+			break;
+		case FILE_:
+			assert_int_equal(type, S_IFREG);
+			assert_int_equal(size_of(fx, name), c->size);
+			break;
+		case DIR_:
+			assert_int_equal(type, S_IFDIR);
+			break;
+		}
+		/* a handle exactly when the open succeeded */
+		assert_int_equal(close_h(fx, 3), c->status == OK ?
+				 NT_STATUS_OK : NT_STATUS_INVALID_HANDLE);
+	}
+}
+
+static void test_ntcreatex_invalid(void **cm_state)
+{
+	struct fx *fx = *cm_state;
+	struct op_call call;
+
+	fx_open(fx);
+	assert_int_equal(ntcreatex(fx, "f", 0x40, 6, 0),
+			 NT_STATUS_INVALID_PARAMETER);
+	assert_int_equal(ntcreatex(fx, "f", 0x41, 2, 0),
+			 NT_STATUS_INVALID_PARAMETER);
+	assert_int_equal(type_of(fx, "f"), -1);
+	/* a slot beyond the table */
+	assert_int_equal(run_call(fx, &(struct req){ .kind = OP_NTCREATEX,
+			.path = { "f" }, .handle = NHANDLES,
+			.arg = { 0x40, 2 } }, &call), NT_STATUS_INVALID_HANDLE);
+	assert_int_equal(call.err, EBADF);
+}
+
+static void test_shared_directories(void **cm_state)
+{
+	struct fx *fx = *cm_state;
+
+	fx_open(fx);
+	/* another client made "clients" already: still success */
+	assert_int_equal(RUN(fx, .kind = OP_MKDIR, .path = { "clients" },
+			     .shared = true), NT_STATUS_OK);
+	assert_int_equal(RUN(fx, .kind = OP_MKDIR, .path = { "clients" },
+			     .shared = true), NT_STATUS_OK);
+	assert_int_equal(type_of(fx, "clients"), S_IFDIR);
+	assert_int_equal(RUN(fx, .kind = OP_NTCREATEX, .path = { "clients" },
+			     .shared = true, .handle = 1, .arg = { 0x1, 2 }),
+			 NT_STATUS_OK);
+	assert_int_equal(close_h(fx, 1), NT_STATUS_OK);
+
+	/* a client's own directory: the second create collides */
+	assert_int_equal(RUN(fx, .kind = OP_MKDIR,
+			     .path = { "clients/client0" }), NT_STATUS_OK);
+	assert_int_equal(RUN(fx, .kind = OP_MKDIR,
+			     .path = { "clients/client0" }),
+			 NT_STATUS_OBJECT_NAME_COLLISION);
+	assert_int_equal(ntcreatex(fx, "clients/client0", 0x1, 2, 1),
+			 NT_STATUS_OBJECT_NAME_COLLISION);
+
+	/* shared, but a file of that name is not a directory */
+	mk_file(fx, "notdir", "x");
+	assert_int_equal(RUN(fx, .kind = OP_MKDIR, .path = { "notdir" },
+			     .shared = true), NT_STATUS_OBJECT_NAME_COLLISION);
+	assert_int_equal(RUN(fx, .kind = OP_NTCREATEX, .path = { "notdir" },
+			     .shared = true, .handle = 1, .arg = { 0x1, 2 }),
+			 NT_STATUS_NOT_A_DIRECTORY);
+}
+
+static void test_missing_parent_vs_missing_file(void **cm_state)
+{
+	struct fx *fx = *cm_state;
+	static const struct {
+		const char *path;
+		uint32_t status;
+	} cases[] = {
+		{ "nofile", NT_STATUS_OBJECT_NAME_NOT_FOUND },
+		{ "dir/nofile", NT_STATUS_OBJECT_NAME_NOT_FOUND },
+		{ "nodir/file", NT_STATUS_OBJECT_PATH_NOT_FOUND },
+		{ "dir/nodir/file", NT_STATUS_OBJECT_PATH_NOT_FOUND },
+		{ "file/x", NT_STATUS_OBJECT_PATH_NOT_FOUND },
+	};
+	size_t i;
+
+	fx_open(fx);
+	mk_dir(fx, "dir");
+	mk_file(fx, "file", "x");
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *p = cases[i].path;
+		struct op_call call;
+
+		print_message("path %s\n", p);
+		assert_int_equal(run_call(fx, &(struct req){
+				.kind = OP_NTCREATEX, .path = { p },
+				.arg = { 0x40, 1 } }, &call), cases[i].status);
+		assert_int_not_equal(call.err, 0);
+		assert_int_equal(ntcreatex(fx, p, 0x1, 1, 0), cases[i].status);
+		assert_int_equal(RUN(fx, .kind = OP_QPATHINFO, .path = { p },
+				     .arg = { 1004 }), cases[i].status);
+		assert_int_equal(RUN(fx, .kind = OP_UNLINK, .path = { p }),
+				 cases[i].status);
+		assert_int_equal(RUN(fx, .kind = OP_RMDIR, .path = { p }),
+				 cases[i].status);
+	}
+	/* creating below a missing directory: the path is what is missing */
+	assert_int_equal(ntcreatex(fx, "nodir/f", 0x40, 2, 0),
+			 NT_STATUS_OBJECT_PATH_NOT_FOUND);
+	assert_int_equal(ntcreatex(fx, "nodir/d", 0x1, 2, 0),
+			 NT_STATUS_OBJECT_PATH_NOT_FOUND);
+	assert_int_equal(RUN(fx, .kind = OP_MKDIR, .path = { "nodir/d" }),
+			 NT_STATUS_OBJECT_PATH_NOT_FOUND);
+	assert_int_equal(RUN(fx, .kind = OP_MKDIR, .path = { "file/d" }),
+			 NT_STATUS_OBJECT_PATH_NOT_FOUND);
+}
+
+/* A failed open names a handle but allocates none: the old one stays. */
+static void test_failed_open_keeps_handle(void **cm_state)
+{
+	struct fx *fx = *cm_state;
+	const uint8_t data[4] = { 1, 2, 3, 4 };
+	unsigned fds;
+
+	fx_open(fx);
+	assert_int_equal(ntcreatex(fx, "a", 0x40, 2, 5), NT_STATUS_OK);
+	fds = count_fds();
+	assert_int_equal(ntcreatex(fx, "missing", 0x40, 1, 5),
+			 NT_STATUS_OBJECT_NAME_NOT_FOUND);
+	assert_int_equal(RUN(fx, .kind = OP_WRITEX, .handle = 5,
+			     .arg = { 0, 4, 4 }, .data = data), NT_STATUS_OK);
+	assert_int_equal(size_of(fx, "a"), 4);
+
+	/* a successful open on an open slot replaces it without a leak */
+	assert_int_equal(ntcreatex(fx, "b", 0x40, 2, 5), NT_STATUS_OK);
+	assert_int_equal(count_fds(), fds);
+	assert_int_equal(RUN(fx, .kind = OP_WRITEX, .handle = 5,
+			     .arg = { 0, 2, 2 }, .data = data), NT_STATUS_OK);
+	assert_int_equal(size_of(fx, "b"), 2);
+	assert_int_equal(size_of(fx, "a"), 4);
+	assert_int_equal(close_h(fx, 5), NT_STATUS_OK);
+	assert_int_equal(count_fds(), fds - 1);
+}
+
+/* ---- handles ---- */
+
+static void test_unopened_handles(void **cm_state)
+{
+	struct fx *fx = *cm_state;
+	static const enum op_kind kinds[] = {
+		OP_CLOSE, OP_FLUSH, OP_WRITEX, OP_READX, OP_QFILEINFO,
+		OP_SFILEINFO, OP_LOCKX, OP_UNLOCKX,
+	};
+	static const int32_t slots[] = { 0, NHANDLES - 1, NHANDLES, -1 };
+	const uint8_t data[8] = { 0 };
+	size_t i, j;
+
+	fx_open(fx);
+	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		for (j = 0; j < sizeof(slots) / sizeof(slots[0]); j++) {
+			struct op_call call;
+
+			assert_int_equal(run_call(fx, &(struct req){
+					.kind = kinds[i], .handle = slots[j],
+					.arg = { 0, 8, 8 }, .data = data },
+					&call), NT_STATUS_INVALID_HANDLE);
+			assert_int_equal(call.err, EBADF);
+		}
+	}
+	/* closed twice: the second close finds nothing */
+	assert_int_equal(ntcreatex(fx, "f", 0x40, 2, 0), NT_STATUS_OK);
+	assert_int_equal(close_h(fx, 0), NT_STATUS_OK);
+	assert_int_equal(close_h(fx, 0), NT_STATUS_INVALID_HANDLE);
+}
+
+/* ---- data ---- */
+
+static void test_write_read_round_trip(void **cm_state)
+{
+	struct fx *fx = *cm_state;
+	const size_t total = 200000, chunk = 65536;
+	uint8_t *pattern = talloc_array(fx->tmp, uint8_t, total);
+	uint8_t *back = talloc_array(fx->tmp, uint8_t, total);
+	struct op_call call;
+	size_t off, i;
+	int fd;
+
+	for (i = 0; i < total; i++)
+		pattern[i] = (uint8_t)(i * 7 + i / 251);
+	fx_open(fx);
+	assert_int_equal(ntcreatex(fx, "data", 0x40, 2, 2), NT_STATUS_OK);
+	/* written back to front, in pieces, each from its own offset */
+	for (off = (total - 1) / chunk * chunk;; off -= chunk) {
+		size_t n = total - off < chunk ? total - off : chunk;
+
+		assert_int_equal(run_call(fx, &(struct req){
+				.kind = OP_WRITEX, .handle = 2,
+				.arg = { (int64_t)off, (int64_t)n, (int64_t)n },
+				.data = pattern + off }, &call), NT_STATUS_OK);
+		assert_int_equal(call.bytes, n);
+		if (off == 0)
+			break;
+	}
+	assert_int_equal(RUN(fx, .kind = OP_FLUSH, .handle = 2), NT_STATUS_OK);
+	assert_int_equal(size_of(fx, "data"), (off_t)total);
+
+	fd = openat(fx->dfd, "data", O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(pread(fd, back, total, 0), (ssize_t)total);
+	close(fd);
+	assert_memory_equal(back, pattern, total);
+
+	for (off = 0; off < total; off += chunk) {
+		size_t n = total - off < chunk ? total - off : chunk;
+
+		assert_int_equal(run_call(fx, &(struct req){
+				.kind = OP_READX, .handle = 2,
+				.arg = { (int64_t)off, (int64_t)chunk,
+					 (int64_t)n } }, &call), NT_STATUS_OK);
+		assert_int_equal(call.bytes, chunk);
+	}
+	assert_int_equal(RUN(fx, .kind = OP_QFILEINFO, .handle = 2,
+			     .arg = { 258 }), NT_STATUS_OK);
+	assert_int_equal(close_h(fx, 2), NT_STATUS_OK);
+}
+
+static void test_readx_past_eof(void **cm_state)
+{
+	struct fx *fx = *cm_state;
+	static const struct {
+		int64_t off, size, returned;
+		uint32_t status;
+	} cases[] = {
+		{ 0, 100, 100, NT_STATUS_OK },
+		/* short, as the loadfile says */
+		{ 50, 100, 50, NT_STATUS_OK },
+		/* short, but the loadfile expected more */
+		{ 50, 100, 100, NT_STATUS_END_OF_FILE },
+		{ 200, 10, 0, NT_STATUS_OK },
+		{ 200, 10, 10, NT_STATUS_END_OF_FILE },
+		{ 0, 0, 0, NT_STATUS_OK },
+		{ -1, 10, 0, NT_STATUS_INVALID_PARAMETER },
+	};
+	char content[101];
+	size_t i;
+
+	memset(content, 'z', 100);
+	content[100] = '\0';
+	mk_file(fx, "f", content);
+	fx_open(fx);
+	assert_int_equal(ntcreatex(fx, "f", 0x40, 1, 0), NT_STATUS_OK);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct op_call call;
+
+		assert_int_equal(run_call(fx, &(struct req){
+				.kind = OP_READX, .handle = 0,
+				.arg = { cases[i].off, cases[i].size,
+					 cases[i].returned } }, &call),
+				 cases[i].status);
+		/* dbench counts the requested size, whatever came back */
+		assert_int_equal(call.bytes, (uint64_t)cases[i].size);
+		if (cases[i].status == NT_STATUS_END_OF_FILE)
+			assert_int_equal(call.err, 0);
+	}
+}
+
+static void test_write_failures(void **cm_state)
+{
+	struct fx *fx = *cm_state;
+	uint8_t data[100];
+	struct op_call call;
+	size_t i;
+
+	for (i = 0; i < sizeof(data); i++)
+		data[i] = (uint8_t)(i + 1);
+	fx_open(fx);
+	assert_int_equal(ntcreatex(fx, "f", 0x40, 2, 0), NT_STATUS_OK);
+
+	/* short writes are continued until everything is written */
+	pw_mode = PW_SHORT;
+	pw_calls = 0;
+	assert_int_equal(RUN(fx, .kind = OP_WRITEX, .handle = 0,
+			     .arg = { 0, 100, 100 }, .data = data),
+			 NT_STATUS_OK);
+	assert_int_equal(pw_calls, 15);
+	assert_int_equal(size_of(fx, "f"), 100);
+
+	/* EINTR is retried */
+	pw_mode = PW_EINTR_ONCE;
+	pw_calls = 0;
+	assert_int_equal(RUN(fx, .kind = OP_WRITEX, .handle = 0,
+			     .arg = { 100, 50, 50 }, .data = data),
+			 NT_STATUS_OK);
+	assert_int_equal(size_of(fx, "f"), 150);
+
+	/* a write that cannot complete: the disk is full */
+	pw_mode = PW_SHORT_THEN_ENOSPC;
+	pw_calls = 0;
+	assert_int_equal(run_call(fx, &(struct req){ .kind = OP_WRITEX,
+			.handle = 0, .arg = { 150, 100, 100 }, .data = data },
+			&call), NT_STATUS_DISK_FULL);
+	assert_int_equal(call.err, ENOSPC);
+	assert_int_equal(call.bytes, 100);
+	pw_mode = PW_REAL;
+
+	/* writing to a directory handle fails */
+	assert_int_equal(ntcreatex(fx, "d", 0x1, 2, 1), NT_STATUS_OK);
+	assert_int_not_equal(run_call(fx, &(struct req){ .kind = OP_WRITEX,
+			.handle = 1, .arg = { 0, 10, 10 }, .data = data },
+			&call), NT_STATUS_OK);
+	assert_int_not_equal(call.err, 0);
+}
+
+static void test_write_options(void **cm_state)
+{
+	struct fx *fx = *cm_state;
+	const uint8_t zero = 0, x = 'x';
+	struct op_call call;
+	uint8_t c;
+	int fd;
+
+	/* --fake-io: nothing moves, the bytes still count */
+	fx->opts.fake_io = true;
+	fx_open(fx);
+	assert_int_equal(ntcreatex(fx, "fake", 0x40, 2, 0), NT_STATUS_OK);
+	assert_int_equal(run_call(fx, &(struct req){ .kind = OP_WRITEX,
+			.handle = 0, .arg = { 0, 4096, 4096 }, .data = NULL },
+			&call), NT_STATUS_OK);
+	assert_int_equal(call.bytes, 4096);
+	assert_int_equal(run_call(fx, &(struct req){ .kind = OP_READX,
+			.handle = 0, .arg = { 0, 4096, 4096 } }, &call),
+			 NT_STATUS_OK);
+	assert_int_equal(call.bytes, 4096);
+	assert_int_equal(size_of(fx, "fake"), 0);
+
+	/* --one-byte-write-fix: a zero byte past the end is a truncate */
+	fx->opts.fake_io = false;
+	fx->opts.one_byte_write_fix = true;
+	fx_open(fx);
+	assert_int_equal(ntcreatex(fx, "one", 0x40, 2, 0), NT_STATUS_OK);
+	assert_int_equal(run_call(fx, &(struct req){ .kind = OP_WRITEX,
+			.handle = 0, .arg = { 65534, 1, 1 }, .data = &zero },
+			&call), NT_STATUS_OK);
+	assert_int_equal(call.bytes, 1);
+	assert_int_equal(size_of(fx, "one"), 65535);
+	/* a non-zero byte past the end is really written */
+	assert_int_equal(RUN(fx, .kind = OP_WRITEX, .handle = 0,
+			     .arg = { 70000, 1, 1 }, .data = &x),
+			 NT_STATUS_OK);
+	assert_int_equal(size_of(fx, "one"), 70001);
+	/* inside the file, a different byte is written, the same skipped */
+	assert_int_equal(RUN(fx, .kind = OP_WRITEX, .handle = 0,
+			     .arg = { 10, 1, 1 }, .data = &x), NT_STATUS_OK);
+	assert_int_equal(RUN(fx, .kind = OP_WRITEX, .handle = 0,
+			     .arg = { 10, 1, 1 }, .data = &x), NT_STATUS_OK);
+	fd = openat(fx->dfd, "one", O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(pread(fd, &c, 1, 10), 1);
+	assert_int_equal(c, 'x');
+	assert_int_equal(pread(fd, &c, 1, 70000), 1);
+	assert_int_equal(c, 'x');
+	assert_int_equal(pread(fd, &c, 1, 65534), 1);
+	assert_int_equal(c, 0);
+	close(fd);
+}
+
+/* ---- namespace operations ---- */
+
+static void test_rename_unlink_rmdir(void **cm_state)
+{
+	struct fx *fx = *cm_state;
+
+	fx_open(fx);
+	mk_dir(fx, "d");
+	mk_file(fx, "d/a", "aaa");
+	mk_dir(fx, "e");
+
+	assert_int_equal(RUN(fx, .kind = OP_RENAME, .path = { "d/a", "e/b" }),
+			 NT_STATUS_OK);
+	assert_int_equal(type_of(fx, "d/a"), -1);
+	assert_int_equal(type_of(fx, "e/b"), S_IFREG);
+	assert_int_equal(RUN(fx, .kind = OP_RENAME, .path = { "d/a", "e/c" }),
+			 NT_STATUS_OBJECT_NAME_NOT_FOUND);
+	assert_int_equal(RUN(fx, .kind = OP_RENAME,
+			     .path = { "nodir/a", "e/c" }),
+			 NT_STATUS_OBJECT_PATH_NOT_FOUND);
+	assert_int_equal(RUN(fx, .kind = OP_RENAME,
+			     .path = { "e/b", "nodir/c" }),
+			 NT_STATUS_OBJECT_PATH_NOT_FOUND);
+	assert_int_equal(type_of(fx, "e/b"), S_IFREG);
+
+	assert_int_equal(RUN(fx, .kind = OP_UNLINK, .path = { "d" }),
+			 NT_STATUS_FILE_IS_A_DIRECTORY);
+	assert_int_equal(RUN(fx, .kind = OP_RMDIR, .path = { "e" }),
+			 NT_STATUS_DIRECTORY_NOT_EMPTY);
+	assert_int_equal(RUN(fx, .kind = OP_RMDIR, .path = { "e/b" }),
+			 NT_STATUS_NOT_A_DIRECTORY);
+	assert_int_equal(RUN(fx, .kind = OP_UNLINK, .path = { "e/b" }),
+			 NT_STATUS_OK);
+	assert_int_equal(RUN(fx, .kind = OP_UNLINK, .path = { "e/b" }),
+			 NT_STATUS_OBJECT_NAME_NOT_FOUND);
+	assert_int_equal(RUN(fx, .kind = OP_RMDIR, .path = { "e" }),
+			 NT_STATUS_OK);
+	assert_int_equal(RUN(fx, .kind = OP_RMDIR, .path = { "e" }),
+			 NT_STATUS_OBJECT_NAME_NOT_FOUND);
+	assert_int_equal(type_of(fx, "e"), -1);
+	assert_int_equal(type_of(fx, "d"), S_IFDIR);
+}
+
+/* Build a nested tree under root: files, empty and full directories. */
+static void mk_tree(struct fx *fx, const char *root)
+{
+	static const char *const dirs[] = {
+		"", "/a", "/a/b", "/a/b/c", "/a/empty", "/z",
+	};
+	static const char *const files[] = {
+		"/f1", "/a/f2", "/a/b/f3", "/a/b/c/f4", "/a/b/c/f5", "/z/f6",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
+		mk_dir(fx, talloc_asprintf(fx->tmp, "%s%s", root, dirs[i]));
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+		mk_file(fx, talloc_asprintf(fx->tmp, "%s%s", root, files[i]),
+			"content");
+}
+
+static void test_deltree(void **cm_state)
+{
+	struct fx *fx = *cm_state;
+
+	fx_open(fx);
+	mk_dir(fx, "clients");
+	mk_tree(fx, "clients/client0");
+	mk_file(fx, "clients/other", "keep");
+	assert_int_equal(RUN(fx, .kind = OP_DELTREE,
+			     .path = { "clients/client0" }), NT_STATUS_OK);
+	assert_int_equal(type_of(fx, "clients/client0"), -1);
+	assert_int_equal(type_of(fx, "clients/other"), S_IFREG);
+	/* a missing tree is no error, nor one below a file */
+	assert_int_equal(RUN(fx, .kind = OP_DELTREE,
+			     .path = { "clients/client0" }), NT_STATUS_OK);
+	assert_int_equal(RUN(fx, .kind = OP_DELTREE,
+			     .path = { "clients/other/x" }), NT_STATUS_OK);
+	/* a single file */
+	assert_int_equal(RUN(fx, .kind = OP_DELTREE,
+			     .path = { "clients/other" }), NT_STATUS_OK);
+	assert_int_equal(type_of(fx, "clients/other"), -1);
+	assert_int_equal(type_of(fx, "clients"), S_IFDIR);
+}
+
+/*
+ * Links inside the tree to a directory of precious files outside it (and
+ * to one of them): removing the tree removes the links only.
+ */
+static void mk_trap(struct fx *fx, const char *root)
+{
+	const char *precious = talloc_asprintf(fx->tmp, "%s/precious",
+					       fx->dir);
+
+	mk_tree(fx, root);
+	assert_int_equal(symlinkat(precious, fx->dfd,
+		talloc_asprintf(fx->tmp, "%s/a/b/link", root)), 0);
+	assert_int_equal(symlinkat(talloc_asprintf(fx->tmp, "%s/p1", precious),
+		fx->dfd, talloc_asprintf(fx->tmp, "%s/filelink", root)), 0);
+	assert_int_equal(symlinkat("nowhere", fx->dfd,
+		talloc_asprintf(fx->tmp, "%s/a/dangling", root)), 0);
+	/* the link resolves to the precious directory */
+	assert_int_equal(type_of(fx, talloc_asprintf(fx->tmp,
+				 "%s/a/b/link/p2", root)), S_IFREG);
+}
+
+static void check_precious(struct fx *fx)
+{
+	assert_int_equal(type_of(fx, "precious"), S_IFDIR);
+	assert_int_equal(type_of(fx, "precious/p1"), S_IFREG);
+	assert_int_equal(type_of(fx, "precious/p2"), S_IFREG);
+	assert_int_equal(type_of(fx, "precious/sub/p3"), S_IFREG);
+	assert_int_equal(size_of(fx, "precious/p1"), 4);
+}
+
+static void test_deltree_and_cleanup_keep_symlink_targets(void **cm_state)
+{
+	struct fx *fx = *cm_state;
+
+	mk_dir(fx, "precious");
+	mk_dir(fx, "precious/sub");
+	mk_file(fx, "precious/p1", "gold");
+	mk_file(fx, "precious/p2", "gold");
+	mk_file(fx, "precious/sub/p3", "gold");
+	fx_open(fx);
+
+	mk_trap(fx, "tree");
+	assert_int_equal(RUN(fx, .kind = OP_DELTREE, .path = { "tree" }),
+			 NT_STATUS_OK);
+	assert_int_equal(type_of(fx, "tree"), -1);
+	check_precious(fx);
+
+	/* cleanup also closes what is open in the tree first */
+	mk_dir(fx, "clients");
+	mk_trap(fx, "clients/client0");
+	assert_int_equal(ntcreatex(fx, "clients/client0/f1", 0x40, 1, 4),
+			 NT_STATUS_OK);
+	assert_int_equal(fileio_backend.cleanup(fx->state, "clients/client0"),
+			 0);
+	assert_int_equal(type_of(fx, "clients/client0"), -1);
+	assert_int_equal(type_of(fx, "clients"), S_IFDIR);
+	assert_int_equal(close_h(fx, 4), NT_STATUS_INVALID_HANDLE);
+	check_precious(fx);
+
+	/* a link as the top of the tree is removed as a link */
+	assert_int_equal(symlinkat("precious", fx->dfd, "toplink"), 0);
+	assert_int_equal(fileio_backend.cleanup(fx->state, "toplink"), 0);
+	assert_int_equal(type_of(fx, "toplink"), -1);
+	check_precious(fx);
+
+	/* a missing tree is success */
+	assert_int_equal(fileio_backend.cleanup(fx->state, "nothing/here"), 0);
+}
+
+/* ---- queries ---- */
+
+static void test_qpathinfo_resolve(void **cm_state)
+{
+	struct fx *fx = *cm_state;
+	static const struct {
+		const char *path;
+		uint32_t resolve;	/* status with resolution on */
+		uint32_t no_resolve;	/* and off */
+	} cases[] = {
+		{ "Dir/File.TXT", NT_STATUS_OK, NT_STATUS_OK },
+		{ "Dir/file.txt", NT_STATUS_OK,
+		  NT_STATUS_OBJECT_NAME_NOT_FOUND },
+		{ "Dir/FILE.txt", NT_STATUS_OK,
+		  NT_STATUS_OBJECT_NAME_NOT_FOUND },
+		{ "Dir/other.txt", NT_STATUS_OBJECT_NAME_NOT_FOUND,
+		  NT_STATUS_OBJECT_NAME_NOT_FOUND },
+		{ "dir/File.TXT", NT_STATUS_OBJECT_PATH_NOT_FOUND,
+		  NT_STATUS_OBJECT_PATH_NOT_FOUND },
+		{ "Dir", NT_STATUS_OK, NT_STATUS_OK },
+		{ "", NT_STATUS_OK, NT_STATUS_OK },
+	};
+	size_t i;
+
+	mk_dir(fx, "Dir");
+	mk_file(fx, "Dir/File.TXT", "x");
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		print_message("path '%s'\n", cases[i].path);
+		fx->opts.no_resolve = false;
+		fx_open(fx);
+		assert_int_equal(RUN(fx, .kind = OP_QPATHINFO,
+				     .path = { cases[i].path },
+				     .arg = { 1004 }), cases[i].resolve);
+		fx->opts.no_resolve = true;
+		fx_open(fx);
+		assert_int_equal(RUN(fx, .kind = OP_QPATHINFO,
+				     .path = { cases[i].path },
+				     .arg = { 1004 }), cases[i].no_resolve);
+	}
+}
+
+static void test_fs_and_file_info(void **cm_state)
+{
+	struct fx *fx = *cm_state;
+	struct timespec old[2] = { { 1000, 0 }, { 1000, 0 } };
+	struct stat sb;
+
+	mk_file(fx, "f", "data");
+	assert_int_equal(utimensat(fx->dfd, "f", old, 0), 0);
+	fx_open(fx);
+	assert_int_equal(RUN(fx, .kind = OP_QFSINFO, .arg = { 259 }),
+			 NT_STATUS_OK);
+	assert_int_equal(ntcreatex(fx, "f", 0x40, 1, 7), NT_STATUS_OK);
+	assert_int_equal(RUN(fx, .kind = OP_QFILEINFO, .handle = 7,
+			     .arg = { 1004 }), NT_STATUS_OK);
+	assert_int_equal(RUN(fx, .kind = OP_SFILEINFO, .handle = 7,
+			     .arg = { 1004 }), NT_STATUS_OK);
+	assert_int_equal(fstatat(fx->dfd, "f", &sb, 0), 0);
+	assert_true(sb.st_mtime > 1000);
+	/* a directory handle too */
+	assert_int_equal(ntcreatex(fx, "", 0x1, 1, 8), NT_STATUS_OK);
+	assert_int_equal(RUN(fx, .kind = OP_QFILEINFO, .handle = 8,
+			     .arg = { 1004 }), NT_STATUS_OK);
+	assert_int_equal(RUN(fx, .kind = OP_SFILEINFO, .handle = 8,
+			     .arg = { 1004 }), NT_STATUS_OK);
+	assert_int_equal(RUN(fx, .kind = OP_FLUSH, .handle = 8), NT_STATUS_OK);
+}
+
+static void test_mask_match(void **cm_state)
+{
+	static const struct {
+		const char *mask, *name;
+		bool match;
+	} cases[] = {
+		{ "*", "anything", true },
+		{ "*", ".", true },
+		{ "*", "..", true },
+		{ "*", "", true },
+		{ "*.*", "a.b", true },
+		{ "*.*", "ab", false },
+		{ "*.jnk", "FILE.JNK", true },
+		{ "*.JNK", "file.jnk", true },
+		{ "*.jnk", "file.jnkx", false },
+		{ "FILLER.*", "filler.000", true },
+		{ "FILLER.*", "filler", false },
+		{ "?", "a", true },
+		{ "?", "", false },
+		{ "?", "ab", false },
+		{ "a?c", "ABC", true },
+		{ "a**c", "abbbc", true },
+		{ "abc", "ABC", true },
+		{ "abc", "abd", false },
+		/* DOS_STAR: a run that stops at the last dot */
+		{ "<.JNK", "x.jnk", true },
+		{ "<.JNK", "a.b.jnk", true },
+		{ "<.JNK", ".jnk", true },
+		{ "<.JNK", "x.jnk.txt", false },
+		{ "<.JNK", ".", false },
+		{ "<.JNK", "..", false },
+		{ "<", "noext", true },
+		{ "<", "a.b", false },
+		{ "<.<", "a.b", true },
+		/* DOS_QM: one character, or none at a dot or the end */
+		{ "a>>", "a", true },
+		{ "a>>", "ab", true },
+		{ "a>>", "abc", true },
+		{ "a>>", "abcd", false },
+		{ "a>.txt", "a.txt", true },
+		{ "a>.txt", "ab.txt", true },
+		/* DOS_DOT: a dot, or nothing at the end */
+		{ "abc\"", "abc", true },
+		{ "abc\"", "abc.", true },
+		{ "abc\"*", "abc.def", true },
+		{ "abc\"", "abcd", false },
+	};
+	size_t i;
+
+	(void)cm_state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		print_message("mask '%s' name '%s'\n", cases[i].mask,
+			      cases[i].name);
+		assert_int_equal(fileio_mask_match(cases[i].mask,
+						   cases[i].name),
+				 cases[i].match);
+	}
+}
+
+static void test_find(void **cm_state)
+{
+	struct fx *fx = *cm_state;
+	static const struct {
+		const char *pattern;
+		int64_t maxcount;
+		uint32_t status;
+		uint64_t count;		/* FIND_FIRST with a wildcard */
+	} cases[] = {
+		/* four entries, plus "." and ".." */
+		{ "d/*", 1366, NT_STATUS_OK, 6 },
+		{ "d/*", 3, NT_STATUS_OK, 3 },
+		{ "d/*", 0, NT_STATUS_OK, 6 },
+		{ "d/*.jnk", 1366, NT_STATUS_OK, 2 },
+		{ "d/<.JNK", 1366, NT_STATUS_OK, 2 },
+		{ "d/?.TXT", 1366, NT_STATUS_OK, 1 },
+		{ "d/*.doc", 1366, NT_STATUS_NO_SUCH_FILE, 0 },
+		{ "e/*", 1366, NT_STATUS_OK, 2 },	/* empty: . and .. */
+		{ "e/<.JNK", 1366, NT_STATUS_NO_SUCH_FILE, 0 },
+		{ "FILLER.*", 1366, NT_STATUS_OK, 1 },
+		{ "*", 1366, NT_STATUS_OK, 5 },
+		{ "nodir/*", 1366, NT_STATUS_OBJECT_PATH_NOT_FOUND, 0 },
+		{ "d/c.txt/*", 1366, NT_STATUS_OBJECT_PATH_NOT_FOUND, 0 },
+		/* no wildcard: one name */
+		{ "d/c.txt", 1366, NT_STATUS_OK, 0 },
+		{ "d/C.TXT", 1366, NT_STATUS_NO_SUCH_FILE, 0 },
+		{ "d/none", 1366, NT_STATUS_NO_SUCH_FILE, 0 },
+	};
+	size_t i;
+
+	mk_dir(fx, "d");
+	mk_dir(fx, "e");
+	mk_file(fx, "d/A.JNK", "");
+	mk_file(fx, "d/b.jnk", "");
+	mk_file(fx, "d/c.txt", "");
+	mk_file(fx, "d/D", "");
+	mk_file(fx, "filler.000", "");
+	fx_open(fx);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *p = cases[i].pattern;
+		struct op_call call;
+
+		print_message("pattern %s max %d\n", p,
+			      (int)cases[i].maxcount);
+		assert_int_equal(RUN(fx, .kind = OP_FIND, .path = { p },
+				     .arg = { 260, cases[i].maxcount,
+					      (int64_t)cases[i].count }),
+				 cases[i].status);
+		if (strpbrk(p, FILEIO_WILDCARDS) != NULL &&
+		    cases[i].status != NT_STATUS_OBJECT_PATH_NOT_FOUND) {
+			uint64_t n = 99;
+
+			memset(&call, 0, sizeof(call));
+			assert_int_equal(fileio_find_count(fx->state, &call, p,
+					 cases[i].maxcount, &n), NT_STATUS_OK);
+			assert_int_equal(n, cases[i].count);
+		}
+	}
+}
+
+/* ---- locks ---- */
+
+static void test_lock_conflict(void **cm_state)
+{
+	struct fx *fx = *cm_state;
+	int ready[2], done[2];
+	struct op_call call;
+	char c = 0;
+	pid_t pid;
+	int status;
+
+	mk_file(fx, "lockme", "0123456789abcdefghij");
+	fx_open(fx);
+	assert_int_equal(ntcreatex(fx, "lockme", 0x40, 1, 1), NT_STATUS_OK);
+	assert_int_equal(pipe(ready), 0);
+	assert_int_equal(pipe(done), 0);
+
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		/* another process holds a write lock on [0, 10) */
+		struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET,
+				    .l_start = 0, .l_len = 10 };
+		int fd;
+
+		/* only the parent may hold the write end: EOF if it dies */
+		close(ready[0]);
+		close(done[1]);
+		alarm(60);	/* never outlive a parent stuck elsewhere */
+		fd = openat(fx->dfd, "lockme", O_RDWR);
+		if (fd < 0 || fcntl(fd, F_SETLK, &fl) != 0)
+			_exit(2);
+		if (write(ready[1], "r", 1) != 1)
+			_exit(3);
+		if (read(done[0], &c, 1) != 1)
+			_exit(4);
+		_exit(0);
+	}
+	close(ready[1]);
+	close(done[0]);
+	assert_int_equal(read(ready[0], &c, 1), 1);
+
+	assert_int_equal(run_call(fx, &(struct req){ .kind = OP_LOCKX,
+			.handle = 1, .arg = { 5, 10 } }, &call),
+			 NT_STATUS_LOCK_NOT_GRANTED);
+	assert_int_not_equal(call.err, 0);
+	assert_int_equal(RUN(fx, .kind = OP_LOCKX, .handle = 1,
+			     .arg = { 10, 10 }), NT_STATUS_OK);
+	assert_int_equal(RUN(fx, .kind = OP_UNLOCKX, .handle = 1,
+			     .arg = { 10, 10 }), NT_STATUS_OK);
+	/* an empty range locks nothing, so nothing conflicts */
+	assert_int_equal(RUN(fx, .kind = OP_LOCKX, .handle = 1,
+			     .arg = { 0, 0 }), NT_STATUS_OK);
+	assert_int_equal(RUN(fx, .kind = OP_LOCKX, .handle = 1,
+			     .arg = { -1, 10 }), NT_STATUS_INVALID_PARAMETER);
+
+	assert_int_equal(write(done[1], "d", 1), 1);
+	/*
+	 * Its exit status is not checked: "r" already proved it held the
+	 * lock, and under valgrind the child's exit reports the parent's
+	 * heap as its own leak.
+	 */
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	close(ready[0]);
+	close(done[1]);
+
+	/* the other process is gone, and its lock with it */
+	assert_int_equal(RUN(fx, .kind = OP_LOCKX, .handle = 1,
+			     .arg = { 5, 10 }), NT_STATUS_OK);
+	assert_int_equal(RUN(fx, .kind = OP_UNLOCKX, .handle = 1,
+			     .arg = { 5, 10 }), NT_STATUS_OK);
+}
+
+/* ---- options ---- */
+
+/* A short script of every kind of op; all must succeed. */
+static void run_script(struct fx *fx)
+{
+	const uint8_t data[512] = { 7 };
+	struct op_call call;
+
+	assert_int_equal(RUN(fx, .kind = OP_MKDIR, .path = { "clients" },
+			     .shared = true), NT_STATUS_OK);
+	assert_int_equal(ntcreatex(fx, "clients/client0", 0x1, 2, 0),
+			 NT_STATUS_OK);
+	assert_int_equal(close_h(fx, 0), NT_STATUS_OK);
+	assert_int_equal(ntcreatex(fx, "clients/client0/f", 0x40, 2, 1),
+			 NT_STATUS_OK);
+	assert_int_equal(run_call(fx, &(struct req){ .kind = OP_WRITEX,
+			.handle = 1, .arg = { 0, 512, 512 }, .data = data },
+			&call), NT_STATUS_OK);
+	assert_int_equal(call.bytes, 512);
+	assert_int_equal(RUN(fx, .kind = OP_READX, .handle = 1,
+			     .arg = { 0, 512, 512 }), NT_STATUS_OK);
+	assert_int_equal(RUN(fx, .kind = OP_FLUSH, .handle = 1), NT_STATUS_OK);
+	assert_int_equal(RUN(fx, .kind = OP_QFILEINFO, .handle = 1,
+			     .arg = { 1004 }), NT_STATUS_OK);
+	assert_int_equal(RUN(fx, .kind = OP_SFILEINFO, .handle = 1,
+			     .arg = { 1004 }), NT_STATUS_OK);
+	assert_int_equal(RUN(fx, .kind = OP_LOCKX, .handle = 1,
+			     .arg = { 0, 1 }), NT_STATUS_OK);
+	assert_int_equal(RUN(fx, .kind = OP_UNLOCKX, .handle = 1,
+			     .arg = { 0, 1 }), NT_STATUS_OK);
+	assert_int_equal(close_h(fx, 1), NT_STATUS_OK);
+	assert_int_equal(RUN(fx, .kind = OP_QPATHINFO,
+			     .path = { "clients/client0/f" }, .arg = { 1004 }),
+			 NT_STATUS_OK);
+	assert_int_equal(RUN(fx, .kind = OP_QFSINFO, .arg = { 259 }),
+			 NT_STATUS_OK);
+	assert_int_equal(RUN(fx, .kind = OP_FIND,
+			     .path = { "clients/client0/*" },
+			     .arg = { 260, 1366, 3 }), NT_STATUS_OK);
+	assert_int_equal(RUN(fx, .kind = OP_MKDIR,
+			     .path = { "clients/client0/sub" }), NT_STATUS_OK);
+	assert_int_equal(RUN(fx, .kind = OP_RENAME,
+			     .path = { "clients/client0/f",
+				       "clients/client0/sub/g" }),
+			 NT_STATUS_OK);
+	assert_int_equal(RUN(fx, .kind = OP_RENAME,
+			     .path = { "clients/client0/sub/g",
+				       "clients/client0/sub/h" }),
+			 NT_STATUS_OK);
+	assert_int_equal(RUN(fx, .kind = OP_UNLINK,
+			     .path = { "clients/client0/sub/h" }),
+			 NT_STATUS_OK);
+	assert_int_equal(RUN(fx, .kind = OP_RMDIR,
+			     .path = { "clients/client0/sub" }), NT_STATUS_OK);
+	assert_int_equal(ntcreatex(fx, "clients/client0/g", 0x40, 5, 2),
+			 NT_STATUS_OK);
+	assert_int_equal(RUN(fx, .kind = OP_DELTREE,
+			     .path = { "clients/client0" }), NT_STATUS_OK);
+	assert_int_equal(type_of(fx, "clients/client0"), -1);
+	assert_int_equal(fileio_backend.cleanup(fx->state, "clients"), 0);
+	assert_int_equal(type_of(fx, "clients"), -1);
+}
+
+static void test_sync_options(void **cm_state)
+{
+	struct fx *fx = *cm_state;
+
+	fx->opts.sync_open = true;
+	fx->opts.sync_dirs = true;
+	fx->opts.fsync_writes = true;
+	fx_open(fx);
+	run_script(fx);
+}
+
+static void test_stat_check(void **cm_state)
+{
+	struct fx *fx = *cm_state;
+
+	fx->opts.stat_check = true;
+	fx_open(fx);
+	run_script(fx);
+	/* the statuses are those the skipped calls would have returned */
+	mk_dir(fx, "d");
+	mk_file(fx, "f", "x");
+	assert_int_equal(RUN(fx, .kind = OP_MKDIR, .path = { "d" }),
+			 NT_STATUS_OBJECT_NAME_COLLISION);
+	assert_int_equal(RUN(fx, .kind = OP_MKDIR, .path = { "d" },
+			     .shared = true), NT_STATUS_OK);
+	assert_int_equal(RUN(fx, .kind = OP_RMDIR, .path = { "f" }),
+			 NT_STATUS_NOT_A_DIRECTORY);
+	assert_int_equal(RUN(fx, .kind = OP_RMDIR, .path = { "nothing" }),
+			 NT_STATUS_OBJECT_NAME_NOT_FOUND);
+	assert_int_equal(ntcreatex(fx, "f", 0x40, 2, 0),
+			 NT_STATUS_OBJECT_NAME_COLLISION);
+	assert_int_equal(ntcreatex(fx, "d", 0x1, 2, 0),
+			 NT_STATUS_OBJECT_NAME_COLLISION);
+	assert_int_equal(ntcreatex(fx, "d", 0x1, 3, 0), NT_STATUS_OK);
+	assert_int_equal(RUN(fx, .kind = OP_RENAME, .path = { "nothing", "x" }),
+			 NT_STATUS_OBJECT_NAME_NOT_FOUND);
+	assert_int_equal(RUN(fx, .kind = OP_RENAME,
+			     .path = { "nodir/x", "x" }),
+			 NT_STATUS_OBJECT_PATH_NOT_FOUND);
+}
+
+static void test_xattr(void **cm_state)
+{
+	struct fx *fx = *cm_state;
+#ifdef HAVE_SYS_XATTR_H
+	uint8_t val[64];
+	bool supported;
+	ssize_t n;
+
+	/* does this filesystem keep user attributes at all? */
+	mk_file(fx, "probe", "");
+	supported = setxattr(talloc_asprintf(fx->tmp, "%s/probe", fx->dir),
+			     "user.probe", "1", 1, 0) == 0;
+	fx->opts.xattr = true;
+	fx_open(fx);
+	if (!supported) {
+		assert_int_equal(ntcreatex(fx, "f", 0x40, 2, 0),
+				 NT_STATUS_NOT_SUPPORTED);
+		return;
+	}
+	run_script(fx);
+	assert_int_equal(ntcreatex(fx, "f", 0x40, 2, 0), NT_STATUS_OK);
+	n = getxattr(talloc_asprintf(fx->tmp, "%s/f", fx->dir),
+		     FILEIO_XATTR_NAME, val, sizeof(val));
+	assert_int_equal(n, FILEIO_XATTR_SIZE);
+	assert_int_equal(RUN(fx, .kind = OP_QFILEINFO, .handle = 0,
+			     .arg = { 1004 }), NT_STATUS_OK);
+	assert_int_equal(RUN(fx, .kind = OP_SFILEINFO, .handle = 0,
+			     .arg = { 1004 }), NT_STATUS_OK);
+	assert_int_equal(RUN(fx, .kind = OP_QPATHINFO, .path = { "f" },
+			     .arg = { 1004 }), NT_STATUS_OK);
+	/* directories are opened without writing one */
+	assert_int_equal(ntcreatex(fx, "d", 0x1, 2, 1), NT_STATUS_OK);
+	assert_true(getxattr(talloc_asprintf(fx->tmp, "%s/d", fx->dir),
+			     FILEIO_XATTR_NAME, val, sizeof(val)) < 0);
+#else
+	fx->opts.xattr = true;
+	fx_open(fx);
+	assert_int_equal(ntcreatex(fx, "f", 0x40, 2, 0),
+			 NT_STATUS_NOT_SUPPORTED);
+#endif
+}
+
+/* ---- setup ---- */
+
+static void test_setup_errors(void **cm_state)
+{
+	struct fx *fx = *cm_state;
+	struct backend_client_config cfg = { .opts = &fx->opts,
+					     .nhandles = 4 };
+	void *state = NULL;
+	char *err = NULL;
+
+	cfg.directory = talloc_asprintf(fx->tmp, "%s/missing", fx->dir);
+	assert_int_equal(fileio_backend.setup(fx->ctx, &cfg, &state, &err),
+			 -1);
+	assert_non_null(err);
+	assert_non_null(strstr(err, "/missing: "));
+	assert_non_null(strstr(err, strerror(ENOENT)));
+	talloc_free(err);
+
+	mk_file(fx, "file", "");
+	cfg.directory = talloc_asprintf(fx->tmp, "%s/file", fx->dir);
+	err = NULL;
+	assert_int_equal(fileio_backend.setup(fx->ctx, &cfg, &state, &err),
+			 -1);
+	assert_non_null(strstr(err, strerror(ENOTDIR)));
+	talloc_free(err);
+
+	/* no handle slots at all is a valid program */
+	cfg.directory = fx->dir;
+	cfg.nhandles = 0;
+	assert_int_equal(fileio_backend.setup(fx->ctx, &cfg, &state, &err), 0);
+	assert_int_equal(fileio_backend.cleanup(state, "nothing"), 0);
+	talloc_free(state);
+}
+
+/* ---- null backend and registry ---- */
+
+static void test_null_backend(void **cm_state)
+{
+	struct fx *fx = *cm_state;
+	struct backend_client_config cfg = { .opts = &fx->opts,
+					     .directory = "/nonexistent",
+					     .nhandles = 4 };
+	struct op op = { .handle = 99 };
+	void *state = NULL;
+	char *err = NULL;
+	unsigned k;
+
+	assert_int_equal(null_backend.setup(fx->ctx, &cfg, &state, &err), 0);
+	for (k = 0; k < OP_NUM_MEASURED; k++) {
+		struct op_call call = { .op = &op,
+					.arg = { 12, 4096, 17, 0 } };
+
+		op.kind = (enum op_kind)k;
+		assert_int_equal(null_backend.ops[k](state, &call),
+				 NT_STATUS_OK);
+		assert_int_equal(call.err, 0);
+		assert_int_equal(call.bytes, (k == OP_READX || k == OP_WRITEX) ?
+				 4096 : 0);
+	}
+	assert_int_equal(null_backend.cleanup(state, "clients"), 0);
+	talloc_free(state);
+}
+
+static void test_registry(void **cm_state)
+{
+	const char *bad = NULL;
+	size_t i;
+
+	(void)cm_state;
+	assert_ptr_equal(backend_find("fileio"), &fileio_backend);
+	assert_ptr_equal(backend_find("null"), &null_backend);
+	assert_null(backend_find("nfs-does-not-exist"));
+	assert_null(backend_find(""));
+	assert_null(backend_find(NULL));
+	assert_int_equal(backend_registry_check(&bad), 0);
+	assert_null(bad);
+	for (i = 0; backend_registry[i] != NULL; i++) {
+		assert_non_null(backend_registry[i]->name);
+		assert_non_null(backend_registry[i]->description);
+	}
+	assert_int_equal(i, 2);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+#define T(f) cmocka_unit_test_setup_teardown(f, fx_setup, fx_teardown)
+		T(test_ntcreatex_dispositions),
+		T(test_ntcreatex_invalid),
+		T(test_shared_directories),
+		T(test_missing_parent_vs_missing_file),
+		T(test_failed_open_keeps_handle),
+		T(test_unopened_handles),
+		T(test_write_read_round_trip),
+		T(test_readx_past_eof),
+		T(test_write_failures),
+		T(test_write_options),
+		T(test_rename_unlink_rmdir),
+		T(test_deltree),
+		T(test_deltree_and_cleanup_keep_symlink_targets),
+		T(test_qpathinfo_resolve),
+		T(test_fs_and_file_info),
+		T(test_mask_match),
+		T(test_find),
+		T(test_lock_conflict),
+		T(test_sync_options),
+		T(test_stat_check),
+		T(test_xattr),
+		T(test_setup_errors),
+		T(test_null_backend),
+		T(test_registry),
+#undef T
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
