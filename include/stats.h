@@ -41,6 +41,7 @@ enum client_state {
 struct op_stats {
 	uint64_t count;
 	uint64_t mismatches;	/* result differed from the expected status */
+	uint64_t fatal;		/* ... and stopped the client (not in mismatches) */
 	uint64_t sum_ns;
 	uint64_t max_ns;
 	/* first mismatch in this phase: op index in the program, or UINT32_MAX */

@@ -533,12 +533,14 @@ static enum client_step_result run_measured(struct client *c,
 
 	if (!ntstatus_matches(op->check, op->status, status) &&
 	    !c->be->ignore_status) {
-		record_mismatch(c, op, status, call.err);
 		if (mismatch_is_fatal(c, op, status)) {
+			STORE(c->slot->ops[op->kind].fatal,
+			      c->slot->ops[op->kind].fatal + 1);
 			report_fatal(c, op, &call, status);
 			c->failed = true;
 			return STEP_FAILED;
 		}
+		record_mismatch(c, op, status, call.err);
 	}
 	return STEP_OK;
 }

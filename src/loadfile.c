@@ -29,16 +29,16 @@
 #include "ntstatus.h"
 #include "program.h"
 
-#define LF_MAX_LINE		(1u << 20)	/* bytes, without the line end */
-#define LF_MAX_INPUT		(1ull << 30)	/* bytes, after decompression */
-#define LF_READ_CHUNK		(1u << 20)	/* bytes asked of gzread at once */
-#define LF_MAX_LOOP_DEPTH	64
-#define LF_MAX_COMPONENT	255
-#define LF_MAX_PATH		4095
-#define LF_MAX_RANDOM		99		/* highest RANDOMSTRING index */
-#define LF_MAX_FIELDS		8		/* more than any command has */
-#define LF_MAX_MODS		16		/* modifiers after one '*' */
-#define LF_SHOW_MAX		40		/* bytes of a token quoted in errors */
+#define LF_MAX_LINE	  (1u << 20)   /* bytes, without the line end */
+#define LF_MAX_INPUT	  (1ull << 30) /* bytes, after decompression */
+#define LF_READ_CHUNK	  (1u << 20)   /* bytes asked of gzread at once */
+#define LF_MAX_LOOP_DEPTH 64
+#define LF_MAX_COMPONENT  255
+#define LF_MAX_PATH	  4095
+#define LF_MAX_RANDOM	  99 /* highest RANDOMSTRING index */
+#define LF_MAX_FIELDS	  8  /* more than any command has */
+#define LF_MAX_MODS	  16 /* modifiers after one '*' */
+#define LF_SHOW_MAX	  40 /* bytes of a token quoted in errors */
 
 #define LF_PRINTF(a, b) __attribute__((format(printf, a, b)))
 
@@ -52,10 +52,10 @@ struct lf_field {
 /* A loadfile handle number and the dense slot it was given. */
 struct lf_handle {
 	int64_t num;
-	int32_t slot;		/* -1: entry unused */
-	uint32_t first_use;	/* line of the first op that used it, 0 if none */
-	uint8_t first_kind;	/* the kind of that op */
-	bool produced;		/* some NTCreateX opens it */
+	int32_t slot;	    /* -1: entry unused */
+	uint32_t first_use; /* line of the first op that used it, 0 if none */
+	uint8_t first_kind; /* the kind of that op */
+	bool produced;	    /* some NTCreateX opens it */
 };
 
 /* A path with "$i" in it, kept for the end-of-file checks. */
@@ -66,7 +66,7 @@ struct lf_random_path {
 
 struct lf_state {
 	void *mem_ctx;
-	void *tmp;		/* freed when compilation ends */
+	void *tmp; /* freed when compilation ends */
 	const char *name;
 	char **err;
 	struct program *prog;
@@ -107,7 +107,7 @@ struct lf_state {
 	/* RANDOMSTRING indices: first line using $i, definitions */
 	uint32_t random_use_line[LF_MAX_RANDOM + 1];
 	bool random_defined[LF_MAX_RANDOM + 1];
-	bool random_dots[LF_MAX_RANDOM + 1];	/* can be all dots */
+	bool random_dots[LF_MAX_RANDOM + 1]; /* can be all dots */
 };
 
 /* What each command looks like, for messages. */
@@ -253,13 +253,15 @@ static int lf_gz_error(struct lf_state *st, int saved_errno)
 	size_t nlen = strlen(st->name);
 
 	if (errnum == Z_ERRNO)
-		return lf_file_error(st, "%s", saved_errno != 0 ?
-				     strerror(saved_errno) : "read error");
+		return lf_file_error(st, "%s",
+				     saved_errno != 0 ? strerror(saved_errno) :
+							"read error");
 	if (errnum == Z_MEM_ERROR)
 		return lf_nomem(st);
 	if (msg == NULL)
 		msg = "unknown error";
-	if (strncmp(msg, st->name, nlen) == 0 && strncmp(msg + nlen, ": ", 2) == 0)
+	if (strncmp(msg, st->name, nlen) == 0 &&
+	    strncmp(msg + nlen, ": ", 2) == 0)
 		msg += nlen + 2;
 	if (errnum == Z_BUF_ERROR)
 		return lf_file_error(st, "truncated gzip data (%s)", msg);
@@ -289,7 +291,8 @@ static int lf_refill(struct lf_state *st)
 	}
 	st->total += (unsigned)n;
 	if (st->total > LF_MAX_INPUT)
-		return lf_file_error(st, "input larger than %llu bytes "
+		return lf_file_error(st,
+				     "input larger than %llu bytes "
 				     "(after decompression); not a loadfile?",
 				     (unsigned long long)LF_MAX_INPUT);
 	st->win_end += (unsigned)n;
@@ -368,8 +371,8 @@ static inline bool lf_is_space(char c)
  * stores at most LF_MAX_FIELDS.  A field starting with '"' runs to the
  * next '"' and must be followed by whitespace or the end of the line.
  */
-static int lf_split(struct lf_state *st, const char *p, size_t len,
-		    size_t pos, struct lf_field *fields, unsigned *nfields)
+static int lf_split(struct lf_state *st, const char *p, size_t len, size_t pos,
+		    struct lf_field *fields, unsigned *nfields)
 {
 	unsigned n = 0;
 
@@ -384,19 +387,24 @@ static int lf_split(struct lf_state *st, const char *p, size_t len,
 			const char *q = memchr(p + pos + 1, '"', len - pos - 1);
 
 			if (q == NULL)
-				return lf_error(st, "unterminated quoted string "
+				return lf_error(st,
+						"unterminated quoted string "
 						"'%s'; expected a closing '\"'",
-						lf_show(st, p + pos, len - pos));
+						lf_show(st, p + pos,
+							len - pos));
 			f.p = p + pos + 1;
 			f.len = (size_t)(q - f.p);
 			f.quoted = true;
 			pos = (size_t)(q - p) + 1;
 			if (pos < len && !lf_is_space(p[pos]))
-				return lf_error(st, "expected a space after the "
-						"quoted string \"%s\", found '%c'",
-						lf_show(st, f.p, f.len),
-						(p[pos] >= 0x20 && p[pos] < 0x7f) ?
-						p[pos] : '?');
+				return lf_error(
+					st,
+					"expected a space after the "
+					"quoted string \"%s\", found '%c'",
+					lf_show(st, f.p, f.len),
+					(p[pos] >= 0x20 && p[pos] < 0x7f) ?
+						p[pos] :
+						'?');
 		} else {
 			f.p = p + pos;
 			while (pos < len && !lf_is_space(p[pos]))
@@ -437,7 +445,8 @@ static int lf_number(const char *p, size_t len, size_t *pos, int64_t *out)
 
 	if (i >= len || p[i] < '0' || p[i] > '9')
 		return -1;
-	if (p[i] == '0' && i + 1 < len && (p[i + 1] == 'x' || p[i + 1] == 'X')) {
+	if (p[i] == '0' && i + 1 < len &&
+	    (p[i + 1] == 'x' || p[i + 1] == 'X')) {
 		size_t start = i + 2;
 		int d;
 
@@ -474,9 +483,11 @@ static int lf_bad_number(struct lf_state *st, const struct op *op,
 			 const char *expected)
 {
 	if (rc == -2)
-		return lf_error(st, "%s: %s: %s is too large; expected at most "
-				"%lld", lf_op_name(op), what,
-				lf_show_field(st, f), (long long)INT64_MAX);
+		return lf_error(st,
+				"%s: %s: %s is too large; expected at most "
+				"%lld",
+				lf_op_name(op), what, lf_show_field(st, f),
+				(long long)INT64_MAX);
 	return lf_error(st, "%s: %s: expected %s, found %s", lf_op_name(op),
 			what, expected, lf_show_field(st, f));
 }
@@ -494,9 +505,11 @@ static int lf_plain(struct lf_state *st, const struct op *op, const char *what,
 		return lf_bad_number(st, op, what, f, rc,
 				     "a number (decimal or 0x hex)");
 	if (*out > max)
-		return lf_error(st, "%s: %s: %s is too large; expected at most "
-				"%lld", lf_op_name(op), what,
-				lf_show_field(st, f), (long long)max);
+		return lf_error(st,
+				"%s: %s: %s is too large; expected at most "
+				"%lld",
+				lf_op_name(op), what, lf_show_field(st, f),
+				(long long)max);
 	return 0;
 }
 
@@ -557,9 +570,11 @@ static int lf_value(struct lf_state *st, const struct op *op, const char *what,
 			return lf_bad_number(st, op, what, f, rc,
 					     lf_value_expected);
 		if (y == 0 && c != '+')
-			return lf_error(st, "%s: %s: %s has '%c0'; expected a "
-					"non-zero divisor", lf_op_name(op),
-					what, lf_show_field(st, f), c);
+			return lf_error(st,
+					"%s: %s: %s has '%c0'; expected a "
+					"non-zero divisor",
+					lf_op_name(op), what,
+					lf_show_field(st, f), c);
 		if (val->kind == VAL_CONST) {
 			if (c == '/')
 				v -= v % y;
@@ -572,8 +587,10 @@ static int lf_value(struct lf_state *st, const struct op *op, const char *what,
 			continue;
 		}
 		if (nmods == LF_MAX_MODS)
-			return lf_error(st, "%s: %s: %s has more than %u "
-					"modifiers", lf_op_name(op), what,
+			return lf_error(st,
+					"%s: %s: %s has more than %u "
+					"modifiers",
+					lf_op_name(op), what,
 					lf_show_field(st, f), LF_MAX_MODS);
 		mods[nmods].op = c;
 		mods[nmods].y = y;
@@ -582,8 +599,8 @@ static int lf_value(struct lf_state *st, const struct op *op, const char *what,
 
 	val->v = v;
 	if (nmods > 0) {
-		struct value_mod *m = talloc_memdup(st->prog, mods,
-						    nmods * sizeof(mods[0]));
+		struct value_mod *m =
+			talloc_memdup(st->prog, mods, nmods * sizeof(mods[0]));
 
 		if (m == NULL)
 			return lf_nomem(st);
@@ -665,6 +682,7 @@ static int lf_handle(struct lf_state *st, struct op *op,
 		e->first_kind = (uint8_t)op->kind;
 	}
 	op->handle = e->slot;
+	op->handle_num = num;
 	return 0;
 }
 
@@ -684,7 +702,8 @@ static inline uint32_t lf_hash_bytes(const char *p, size_t len)
 
 static int lf_paths_rehash(struct lf_state *st)
 {
-	uint32_t cap = st->path_tab != NULL ? (st->path_tab_mask + 1) * 2 : 1024;
+	uint32_t cap = st->path_tab != NULL ? (st->path_tab_mask + 1) * 2 :
+					      1024;
 	uint32_t *tab = talloc_zero_array(st->tmp, uint32_t, cap);
 	uint32_t i;
 
@@ -732,9 +751,10 @@ static int lf_path_randoms(struct lf_state *st, const struct op *op,
 				idx = LF_MAX_RANDOM + 1;
 		}
 		if (big)
-			return lf_error(st, "%s: path \"%s\" uses $%s; "
-					"expected $0 to $%u", lf_op_name(op),
-					lf_show(st, t, len),
+			return lf_error(st,
+					"%s: path \"%s\" uses $%s; "
+					"expected $0 to $%u",
+					lf_op_name(op), lf_show(st, t, len),
 					lf_show(st, t + i + 1, j - i - 1),
 					LF_MAX_RANDOM);
 		if (st->random_use_line[idx] == 0)
@@ -761,7 +781,8 @@ static int lf_path(struct lf_state *st, struct op *op, const char *what,
 	uint32_t h, id;
 
 	if (!f->quoted)
-		return lf_error(st, "%s: %s: expected a quoted path such as "
+		return lf_error(st,
+				"%s: %s: expected a quoted path such as "
 				"\"\\clients\\client1\\file\", found %s",
 				lf_op_name(op), what, lf_show_field(st, f));
 	if (len + 1 > st->scratch_cap) {
@@ -785,7 +806,8 @@ static int lf_path(struct lf_state *st, struct op *op, const char *what,
 		if (clen == 0 || (clen == 1 && p[start] == '.'))
 			continue;
 		if (clen == 2 && p[start] == '.' && p[start + 1] == '.')
-			return lf_error(st, "%s: %s: path \"%s\" has a '..' "
+			return lf_error(st,
+					"%s: %s: path \"%s\" has a '..' "
 					"component; expected a path that stays "
 					"inside the client's directory",
 					lf_op_name(op), what,
@@ -794,7 +816,8 @@ static int lf_path(struct lf_state *st, struct op *op, const char *what,
 			return lf_error(st, "%s: %s: path has a NUL byte",
 					lf_op_name(op), what);
 		if (clen > LF_MAX_COMPONENT)
-			return lf_error(st, "%s: %s: path component \"%s\" is "
+			return lf_error(st,
+					"%s: %s: path component \"%s\" is "
 					"%zu bytes long; expected at most %u",
 					lf_op_name(op), what,
 					lf_show(st, p + start, clen), clen,
@@ -802,8 +825,10 @@ static int lf_path(struct lf_state *st, struct op *op, const char *what,
 		if (n > 0)
 			st->scratch[n++] = '/';
 		if (n + clen > LF_MAX_PATH)
-			return lf_error(st, "%s: %s: path \"%s\" is longer than "
-					"%u bytes", lf_op_name(op), what,
+			return lf_error(st,
+					"%s: %s: path \"%s\" is longer than "
+					"%u bytes",
+					lf_op_name(op), what,
 					lf_show(st, p, len), LF_MAX_PATH);
 		if (client_pos < 0 && prev_clients &&
 		    lf_word_is(p + start, clen, "client1", 7))
@@ -832,9 +857,8 @@ static int lf_path(struct lf_state *st, struct op *op, const char *what,
 		return -1;
 	if (st->prog->npaths == st->paths_cap) {
 		uint32_t cap = st->paths_cap ? st->paths_cap * 2 : 256;
-		const struct path **a = talloc_realloc(st->prog,
-						       st->prog->paths,
-						       const struct path *, cap);
+		const struct path **a = talloc_realloc(
+			st->prog, st->prog->paths, const struct path *, cap);
 		if (a == NULL)
 			return lf_nomem(st);
 		st->prog->paths = a;
@@ -857,8 +881,9 @@ static int lf_path(struct lf_state *st, struct op *op, const char *what,
 	if (has_random) {
 		if (st->nrpaths == st->rpaths_cap) {
 			uint32_t cap = st->rpaths_cap ? st->rpaths_cap * 2 : 16;
-			struct lf_random_path *a = talloc_realloc(
-				st->tmp, st->rpaths, struct lf_random_path, cap);
+			struct lf_random_path *a =
+				talloc_realloc(st->tmp, st->rpaths,
+					       struct lf_random_path, cap);
 			if (a == NULL)
 				return lf_nomem(st);
 			st->rpaths = a;
@@ -904,15 +929,17 @@ static int lf_random_pattern(struct lf_state *st, struct op *op,
 	bool dots = true;
 
 	if (!f->quoted)
-		return lf_error(st, "RANDOMSTRING: expected a quoted pattern "
+		return lf_error(st,
+				"RANDOMSTRING: expected a quoted pattern "
 				"such as \"[abc][0-9]x\", found %s",
 				lf_show_field(st, f));
 	if (len == 0)
 		return lf_error(st, "RANDOMSTRING: the pattern is empty; "
-				"expected at least one character or [set]");
+				    "expected at least one character or [set]");
 	while (i < len) {
 		if (p[i] == '/' || p[i] == '\\')
-			return lf_error(st, "RANDOMSTRING: pattern \"%s\" has "
+			return lf_error(st,
+					"RANDOMSTRING: pattern \"%s\" has "
 					"'%c'; expected no path separators",
 					lf_show(st, p, len), p[i]);
 		if (p[i] != '[') {
@@ -925,21 +952,27 @@ static int lf_random_pattern(struct lf_state *st, struct op *op,
 			size_t slen;
 
 			if (close == NULL)
-				return lf_error(st, "RANDOMSTRING: pattern "
+				return lf_error(st,
+						"RANDOMSTRING: pattern "
 						"\"%s\" has a '[' without its "
-						"']'", lf_show(st, p, len));
+						"']'",
+						lf_show(st, p, len));
 			slen = (size_t)(close - (p + i + 1));
 			if (slen == 0)
-				return lf_error(st, "RANDOMSTRING: pattern "
+				return lf_error(st,
+						"RANDOMSTRING: pattern "
 						"\"%s\" has an empty set '[]'; "
 						"expected characters to choose "
-						"from", lf_show(st, p, len));
+						"from",
+						lf_show(st, p, len));
 			if (memchr(p + i + 1, '/', slen) != NULL ||
 			    memchr(p + i + 1, '\\', slen) != NULL)
-				return lf_error(st, "RANDOMSTRING: pattern "
-						"\"%s\" has a path separator in "
-						"a set; expected none",
-						lf_show(st, p, len));
+				return lf_error(
+					st,
+					"RANDOMSTRING: pattern "
+					"\"%s\" has a path separator in "
+					"a set; expected none",
+					lf_show(st, p, len));
 			dots = dots && memchr(p + i + 1, '.', slen) != NULL;
 			i += slen + 2;
 		}
@@ -979,15 +1012,14 @@ static unsigned lf_expected_fields(enum op_kind kind)
 	unsigned n = 1u + oi->npaths + oi->has_handle + oi->nargs;
 
 	if (kind < OP_NUM_MEASURED)
-		n++;		/* the status */
+		n++; /* the status */
 	if (kind == OP_RANDOMSTRING)
-		n++;		/* the pattern */
+		n++; /* the pattern */
 	return n;
 }
 
 /* The leading time "12.345": digits, '.', digits. */
-static int lf_time(struct lf_state *st, const char *p, size_t len,
-		   double *out)
+static int lf_time(struct lf_state *st, const char *p, size_t len, double *out)
 {
 	double v = 0, scale = 1;
 	size_t i = 0;
@@ -1001,7 +1033,8 @@ static int lf_time(struct lf_state *st, const char *p, size_t len,
 		}
 	}
 	if (i != len || !isfinite(v))
-		return lf_error(st, "bad time '%s'; expected seconds such as "
+		return lf_error(st,
+				"bad time '%s'; expected seconds such as "
 				"12.345 before the command",
 				lf_show(st, p, len));
 	*out = v;
@@ -1015,7 +1048,8 @@ static int lf_sequence(struct lf_state *st, const struct op *op)
 		st->repeat_pending = false;
 		if (op->kind == OP_LOOP || op->kind == OP_ENDLOOP ||
 		    op->kind == OP_REPEAT)
-			return lf_error(st, "%s after REPEAT (line %u); expected "
+			return lf_error(st,
+					"%s after REPEAT (line %u); expected "
 					"an operation to repeat",
 					lf_op_name(op), st->repeat_line);
 	}
@@ -1030,8 +1064,8 @@ static int lf_control(struct lf_state *st, struct op *op,
 	unsigned i;
 
 	for (i = 0; i < oi->nargs; i++) {
-		int64_t max = op->kind == OP_RANDOMSTRING ? LF_MAX_RANDOM
-							  : INT64_MAX;
+		int64_t max = op->kind == OP_RANDOMSTRING ? LF_MAX_RANDOM :
+							    INT64_MAX;
 
 		if (lf_plain(st, op, lf_arg_names[op->kind][i], &f[1 + i], max,
 			     &v) != 0)
@@ -1079,11 +1113,12 @@ static int lf_measured(struct lf_state *st, struct op *op,
 	unsigned i, k = 1, nargs = oi->nargs;
 
 	if (nf < lf_expected_fields(op->kind))
-		nargs--;	/* Unlink without its attributes */
+		nargs--; /* Unlink without its attributes */
 
 	for (i = 0; i < oi->npaths; i++, k++) {
 		const char *what = oi->npaths == 1 ? "path" :
-				   i == 0 ? "old path" : "new path";
+				   i == 0	   ? "old path" :
+						     "new path";
 
 		if (lf_path(st, op, what, &f[k], &op->path[i]) != 0)
 			return -1;
@@ -1102,13 +1137,13 @@ static int lf_measured(struct lf_state *st, struct op *op,
 			return -1;
 	}
 	status = &f[k];
-	if (status->quoted ||
-	    ntstatus_parse(status->p, status->len, &op->check,
-			   &op->status) != 0)
-		return lf_error(st, "%s: expected a status (NT_STATUS_<name>, "
+	if (status->quoted || ntstatus_parse(status->p, status->len, &op->check,
+					     &op->status) != 0)
+		return lf_error(st,
+				"%s: expected a status (NT_STATUS_<name>, "
 				"0x<hex>, SUCCESS, ERROR or *) as the last "
-				"field, found %s", lf_op_name(op),
-				lf_show_field(st, status));
+				"field, found %s",
+				lf_op_name(op), lf_show_field(st, status));
 	return 0;
 }
 
@@ -1124,7 +1159,7 @@ static int lf_line(struct lf_state *st, const char *p, size_t len)
 
 	if (memchr(p, '\0', len) != NULL)
 		return lf_error(st, "binary data (a NUL byte); expected a text "
-				"loadfile");
+				    "loadfile");
 	if (len > 0 && p[len - 1] == '\r')
 		len--;
 	while (len > 0 && lf_is_space(p[len - 1]))
@@ -1145,7 +1180,8 @@ static int lf_line(struct lf_state *st, const char *p, size_t len)
 		while (i < len && lf_is_space(p[i]))
 			i++;
 		if (i == len)
-			return lf_error(st, "a time but no command; expected "
+			return lf_error(st,
+					"a time but no command; expected "
 					"e.g. '%s ReadX ...'",
 					lf_show(st, p + w, wlen));
 		w = i;
@@ -1157,11 +1193,14 @@ static int lf_line(struct lf_state *st, const char *p, size_t len)
 	kind = op_kind_from_name(p + w, wlen);
 	if (kind < 0) {
 		if (wlen >= 3 && strncmp(p + w, "SMB", 3) == 0)
-			return lf_error(st, "'%s': this is a dbench-1 loadfile "
-					"(SMB commands), which is not supported; "
-					"expected NTCreateX, ReadX, WriteX, ...",
-					lf_show(st, p + w, wlen));
-		return lf_error(st, "unknown operation '%s'; expected a command "
+			return lf_error(
+				st,
+				"'%s': this is a dbench-1 loadfile "
+				"(SMB commands), which is not supported; "
+				"expected NTCreateX, ReadX, WriteX, ...",
+				lf_show(st, p + w, wlen));
+		return lf_error(st,
+				"unknown operation '%s'; expected a command "
 				"such as NTCreateX, ReadX, WriteX or LOOP",
 				lf_show(st, p + w, wlen));
 	}
@@ -1180,8 +1219,10 @@ static int lf_line(struct lf_state *st, const char *p, size_t len)
 		while (i < len && lf_is_space(p[i]))
 			i++;
 		if (i == len)
-			return lf_error(st, "WRITEPATTERN: expected '%s', found "
-					"no text", lf_usage[kind]);
+			return lf_error(st,
+					"WRITEPATTERN: expected '%s', found "
+					"no text",
+					lf_usage[kind]);
 		return lf_text(st, op, p + i, len - i);
 	}
 
@@ -1208,7 +1249,7 @@ static int lf_finish(struct lf_state *st)
 	prog->nlines = st->line;
 	if (prog->nops == 0)
 		return lf_file_error(st, "no operations (the file is empty or "
-				     "has only comments and blank lines)");
+					 "has only comments and blank lines)");
 	if (st->loop_depth > 0) {
 		st->line = prog->ops[st->loop_stack[st->loop_depth - 1]].line;
 		return lf_error(st, "LOOP without a matching ENDLOOP");
@@ -1216,7 +1257,7 @@ static int lf_finish(struct lf_state *st)
 	if (st->repeat_pending) {
 		st->line = st->repeat_line;
 		return lf_error(st, "REPEAT is the last command; expected a "
-				"command after it to repeat");
+				    "command after it to repeat");
 	}
 
 	for (i = 0; st->htab != NULL && i <= st->htab_mask; i++) {
@@ -1228,9 +1269,11 @@ static int lf_finish(struct lf_state *st)
 	}
 	if (bad != NULL) {
 		st->line = bad->first_use;
-		return lf_error(st, "%s: handle %lld is never opened; expected "
+		return lf_error(st,
+				"%s: handle %lld is never opened; expected "
 				"an NTCreateX somewhere in the file that "
-				"opens it", op_info[bad->first_kind].name,
+				"opens it",
+				op_info[bad->first_kind].name,
 				(long long)bad->num);
 	}
 
@@ -1248,8 +1291,10 @@ static int lf_finish(struct lf_state *st)
 				break;
 		}
 		st->line = bad_line;
-		return lf_error(st, "path uses $%u, but the file has no "
-				"RANDOMSTRING %u", i, i);
+		return lf_error(st,
+				"path uses $%u, but the file has no "
+				"RANDOMSTRING %u",
+				i, i);
 	}
 
 	/* a component made of dots and $i that may expand to "." or ".." */
@@ -1266,8 +1311,9 @@ static int lf_finish(struct lf_state *st)
 				    t[1] <= '9') {
 					unsigned idx = 0;
 
-					for (t++; t < end && *t >= '0' &&
-					     *t <= '9'; t++)
+					for (t++;
+					     t < end && *t >= '0' && *t <= '9';
+					     t++)
 						idx = idx * 10 +
 						      (unsigned)(*t - '0');
 					any_random = true;
@@ -1279,12 +1325,14 @@ static int lf_finish(struct lf_state *st)
 			}
 			if (any_random && dots) {
 				st->line = st->rpaths[i].line;
-				return lf_error(st, "path \"%s\": component "
+				return lf_error(st,
+						"path \"%s\": component "
 						"\"%s\" may expand to '.' or "
 						"'..'; expected a RANDOMSTRING "
 						"that cannot be all dots",
 						lf_show(st, pp->text, pp->len),
-						lf_show(st, c, (size_t)(t - c)));
+						lf_show(st, c,
+							(size_t)(t - c)));
 			}
 			if (t < end)
 				t++;
@@ -1293,8 +1341,8 @@ static int lf_finish(struct lf_state *st)
 
 	/* give back the unused tails of the growing arrays */
 	if (st->ops_cap > prog->nops) {
-		struct op *a = talloc_realloc(prog, prog->ops, struct op,
-					      prog->nops);
+		struct op *a =
+			talloc_realloc(prog, prog->ops, struct op, prog->nops);
 		if (a != NULL)
 			prog->ops = a;
 	}
@@ -1351,8 +1399,7 @@ fail:
 }
 
 struct program *program_compile_buffer(void *mem_ctx, const char *name,
-				       const char *buf, size_t len,
-				       char **err)
+				       const char *buf, size_t len, char **err)
 {
 	struct lf_state st = {
 		.mem_ctx = mem_ctx,
@@ -1365,15 +1412,16 @@ struct program *program_compile_buffer(void *mem_ctx, const char *name,
 	if (err != NULL)
 		*err = NULL;
 	if (st.buf_len > LF_MAX_INPUT) {
-		lf_file_error(&st, "input larger than %llu bytes; not a "
-			      "loadfile?", (unsigned long long)LF_MAX_INPUT);
+		lf_file_error(&st,
+			      "input larger than %llu bytes; not a "
+			      "loadfile?",
+			      (unsigned long long)LF_MAX_INPUT);
 		return NULL;
 	}
 	return lf_run(&st);
 }
 
-struct program *program_compile(void *mem_ctx, const char *filename,
-				char **err)
+struct program *program_compile(void *mem_ctx, const char *filename, char **err)
 {
 	struct lf_state st = {
 		.mem_ctx = mem_ctx,

@@ -39,24 +39,24 @@
 #include "ntstatus.h"
 
 /* Codes the loadfile may name beyond those ntstatus.h defines. */
-#define NT_STATUS_OBJECT_NAME_EXISTS		0x40000000u
-#define NT_STATUS_BUFFER_OVERFLOW		0x80000005u
-#define NT_STATUS_STOPPED_ON_SYMLINK		0x8000002Du
-#define NT_STATUS_INVALID_INFO_CLASS		0xC0000003u
-#define NT_STATUS_NO_SUCH_DEVICE		0xC000000Eu
-#define NT_STATUS_INVALID_DEVICE_REQUEST	0xC0000010u
-#define NT_STATUS_BUFFER_TOO_SMALL		0xC0000023u
-#define NT_STATUS_OBJECT_PATH_INVALID		0xC0000039u
-#define NT_STATUS_OBJECT_PATH_SYNTAX_BAD	0xC000003Bu
-#define NT_STATUS_QUOTA_EXCEEDED		0xC0000044u
-#define NT_STATUS_EAS_NOT_SUPPORTED		0xC000004Fu
-#define NT_STATUS_FILE_LOCK_CONFLICT		0xC0000054u
-#define NT_STATUS_DELETE_PENDING		0xC0000056u
-#define NT_STATUS_INSUFFICIENT_RESOURCES	0xC000009Au
-#define NT_STATUS_NOT_SAME_DEVICE		0xC00000D4u
-#define NT_STATUS_NAME_TOO_LONG			0xC0000106u
-#define NT_STATUS_INVALID_LEVEL			0xC0000148u
-#define NT_STATUS_FILE_TOO_LARGE		0xC0000904u
+#define NT_STATUS_OBJECT_NAME_EXISTS	 0x40000000u
+#define NT_STATUS_BUFFER_OVERFLOW	 0x80000005u
+#define NT_STATUS_STOPPED_ON_SYMLINK	 0x8000002Du
+#define NT_STATUS_INVALID_INFO_CLASS	 0xC0000003u
+#define NT_STATUS_NO_SUCH_DEVICE	 0xC000000Eu
+#define NT_STATUS_INVALID_DEVICE_REQUEST 0xC0000010u
+#define NT_STATUS_BUFFER_TOO_SMALL	 0xC0000023u
+#define NT_STATUS_OBJECT_PATH_INVALID	 0xC0000039u
+#define NT_STATUS_OBJECT_PATH_SYNTAX_BAD 0xC000003Bu
+#define NT_STATUS_QUOTA_EXCEEDED	 0xC0000044u
+#define NT_STATUS_EAS_NOT_SUPPORTED	 0xC000004Fu
+#define NT_STATUS_FILE_LOCK_CONFLICT	 0xC0000054u
+#define NT_STATUS_DELETE_PENDING	 0xC0000056u
+#define NT_STATUS_INSUFFICIENT_RESOURCES 0xC000009Au
+#define NT_STATUS_NOT_SAME_DEVICE	 0xC00000D4u
+#define NT_STATUS_NAME_TOO_LONG		 0xC0000106u
+#define NT_STATUS_INVALID_LEVEL		 0xC0000148u
+#define NT_STATUS_FILE_TOO_LARGE	 0xC0000904u
 
 enum nt_family {
 	FAM_NONE = 0,
@@ -76,7 +76,9 @@ struct nt_entry {
 	uint32_t code;
 };
 
+/* clang-format off */
 #define NT(n, fam) { #n, sizeof(#n) - 1, fam, n }
+/* clang-format on */
 
 /* NT_STATUS_OK first: it is by far the most frequent status in loadfiles. */
 static const struct nt_entry nt_table[] = {
@@ -227,8 +229,8 @@ int ntstatus_parse(const char *tok, size_t len, enum status_check *check,
 
 		if (e->len == len && strncasecmp(e->name, tok, len) == 0) {
 			*code = e->code;
-			*check = e->code == NT_STATUS_OK ? STATUS_SUCCESS
-							 : STATUS_EXACT;
+			*check = e->code == NT_STATUS_OK ? STATUS_SUCCESS :
+							   STATUS_EXACT;
 			return 0;
 		}
 	}

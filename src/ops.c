@@ -58,7 +58,9 @@ struct op_spelling {
 	uint8_t kind;
 };
 
+/* clang-format off */
 #define SPELL(s, k) { s, sizeof(s) - 1, k }
+/* clang-format on */
 
 static const struct op_spelling op_spellings[] = {
 	/* most frequent first: this is on the parser's per-line path */

@@ -62,6 +62,7 @@ void stats_slot_reset(struct client_slot *s, uint32_t phase)
 			continue;	/* keep untouched pages untouched */
 		os->count = 0;
 		os->mismatches = 0;
+		os->fatal = 0;
 		os->sum_ns = 0;
 		os->max_ns = 0;
 		os->first_op = UINT32_MAX;
@@ -78,6 +79,7 @@ static void op_stats_add(struct op_stats *dst, const struct op_stats *src,
 	uint64_t max = LOAD(src->max_ns);
 
 	dst->count += count;
+	dst->fatal += LOAD(src->fatal);
 	dst->sum_ns += LOAD(src->sum_ns);
 	if (max > dst->max_ns)
 		dst->max_ns = max;
@@ -101,6 +103,7 @@ void stats_sum(const struct stats_region *r, unsigned first, unsigned n,
 	for (unsigned o = 0; o < OP_NUM_MEASURED; o++) {
 		t->ops[o].count = 0;
 		t->ops[o].mismatches = 0;
+		t->ops[o].fatal = 0;
 		t->ops[o].sum_ns = 0;
 		t->ops[o].max_ns = 0;
 		t->ops[o].first_op = UINT32_MAX;

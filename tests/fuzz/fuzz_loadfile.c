@@ -37,8 +37,8 @@ static void check_path(const struct program *p, const struct path *pp)
 
 	check(pp != NULL && pp->id < p->npaths && p->paths[pp->id] == pp);
 	check(pp->len <= 4095 && strlen(pp->text) == pp->len);
-	check(pp->len == 0 || (pp->text[0] != '/' &&
-			       pp->text[pp->len - 1] != '/'));
+	check(pp->len == 0 ||
+	      (pp->text[0] != '/' && pp->text[pp->len - 1] != '/'));
 	for (i = 0; i < pp->len; i++) {
 		check(pp->text[i] != '\\');
 		check(!(pp->text[i] == '/' && pp->text[i + 1] == '/'));
@@ -103,8 +103,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *err = NULL;
 	struct program *p;
 
-	p = program_compile_buffer(ctx, "fuzz", (const char *)data, size,
-				   &err);
+	p = program_compile_buffer(ctx, "fuzz", (const char *)data, size, &err);
 	if (p != NULL) {
 		check(err == NULL);
 		check_program(p);

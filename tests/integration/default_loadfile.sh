@@ -47,23 +47,7 @@ debian_1() {
 	full_pass "$DEBIAN" 1 -c "$DEBIAN"
 }
 
-# Two passes in the same directory: the second starts on what the first
-# left (--skip-cleanup), still without a mismatch, and cleans up.
-debian_twice() {
-	[ -f "$DEBIAN" ] || skip "$DEBIAN not installed (apt-get install dbench)"
-	mkdir t
-	run_db --run-once -t 600 --skip-cleanup -c "$DEBIAN" -D "$W/t" 1
-	assert_clean_run "first pass"
-	[ -d t/clients/client0 ] || fail "--skip-cleanup left no clients/client0"
-	run_db --run-once -t 600 -c "$DEBIAN" -D "$W/t" 1
-	assert_clean_run "second pass over the first one's tree"
-	tree_listing "$W/t" >found.tree
-	[ ! -s found.tree ] || [ "$(cat found.tree)" = "clients d" ] ||
-		fail "target after the second pass: expected nothing (or an empty clients/), found $(head -n 5 found.tree | tr '\n' ' ')"
-}
-
 check "loadfiles/client.txt by default, 2 clients: full pass, no mismatch" ours_default
 check "-B fileio -c loadfiles/client.txt, 2 clients: full pass, no mismatch" ours_fileio
 check "Debian's client.txt, 1 client: full pass, no mismatch" debian_1
-check "Debian's client.txt twice in the same directory, 1 client: no mismatch" debian_twice
 finish

@@ -258,7 +258,8 @@ static void test_mismatch_default(void **state)
 	assert_int_equal(run_pass(f, mismatch_text, 0, NULL), STEP_FAILED);
 	assert_int_equal(f->region.slots[0].ops[OP_QPATHINFO].mismatches, 1);
 	assert_int_equal(f->region.slots[0].ops[OP_QPATHINFO].first_op, 0);
-	assert_int_equal(f->region.slots[0].ops[OP_WRITEX].mismatches, 1);
+	assert_int_equal(f->region.slots[0].ops[OP_WRITEX].mismatches, 0);
+	assert_int_equal(f->region.slots[0].ops[OP_WRITEX].fatal, 1);
 	assert_int_equal(mock.count[OP_FLUSH], 0);
 	free_programs(f);
 }
