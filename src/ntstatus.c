@@ -23,12 +23,17 @@
  *   full           DISK_FULL, QUOTA_EXCEEDED (ENOSPC, EDQUOT)
  *   lock           LOCK_NOT_GRANTED, FILE_LOCK_CONFLICT
  *   bad name       OBJECT_NAME_INVALID, OBJECT_PATH_INVALID,
- *                  OBJECT_PATH_SYNTAX_BAD, NAME_TOO_LONG (ENAMETOOLONG,
- *                  EINVAL on a name)
+ *                  OBJECT_PATH_SYNTAX_BAD, NAME_TOO_LONG (ENAMETOOLONG)
  *
  * ENOTDIR maps to NOT_A_DIRECTORY (what the errno literally says, and what
  * Windows answers for e.g. removing a file with Rmdir); the "not found"
  * family makes an expected OBJECT_PATH_NOT_FOUND accept it as well.
+ * Beyond the required mappings: ENAMETOOLONG -> OBJECT_NAME_INVALID,
+ * EINVAL -> INVALID_PARAMETER, ENOMEM -> NO_MEMORY, EBUSY and ETXTBSY ->
+ * SHARING_VIOLATION, EXDEV -> NOT_SAME_DEVICE, ELOOP -> STOPPED_ON_SYMLINK
+ * and EFBIG -> DISK_FULL.  A negative errno is taken as its absolute
+ * value; anything else is UNSUCCESSFUL (EAGAIN on a lock is for the
+ * backend to turn into LOCK_NOT_GRANTED).
  */
 #include "config.h"
 

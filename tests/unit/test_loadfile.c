@@ -116,6 +116,48 @@ static void expect_error(struct tstate *ts, const char *text, unsigned line,
 	expect_error_len(ts, text, strlen(text), line, want);
 }
 
+/*
+ * A growing text buffer for generated loadfiles (appending with doubling:
+ * talloc_asprintf_append would copy the whole text on every line).
+ */
+struct sbuf {
+	char *s;
+	size_t len, cap;
+};
+
+static void sb_init(struct tstate *ts, struct sbuf *b)
+{
+	b->cap = 4096;
+	b->len = 0;
+	b->s = talloc_size(ts->ctx, b->cap);
+	assert_non_null(b->s);
+	b->s[0] = '\0';
+}
+
+static void sb_printf(struct sbuf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void sb_printf(struct sbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
+	va_end(ap);
+	assert_true(n >= 0);
+	if (b->len + (size_t)n + 1 > b->cap) {
+		while (b->len + (size_t)n + 1 > b->cap)
+			b->cap *= 2;
+		b->s = talloc_realloc_size(NULL, b->s, b->cap);
+		assert_non_null(b->s);
+		va_start(ap, fmt);
+		vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
+		va_end(ap);
+	}
+	b->len += (size_t)n;
+}
+
 /* ---- op table ---- */
 
 static void test_op_names(void **state)
@@ -870,23 +912,23 @@ static void test_path_interning(void **state)
 static void test_many_paths(void **state)
 {
 	struct tstate *ts = *state;
-	char *text = talloc_strdup(ts->ctx, "");
+	struct sbuf b;
 	struct program *p;
 	int i;
 
+	sb_init(ts, &b);
 	for (i = 0; i < 5000; i++)
-		text = talloc_asprintf_append(text, "Unlink \"\\d\\f%d\" *\n",
-					      i);
+		sb_printf(&b, "Unlink \"\\d\\f%d\" *\n", i);
 	for (i = 4999; i >= 0; i--)
-		text = talloc_asprintf_append(text, "Unlink \"/d/f%d\" *\n", i);
-	p = compile_ok(ts, text);
+		sb_printf(&b, "Unlink \"/d/f%d\" *\n", i);
+	p = compile_ok(ts, b.s);
 	assert_int_equal(p->npaths, 5000);
 	for (i = 0; i < 5000; i++) {
 		assert_ptr_equal(p->ops[i].path[0], p->ops[9999 - i].path[0]);
 		assert_int_equal(p->ops[i].path[0]->id, i);
 	}
 	talloc_free(p);
-	talloc_free(text);
+	talloc_free(b.s);
 }
 
 /* ---- handles ---- */
@@ -913,6 +955,12 @@ static void test_handles(void **state)
 	assert_int_equal(p->ops[5].handle, 0);
 	assert_int_equal(p->ops[6].handle, 1);
 	assert_int_equal(p->ops[7].handle, 3);
+	/* the number as written is kept for messages */
+	assert_int_equal(p->ops[0].handle_num, 9938);
+	assert_int_equal(p->ops[2].handle_num, 0);
+	assert_int_equal(p->ops[3].handle_num, 16385);
+	assert_int_equal(p->ops[6].handle_num, 0);
+	assert_int_equal(p->ops[7].handle_num, INT64_MAX);
 	talloc_free(p);
 }
 
@@ -920,23 +968,23 @@ static void test_handles(void **state)
 static void test_many_handles(void **state)
 {
 	struct tstate *ts = *state;
-	char *text = talloc_strdup(ts->ctx, "");
+	struct sbuf b;
 	struct program *p;
 	int i;
 
+	sb_init(ts, &b);
 	for (i = 0; i < 3000; i++)
-		text = talloc_asprintf_append(
-			text, "NTCreateX \"\\f\" 0 1 %d *\n", i * 7919);
+		sb_printf(&b, "NTCreateX \"\\f\" 0 1 %d *\n", i * 7919);
 	for (i = 0; i < 3000; i++)
-		text = talloc_asprintf_append(text, "Close %d *\n", i * 7919);
-	p = compile_ok(ts, text);
+		sb_printf(&b, "Close %d *\n", i * 7919);
+	p = compile_ok(ts, b.s);
 	assert_int_equal(p->nhandles, 3000);
 	for (i = 0; i < 3000; i++) {
 		assert_int_equal(p->ops[i].handle, i);
 		assert_int_equal(p->ops[3000 + i].handle, i);
 	}
 	talloc_free(p);
-	talloc_free(text);
+	talloc_free(b.s);
 }
 
 /* ---- control commands ---- */
@@ -1041,11 +1089,11 @@ static char *write_file(struct tstate *ts, const char *dir, const char *name,
 	return path;
 }
 
-static char *write_gz(struct tstate *ts, const char *dir, const char *name,
-		      const void *data, size_t len)
+static char *write_gz_mode(struct tstate *ts, const char *dir, const char *name,
+			   const void *data, size_t len, const char *mode)
 {
 	char *path = talloc_asprintf(ts->ctx, "%s/%s", dir, name);
-	gzFile gz = gzopen(path, "wb6");
+	gzFile gz = gzopen(path, mode);
 
 	assert_non_null(gz);
 	while (len > 0) {
@@ -1057,6 +1105,12 @@ static char *write_gz(struct tstate *ts, const char *dir, const char *name,
 	}
 	assert_int_equal(gzclose(gz), Z_OK);
 	return path;
+}
+
+static char *write_gz(struct tstate *ts, const char *dir, const char *name,
+		      const void *data, size_t len)
+{
+	return write_gz_mode(ts, dir, name, data, len, "wb6");
 }
 
 static void *read_all(struct tstate *ts, const char *path, size_t *len)
@@ -1215,7 +1269,8 @@ static void test_window(void **state)
 {
 	struct tstate *ts = *state;
 	char *dir = make_dir(ts);
-	char *text = talloc_strdup(ts->ctx, "");
+	struct sbuf sb;
+	char *text;
 	char *pattern = talloc_zero_size(ts->ctx, 300 * 1024 + 1);
 	char *plain, *gz;
 	struct program *p[3];
@@ -1226,17 +1281,17 @@ static void test_window(void **state)
 
 	for (i = 0; i < 300 * 1024; i++)
 		pattern[i] = (char)('a' + i % 26);
+	sb_init(ts, &sb);
 	for (i = 0; i < 60000; i++) {
 		if (i % 1000 == 7)
-			text = talloc_asprintf_append(
-				text, "WRITEPATTERN %.*s\n",
-				(int)(i * 61 % 300000) + 1, pattern);
+			sb_printf(&sb, "WRITEPATTERN %.*s\n",
+				  (int)(i * 61 % 300000) + 1, pattern);
 		else
-			text = talloc_asprintf_append(
-				text, "Unlink \"\\d%u\\f%u\" %u *\r\n", i % 97,
-				i, i);
+			sb_printf(&sb, "Unlink \"\\d%u\\f%u\" %u *\r\n", i % 97,
+				  i, i);
 	}
-	len = strlen(text);
+	text = sb.s;
+	len = sb.len;
 	assert_true(len > 4 * (1u << 20));
 	plain = write_file(ts, dir, "w.txt", text, len);
 	gz = write_gz(ts, dir, "w.gz", text, len);
@@ -1283,6 +1338,53 @@ static void test_window(void **state)
 
 	unlink(plain);
 	unlink(gz);
+	assert_int_equal(rmdir(dir), 0);
+	talloc_free_children(ts->ctx);
+}
+
+/*
+ * The 1 GiB cap on decompressed input: 1025 copies of a gzip member that
+ * holds 1 MiB of comment lines (zlib reads concatenated members as one
+ * stream), so the file is small and the test quick.
+ */
+static void test_input_cap(void **state)
+{
+	struct tstate *ts = *state;
+	char *dir = make_dir(ts);
+	size_t mib = 1u << 20, i, gzlen;
+	char *text = talloc_size(ts->ctx, mib);
+	char *member, *path, *big;
+	unsigned char *gzdata;
+	FILE *f;
+
+	for (i = 0; i < mib; i += 1024) {
+		memset(text + i, 'x', 1023);
+		text[i] = '#';
+		text[i + 1023] = '\n';
+	}
+	/* level 1: its short matches inflate several times faster */
+	member = write_gz_mode(ts, dir, "member.gz", text, mib, "wb1");
+	gzdata = read_all(ts, member, &gzlen);
+	big = talloc_asprintf(ts->ctx, "%s/big.gz", dir);
+	f = fopen(big, "wb");
+	assert_non_null(f);
+	for (i = 0; i < 1025; i++)
+		assert_int_equal(fwrite(gzdata, 1, gzlen, f), gzlen);
+	assert_int_equal(fclose(f), 0);
+	expect_file_error(ts, big, "input larger than 1073741824 bytes");
+
+	/* 1024 copies are exactly 1 GiB: accepted (and then empty) */
+	path = talloc_asprintf(ts->ctx, "%s/max.gz", dir);
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	for (i = 0; i < 1024; i++)
+		assert_int_equal(fwrite(gzdata, 1, gzlen, f), gzlen);
+	assert_int_equal(fclose(f), 0);
+	expect_file_error(ts, path, "no operations");
+
+	unlink(member);
+	unlink(big);
+	unlink(path);
 	assert_int_equal(rmdir(dir), 0);
 	talloc_free_children(ts->ctx);
 }
@@ -1384,6 +1486,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_texts, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_files, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_window, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_input_cap, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_debian_client_txt, setup,
 						teardown),
 	};
