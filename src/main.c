@@ -23,6 +23,7 @@
 
 #define EXIT_USAGE 2
 #define MAX_CLIENTS 100000
+#define STRING_OPT_BASE 1000
 
 /* Raw option text, checked after popt is done. */
 struct raw_options {
@@ -264,9 +265,25 @@ static const struct backend *choose_backend(void *mem, const char *name,
 	return NULL;
 }
 
+/* popt hands out malloc'd copies of string arguments. */
+static void free_raw(struct raw_options *raw)
+{
+	char **strings[] = {
+		&raw->timelimit, &raw->warmup, &raw->loadfile,
+		&raw->directory, &raw->backend, &raw->target_rate,
+		&raw->clients_per_process, &raw->stagger, &raw->trunc_io,
+		&raw->tcp_options,
+	};
+
+	for (size_t i = 0; i < sizeof(strings) / sizeof(strings[0]); i++) {
+		free(*strings[i]);
+		*strings[i] = NULL;
+	}
+}
+
 int main(int argc, const char **argv)
 {
-	void *mem = talloc_new(NULL);
+	void *mem = NULL;	/* after popt: --help exits from inside it */
 	struct raw_options raw = { 0 };
 	struct dbench_options o = {
 		.timelimit = 600,
@@ -338,13 +355,41 @@ int main(int argc, const char **argv)
 	struct program **progs;
 	const struct backend *be;
 	const char *clients, *bad = NULL;
+	char **str_slot[16];
+	unsigned nstr = 0;
 	poptContext pc;
 	int rc, opt;
 
+	/*
+	 * popt would store each string argument through arg and leak the
+	 * previous one when an option is repeated: route them through the
+	 * loop instead, the last one given wins.
+	 */
+	for (unsigned i = 0; table[i].longName || table[i].shortName; i++) {
+		if (table[i].argInfo != POPT_ARG_STRING || !table[i].arg ||
+		    nstr >= sizeof(str_slot) / sizeof(str_slot[0]))
+			continue;
+		str_slot[nstr] = table[i].arg;
+		table[i].arg = NULL;
+		table[i].val = STRING_OPT_BASE + (int)nstr++;
+	}
 	pc = poptGetContext("dbench", argc, argv, table, 0);
 	poptSetOtherOptionHelp(pc, "[OPTION...] NUMCLIENTS");
-	while ((opt = poptGetNextOpt(pc)) > 0)
-		;
+	while ((opt = poptGetNextOpt(pc)) > 0) {
+		if (opt >= STRING_OPT_BASE &&
+		    opt < STRING_OPT_BASE + (int)nstr) {
+			char **slot = str_slot[opt - STRING_OPT_BASE];
+
+			free(*slot);
+			*slot = poptGetOptArg(pc);
+		}
+	}
+	mem = talloc_new(NULL);
+	if (mem == NULL) {
+		fprintf(stderr, "dbench: out of memory\n");
+		rc = 1;
+		goto out;
+	}
 	if (opt < -1) {
 		fprintf(stderr, "dbench: %s: %s (try --help)\n",
 			poptBadOption(pc, POPT_BADOPTION_NOALIAS),
@@ -418,6 +463,7 @@ int main(int argc, const char **argv)
 	}
 out:
 	poptFreeContext(pc);
+	free_raw(&raw);
 	talloc_free(mem);
 	return rc;
 }
