@@ -64,6 +64,7 @@ struct run {
 	struct stats_region region;
 	struct worker *workers;
 	unsigned nprocs;
+	unsigned alive;		/* workers not reaped yet */
 	struct shared_path *shared;
 	unsigned nshared;
 	bool failed;		/* a client failed or a worker died */
@@ -352,50 +353,57 @@ static void cleanup_for_dead(void *mem, struct run *run, const struct worker *w)
 	}
 }
 
-/* Reap what has exited; report workers that died abnormally. */
+/* A worker has exited: note it, and report it if it died abnormally. */
+static void worker_exited(void *mem, struct run *run, struct worker *w,
+			  int status)
+{
+	w->reaped = true;
+	w->status = status;
+	run->alive--;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return;
+	run->failed = true;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 1)
+		return;		/* a client failed and said why */
+	fprintf(stderr, "dbench: client %u (process %d) ", w->first,
+		(int)w->pid);
+	if (WIFSIGNALED(status))
+		fprintf(stderr, "was killed by signal %d (%s)",
+			WTERMSIG(status), strsignal(WTERMSIG(status)));
+	else
+		fprintf(stderr, "exited with status %d", WEXITSTATUS(status));
+	describe_position(stderr, run, w->first);
+	fprintf(stderr, "\n");
+	for (unsigned i = 0; i < w->n; i++)
+		set_state(&run->region.slots[w->first + i], CLIENT_FAILED);
+	cleanup_for_dead(mem, run, w);
+}
+
+/*
+ * Reap every worker that has exited (all of them when block is set).
+ * One waitpid(-1) call when nothing happened, however many workers there
+ * are.  Returns the number still alive.
+ */
 static unsigned reap(void *mem, struct run *run, bool block)
 {
-	unsigned alive = 0;
-
-	for (unsigned p = 0; p < run->nprocs; p++) {
-		struct worker *w = &run->workers[p];
+	while (run->alive > 0) {
 		int status;
-		pid_t pid;
+		pid_t pid = waitpid(-1, &status, block ? 0 : WNOHANG);
 
-		if (w->reaped)
+		if (pid < 0 && errno == EINTR && block)
 			continue;
-		do {
-			pid = waitpid(w->pid, &status, block ? 0 : WNOHANG);
-		} while (pid < 0 && errno == EINTR && block);
-		if (pid == 0 || (pid < 0 && errno == EINTR)) {
-			alive++;
-			continue;
+		if (pid <= 0)
+			break;
+		for (unsigned p = 0; p < run->nprocs; p++) {
+			struct worker *w = &run->workers[p];
+
+			if (w->pid == pid && !w->reaped) {
+				worker_exited(mem, run, w, status);
+				break;
+			}
 		}
-		w->reaped = true;
-		w->status = pid < 0 ? 0 : status;
-		if (pid < 0)
-			continue;
-		if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-			continue;
-		run->failed = true;
-		if (WIFEXITED(status) && WEXITSTATUS(status) == 1)
-			continue;	/* a client failed and said why */
-		fprintf(stderr, "dbench: client %u (process %d) ", w->first,
-			(int)w->pid);
-		if (WIFSIGNALED(status))
-			fprintf(stderr, "was killed by signal %d (%s)",
-				WTERMSIG(status), strsignal(WTERMSIG(status)));
-		else
-			fprintf(stderr, "exited with status %d",
-				WEXITSTATUS(status));
-		describe_position(stderr, run, w->first);
-		fprintf(stderr, "\n");
-		for (unsigned i = 0; i < w->n; i++)
-			set_state(&run->region.slots[w->first + i],
-				  CLIENT_FAILED);
-		cleanup_for_dead(mem, run, w);
 	}
-	return alive;
+	return run->alive;
 }
 
 static void install_handlers(void)
@@ -460,6 +468,7 @@ static int start_workers(struct run *run, int gate[2])
 			_exit(rc);
 		}
 		w->pid = pid;
+		run->alive++;
 	}
 	return 0;
 }
@@ -598,7 +607,9 @@ int supervisor_run(void *mem_ctx, const struct run_setup *su)
 		}
 		if (now < next_tick)
 			continue;
-		k++;
+		/* whole seconds since the release; a late tick skips the
+		 * seconds it missed rather than printing them in a burst */
+		k = (unsigned)((now - release) / NS_PER_SEC);
 		if (k >= (unsigned)o->timelimit)
 			break;	/* the last second shows as cleanup */
 		stats_sum(&run->region, 0, o->nclients, phase,
@@ -615,7 +626,7 @@ int supervisor_run(void *mem_ctx, const struct run_setup *su)
 			STORE(hdr->phase, phase);
 			phase_start = now;
 		}
-		next_tick += NS_PER_SEC;
+		next_tick = release + (uint64_t)(k + 1) * NS_PER_SEC;
 	}
 
 	stop_ns = now_ns();
