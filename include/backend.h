@@ -34,6 +34,8 @@ struct op_call {
 	int64_t arg[PROGRAM_MAX_ARGS];	/* op->arg[] resolved to numbers */
 	const uint8_t *data;	/* WriteX: at least arg[1] bytes to write */
 	uint64_t bytes;		/* out: bytes read or written (ReadX/WriteX) */
+	int64_t result;		/* out: FIND_FIRST entries found (compared
+				 * with arg[2] by the engine on success) */
 	int err;		/* out: errno behind a failure, 0 if none */
 };
 

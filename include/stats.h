@@ -40,16 +40,26 @@ enum client_state {
 
 struct op_stats {
 	uint64_t count;
-	uint64_t mismatches;	/* result differed from the expected status */
-	uint64_t fatal;		/* ... and stopped the client (not in mismatches) */
 	uint64_t sum_ns;
 	uint64_t max_ns;
-	/* first mismatch in this phase: op index in the program, or UINT32_MAX */
-	uint32_t first_op;
-	uint32_t first_status;	/* the actual status then */
-	int32_t first_err;	/* errno then */
-	uint32_t first_client;	/* client it happened in */
 	struct histogram hist;
+};
+
+/*
+ * Results that differed from what the loadfile expects.  Unlike op_stats
+ * these are never reset at a phase change: a mismatch in the warmup is
+ * still a mismatch.
+ */
+struct mismatch_stats {
+	uint64_t count;		/* not fatal: counted and summarised */
+	uint64_t fatal;		/* stopped the client (reported on stderr) */
+	/* the first non-fatal one: when, where, what */
+	uint64_t first_ns;	/* CLOCK_MONOTONIC; 0 = none yet */
+	uint32_t first_op;	/* op index in the client's program */
+	uint32_t first_status;	/* the actual status */
+	int32_t first_err;	/* errno behind it, 0 if none */
+	uint32_t first_client;
+	int64_t first_found;	/* FIND_FIRST: entries found, or -1 */
 };
 
 #define STATS_MAX_PASS_RECORDS 4096
@@ -76,6 +86,7 @@ struct client_slot {
 	uint32_t npass_records;
 	uint32_t pad;
 	struct op_stats ops[OP_NUM_MEASURED];
+	struct mismatch_stats mm[OP_NUM_MEASURED];
 	struct pass_record pass[STATS_MAX_PASS_RECORDS];
 };
 
@@ -110,6 +121,8 @@ struct stats_total {
 	uint64_t tick_max_ns;	/* worst latency in the tick asked for */
 	unsigned clients;	/* slots counted */
 	struct op_stats ops[OP_NUM_MEASURED];	/* with merged histograms */
+	/* every slot in range, whatever its phase; first_* is the earliest */
+	struct mismatch_stats mm[OP_NUM_MEASURED];
 };
 
 /*

@@ -50,7 +50,8 @@ struct client {
 	struct loop_frame *loops;	/* program->max_loop_depth frames */
 	uint32_t depth;
 	int64_t repeat_left;		/* runs of the op at pc still owed */
-	int64_t last_arg[PROGRAM_MAX_ARGS];
+	/* last value of each argument of each measured op kind, for +y */
+	int64_t last_arg[OP_NUM_MEASURED][PROGRAM_MAX_ARGS];
 
 	const char *pattern;		/* WRITEPATTERN text, NULL = zeros */
 	size_t pattern_len;
@@ -218,8 +219,18 @@ bool client_failed(const struct client *c)
 	return c->failed;
 }
 
-static int64_t resolve_value(struct client *c, const struct value *v,
-			     unsigned i)
+/* A control command's argument: the compiler allows plain numbers only. */
+static int64_t control_value(const struct value *v)
+{
+	return v->v;
+}
+
+/*
+ * A measured op's argument i.  A bare +y is relative to the same argument
+ * of this client's previous op of the same kind.
+ */
+static int64_t resolve_value(struct client *c, enum op_kind k,
+			     const struct value *v, unsigned i)
 {
 	int64_t x;
 
@@ -243,13 +254,13 @@ static int64_t resolve_value(struct client *c, const struct value *v,
 		}
 		break;
 	case VAL_RELATIVE:
-		x = c->last_arg[i] + v->v;
+		x = c->last_arg[k][i] + v->v;
 		break;
 	default:
 		x = v->v;
 		break;
 	}
-	c->last_arg[i] = x;
+	c->last_arg[k][i] = x;
 	return x;
 }
 
@@ -433,17 +444,35 @@ static void record(struct client *c, enum op_kind k, uint64_t lat,
 }
 
 static void record_mismatch(struct client *c, const struct op *op,
-			    uint32_t status, int err)
+			    uint32_t status, int err, int64_t found)
 {
-	struct op_stats *os = &c->slot->ops[op->kind];
+	struct mismatch_stats *m = &c->slot->mm[op->kind];
 
-	if (os->mismatches == 0) {
-		STORE(os->first_op, (uint32_t)(op - c->prog->ops));
-		STORE(os->first_status, status);
-		STORE(os->first_err, err);
-		STORE(os->first_client, c->id);
+	if (m->first_ns == 0) {
+		STORE(m->first_op, (uint32_t)(op - c->prog->ops));
+		STORE(m->first_status, status);
+		STORE(m->first_err, err);
+		STORE(m->first_client, c->id);
+		STORE(m->first_found, found);
+		__atomic_store_n(&m->first_ns, now_ns(), __ATOMIC_RELEASE);
 	}
-	STORE(os->mismatches, os->mismatches + 1);
+	STORE(m->count, m->count + 1);
+}
+
+/*
+ * Follow the parent's phase: entering warmup or execute starts this
+ * client's counters afresh.  Called before every op is timed, so an op
+ * that waited across the switch counts in the phase it ran in.
+ */
+static void sync_phase(struct client *c)
+{
+	uint32_t phase = LOAD(c->region->hdr->phase);
+
+	if (phase == c->seen_phase)
+		return;
+	c->seen_phase = phase;
+	if (phase == PHASE_WARMUP || phase == PHASE_EXECUTE)
+		stats_slot_reset(c->slot, phase);
 }
 
 /* Wait until the op's timestamp (timed loadfiles) or the -R pace. */
@@ -487,7 +516,7 @@ static enum client_step_result run_measured(struct client *c,
 		}
 	}
 	for (unsigned i = 0; i < info->nargs; i++)
-		call.arg[i] = resolve_value(c, &op->arg[i], i);
+		call.arg[i] = resolve_value(c, op->kind, &op->arg[i], i);
 
 	if (op->kind == OP_WRITEX || op->kind == OP_READX) {
 		if (c->opts->trunc_io > 0 && call.arg[1] > c->opts->trunc_io) {
@@ -508,6 +537,7 @@ static enum client_step_result run_measured(struct client *c,
 	}
 
 	pace(c, op);
+	sync_phase(c);
 	t0 = now_ns();
 	status = c->be->ops[op->kind](c->be_state, &call);
 	lat = now_ns() - t0;
@@ -531,16 +561,31 @@ static enum client_step_result run_measured(struct client *c,
 		c->handles[op->handle].close_op = (uint32_t)(op - c->prog->ops);
 	}
 
-	if (!ntstatus_matches(op->check, op->status, status) &&
-	    !c->be->ignore_status) {
+	if (c->be->ignore_status)
+		return STEP_OK;
+	if (!ntstatus_matches(op->check, op->status, status)) {
 		if (mismatch_is_fatal(c, op, status)) {
-			STORE(c->slot->ops[op->kind].fatal,
-			      c->slot->ops[op->kind].fatal + 1);
+			STORE(c->slot->mm[op->kind].fatal,
+			      c->slot->mm[op->kind].fatal + 1);
 			report_fatal(c, op, &call, status);
 			c->failed = true;
 			return STEP_FAILED;
 		}
-		record_mismatch(c, op, status, call.err);
+		record_mismatch(c, op, status, call.err, -1);
+	} else if (op->kind == OP_FIND && status == NT_STATUS_OK &&
+		   call.result != call.arg[2]) {
+		/* the right status, the wrong number of entries */
+		if (c->opts->mismatch == MISMATCH_STRICT) {
+			fprintf(stderr, "dbench: client %u, %s:%u: FIND_FIRST "
+				"\"%s\": expected %lld entries, found %lld\n",
+				c->id, client_file(c), op->line, call.path[0],
+				(long long)call.arg[2], (long long)call.result);
+			STORE(c->slot->mm[op->kind].fatal,
+			      c->slot->mm[op->kind].fatal + 1);
+			c->failed = true;
+			return STEP_FAILED;
+		}
+		record_mismatch(c, op, status, 0, call.result);
 	}
 	return STEP_OK;
 }
@@ -579,19 +624,13 @@ enum client_step_result client_step(struct client *c)
 	const struct program *prog = c->prog;
 	struct client_slot *s = c->slot;
 	const struct op *op;
-	uint32_t phase;
 	enum client_step_result res = STEP_OK;
 
 	if (c->failed)
 		return STEP_FAILED;
 	if (LOAD(c->region->hdr->stop))
 		return STEP_STOPPED;
-	phase = LOAD(c->region->hdr->phase);
-	if (phase != c->seen_phase) {
-		c->seen_phase = phase;
-		if (phase == PHASE_WARMUP || phase == PHASE_EXECUTE)
-			stats_slot_reset(s, phase);
-	}
+	sync_phase(c);
 
 	if (c->pc >= prog->nops) {
 		uint64_t now = now_ns();
@@ -617,7 +656,7 @@ enum client_step_result client_step(struct client *c)
 
 	switch (op->kind) {
 	case OP_LOOP: {
-		int64_t n = resolve_value(c, &op->arg[0], 0);
+		int64_t n = control_value(&op->arg[0]);
 
 		if (n <= 0) {
 			c->pc = op->jump + 1;
@@ -639,7 +678,7 @@ enum client_step_result client_step(struct client *c)
 		}
 		break;
 	case OP_REPEAT: {
-		int64_t n = resolve_value(c, &op->arg[0], 0);
+		int64_t n = control_value(&op->arg[0]);
 		const struct op *next = op + 1;
 
 		c->pc++;
@@ -655,17 +694,17 @@ enum client_step_result client_step(struct client *c)
 		break;
 	}
 	case OP_SLEEP:
-		sleep_ns((uint64_t)resolve_value(c, &op->arg[0], 0) * 1000u,
+		sleep_ns((uint64_t)control_value(&op->arg[0]) * 1000u,
 			 &c->region->hdr->stop);
 		advance(c);
 		break;
 	case OP_SETSP:
-		STORE(s->sp, resolve_value(c, &op->arg[0], 0));
+		STORE(s->sp, control_value(&op->arg[0]));
 		advance(c);
 		break;
 	case OP_WAITSP:
-		wait_sp(c, resolve_value(c, &op->arg[0], 0),
-			resolve_value(c, &op->arg[1], 1));
+		wait_sp(c, control_value(&op->arg[0]),
+			control_value(&op->arg[1]));
 		advance(c);
 		break;
 	case OP_WRITEPATTERN:

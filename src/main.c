@@ -88,24 +88,48 @@ static bool readable_file(const char *path)
  * The shipped client.txt: beside the binary in a build tree, then the
  * installed data directory, then the source tree of a VPATH build.
  */
-static const char *default_loadfile(void *mem)
+/* The directory holding the running binary, or NULL. */
+static char *exe_dir(void *mem)
 {
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	const char *candidates[3] = { NULL, PKGDATADIR "/client.txt",
-				      ABS_TOP_SRCDIR "/loadfiles/client.txt" };
+	size_t len = 256;
 
-	if (n > 0) {
+	for (;;) {
+		char *buf = talloc_array(mem, char, len);
+		ssize_t n;
 		char *slash;
 
-		exe[n] = '\0';
-		slash = strrchr(exe, '/');
-		if (slash != NULL) {
-			*slash = '\0';
-			candidates[0] = talloc_asprintf(
-				mem, "%s/loadfiles/client.txt", exe);
+		if (buf == NULL)
+			return NULL;
+		n = readlink("/proc/self/exe", buf, len);
+		if (n < 0) {
+			talloc_free(buf);
+			return NULL;
 		}
+		if ((size_t)n < len) {
+			buf[n] = '\0';
+			slash = strrchr(buf, '/');
+			if (slash == NULL) {
+				talloc_free(buf);
+				return NULL;
+			}
+			*slash = '\0';
+			return buf;
+		}
+		talloc_free(buf);	/* truncated: try a larger buffer */
+		len *= 2;
 	}
+}
+
+static const char *default_loadfile(void *mem)
+{
+	char *dir = exe_dir(mem);
+	const char *candidates[3] = {
+		dir ? talloc_asprintf(mem, "%s/loadfiles/client.txt", dir)
+		    : NULL,
+		PKGDATADIR "/client.txt",
+		ABS_TOP_SRCDIR "/loadfiles/client.txt",
+	};
+
 	for (unsigned i = 0; i < 3; i++)
 		if (candidates[i] != NULL && readable_file(candidates[i]))
 			return candidates[i];
@@ -164,11 +188,6 @@ static int resolve_options(void *mem, struct raw_options *raw,
 			return rc;
 		o->warmup = (int)v;
 	}
-	if (o->warmup >= o->timelimit)
-		return usage_error("--warmup (%s s) must be shorter than "
-				   "--timelimit (%s s)",
-				   talloc_asprintf(mem, "%d", o->warmup),
-				   talloc_asprintf(mem, "%d", o->timelimit));
 	if (raw->clients_per_process != NULL) {
 		if ((rc = parse_count("--clients-per-process",
 				      raw->clients_per_process, 1,
@@ -391,9 +410,18 @@ int main(int argc, const char **argv)
 		goto out;
 	}
 	if (opt < -1) {
-		fprintf(stderr, "dbench: %s: %s (try --help)\n",
-			poptBadOption(pc, POPT_BADOPTION_NOALIAS),
-			poptStrerror(opt));
+		const char *badopt = poptBadOption(pc, POPT_BADOPTION_NOALIAS);
+		int64_t num;
+
+		/* "dbench -1" reaches popt as an option */
+		if (opt == POPT_ERROR_BADOPT &&
+		    parse_int64(badopt, INT64_MIN, INT64_MAX, &num) == 0)
+			fprintf(stderr, "dbench: number of clients: '%s' is "
+				"not a whole number from 1 to %d\n", badopt,
+				MAX_CLIENTS);
+		else
+			fprintf(stderr, "dbench: %s: %s (try --help)\n",
+				badopt, poptStrerror(opt));
 		rc = EXIT_USAGE;
 		goto out;
 	}

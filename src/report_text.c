@@ -24,13 +24,16 @@ void report_progress(FILE *f, const struct dbench_options *o,
 		     enum run_phase ph, unsigned clients, double lines,
 		     double mbps, double secs, double lat_ms)
 {
+	/* dbench prints the average as a truncated integer */
+	unsigned long long whole = lines > 0 ? (unsigned long long)lines : 0;
+
 	if (o->machine_readable)
-		fprintf(f, "@%c@%u@%.0f@%.2f@%.0f@%.03f@\n",
-			ph == PHASE_WARMUP ? 'W' : 'R', clients, lines, mbps,
+		fprintf(f, "@%c@%u@%llu@%.2f@%.0f@%.03f@\n",
+			ph == PHASE_WARMUP ? 'W' : 'R', clients, whole, mbps,
 			secs, lat_ms);
 	else
-		fprintf(f, "%4u  %8.0f  %7.2f MB/sec  %s %3.0f sec  "
-			"latency %.03f ms\n", clients, lines, mbps,
+		fprintf(f, "%4u  %8llu  %7.2f MB/sec  %s %3.0f sec  "
+			"latency %.03f ms\n", clients, whole, mbps,
 			ph == PHASE_WARMUP ? "warmup" : "execute", secs,
 			lat_ms);
 	fflush(f);
@@ -82,44 +85,53 @@ static void mismatch_summary(FILE *f, void *mem_ctx, const struct report *r)
 	bool any = false;
 
 	for (unsigned k = 0; k < OP_NUM_MEASURED; k++) {
-		const struct op_stats *s = &r->total->ops[k];
+		const struct mismatch_stats *m = &r->total->mm[k];
 		const struct program *prog;
 		const struct op *op;
 		char eb[11], ab[11];
-		char *path = NULL;
+		char *path = NULL, *what;
 		unsigned client;
 
-		if (s->mismatches == 0)
+		if (m->count == 0)
 			continue;
 		if (!any)
 			fprintf(f, "Status mismatches (not fatal):\n");
 		any = true;
-		client = s->first_client;
+		client = m->first_client;
 		prog = r->programs[r->region->slots[client].program %
 				   r->nprograms];
-		if (s->first_op >= prog->nops) {
+		if (m->first_op >= prog->nops) {
 			fprintf(f, " %-12s %7llu\n", op_info[k].short_name,
-				(unsigned long long)s->mismatches);
+				(unsigned long long)m->count);
 			continue;
 		}
-		op = &prog->ops[s->first_op];
+		op = &prog->ops[m->first_op];
 		if (op->path[0] != NULL) {
 			char *p = client_path_for(mem_ctx, op->path[0], client);
 
 			path = talloc_asprintf(mem_ctx, " \"%s\"", p);
 			talloc_free(p);
 		}
-		fprintf(f, " %-12s %7llu   first: client %u, %s:%u%s: "
-			"expected %s, got %s%s%s\n", op_info[k].short_name,
-			(unsigned long long)s->mismatches, client,
-			prog->filename, op->line, path ? path : "",
-			op->check == STATUS_SUCCESS ? "NT_STATUS_OK" :
-			op->check == STATUS_FAILURE ? "a failure" :
-			ntstatus_str(op->status, eb),
-			ntstatus_str(s->first_status, ab),
-			s->first_err ? ": " : "",
-			s->first_err ? strerror(s->first_err) : "");
+		if (m->first_found >= 0)
+			what = talloc_asprintf(mem_ctx, "expected %lld entries, "
+					       "found %lld",
+					       (long long)op->arg[2].v,
+					       (long long)m->first_found);
+		else
+			what = talloc_asprintf(
+				mem_ctx, "expected %s, got %s%s%s",
+				op->check == STATUS_SUCCESS ? "NT_STATUS_OK" :
+				op->check == STATUS_FAILURE ? "a failure" :
+				ntstatus_str(op->status, eb),
+				ntstatus_str(m->first_status, ab),
+				m->first_err ? ": " : "",
+				m->first_err ? strerror(m->first_err) : "");
+		fprintf(f, " %-12s %7llu   first: client %u, %s:%u%s: %s\n",
+			op_info[k].short_name, (unsigned long long)m->count,
+			client, prog->filename, op->line, path ? path : "",
+			what ? what : "");
 		talloc_free(path);
+		talloc_free(what);
 	}
 	if (any)
 		fprintf(f, "\n");

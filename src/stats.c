@@ -38,9 +38,6 @@ int stats_map(struct stats_region *r, unsigned nclients)
 	r->slots = (struct client_slot *)((char *)p + hdr);
 	r->nclients = nclients;
 	r->hdr->nclients = nclients;
-	for (unsigned c = 0; c < nclients; c++)
-		for (unsigned o = 0; o < OP_NUM_MEASURED; o++)
-			r->slots[c].ops[o].first_op = UINT32_MAX;
 	return 0;
 }
 
@@ -58,14 +55,11 @@ void stats_slot_reset(struct client_slot *s, uint32_t phase)
 	for (unsigned o = 0; o < OP_NUM_MEASURED; o++) {
 		struct op_stats *os = &s->ops[o];
 
-		if (os->count == 0 && os->mismatches == 0)
+		if (os->count == 0)
 			continue;	/* keep untouched pages untouched */
 		os->count = 0;
-		os->mismatches = 0;
-		os->fatal = 0;
 		os->sum_ns = 0;
 		os->max_ns = 0;
-		os->first_op = UINT32_MAX;
 		memset(&os->hist, 0, sizeof(os->hist));
 	}
 	__atomic_store_n(&s->phase, phase, __ATOMIC_RELEASE);
@@ -75,25 +69,31 @@ static void op_stats_add(struct op_stats *dst, const struct op_stats *src,
 			 bool with_hist)
 {
 	uint64_t count = LOAD(src->count);
-	uint64_t mm = LOAD(src->mismatches);
 	uint64_t max = LOAD(src->max_ns);
 
 	dst->count += count;
-	dst->fatal += LOAD(src->fatal);
 	dst->sum_ns += LOAD(src->sum_ns);
 	if (max > dst->max_ns)
 		dst->max_ns = max;
-	if (mm != 0) {
-		if (dst->mismatches == 0) {
-			dst->first_op = LOAD(src->first_op);
-			dst->first_status = LOAD(src->first_status);
-			dst->first_err = LOAD(src->first_err);
-			dst->first_client = LOAD(src->first_client);
-		}
-		dst->mismatches += mm;
-	}
 	if (with_hist && count != 0)
 		hist_merge(&dst->hist, &src->hist);
+}
+
+static void mismatch_add(struct mismatch_stats *dst,
+			 const struct mismatch_stats *src)
+{
+	uint64_t first = LOAD(src->first_ns);
+
+	dst->count += LOAD(src->count);
+	dst->fatal += LOAD(src->fatal);
+	if (first != 0 && (dst->first_ns == 0 || first < dst->first_ns)) {
+		dst->first_ns = first;
+		dst->first_op = LOAD(src->first_op);
+		dst->first_status = LOAD(src->first_status);
+		dst->first_err = LOAD(src->first_err);
+		dst->first_client = LOAD(src->first_client);
+		dst->first_found = LOAD(src->first_found);
+	}
 }
 
 void stats_sum(const struct stats_region *r, unsigned first, unsigned n,
@@ -102,14 +102,12 @@ void stats_sum(const struct stats_region *r, unsigned first, unsigned n,
 {
 	for (unsigned o = 0; o < OP_NUM_MEASURED; o++) {
 		t->ops[o].count = 0;
-		t->ops[o].mismatches = 0;
-		t->ops[o].fatal = 0;
 		t->ops[o].sum_ns = 0;
 		t->ops[o].max_ns = 0;
-		t->ops[o].first_op = UINT32_MAX;
 		if (with_hist)
 			memset(&t->ops[o].hist, 0, sizeof(t->ops[o].hist));
 	}
+	memset(t->mm, 0, sizeof(t->mm));
 	t->lines = 0;
 	t->bytes = 0;
 	t->tick_max_ns = 0;
@@ -118,6 +116,8 @@ void stats_sum(const struct stats_region *r, unsigned first, unsigned n,
 	for (unsigned c = first; c < first + n && c < r->nclients; c++) {
 		const struct client_slot *s = &r->slots[c];
 
+		for (unsigned o = 0; o < OP_NUM_MEASURED; o++)
+			mismatch_add(&t->mm[o], &s->mm[o]);
 		if (__atomic_load_n(&s->phase, __ATOMIC_ACQUIRE) != phase)
 			continue;
 		t->clients++;

@@ -341,8 +341,13 @@ static void cleanup_for_dead(void *mem, struct run *run, const struct worker *w)
 		char *err = NULL;
 		char *dir = talloc_asprintf(tmp, "clients/client%u", id);
 
-		if (tmp != NULL && dir != NULL &&
-		    be->setup(tmp, &cfg, &state, &err) == 0) {
+		if (tmp == NULL || dir == NULL) {
+			fprintf(stderr, "dbench: client %u: out of memory for "
+				"its cleanup\n", id);
+		} else if (be->setup(tmp, &cfg, &state, &err) != 0) {
+			fprintf(stderr, "dbench: client %u: cannot clean up "
+				"after it: %s\n", id, err ? err : "setup failed");
+		} else {
 			int ret = be->cleanup(state, dir);
 
 			if (ret != 0)
@@ -528,7 +533,7 @@ int supervisor_run(void *mem_ctx, const struct run_setup *su)
 	struct stats_header *hdr;
 	uint64_t release, phase_start, stop_ns, next_tick;
 	uint32_t phase;
-	unsigned k = 0, nfailed, nrunning, nstarted;
+	unsigned k = 0, exec_k = 0, nfailed, nrunning, nstarted;
 	bool interrupted = false, finished = false;
 	int gate[2] = { -1, -1 };
 	int rc = 0;
@@ -610,7 +615,10 @@ int supervisor_run(void *mem_ctx, const struct run_setup *su)
 		/* whole seconds since the release; a late tick skips the
 		 * seconds it missed rather than printing them in a burst */
 		k = (unsigned)((now - release) / NS_PER_SEC);
-		if (k >= (unsigned)o->timelimit)
+		/* as in dbench, the time limit is the execute phase's
+		 * length; the warmup comes on top of it */
+		if (phase == PHASE_EXECUTE &&
+		    k >= exec_k + (unsigned)o->timelimit)
 			break;	/* the last second shows as cleanup */
 		stats_sum(&run->region, 0, o->nclients, phase,
 			  LOAD(hdr->tick), false, tot);
@@ -622,6 +630,7 @@ int supervisor_run(void *mem_ctx, const struct run_setup *su)
 				secs(now - phase_start),
 				(double)tot->tick_max_ns / 1e6);
 		if (phase == PHASE_WARMUP && k >= (unsigned)o->warmup) {
+			exec_k = k;
 			phase = PHASE_EXECUTE;
 			STORE(hdr->phase, phase);
 			phase_start = now;
@@ -665,11 +674,11 @@ int supervisor_run(void *mem_ctx, const struct run_setup *su)
 			break;
 		}
 		if (alive == 0) {
-			report_cleanup(stdout, o, 0, secs(now - release));
+			report_cleanup(stdout, o, 0, secs(now - phase_start));
 			break;
 		}
 		if (now >= next_tick) {
-			report_cleanup(stdout, o, busy, secs(now - release));
+			report_cleanup(stdout, o, busy, secs(now - phase_start));
 			next_tick += NS_PER_SEC;
 		}
 		sleep_ns(POLL_NS, NULL);
@@ -697,7 +706,7 @@ int supervisor_run(void *mem_ctx, const struct run_setup *su)
 			  tot);
 		report_text(stdout, mem, &rep);
 		for (unsigned c = 0; c < OP_NUM_MEASURED; c++)
-			if (tot->ops[c].mismatches != 0 &&
+			if (tot->mm[c].count != 0 &&
 			    o->mismatch == MISMATCH_KEEP_GOING)
 				run->failed = true;
 	}

@@ -3,6 +3,7 @@
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -15,7 +16,9 @@ int parse_int64(const char *s, int64_t min, int64_t max, int64_t *out)
 	char *end = NULL;
 	long long v;
 
-	if (s == NULL || *s == '\0')
+	/* strtoll would skip leading blanks: " 3" is not a number here */
+	if (s == NULL || !(isdigit((unsigned char)*s) || *s == '-' ||
+			   *s == '+'))
 		return -1;
 	errno = 0;
 	v = strtoll(s, &end, 0);
@@ -32,7 +35,8 @@ int parse_double(const char *s, double min, double max, double *out)
 	char *end = NULL;
 	double v;
 
-	if (s == NULL || *s == '\0')
+	if (s == NULL || !(isdigit((unsigned char)*s) || *s == '-' ||
+			   *s == '+' || *s == '.'))
 		return -1;
 	errno = 0;
 	v = strtod(s, &end);

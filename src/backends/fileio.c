@@ -510,11 +510,19 @@ static int fileio_case_scan(struct fileio_state *st, const char *path)
 			   slash != NULL ? (size_t)(slash - path) : 0);
 	if (d == NULL)
 		return -1;
+	errno = 0;
 	while ((de = readdir(d)) != NULL) {
 		if (strcasecmp(de->d_name, name) == 0) {
 			found = 1;
 			break;
 		}
+	}
+	if (de == NULL && errno != 0) {
+		int saved = errno;	/* a failed read is not "no match" */
+
+		closedir(d);
+		errno = saved;
+		return -1;
 	}
 	closedir(d);
 	return found;
@@ -1329,12 +1337,23 @@ static uint32_t fileio_find(void *state, struct op_call *call)
 	uint64_t count = 0;
 	uint32_t status;
 
-	/* no wildcard: a lookup of one name */
+	/* no wildcard: a lookup of one name, case-insensitive as on an SMB
+	 * server unless --no-resolve */
 	if (strpbrk(mask, FILEIO_WILDCARDS) == NULL) {
+		int err;
+
 		if (fstatat(st->dirfd, fileio_at_path(pattern), &sb,
-			    AT_SYMLINK_NOFOLLOW) != 0)
-			return fileio_fail(call, NT_STATUS_NO_SUCH_FILE, errno);
-		return NT_STATUS_OK;
+			    AT_SYMLINK_NOFOLLOW) == 0) {
+			call->result = 1;
+			return NT_STATUS_OK;
+		}
+		err = errno;
+		if (err == ENOENT && !st->opts->no_resolve &&
+		    fileio_case_scan(st, pattern) > 0) {
+			call->result = 1;
+			return NT_STATUS_OK;
+		}
+		return fileio_fail(call, NT_STATUS_NO_SUCH_FILE, err);
 	}
 
 	status = fileio_find_count(st, call, pattern, call->arg[1], &count);
@@ -1342,6 +1361,7 @@ static uint32_t fileio_find(void *state, struct op_call *call)
 		return status;
 	if (count == 0)
 		return fileio_fail(call, NT_STATUS_NO_SUCH_FILE, ENOENT);
+	call->result = (int64_t)count;
 	return NT_STATUS_OK;
 }
 

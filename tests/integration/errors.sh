@@ -31,6 +31,31 @@ failed_open_1() {
 }
 failed_open_3() { failed_open_n 3; }
 
+# FIND_FIRST with the right status and the wrong count (line 8): counted
+# and summarised with both numbers; fatal under --strict.  Lines 9 and 10
+# (a wildcard matching case-insensitively, one name in another case)
+# must not be mismatches.
+find_count() {
+	mkdir t
+	run_db --run-once -t 60 -c "$DATA/find_count.txt" -D "$W/t" 2
+	assert_rc 0
+	assert_grep 'Find +2 .*find_count\.txt:8\b.*expected 99 entries, found 4' "$W/out" "summary gives both counts"
+	assert_no_grep 'find_count\.txt:(9|10)\b' "$W/out" "case-insensitive FIND_FIRST lines"
+	run_db --run-once -t 60 --strict -c "$DATA/find_count.txt" -D "$W/t" 1
+	assert_rc 1
+	assert_grep 'find_count\.txt:8: FIND_FIRST .*expected 99 entries, found 4' "$W/err" "fatal under --strict"
+	assert_empty_dir "$W/t" "target after the runs"
+}
+
+# A mismatch in every pass, with a warmup: the warmup's mismatches still
+# count, so --keep-going exits 1 even if the execute phase is short.
+warmup_keep_going() {
+	mkdir t
+	run_db -t 1 --warmup 1 --keep-going -c "$DATA/qpi_mismatch.txt" -D "$W/t" 1
+	assert_rc 1
+	assert_grep 'Qpathinfo.*qpi_mismatch\.txt:6\b' "$W/out" "summary names the op and file:line"
+}
+
 # Qpathinfo of a missing file expecting OK: counted, summarised, exit 0.
 qpi_default() {
 	local tl sl
@@ -346,6 +371,8 @@ parent_killed() {
 
 check "failed open, then ReadX of its handle, 1 client: exit 1, full message, cleanup ran" failed_open_1
 check "failed open, then ReadX of its handle, 3 clients: exit 1, cleanup ran" failed_open_3
+check "FIND_FIRST count mismatch: summarised with both counts, fatal with --strict" find_count
+check "mismatches in the warmup count for --keep-going" warmup_keep_going
 check "Qpathinfo mismatch: exit 0, summary with op and file:line" qpi_default
 check "Qpathinfo mismatch --strict: exit 1 with file:line" qpi_strict
 check "Qpathinfo mismatch --keep-going: exit 1, summary" qpi_keep_going

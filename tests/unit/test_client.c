@@ -208,6 +208,8 @@ static void test_values(void **state)
 	const char *text =
 		"NTCreateX \"\\clients\\client1\\f\" 0x40 0x2 5 NT_STATUS_OK\n"
 		"WriteX 5 100 10 10 NT_STATUS_OK\n"
+		"SLEEP 1\n"
+		"QUERY_FILE_INFORMATION 5 1004 NT_STATUS_OK\n"
 		"WriteX 5 +10 10 10 NT_STATUS_OK\n"
 		"ReadX 5 *%100 10 10 NT_STATUS_OK\n"
 		"ReadX 5 */512 10 10 NT_STATUS_OK\n"
@@ -215,11 +217,14 @@ static void test_values(void **state)
 
 	assert_int_equal(run_pass(f, text, 0, NULL), STEP_PASS_DONE);
 	assert_int_equal(mock.calls[1].arg[0], 100);
-	assert_int_equal(mock.calls[2].arg[0], 110);
-	assert_true(mock.calls[3].arg[0] >= 0 && mock.calls[3].arg[0] < 100);
-	assert_int_equal(mock.calls[4].arg[0] % 512, 0);
-	assert_true(mock.calls[5].arg[0] >= 5000 &&
-		    mock.calls[5].arg[0] < 6000);
+	/* +10 follows the previous WriteX's offset, not the SLEEP's or the
+	 * Qfileinfo's first argument */
+	assert_int_equal(mock.calls[2].arg[0], 1004);
+	assert_int_equal(mock.calls[3].arg[0], 110);
+	assert_true(mock.calls[4].arg[0] >= 0 && mock.calls[4].arg[0] < 100);
+	assert_int_equal(mock.calls[5].arg[0] % 512, 0);
+	assert_true(mock.calls[6].arg[0] >= 5000 &&
+		    mock.calls[6].arg[0] < 6000);
 	/* 2 writes + 3 reads of 10 bytes */
 	assert_int_equal(f->region.slots[0].bytes, 50);
 	free_programs(f);
@@ -256,10 +261,10 @@ static void test_mismatch_default(void **state)
 	mock.status[OP_WRITEX] = NT_STATUS_DISK_FULL;
 	/* the Qpathinfo mismatch is counted, the failed write stops */
 	assert_int_equal(run_pass(f, mismatch_text, 0, NULL), STEP_FAILED);
-	assert_int_equal(f->region.slots[0].ops[OP_QPATHINFO].mismatches, 1);
-	assert_int_equal(f->region.slots[0].ops[OP_QPATHINFO].first_op, 0);
-	assert_int_equal(f->region.slots[0].ops[OP_WRITEX].mismatches, 0);
-	assert_int_equal(f->region.slots[0].ops[OP_WRITEX].fatal, 1);
+	assert_int_equal(f->region.slots[0].mm[OP_QPATHINFO].count, 1);
+	assert_int_equal(f->region.slots[0].mm[OP_QPATHINFO].first_op, 0);
+	assert_int_equal(f->region.slots[0].mm[OP_WRITEX].count, 0);
+	assert_int_equal(f->region.slots[0].mm[OP_WRITEX].fatal, 1);
 	assert_int_equal(mock.count[OP_FLUSH], 0);
 	free_programs(f);
 }
@@ -273,7 +278,7 @@ static void test_mismatch_keep_going(void **state)
 	mock.status[OP_WRITEX] = NT_STATUS_DISK_FULL;
 	assert_int_equal(run_pass(f, mismatch_text, 0, NULL), STEP_PASS_DONE);
 	assert_int_equal(mock.count[OP_FLUSH], 1);
-	assert_int_equal(f->region.slots[0].ops[OP_WRITEX].mismatches, 1);
+	assert_int_equal(f->region.slots[0].mm[OP_WRITEX].count, 1);
 	free_programs(f);
 }
 

@@ -89,20 +89,34 @@ static void test_mismatch_first(void **state)
 	struct stats_total *t = malloc(sizeof(*t));
 
 	(void)state;
-	assert_int_equal(stats_map(&r, 2), 0);
-	for (unsigned c = 0; c < 2; c++)
-		stats_slot_reset(&r.slots[c], PHASE_EXECUTE);
-	assert_int_equal(r.slots[0].ops[OP_QPATHINFO].first_op, UINT32_MAX);
-	r.slots[1].ops[OP_QPATHINFO].mismatches = 2;
-	r.slots[1].ops[OP_QPATHINFO].first_op = 17;
-	r.slots[1].ops[OP_QPATHINFO].first_status = 0xC0000034;
-	r.slots[1].ops[OP_QPATHINFO].first_client = 1;
-	stats_sum(&r, 0, 2, PHASE_EXECUTE, 0, false, t);
-	assert_int_equal(t->ops[OP_QPATHINFO].mismatches, 2);
-	assert_int_equal(t->ops[OP_QPATHINFO].first_op, 17);
-	assert_int_equal(t->ops[OP_QPATHINFO].first_client, 1);
-	assert_int_equal(t->ops[OP_QPATHINFO].first_status, 0xC0000034);
-	assert_int_equal(t->ops[OP_READX].first_op, UINT32_MAX);
+	assert_int_equal(stats_map(&r, 3), 0);
+	stats_slot_reset(&r.slots[0], PHASE_EXECUTE);
+	stats_slot_reset(&r.slots[1], PHASE_EXECUTE);
+	stats_slot_reset(&r.slots[2], PHASE_WARMUP);
+	assert_int_equal(r.slots[0].mm[OP_QPATHINFO].first_ns, 0);
+	/* client 1's came later than client 2's */
+	r.slots[1].mm[OP_QPATHINFO].count = 2;
+	r.slots[1].mm[OP_QPATHINFO].first_ns = 2000;
+	r.slots[1].mm[OP_QPATHINFO].first_op = 17;
+	r.slots[1].mm[OP_QPATHINFO].first_client = 1;
+	r.slots[2].mm[OP_QPATHINFO].count = 1;
+	r.slots[2].mm[OP_QPATHINFO].fatal = 1;
+	r.slots[2].mm[OP_QPATHINFO].first_ns = 1000;
+	r.slots[2].mm[OP_QPATHINFO].first_op = 5;
+	r.slots[2].mm[OP_QPATHINFO].first_status = 0xC0000034;
+	r.slots[2].mm[OP_QPATHINFO].first_client = 2;
+	stats_sum(&r, 0, 3, PHASE_EXECUTE, 0, false, t);
+	/* mismatches count whatever the phase, the earliest is first */
+	assert_int_equal(t->mm[OP_QPATHINFO].count, 3);
+	assert_int_equal(t->mm[OP_QPATHINFO].fatal, 1);
+	assert_int_equal(t->mm[OP_QPATHINFO].first_op, 5);
+	assert_int_equal(t->mm[OP_QPATHINFO].first_client, 2);
+	assert_int_equal(t->mm[OP_QPATHINFO].first_status, 0xC0000034);
+	assert_int_equal(t->mm[OP_READX].count, 0);
+	assert_int_equal(t->mm[OP_READX].first_ns, 0);
+	/* a phase reset keeps them */
+	stats_slot_reset(&r.slots[1], PHASE_EXECUTE);
+	assert_int_equal(r.slots[1].mm[OP_QPATHINFO].count, 2);
 	stats_unmap(&r);
 	free(t);
 }
