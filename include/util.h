@@ -18,6 +18,18 @@ int parse_int64(const char *s, int64_t min, int64_t max, int64_t *out);
 /* The same for a decimal floating-point number within [min, max]. */
 int parse_double(const char *s, double min, double max, double *out);
 
+/* The value of a hex digit, or -1 if c is not one. */
+static inline int hex_digit_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
 /* Sleep for ns nanoseconds (restarting after signals unless *stop is set). */
 void sleep_ns(uint64_t ns, const volatile uint32_t *stop);
 

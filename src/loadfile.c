@@ -29,6 +29,7 @@
 #include <zlib.h>
 
 #include "ntstatus.h"
+#include "util.h"
 #include "program.h"
 
 #define LF_MAX_LINE	  (1u << 20)   /* bytes, without the line end */
@@ -425,16 +426,6 @@ static int lf_split(struct lf_state *st, const char *p, size_t len, size_t pos,
 
 /* ---- numbers ---- */
 
-static inline int lf_hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
 
 /*
  * A non-negative decimal or 0x-hex number at p[*pos], stopping at the
@@ -453,7 +444,8 @@ static int lf_number(const char *p, size_t len, size_t *pos, int64_t *out)
 		size_t start = i + 2;
 		int d;
 
-		for (i = start; i < len && (d = lf_hexval(p[i])) >= 0; i++) {
+		for (i = start;
+		     i < len && (d = hex_digit_value(p[i])) >= 0; i++) {
 			if (v > (uint64_t)INT64_MAX >> 4)
 				return -2;
 			v = (v << 4) | (uint64_t)d;

@@ -42,6 +42,7 @@
 #include <strings.h>
 
 #include "ntstatus.h"
+#include "util.h"
 
 /* Codes the loadfile may name beyond those ntstatus.h defines. */
 #define NT_STATUS_OBJECT_NAME_EXISTS	 0x40000000u
@@ -169,16 +170,6 @@ static bool tok_is(const char *tok, size_t len, const char *word, size_t wlen)
 	return len == wlen && strncasecmp(tok, word, len) == 0;
 }
 
-static int hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
 
 /* "0x" followed by hex digits whose value fits in 32 bits. */
 static int parse_hex32(const char *tok, size_t len, uint32_t *out)
@@ -189,7 +180,7 @@ static int parse_hex32(const char *tok, size_t len, uint32_t *out)
 	if (len < 3 || tok[0] != '0' || (tok[1] != 'x' && tok[1] != 'X'))
 		return -1;
 	for (i = 2; i < len; i++) {
-		int d = hex_digit(tok[i]);
+		int d = hex_digit_value(tok[i]);
 
 		if (d < 0)
 			return -1;
