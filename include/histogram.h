@@ -23,6 +23,14 @@
 #define HIST_BUCKETS	(HIST_LINEAR + (HIST_MAX_EXP - HIST_SUB_BITS) * HIST_SUB)
 
 struct histogram {
+	/*
+	 * Buckets [lo, end) may be non-zero; end == 0 when empty.  Readers
+	 * look at that range only, so the pages of buckets never used are
+	 * never touched: in a shared mapping, even reading a page would
+	 * allocate it.
+	 */
+	uint32_t lo;
+	uint32_t end;
 	uint64_t count[HIST_BUCKETS];
 };
 
@@ -46,7 +54,18 @@ static inline void hist_record(struct histogram *h, uint64_t v)
 	unsigned i = hist_index(v);
 
 	__atomic_store_n(&h->count[i], h->count[i] + 1, __ATOMIC_RELAXED);
+	if (h->end == 0) {
+		__atomic_store_n(&h->lo, i, __ATOMIC_RELAXED);
+		__atomic_store_n(&h->end, i + 1, __ATOMIC_RELEASE);
+	} else if (i < h->lo) {
+		__atomic_store_n(&h->lo, i, __ATOMIC_RELEASE);
+	} else if (i >= h->end) {
+		__atomic_store_n(&h->end, i + 1, __ATOMIC_RELEASE);
+	}
 }
+
+/* Empty h, touching only the buckets it used. */
+void hist_clear(struct histogram *h);
 
 /* Lowest value of bucket i, and one past its highest. */
 uint64_t hist_bucket_low(unsigned i);

@@ -130,6 +130,8 @@ struct stats_total {
  * with_hist: merge histograms too (costly; reports only).  tick: the tick
  * whose worst latency is wanted.
  */
+/* t must start zeroed (talloc_zero) the first time: its histograms are
+ * cleared by range. */
 void stats_sum(const struct stats_region *r, unsigned first, unsigned n,
 	       uint32_t phase, uint64_t tick, bool with_hist,
 	       struct stats_total *t);

@@ -4,6 +4,8 @@
  */
 #include "config.h"
 
+#include <string.h>
+
 #include "histogram.h"
 
 uint64_t hist_bucket_low(unsigned i)
@@ -24,20 +26,39 @@ uint64_t hist_bucket_high(unsigned i)
 	return hist_bucket_low(i + 1);
 }
 
+void hist_clear(struct histogram *h)
+{
+	uint32_t lo = h->lo, end = h->end;
+
+	if (end != 0)
+		memset(&h->count[lo], 0, (end - lo) * sizeof(h->count[0]));
+	h->lo = 0;
+	h->end = 0;
+}
+
 void hist_merge(struct histogram *dst, const struct histogram *src)
 {
-	for (unsigned i = 0; i < HIST_BUCKETS; i++) {
-		uint64_t c = __atomic_load_n(&src->count[i], __ATOMIC_RELAXED);
+	uint32_t end = __atomic_load_n(&src->end, __ATOMIC_ACQUIRE);
+	uint32_t lo = __atomic_load_n(&src->lo, __ATOMIC_ACQUIRE);
 
-		dst->count[i] += c;
-	}
+	if (end == 0)
+		return;
+	if (end > HIST_BUCKETS)
+		end = HIST_BUCKETS;
+	for (uint32_t i = lo; i < end; i++)
+		dst->count[i] += __atomic_load_n(&src->count[i],
+						 __ATOMIC_RELAXED);
+	if (dst->end == 0 || lo < dst->lo)
+		dst->lo = lo;
+	if (end > dst->end)
+		dst->end = end;
 }
 
 uint64_t hist_total(const struct histogram *h)
 {
 	uint64_t n = 0;
 
-	for (unsigned i = 0; i < HIST_BUCKETS; i++)
+	for (uint32_t i = h->lo; i < h->end; i++)
 		n += h->count[i];
 	return n;
 }
@@ -59,7 +80,7 @@ uint64_t hist_percentile(const struct histogram *h, double p, uint64_t min,
 		rank++;
 	if (rank == 0)
 		rank = 1;
-	for (unsigned i = 0; i < HIST_BUCKETS; i++) {
+	for (unsigned i = h->lo; i < h->end; i++) {
 		seen += h->count[i];
 		if (seen < rank)
 			continue;

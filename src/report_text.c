@@ -139,7 +139,7 @@ static void mismatch_summary(FILE *f, void *mem_ctx, const struct report *r)
 
 static void per_client(FILE *f, void *mem_ctx, const struct report *r)
 {
-	struct stats_total *t = talloc(mem_ctx, struct stats_total);
+	struct stats_total *t = talloc_zero(mem_ctx, struct stats_total);
 
 	if (t == NULL)
 		return;

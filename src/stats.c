@@ -60,7 +60,7 @@ void stats_slot_reset(struct client_slot *s, uint32_t phase)
 		os->count = 0;
 		os->sum_ns = 0;
 		os->max_ns = 0;
-		memset(&os->hist, 0, sizeof(os->hist));
+		hist_clear(&os->hist);
 	}
 	__atomic_store_n(&s->phase, phase, __ATOMIC_RELEASE);
 }
@@ -105,7 +105,7 @@ void stats_sum(const struct stats_region *r, unsigned first, unsigned n,
 		t->ops[o].sum_ns = 0;
 		t->ops[o].max_ns = 0;
 		if (with_hist)
-			memset(&t->ops[o].hist, 0, sizeof(t->ops[o].hist));
+			hist_clear(&t->ops[o].hist);
 	}
 	memset(t->mm, 0, sizeof(t->mm));
 	t->lines = 0;

@@ -545,7 +545,7 @@ int supervisor_run(void *mem_ctx, const struct run_setup *su)
 	run->nprocs = (o->nclients + o->clients_per_process - 1) /
 		      o->clients_per_process;
 	run->workers = talloc_zero_array(run, struct worker, run->nprocs);
-	tot = talloc(run, struct stats_total);
+	tot = talloc_zero(run, struct stats_total);
 	if (run->workers == NULL || tot == NULL)
 		goto nomem;
 	if (stats_map(&run->region, o->nclients) != 0) {

@@ -178,6 +178,19 @@ static void test_empty_and_single(void **state)
 	/* clamped to the known min/max: a single sample is exact */
 	assert_int_equal(hist_percentile(h, 50, 123456, 123456), 123456);
 	assert_int_equal(hist_percentile(h, 100, 123456, 123456), 123456);
+	/* the used range covers exactly the buckets recorded into */
+	assert_int_equal(h->lo, hist_index(123456));
+	assert_int_equal(h->end, hist_index(123456) + 1);
+	hist_record(h, 10);
+	hist_record(h, 1ull << 30);
+	assert_int_equal(h->lo, 10);
+	assert_int_equal(h->end, hist_index(1ull << 30) + 1);
+	assert_int_equal(hist_total(h), 3);
+	hist_clear(h);
+	assert_int_equal(h->end, 0);
+	assert_int_equal(hist_total(h), 0);
+	for (unsigned i = 0; i < HIST_BUCKETS; i++)
+		assert_int_equal(h->count[i], 0);
 	free(h);
 }
 

@@ -40,7 +40,7 @@ static void put(struct client_slot *s, enum op_kind k, uint64_t lat,
 static void test_sum_by_phase(void **state)
 {
 	struct stats_region r;
-	struct stats_total *t = malloc(sizeof(*t));
+	struct stats_total *t = calloc(1, sizeof(*t));
 
 	(void)state;
 	assert_int_equal(stats_map(&r, 3), 0);
@@ -86,7 +86,7 @@ static void test_sum_by_phase(void **state)
 static void test_mismatch_first(void **state)
 {
 	struct stats_region r;
-	struct stats_total *t = malloc(sizeof(*t));
+	struct stats_total *t = calloc(1, sizeof(*t));
 
 	(void)state;
 	assert_int_equal(stats_map(&r, 3), 0);
