@@ -97,6 +97,7 @@ static int worker_main(struct run *run, const struct worker *w, int gate_fd,
 	if (getppid() != parent)
 		_exit(1);
 	signal(SIGINT, SIG_IGN);	/* the parent coordinates the stop */
+	signal(SIGHUP, SIG_IGN);
 	signal(SIGTERM, SIG_DFL);
 
 	if (cl == NULL || done == NULL || start_at == NULL) {
@@ -422,12 +423,18 @@ static void install_handlers(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	/* a reader that goes away (dbench | head) must not kill the parent
+	 * before the clients have cleaned up: writes then just fail */
+	signal(SIGPIPE, SIG_IGN);
 }
 
 static void restore_handlers(void)
 {
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
 }
 
 static void kill_workers(struct run *run, int sig)

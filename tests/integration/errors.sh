@@ -56,6 +56,23 @@ warmup_keep_going() {
 	assert_grep 'Qpathinfo.*qpi_mismatch\.txt:6\b' "$W/out" "summary names the op and file:line"
 }
 
+# The reader of stdout goes away in the middle of the run (it stops at the
+# first execute line; the next tick's write finds the pipe closed): the
+# run must still finish and clean up, and no process may be left.
+closed_stdout() {
+	mkdir t
+	timeout -k 5 "$IT_TIMEOUT" "$DBENCH" -t 4 -D "$W/t" 2 </dev/null 2>"$W/err" |
+		sed -u -n 'p; / execute /q' >"$W/out"
+	# the pipeline ends when dbench does: give its workers a moment
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
+		pgrep -f -- "-D $W/t" >/dev/null || break
+		sleep 0.5
+	done
+	pgrep -f -- "-D $W/t" >/dev/null && fail "dbench processes left running"
+	assert_grep ' execute ' "$W/out" "the reader saw the first execute line"
+	assert_empty_dir "$W/t" "target after the run (cleanup must still run)"
+}
+
 # Qpathinfo of a missing file expecting OK: counted, summarised, exit 0.
 qpi_default() {
 	local tl sl
@@ -373,6 +390,7 @@ check "failed open, then ReadX of its handle, 1 client: exit 1, full message, cl
 check "failed open, then ReadX of its handle, 3 clients: exit 1, cleanup ran" failed_open_3
 check "FIND_FIRST count mismatch: summarised with both counts, fatal with --strict" find_count
 check "mismatches in the warmup count for --keep-going" warmup_keep_going
+check "stdout closed in the middle of the run: it still cleans up" closed_stdout
 check "Qpathinfo mismatch: exit 0, summary with op and file:line" qpi_default
 check "Qpathinfo mismatch --strict: exit 1 with file:line" qpi_strict
 check "Qpathinfo mismatch --keep-going: exit 1, summary" qpi_keep_going

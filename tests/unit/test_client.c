@@ -123,16 +123,14 @@ static int teardown(void **state)
 	return 0;
 }
 
-/* Compile text and run one pass for client `id`; returns the last step. */
-static enum client_step_result run_pass(struct fixture *f, const char *text,
-					unsigned id, struct client **out)
+/* Compile text and start client `id` on it (freed by free_programs). */
+static struct client *start_client(struct fixture *f, const char *text,
+				   unsigned id)
 {
 	char *err = NULL;
 	struct program *p = program_compile_buffer(f->mem, "t.txt", text,
 						   strlen(text), &err);
 	struct client *c;
-	enum client_step_result r;
-	unsigned guard = 0;
 
 	if (p == NULL)
 		fail_msg("compile: %s", err ? err : "?");
@@ -140,6 +138,17 @@ static enum client_step_result run_pass(struct fixture *f, const char *text,
 		       &f->region, id);
 	assert_non_null(c);
 	client_start(c, now_ns());
+	return c;
+}
+
+/* Compile text and run one pass for client `id`; returns the last step. */
+static enum client_step_result run_pass(struct fixture *f, const char *text,
+					unsigned id, struct client **out)
+{
+	struct client *c = start_client(f, text, id);
+	enum client_step_result r;
+	unsigned guard = 0;
+
 	while ((r = client_step(c)) == STEP_OK && guard++ < 100000)
 		;
 	if (out != NULL)
@@ -308,20 +317,14 @@ static void test_unopened_handle_is_fatal(void **state)
 	free_programs(f);
 }
 
+static const char *two_ops = "Flush 1 NT_STATUS_OK\n"
+			     "NTCreateX \"\\x\" 0 0x2 1 NT_STATUS_OK\n";
+
 static void test_stop_and_cleanup(void **state)
 {
 	struct fixture *f = *state;
-	struct client *c;
-	char *err = NULL;
-	const char *text = "Flush 1 NT_STATUS_OK\n"
-			   "NTCreateX \"\\x\" 0 0x2 1 NT_STATUS_OK\n";
-	struct program *p = program_compile_buffer(f->mem, "t.txt", text,
-						   strlen(text), &err);
+	struct client *c = start_client(f, two_ops, 3);
 
-	assert_non_null(p);
-	c = client_new(p, &f->opts, p, 0, &mock_backend, "/x", &f->region, 3);
-	assert_non_null(c);
-	client_start(c, now_ns());
 	assert_int_equal(client_step(c), STEP_OK);
 	f->region.hdr->stop = 1;
 	assert_int_equal(client_step(c), STEP_STOPPED);
@@ -337,16 +340,8 @@ static void test_stop_and_cleanup(void **state)
 static void test_phase_reset(void **state)
 {
 	struct fixture *f = *state;
-	struct client *c;
-	char *err = NULL;
-	const char *text = "Flush 1 NT_STATUS_OK\n"
-			   "NTCreateX \"\\x\" 0 0x2 1 NT_STATUS_OK\n";
-	struct program *p = program_compile_buffer(f->mem, "t.txt", text,
-						   strlen(text), &err);
+	struct client *c = start_client(f, two_ops, 0);
 
-	assert_non_null(p);
-	c = client_new(p, &f->opts, p, 0, &mock_backend, "/x", &f->region, 0);
-	client_start(c, now_ns());
 	f->region.hdr->phase = PHASE_WARMUP;
 	client_step(c);
 	client_step(c);

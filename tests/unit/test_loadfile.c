@@ -28,37 +28,7 @@
 
 #define DEBIAN_CLIENT_TXT "/usr/share/dbench/client.txt"
 
-struct tstate {
-	void *ctx;
-	size_t blocks;
-};
-
-static int setup(void **state)
-{
-	struct tstate *ts = calloc(1, sizeof(*ts));
-
-	if (ts == NULL)
-		return -1;
-	ts->ctx = talloc_new(NULL);
-	if (ts->ctx == NULL) {
-		free(ts);
-		return -1;
-	}
-	ts->blocks = talloc_total_blocks(ts->ctx);
-	*state = ts;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct tstate *ts = *state;
-
-	/* every test frees what it compiled: nothing may be left behind */
-	assert_int_equal(talloc_total_blocks(ts->ctx), ts->blocks);
-	talloc_free(ts->ctx);
-	free(ts);
-	return 0;
-}
+#include "talloc_fixture.h"
 
 static struct program *compile_ok_len(struct tstate *ts, const char *text,
 				      size_t len)
