@@ -494,6 +494,15 @@ static void pace(struct client *c, const struct op *op)
 		sleep_ns(due - now, stop);
 }
 
+/* A fatal mismatch (already reported): count it and stop the client. */
+static enum client_step_result fail_client(struct client *c,
+					   const struct op *op)
+{
+	STORE(c->slot->mm[op->kind].fatal, c->slot->mm[op->kind].fatal + 1);
+	c->failed = true;
+	return STEP_FAILED;
+}
+
 static enum client_step_result run_measured(struct client *c,
 					    const struct op *op)
 {
@@ -565,11 +574,8 @@ static enum client_step_result run_measured(struct client *c,
 		return STEP_OK;
 	if (!ntstatus_matches(op->check, op->status, status)) {
 		if (mismatch_is_fatal(c, op, status)) {
-			STORE(c->slot->mm[op->kind].fatal,
-			      c->slot->mm[op->kind].fatal + 1);
 			report_fatal(c, op, &call, status);
-			c->failed = true;
-			return STEP_FAILED;
+			return fail_client(c, op);
 		}
 		record_mismatch(c, op, status, call.err, -1);
 	} else if (op->kind == OP_FIND && status == NT_STATUS_OK &&
@@ -580,10 +586,7 @@ static enum client_step_result run_measured(struct client *c,
 				"\"%s\": expected %lld entries, found %lld\n",
 				c->id, client_file(c), op->line, call.path[0],
 				(long long)call.arg[2], (long long)call.result);
-			STORE(c->slot->mm[op->kind].fatal,
-			      c->slot->mm[op->kind].fatal + 1);
-			c->failed = true;
-			return STEP_FAILED;
+			return fail_client(c, op);
 		}
 		record_mismatch(c, op, status, 0, call.result);
 	}

@@ -258,7 +258,7 @@ static int note_shared_paths(void *mem, struct run *run)
 	return 0;
 }
 
-static void remove_shared_paths(void *mem, const struct run *run)
+static void remove_shared_paths(const struct run *run)
 {
 	const struct dbench_options *o = run->opts;
 
@@ -281,7 +281,6 @@ static void remove_shared_paths(void *mem, const struct run *run)
 		}
 		close(dfd);
 	}
-	(void)mem;
 }
 
 static unsigned count_states(const struct stats_region *r, unsigned *failed,
@@ -598,7 +597,7 @@ int supervisor_run(void *mem_ctx, const struct run_setup *su)
 		close(gate[1]);
 		close(gate[0]);
 		reap(mem, run, true);
-		remove_shared_paths(mem, run);
+		remove_shared_paths(run);
 		rc = got_signal ? 128 + got_signal : 1;
 		goto out;
 	}
@@ -713,7 +712,7 @@ int supervisor_run(void *mem_ctx, const struct run_setup *su)
 	if (got_signal)
 		interrupted = true;
 	if (!o->skip_cleanup && signal_count < 2)
-		remove_shared_paths(mem, run);
+		remove_shared_paths(run);
 
 	/* the report: the execute phase, or the warmup if it never ended */
 	{
