@@ -41,6 +41,7 @@ enum op_kind {
 	OP_LOCKX,
 	OP_UNLOCKX,
 	OP_FLUSH,
+	OP_DROPCACHE,		/* flush a file, then drop its cached pages */
 	OP_NUM_MEASURED,
 
 	/* control commands: handled by the client engine, not a backend */

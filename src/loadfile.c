@@ -134,6 +134,7 @@ static const char *const lf_usage[OP_NUM_KINDS] = {
 	[OP_LOCKX] = "LockX handle offset size status",
 	[OP_UNLOCKX] = "UnlockX handle offset size status",
 	[OP_FLUSH] = "Flush handle status",
+	[OP_DROPCACHE] = "DropCache handle status",
 	[OP_LOOP] = "LOOP count",
 	[OP_ENDLOOP] = "ENDLOOP",
 	[OP_REPEAT] = "REPEAT count",

@@ -12,6 +12,13 @@
  * tell two answers apart (a missing file or a missing parent directory), by
  * one more look at the filesystem on the failure path only.
  *
+ * NTCreateX's create options FILE_WRITE_THROUGH (0x2) and
+ * FILE_NO_INTERMEDIATE_BUFFERING (0x8) open files with O_DSYNC and
+ * O_DIRECT.  Direct I/O needs aligned memory, so ReadX and WriteX on such
+ * a handle go through a buffer from posix_memalign (the client's write
+ * data is copied into it); offsets and sizes are the loadfile's business,
+ * and the kernel's EINVAL for misaligned ones is returned as it is.
+ *
  * Removal (Deltree, cleanup) walks the tree with openat/unlinkat and
  * O_NOFOLLOW: a symlink inside the tree is removed as a link, and whatever
  * it points at is left alone.
@@ -44,6 +51,9 @@
 
 /* NTCreateX create_options bits this backend honours */
 #define FILEIO_OPT_DIRECTORY		0x1	/* FILE_DIRECTORY_FILE */
+#define FILEIO_OPT_WRITE_THROUGH	0x2	/* FILE_WRITE_THROUGH: O_DSYNC */
+#define FILEIO_OPT_NO_BUFFERING		0x8	/* FILE_NO_INTERMEDIATE_BUFFERING:
+						 * O_DIRECT */
 #define FILEIO_OPT_NON_DIRECTORY	0x40	/* FILE_NON_DIRECTORY_FILE */
 
 /* NTCreateX dispositions */
@@ -64,6 +74,9 @@ enum fileio_disposition {
 /* The read buffer grows to the largest ReadX seen, up to this; larger
  * reads are done in pieces of this size. */
 #define FILEIO_RBUF_MAX		(16u * 1024 * 1024)
+/* Alignment of the direct I/O buffer: a page, which is at least the
+ * memory alignment any Linux filesystem asks for (STATX_DIOALIGN). */
+#define FILEIO_DIO_ALIGN	4096u
 /* Largest single pwrite: keeps every count well inside ssize_t. */
 #define FILEIO_IO_MAX		(1u << 30)
 
@@ -73,6 +86,7 @@ enum fileio_disposition {
 struct fileio_handle {
 	int fd;			/* -1: slot not open */
 	bool is_dir;
+	bool direct;		/* opened with O_DIRECT: I/O through dbuf */
 };
 
 struct fileio_state {
@@ -83,6 +97,8 @@ struct fileio_state {
 	uint32_t nhandles;
 	uint8_t *rbuf;			/* ReadX target */
 	size_t rbuf_size;
+	uint8_t *dbuf;			/* O_DIRECT transfers (posix_memalign) */
+	size_t dbuf_size;
 	uint64_t xattr_writes;		/* attribute values written so far */
 };
 
@@ -665,6 +681,8 @@ static int fileio_remove_path(struct fileio_state *st, const char *path)
 static int fileio_state_destructor(struct fileio_state *st)
 {
 	fileio_close_all(st);
+	free(st->dbuf);
+	st->dbuf = NULL;
 	if (st->dirfd >= 0) {
 		close(st->dirfd);
 		st->dirfd = -1;
@@ -693,6 +711,7 @@ static int fileio_setup(void *mem_ctx, const struct backend_client_config *cfg,
 	for (i = 0; i < cfg->nhandles; i++) {
 		st->handles[i].fd = -1;
 		st->handles[i].is_dir = false;
+		st->handles[i].direct = false;
 	}
 
 	st->dirfd = open(cfg->directory, O_DIRECTORY | O_RDONLY | O_CLOEXEC);
@@ -797,9 +816,9 @@ static uint32_t fileio_open_dir(struct fileio_state *st, struct op_call *call,
 /* NTCreateX without option 0x1: a file, or an existing directory opened. */
 static uint32_t fileio_open_file(struct fileio_state *st, struct op_call *call,
 				 const char *path, int64_t disp,
-				 bool non_dir, int *fdp, bool *is_dir)
+				 bool non_dir, int extra, int *fdp, bool *is_dir)
 {
-	int flags = O_RDWR | O_NOFOLLOW | O_CLOEXEC;
+	int flags = O_RDWR | O_NOFOLLOW | O_CLOEXEC | extra;
 	struct stat sb;
 	int fd, err;
 
@@ -847,6 +866,10 @@ static uint32_t fileio_open_file(struct fileio_state *st, struct op_call *call,
 	}
 
 	err = errno;
+	/* the filesystem refuses direct I/O (tmpfs before Linux 6.6, some
+	 * network and FUSE filesystems) */
+	if (err == EINVAL && (flags & O_DIRECT))
+		return fileio_fail(call, NT_STATUS_NOT_SUPPORTED, err);
 	switch (err) {
 	case EISDIR:
 		/*
@@ -882,7 +905,7 @@ static uint32_t fileio_ntcreatex(void *state, struct op_call *call)
 	bool non_dir = (options & FILEIO_OPT_NON_DIRECTORY) != 0;
 	bool is_dir = false;
 	uint32_t status;
-	int fd = -1;
+	int fd = -1, extra = 0;
 
 	if (disp < FILEIO_SUPERSEDE || disp > FILEIO_OVERWRITE_IF ||
 	    (want_dir && non_dir))
@@ -894,8 +917,12 @@ static uint32_t fileio_ntcreatex(void *state, struct op_call *call)
 		status = fileio_open_dir(st, call, path, disp, &fd);
 		is_dir = true;
 	} else {
-		status = fileio_open_file(st, call, path, disp, non_dir, &fd,
-					  &is_dir);
+		if (options & FILEIO_OPT_WRITE_THROUGH)
+			extra |= O_DSYNC;
+		if (options & FILEIO_OPT_NO_BUFFERING)
+			extra |= O_DIRECT;
+		status = fileio_open_file(st, call, path, disp, non_dir, extra,
+					  &fd, &is_dir);
 	}
 	if (status != NT_STATUS_OK)
 		return status;
@@ -922,6 +949,7 @@ static uint32_t fileio_ntcreatex(void *state, struct op_call *call)
 		close(st->handles[slot].fd);
 	st->handles[slot].fd = fd;
 	st->handles[slot].is_dir = is_dir;
+	st->handles[slot].direct = !is_dir && (extra & O_DIRECT) != 0;
 	return NT_STATUS_OK;
 }
 
@@ -951,6 +979,27 @@ static uint32_t fileio_flush(void *state, struct op_call *call)
 		return fileio_bad_handle(call);
 	if (fsync(h->fd) != 0)
 		return fileio_errno(call, errno);
+	return NT_STATUS_OK;
+}
+
+/*
+ * DropCache: write the file's dirty pages out, then ask the kernel to drop
+ * its cached pages, so that the next read comes from the device.  Needs
+ * no privilege and touches no other file.  The kernel may keep pages it
+ * cannot drop (tmpfs keeps them all); that is not reported as a failure.
+ */
+static uint32_t fileio_dropcache(void *state, struct op_call *call)
+{
+	struct fileio_handle *h = fileio_handle(state, call);
+	int err;
+
+	if (h == NULL)
+		return fileio_bad_handle(call);
+	if (fdatasync(h->fd) != 0)
+		return fileio_errno(call, errno);
+	err = posix_fadvise(h->fd, 0, 0, POSIX_FADV_DONTNEED);
+	if (err != 0)
+		return fileio_errno(call, err);
 	return NT_STATUS_OK;
 }
 
@@ -988,6 +1037,55 @@ static bool fileio_one_byte_write(struct op_call *call, int fd, int64_t off,
 	return true;
 }
 
+/*
+ * Make the direct I/O buffer hold at least want bytes (want <=
+ * FILEIO_RBUF_MAX), aligned for O_DIRECT.  Returns 0 or -1 (no memory).
+ */
+static int fileio_dbuf(struct fileio_state *st, size_t want)
+{
+	void *p = NULL;
+
+	if (st->dbuf_size >= want)
+		return 0;
+	if (posix_memalign(&p, FILEIO_DIO_ALIGN, want) != 0)
+		return -1;
+	free(st->dbuf);
+	st->dbuf = p;
+	st->dbuf_size = want;
+	return 0;
+}
+
+/* WriteX on an O_DIRECT handle: the data goes through the aligned buffer. */
+static uint32_t fileio_write_direct(struct fileio_state *st,
+				    struct fileio_handle *h,
+				    struct op_call *call, int64_t off,
+				    int64_t size)
+{
+	int64_t done = 0;
+
+	while (done < size) {
+		size_t chunk = size - done > FILEIO_RBUF_MAX ?
+			       FILEIO_RBUF_MAX : (size_t)(size - done);
+		ssize_t n;
+
+		if (fileio_dbuf(st, chunk) != 0)
+			return fileio_fail(call, NT_STATUS_NO_MEMORY, ENOMEM);
+		memcpy(st->dbuf, call->data + done, chunk);
+		n = pwrite(h->fd, st->dbuf, chunk, off + done);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return fileio_errno(call, errno);
+		}
+		if (n == 0)
+			return fileio_errno(call, EIO);
+		done += n;
+	}
+	if (st->opts->fsync_writes && fsync(h->fd) != 0)
+		return fileio_errno(call, errno);
+	return NT_STATUS_OK;
+}
+
 static uint32_t fileio_writex(void *state, struct op_call *call)
 {
 	struct fileio_state *st = state;
@@ -1010,9 +1108,11 @@ static uint32_t fileio_writex(void *state, struct op_call *call)
 	if (call->data == NULL)
 		return fileio_fail(call, NT_STATUS_INVALID_PARAMETER, EINVAL);
 
-	if (st->opts->one_byte_write_fix && size == 1 &&
+	if (st->opts->one_byte_write_fix && size == 1 && !h->direct &&
 	    fileio_one_byte_write(call, h->fd, off, &status))
 		return status;
+	if (h->direct)
+		return fileio_write_direct(st, h, call, off, size);
 
 	while (done < size) {
 		size_t chunk = size - done > FILEIO_IO_MAX ?
@@ -1068,11 +1168,15 @@ static uint32_t fileio_readx(void *state, struct op_call *call)
 	while (got < size) {
 		size_t chunk = size - got > FILEIO_RBUF_MAX ?
 			       FILEIO_RBUF_MAX : (size_t)(size - got);
+		uint8_t *buf;
 		ssize_t n;
 
-		if (fileio_rbuf(st, chunk) != 0)
+
+		if ((h->direct ? fileio_dbuf(st, chunk) :
+				 fileio_rbuf(st, chunk)) != 0)
 			return fileio_fail(call, NT_STATUS_NO_MEMORY, ENOMEM);
-		n = pread(h->fd, st->rbuf, chunk, off + got);
+		buf = h->direct ? st->dbuf : st->rbuf;
+		n = pread(h->fd, buf, chunk, off + got);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -1389,5 +1493,6 @@ const struct backend fileio_backend = {
 		[OP_LOCKX] = fileio_lockx,
 		[OP_UNLOCKX] = fileio_unlockx,
 		[OP_FLUSH] = fileio_flush,
+		[OP_DROPCACHE] = fileio_dropcache,
 	},
 };

@@ -275,7 +275,7 @@ loadfile_counts() {
 	awk -v m="${2:-1}" '
 		BEGIN {
 			split("NTCreateX Close Rename Unlink Deltree Rmdir Mkdir " \
-			      "WriteX ReadX LockX UnlockX Flush", k, " ")
+			      "WriteX ReadX LockX UnlockX Flush DropCache", k, " ")
 			for (i in k) canon[toupper(k[i])] = k[i]
 			canon["QUERY_PATH_INFORMATION"] = "Qpathinfo"
 			canon["QUERY_FILE_INFORMATION"] = "Qfileinfo"

@@ -8,7 +8,7 @@ if [ -z "$BASH_VERSION" ]; then exec bash "$0" "$@"; fi
 
 LF=$DATA/basic.txt
 TIMED=$DATA/timed.txt
-ORDER="NTCreateX Close Rename Unlink Deltree Rmdir Mkdir Qpathinfo Qfileinfo Qfsinfo Sfileinfo Find WriteX ReadX LockX UnlockX Flush"
+ORDER="NTCreateX Close Rename Unlink Deltree Rmdir Mkdir Qpathinfo Qfileinfo Qfsinfo Sfileinfo Find WriteX ReadX LockX UnlockX Flush DropCache"
 
 # assert_table_shape FILE: blank line, header, dashes, rows in the
 # ` %-12s %7u %9.03f %9.03f` format and COMPAT order, blank line.

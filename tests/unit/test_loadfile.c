@@ -166,7 +166,7 @@ static void test_op_table(void **state)
 		"NTCreateX", "Close", "Rename",	   "Unlink",	"Deltree",
 		"Rmdir",     "Mkdir", "Qpathinfo", "Qfileinfo", "Qfsinfo",
 		"Sfileinfo", "Find",  "WriteX",	   "ReadX",	"LockX",
-		"UnlockX",   "Flush",
+		"UnlockX",   "Flush", "DropCache",
 	};
 	int k;
 
