@@ -44,6 +44,13 @@ struct dbench_options {
 	bool one_byte_write_fix;
 	bool show_execute_time;
 	enum mismatch_policy mismatch;
+
+	/* --disk-test mode (src/disktest.c) */
+	bool disk_test;
+	bool drop_caches;		/* --drop-caches (root) */
+	uint64_t disk_test_size;	/* --size bytes, 0 = 1 GiB or what fits */
+	uint64_t disk_test_block;	/* --block-size bytes */
+	unsigned disk_test_repeat;	/* --repeat */
 };
 
 #endif

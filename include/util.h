@@ -18,6 +18,14 @@ int parse_int64(const char *s, int64_t min, int64_t max, int64_t *out);
 /* The same for a decimal floating-point number within [min, max]. */
 int parse_double(const char *s, double min, double max, double *out);
 
+/*
+ * A size in bytes: decimal digits, optionally followed by one of the
+ * binary suffixes K, M, G, T (any case; 1K = 1024), within [min, max].
+ * Returns 0 and sets *out, or -1 (no digits, another suffix or trailing
+ * text, overflow, out of range).
+ */
+int parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+
 /* The value of a hex digit, or -1 if c is not one. */
 static inline int hex_digit_value(char c)
 {

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "backend.h"
+#include "disktest.h"
 #include "options.h"
 #include "program.h"
 #include "supervisor.h"
@@ -41,6 +42,11 @@ struct raw_options {
 	int per_client, machine_readable, no_resolve, stat_check, fake_io;
 	int one_byte_write_fix, show_execute_time, strict, keep_going;
 	int version;
+	/* --disk-test */
+	char *dt_size;
+	char *dt_block_size;
+	char *dt_repeat;
+	int disk_test, drop_caches;
 };
 
 static int usage_error(const char *fmt, const char *a, const char *b)
@@ -262,6 +268,64 @@ static int resolve_options(void *mem, struct raw_options *raw,
 	return 0;
 }
 
+/*
+ * --disk-test: check its options and run it.  Returns the exit status.
+ */
+static int run_disk_test(void *mem, poptContext pc, struct raw_options *raw,
+			 struct dbench_options *o)
+{
+	struct disktest_config cfg;
+	int64_t v;
+	int rc;
+
+	if (poptGetArg(pc) != NULL)
+		return usage_error("--disk-test takes no NUMCLIENTS argument"
+				   "%s%s", "", "");
+	o->disk_test = true;
+	o->drop_caches = raw->drop_caches;
+	o->disk_test_block = DISKTEST_DEFAULT_BLOCK;
+	o->disk_test_repeat = DISKTEST_DEFAULT_REPEAT;
+	if (raw->dt_size != NULL &&
+	    parse_size(raw->dt_size, 512, 1ull << 50, &o->disk_test_size) != 0)
+		return usage_error("--size: '%s' is not a size from 512 bytes "
+				   "to 1024T (a number of bytes, or with K, M, "
+				   "G or T)%s", raw->dt_size, "");
+	if (raw->dt_block_size != NULL &&
+	    (parse_size(raw->dt_block_size, 512, 1ull << 30,
+			&o->disk_test_block) != 0 ||
+	     o->disk_test_block % 512 != 0))
+		return usage_error("--block-size: '%s' is not a multiple of "
+				   "512 bytes from 512 to 1G (a number of "
+				   "bytes, or with K, M or G)%s",
+				   raw->dt_block_size, "");
+	if (raw->dt_repeat != NULL) {
+		if ((rc = parse_count("--repeat", raw->dt_repeat, 1, 1000,
+				      &v)) != 0)
+			return rc;
+		o->disk_test_repeat = (unsigned)v;
+	}
+	if (split_list(mem, raw->directory ? raw->directory : ".",
+		       &o->directories, &o->ndirectories) != 0)
+		return usage_error("--directory: '%s' is not a comma-separated "
+				   "list of directories%s",
+				   raw->directory, "");
+	for (unsigned i = 0; i < o->ndirectories; i++)
+		if ((rc = check_directory(o->directories[i])) != 0)
+			return rc;
+
+	cfg = (struct disktest_config){
+		.dirs = o->directories,
+		.ndirs = o->ndirectories,
+		.size = o->disk_test_size,
+		.block_size = o->disk_test_block,
+		.repeat = o->disk_test_repeat,
+		.drop_caches = o->drop_caches,
+	};
+	printf("dbench %s --disk-test\n\n", PACKAGE_VERSION);
+	fflush(stdout);
+	return disktest_main(mem, &cfg);
+}
+
 static const struct backend *choose_backend(void *mem, const char *name,
 					    int *rc)
 {
@@ -291,7 +355,8 @@ static void free_raw(struct raw_options *raw)
 		&raw->timelimit, &raw->warmup, &raw->loadfile,
 		&raw->directory, &raw->backend, &raw->target_rate,
 		&raw->clients_per_process, &raw->stagger, &raw->trunc_io,
-		&raw->tcp_options,
+		&raw->tcp_options, &raw->dt_size, &raw->dt_block_size,
+		&raw->dt_repeat,
 	};
 
 	for (size_t i = 0; i < sizeof(strings) / sizeof(strings[0]); i++) {
@@ -368,13 +433,27 @@ int main(int argc, const char **argv)
 		  "OPTS" },
 		{ "version", 'V', POPT_ARG_NONE, &raw.version, 0,
 		  "print the version and exit", NULL },
+		{ "disk-test", 0, POPT_ARG_NONE, &raw.disk_test, 0,
+		  "measure each -D directory's disk as dd would (write, "
+		  "cold/hot read, O_DIRECT); no NUMCLIENTS", NULL },
+		{ "size", 0, POPT_ARG_STRING, &raw.dt_size, 0,
+		  "--disk-test: test file size (1G, less if free space is "
+		  "short)", "BYTES[K|M|G|T]" },
+		{ "block-size", 0, POPT_ARG_STRING, &raw.dt_block_size, 0,
+		  "--disk-test: bytes per read or write (1M)",
+		  "BYTES[K|M|G]" },
+		{ "repeat", 0, POPT_ARG_STRING, &raw.dt_repeat, 0,
+		  "--disk-test: runs of each measurement (3)", "N" },
+		{ "drop-caches", 0, POPT_ARG_NONE, &raw.drop_caches, 0,
+		  "--disk-test: also drop the whole page cache before cold "
+		  "reads (root)", NULL },
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};
 	struct program **progs;
 	const struct backend *be;
 	const char *clients, *bad = NULL;
-	char **str_slot[16];
+	char **str_slot[32];
 	unsigned nstr = 0;
 	poptContext pc;
 	int rc, opt;
@@ -428,6 +507,17 @@ int main(int argc, const char **argv)
 	if (raw.version) {
 		printf("dbench %s\n", PACKAGE_VERSION);
 		rc = 0;
+		goto out;
+	}
+	if (raw.disk_test) {
+		rc = run_disk_test(mem, pc, &raw, &o);
+		goto out;
+	}
+	if (raw.dt_size || raw.dt_block_size || raw.dt_repeat ||
+	    raw.drop_caches) {
+		rc = usage_error("--size, --block-size, --repeat and "
+				 "--drop-caches go with --disk-test%s%s", "",
+				 "");
 		goto out;
 	}
 	clients = poptGetArg(pc);

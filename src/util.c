@@ -48,6 +48,53 @@ int parse_double(const char *s, double min, double max, double *out)
 	return 0;
 }
 
+int parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+	uint64_t v = 0;
+	unsigned shift = 0;
+
+	if (s == NULL || !isdigit((unsigned char)*s))
+		return -1;
+	for (; isdigit((unsigned char)*s); s++) {
+		unsigned d = (unsigned)(*s - '0');
+
+		if (v > (UINT64_MAX - d) / 10)
+			return -1;
+		v = v * 10 + d;
+	}
+	switch (*s) {
+	case '\0':
+		break;
+	case 'k':
+	case 'K':
+		shift = 10;
+		break;
+	case 'm':
+	case 'M':
+		shift = 20;
+		break;
+	case 'g':
+	case 'G':
+		shift = 30;
+		break;
+	case 't':
+	case 'T':
+		shift = 40;
+		break;
+	default:
+		return -1;
+	}
+	if (shift != 0 && s[1] != '\0')
+		return -1;
+	if (v > (UINT64_MAX >> shift))
+		return -1;
+	v <<= shift;
+	if (v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
 void sleep_ns(uint64_t ns, const volatile uint32_t *stop)
 {
 	struct timespec ts = {
