@@ -5,8 +5,9 @@
  * the backend through its op table, as the client engine does, with hand
  * built struct op / struct path values.  fileio.c is included rather than
  * linked so that its wildcard matcher and FIND counter can be checked
- * directly and so that pwrite() can be replaced to inject short writes,
- * EINTR and ENOSPC.
+ * directly, so that pwrite() can be replaced to inject short writes,
+ * EINTR and ENOSPC, and openat() to refuse O_DIRECT as filesystems
+ * without direct I/O do.
  */
 #include "config.h"
 
@@ -16,13 +17,16 @@
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <sys/vfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #ifdef HAVE_SYS_XATTR_H
@@ -67,8 +71,32 @@ static ssize_t test_pwrite(int fd, const void *buf, size_t n, off_t off)
 	}
 }
 
+/* ---- openat replacement: refuse O_DIRECT with EINVAL on request ---- */
+
+static bool oa_refuse_direct;
+
+static int test_openat(int dfd, const char *path, int flags, ...)
+{
+	mode_t mode = 0;
+
+	if (flags & O_CREAT) {
+		va_list ap;
+
+		va_start(ap, flags);
+		mode = (mode_t)va_arg(ap, int);
+		va_end(ap);
+	}
+	if (oa_refuse_direct && (flags & O_DIRECT)) {
+		errno = EINVAL;
+		return -1;
+	}
+	return openat(dfd, path, flags, mode);
+}
+
 #define pwrite test_pwrite
+#define openat test_openat
 #include "../../src/backends/fileio.c"
+#undef openat
 #undef pwrite
 
 /* ---- fixture ---- */
@@ -117,6 +145,7 @@ static int fx_teardown(void **cm_state)
 	struct fx *fx = *cm_state;
 
 	pw_mode = PW_REAL;
+	oa_refuse_direct = false;
 	talloc_free(fx->state);
 	/* everything the backend allocated went with its state */
 	assert_int_equal(talloc_total_blocks(fx->ctx), fx->blocks);
@@ -663,6 +692,156 @@ static void test_write_failures(void **cm_state)
 			.handle = 1, .arg = { 0, 10, 10 }, .data = data },
 			&call), NT_STATUS_OK);
 	assert_int_not_equal(call.err, 0);
+}
+
+/* The fd behind a handle slot, to look at its flags. */
+static int fd_of(struct fx *fx, int32_t slot)
+{
+	return ((struct fileio_state *)fx->state)->handles[slot].fd;
+}
+
+/* Create options 0x2 and 0x8: O_DSYNC and O_DIRECT, aligned transfers. */
+static void test_create_options(void **cm_state)
+{
+	struct fx *fx = *cm_state;
+	uint8_t *raw = malloc(8192 + 1), *data = raw + 1;	/* misaligned */
+	uint8_t back[8192];
+	struct op_call call;
+	uint32_t st;
+	int fd;
+
+	assert_non_null(raw);
+	for (unsigned i = 0; i < 8192; i++)
+		data[i] = (uint8_t)(i * 7 + 3);
+	fx_open(fx);
+	assert_int_equal(ntcreatex(fx, "plain", 0x40, 2, 0), NT_STATUS_OK);
+	assert_int_equal(fcntl(fd_of(fx, 0), F_GETFL) & (O_DSYNC | O_DIRECT),
+			 0);
+	assert_int_equal(ntcreatex(fx, "dsync", 0x42, 2, 1), NT_STATUS_OK);
+	assert_true(fcntl(fd_of(fx, 1), F_GETFL) & O_DSYNC);
+	assert_false(fcntl(fd_of(fx, 1), F_GETFL) & O_DIRECT);
+
+	st = ntcreatex(fx, "direct", 0x48, 2, 2);
+	if (st == NT_STATUS_NOT_SUPPORTED) {
+		/* tmpfs before Linux 6.6: the refusal is tested below */
+		free(raw);
+		return;
+	}
+	assert_int_equal(st, NT_STATUS_OK);
+	assert_true(fcntl(fd_of(fx, 2), F_GETFL) & O_DIRECT);
+	/* client data at any address goes through the aligned buffer */
+	assert_int_equal(run_call(fx, &(struct req){ .kind = OP_WRITEX,
+			.handle = 2, .arg = { 4096, 8192, 8192 },
+			.data = data }, &call), NT_STATUS_OK);
+	assert_int_equal(call.bytes, 8192);
+	assert_int_equal(run_call(fx, &(struct req){ .kind = OP_READX,
+			.handle = 2, .arg = { 4096, 8192, 8192 } }, &call),
+			 NT_STATUS_OK);
+	assert_int_equal(call.bytes, 8192);
+	assert_int_equal(size_of(fx, "direct"), 4096 + 8192);
+	fd = openat(fx->dfd, "direct", O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(pread(fd, back, sizeof(back), 4096), 8192);
+	close(fd);
+	assert_memory_equal(back, data, 8192);
+	/* 0x1 (directory) ignores the buffering bits */
+	assert_int_equal(ntcreatex(fx, "d", 0x9, 2, 3), NT_STATUS_OK);
+	assert_int_equal(type_of(fx, "d"), S_IFDIR);
+	free(raw);
+}
+
+/* A filesystem that refuses O_DIRECT: NOT_SUPPORTED, no handle. */
+static void test_direct_refused(void **cm_state)
+{
+	struct fx *fx = *cm_state;
+	const uint8_t data[512] = { 0 };
+	struct op_call call;
+
+	oa_refuse_direct = true;
+	fx_open(fx);
+	memset(&call, 0, sizeof(call));
+	assert_int_equal(run_call(fx, &(struct req){ .kind = OP_NTCREATEX,
+			.path = { "f" }, .handle = 0, .arg = { 0x48, 2 } },
+			&call), NT_STATUS_NOT_SUPPORTED);
+	assert_int_equal(call.err, EINVAL);
+	assert_int_equal(RUN(fx, .kind = OP_WRITEX, .handle = 0,
+			     .arg = { 0, 512, 512 }, .data = data),
+			 NT_STATUS_INVALID_HANDLE);
+	/* without 0x8 the same open works */
+	assert_int_equal(ntcreatex(fx, "f", 0x40, 2, 0), NT_STATUS_OK);
+}
+
+/* Pages of a file in the page cache, in percent (mincore). */
+static double cached_pct(int fd, size_t len)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	size_t n = (len + (size_t)page - 1) / (size_t)page, in = 0;
+	unsigned char *vec = malloc(n);
+	void *map = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+
+	assert_non_null(vec);
+	assert_true(map != MAP_FAILED);
+	assert_int_equal(mincore(map, len, vec), 0);
+	for (size_t i = 0; i < n; i++)
+		in += vec[i] & 1;
+	munmap(map, len);
+	free(vec);
+	return 100.0 * (double)in / (double)n;
+}
+
+/* DropCache: flushed and evicted on a disk; a bad handle is refused. */
+static void test_dropcache(void **cm_state)
+{
+	struct fx *fx = *cm_state;
+	const size_t len = 1 << 20;
+	uint8_t *data = calloc(1, len);
+	char *dir = talloc_strdup(fx->tmp, "/var/tmp/test_fileio.XXXXXX");
+	struct backend_client_config cfg = {
+		.opts = &fx->opts, .directory = NULL, .nhandles = NHANDLES,
+	};
+	struct statfs sf;
+	char *err = NULL;
+	int fd;
+
+	assert_non_null(data);
+	fx_open(fx);
+	assert_int_equal(RUN(fx, .kind = OP_DROPCACHE, .handle = 0),
+			 NT_STATUS_INVALID_HANDLE);
+	assert_int_equal(ntcreatex(fx, "f", 0x40, 2, 0), NT_STATUS_OK);
+	assert_int_equal(RUN(fx, .kind = OP_WRITEX, .handle = 0,
+			     .arg = { 0, 4096, 4096 }, .data = data),
+			 NT_STATUS_OK);
+	assert_int_equal(RUN(fx, .kind = OP_DROPCACHE, .handle = 0),
+			 NT_STATUS_OK);
+	assert_int_equal(close_h(fx, 0), NT_STATUS_OK);
+	assert_int_equal(RUN(fx, .kind = OP_DROPCACHE, .handle = 0),
+			 NT_STATUS_INVALID_HANDLE);
+
+	/* eviction needs a filesystem on a device */
+	assert_non_null(mkdtemp(dir));
+	if (statfs(dir, &sf) != 0 || sf.f_type == 0x01021994 /* tmpfs */) {
+		rmdir(dir);
+		free(data);
+		return;
+	}
+	talloc_free(fx->state);
+	fx->state = NULL;
+	cfg.directory = dir;
+	assert_int_equal(fileio_backend.setup(fx->ctx, &cfg, &fx->state, &err),
+			 0);
+	assert_int_equal(ntcreatex(fx, "g", 0x40, 2, 0), NT_STATUS_OK);
+	assert_int_equal(RUN(fx, .kind = OP_WRITEX, .handle = 0,
+			     .arg = { 0, (int64_t)len, (int64_t)len },
+			     .data = data), NT_STATUS_OK);
+	fd = fd_of(fx, 0);
+	assert_true(cached_pct(fd, len) > 50.0);
+	assert_int_equal(RUN(fx, .kind = OP_DROPCACHE, .handle = 0),
+			 NT_STATUS_OK);
+	assert_true(cached_pct(fd, len) < 1.0);
+	talloc_free(fx->state);
+	fx->state = NULL;
+	free(data);
+	assert_int_equal(nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS), 0);
 }
 
 static void test_write_options(void **cm_state)
@@ -1376,6 +1555,9 @@ int main(void)
 		T(test_readx_past_eof),
 		T(test_write_failures),
 		T(test_write_options),
+		T(test_create_options),
+		T(test_direct_refused),
+		T(test_dropcache),
 		T(test_rename_unlink_rmdir),
 		T(test_deltree),
 		T(test_deltree_and_cleanup_keep_symlink_targets),

@@ -259,6 +259,10 @@ static const struct cmd_case cmd_cases[] = {
 	  { 10, 1 }, STATUS_SUCCESS, 0 },
 	{ H "Flush 77 NT_STATUS_OK", 1, OP_FLUSH, NULL, NULL, 0, 0, { 0 },
 	  STATUS_SUCCESS, 0 },
+	{ H "DropCache 77 NT_STATUS_OK", 1, OP_DROPCACHE, NULL, NULL, 0, 0,
+	  { 0 }, STATUS_SUCCESS, 0 },
+	{ H "dropcache 77 *", 1, OP_DROPCACHE, NULL, NULL, 0, 0, { 0 },
+	  STATUS_ANY, 0 },
 	{ "LOOP 3\nQfsinfo 1 *\nENDLOOP", 0, OP_LOOP, NULL, NULL, -1, 1,
 	  { 3 }, STATUS_ANY, 0 },
 	{ "LOOP 0\nQfsinfo 1 *\nENDLOOP", 2, OP_ENDLOOP, NULL, NULL, -1, 0,
@@ -474,6 +478,9 @@ static const struct error_case error_cases[] = {
 	{ H "LockX 77 0 *", 2, "expected 'LockX handle offset size status'" },
 	{ H "UnlockX 77 *", 2, "expected 'UnlockX handle offset size status'" },
 	{ H "Flush *", 2, "expected 'Flush handle status'" },
+	{ H "DropCache", 2, "DropCache: expected 'DropCache handle status', "
+	  "found 1 field" },
+	{ H "DropCache 77", 2, "expected 'DropCache handle status', found 2" },
 	{ "LOOP\nENDLOOP", 1, "expected 'LOOP count', found 1 field" },
 	{ "LOOP 1 2\nENDLOOP", 1, "expected 'LOOP count', found 3 fields" },
 	{ "LOOP 1\nENDLOOP 1", 2, "expected 'ENDLOOP', found 2 fields" },
@@ -549,6 +556,10 @@ static const struct error_case error_cases[] = {
 	{ "Qfsinfo \"1\" *", 1, "found \"1\"" },
 	/* handles */
 	{ "Close 99 *", 1, "Close: handle 99 is never opened" },
+	{ H "Qfsinfo 1 *\nDropCache 9 NT_STATUS_OK", 3,
+	  "DropCache: handle 9 is never opened" },
+	{ H "DropCache x NT_STATUS_OK", 2, "DropCache: handle: expected a "
+	  "number" },
 	{ H "Close 77 *\nQfsinfo 1 *\nReadX 5 0 1 1 *\nClose 6 *", 4,
 	  "ReadX: handle 5 is never opened" },
 	{ H "Close abc *", 2, "Close: handle: expected a number" },
