@@ -191,9 +191,13 @@ int disktest_plan_size(void *mem_ctx, const char *dir, uint64_t requested,
 	}
 	*why = talloc_asprintf(
 		mem_ctx,
-		"%s: not enough free space for a %s test file: %s free, and "
+		"%s: not enough free space for %s%s: %s free, and "
 		"%s must stay free for others%s%s",
-		dir, dt_size_str(tmp, requested ? requested : block_size),
+		dir, requested ? "a " : "a test file of even one ",
+		requested ? talloc_asprintf(tmp, "%s test file",
+					    dt_size_str(tmp, requested)) :
+			    talloc_asprintf(tmp, "%s block",
+					    dt_size_str(tmp, block_size)),
 		dt_size_str(tmp, free_bytes), dt_size_str(tmp, margin),
 		usable >= block_size ? "; the largest --size allowed is " : "",
 		usable >= block_size ?
