@@ -1,0 +1,258 @@
+#!/bin/bash
+# disk_test.sh - `dbench --disk-test` and the dd loadfiles, for real:
+# on a disk-backed directory the cold read starts with (almost) nothing in
+# the page cache; on tmpfs the cold row says it could not evict; the test
+# file is gone after a normal run and after SIGINT or SIGTERM mid-run; a
+# size larger than the free space is refused; the shipped dd-*.txt
+# loadfiles replay with the op counts they promise; DropCache errors name
+# file:line.  Small files and one run each: no timing assertions.
+if [ -z "$BASH_VERSION" ]; then exec bash "$0" "$@"; fi
+. "$(dirname "$0")/lib.sh"
+
+LOADFILES=$SRCDIR/loadfiles
+
+# A directory on a disk-backed filesystem (not tmpfs), removed at exit.
+DISK=""
+for base in /var/tmp "${TMPDIR:-/tmp}"; do
+	case $(stat -f -c %T "$base" 2>/dev/null) in
+	tmpfs | ramfs | "") continue ;;
+	esac
+	DISK=$(mktemp -d "$base/dbench-it-disk.XXXXXX" 2>/dev/null) && break
+	DISK=""
+done
+trap 'it_cleanup; [ -n "$DISK" ] && rm -rf "$DISK"' EXIT
+
+ROWS="write\\+fdatasync|cold read|hot read|O_DIRECT write|O_DIRECT read"
+
+# assert_table DIR...: the five rows, and a header naming each DIR.
+assert_table() {
+	local n
+	n=$(grep -cE "^($ROWS)  " "$W/out")
+	assert_eq 5 "$n" "table rows (one per measurement)"
+	for d in "$@"; do
+		assert_grep "^measurement  .*$d" "$W/out" "header column for $d"
+	done
+}
+
+# cached_before ROW: the "cached before N%" figure of that row.
+cached_before() {
+	grep -E "^$1  " "$W/out" | sed -nE 's/.*cached before ([0-9.]+)%.*/\1/p'
+}
+
+disk_cold() {
+	[ -n "$DISK" ] || skip "no disk-backed temporary directory (/var/tmp is tmpfs)"
+	local d pct
+	d=$(mktemp -d "$DISK/check.XXXXXX")
+	run_db --disk-test -D "$d" --size 16M --repeat 1
+	assert_rc 0
+	assert_table "$d"
+	pct=$(cached_before "cold read")
+	[ -n "$pct" ] || fail "cold read: no 'cached before N%' figure"
+	awk -v p="$pct" 'BEGIN { exit !(p <= 1.0) }' ||
+		fail "cold read: expected at most 1% of the file cached before reading, found $pct%"
+	assert_grep '^cold read  +[0-9.]+ MB/s \[' "$W/out" "cold read has a speed"
+	pct=$(cached_before "hot read")
+	awk -v p="$pct" 'BEGIN { exit !(p >= 99.0) }' ||
+		fail "hot read: expected the file cached before reading, found '$pct'%"
+	assert_grep "^$d: 16 MiB test file" "$W/out" "directory line"
+	assert_empty_dir "$d" "test file removed"
+	rmdir "$d"
+}
+
+tmpfs_not_evicted() {
+	mkdir t
+	run_db --disk-test -D "$W/t" --size 16M --repeat 1
+	assert_rc 0
+	assert_table "$W/t"
+	assert_grep '^cold read  +could not evict: 100\.0% of the file stayed in the page cache' \
+		"$W/out" "cold read row on tmpfs"
+	assert_no_grep '^cold read  +[0-9.]+ MB/s' "$W/out" "no cold read speed on tmpfs"
+	assert_grep "none of its figures is a disk's speed" "$W/out" "memory-backed note"
+	assert_empty_dir t "test file removed"
+}
+
+two_dirs() {
+	mkdir a b
+	run_db --disk-test -D "$W/a,$W/b" --size 8M --block-size 256K --repeat 2
+	assert_rc 0
+	assert_table "$W/a" "$W/b"
+	assert_grep '^Disk test: 256 KiB blocks, 2 runs of each measurement' "$W/out" "title"
+	assert_grep '^write\+fdatasync  +[0-9.]+ MB/s \[[0-9.]+-[0-9.]+\]  p50 [0-9.]+ p99 [0-9.]+ max [0-9.]+ ms  fdatasync [0-9.]+ ms .*[0-9.]+ MB/s' \
+		"$W/out" "write row, one cell per directory"
+	assert_empty_dir a "test file removed from the first directory"
+	assert_empty_dir b "test file removed from the second directory"
+}
+
+# interrupted SIGNAL STATUS: signal a long run once its file exists.
+interrupted() {
+	local sig=$1 want=$2 pid i
+	mkdir t
+	LAST_CMD="dbench --disk-test -D $W/t --size 64M --repeat 1000 (then SIG$sig)"
+	"$DBENCH" --disk-test -D "$W/t" --size 64M --repeat 1000 >"$W/out" 2>"$W/err" </dev/null &
+	pid=$!
+	for i in $(seq 200); do
+		compgen -G "$W/t/.dbench-disktest.*" >/dev/null && break
+		sleep 0.05
+	done
+	compgen -G "$W/t/.dbench-disktest.*" >/dev/null || {
+		kill -KILL "$pid" 2>/dev/null
+		fail "the test file never appeared in $W/t"
+	}
+	sleep 0.3
+	kill -"$sig" "$pid"
+	wait "$pid"
+	RC=$?
+	assert_rc "$want"
+	assert_grep '^INTERRUPTED by ' "$W/out" "interrupted mark"
+	assert_table "$W/t"
+	assert_empty_dir t "test file removed after SIG$sig"
+}
+
+sigint() { interrupted INT 130; }
+sigterm() { interrupted TERM 143; }
+
+too_large() {
+	mkdir t
+	run_db --disk-test -D "$W/t" --size 1000T
+	assert_usage_error "size larger than the free space"
+	assert_grep "^dbench: $W/t: not enough free space for a 1000 TiB test file: [0-9.]+ [KMGT]iB free, and [0-9.]+ [KMGT]iB must stay free for others; the largest --size allowed is " \
+		"$W/err" "message naming the directory, free space and size"
+	assert_empty_dir t "nothing created"
+}
+
+usage_errors() {
+	mkdir t
+	local args
+	while IFS= read -r args; do
+		# shellcheck disable=SC2086 # word splitting wanted
+		run_db $args
+		assert_usage_error "dbench $args"
+	done <<EOF
+--disk-test -D $W/t --size 3X
+--disk-test -D $W/t --size 1.5G
+--disk-test -D $W/t --size 0
+--disk-test -D $W/t --size 1M --block-size 3M
+--disk-test -D $W/t --size 3M --block-size 2M
+--disk-test -D $W/t --block-size 1000
+--disk-test -D $W/t --block-size 2G
+--disk-test -D $W/t --repeat 0
+--disk-test -D $W/t --repeat x
+--disk-test -D $W/t 4
+--disk-test -D $W/t/missing
+--size 1M 1
+--repeat 2 1
+--drop-caches 1
+EOF
+	assert_empty_dir t "nothing created"
+}
+
+drop_caches_needs_root() {
+	mkdir t
+	chmod 777 t
+	# let the unprivileged user reach t (the temporary tree is 0700)
+	chmod a+x "$TOP" "$W"
+	if [ "$(id -u)" -eq 0 ]; then
+		command -v setpriv >/dev/null || skip "running as root and setpriv is missing"
+		setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null ||
+			skip "cannot switch to uid 65534"
+		setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$DBENCH" ||
+			skip "uid 65534 cannot run $DBENCH"
+		LAST_CMD="(as uid 65534) dbench --disk-test --drop-caches -D $W/t --size 1M"
+		setpriv --reuid=65534 --regid=65534 --clear-groups \
+			"$DBENCH" --disk-test --drop-caches -D "$W/t" --size 1M \
+			>"$W/out" 2>"$W/err" </dev/null
+		RC=$?
+	else
+		run_db --disk-test --drop-caches -D "$W/t" --size 1M
+	fi
+	assert_usage_error "--drop-caches without root"
+	assert_grep '^dbench: --drop-caches needs root: cannot write /proc/sys/vm/drop_caches: ' \
+		"$W/err" "message"
+	assert_empty_dir t "nothing created"
+}
+
+# dd_loadfile NAME COUNTS...: replay loadfiles/NAME once with one client,
+# compare the table with COUNTS ("Name Count" pairs).
+dd_loadfile() {
+	local lf=$LOADFILES/$1
+	shift
+	mkdir t
+	printf '%s %s\n' "$@" | sort >expected.counts
+	run_db -c "$lf" --run-once -D "$W/t" 1
+	assert_clean_run "$(basename "$lf")"
+	assert_counts expected.counts "op counts of $(basename "$lf")"
+	assert_empty_dir t "cleanup removed the file"
+}
+
+dd_write() {
+	dd_loadfile dd-write.txt Mkdir 2 NTCreateX 1 WriteX 1024 Flush 1 Close 1
+}
+
+dd_read_cold() {
+	dd_loadfile dd-read-cold.txt Mkdir 2 NTCreateX 1 WriteX 1024 \
+		DropCache 1 ReadX 1024 Close 1
+}
+
+dd_read_hot() {
+	dd_loadfile dd-read-hot.txt Mkdir 2 NTCreateX 1 WriteX 1024 Flush 1 \
+		ReadX 1024 Close 1
+}
+
+dd_direct() {
+	mkdir probe
+	if ! dd if=/dev/zero of=probe/x bs=4096 count=1 oflag=direct 2>/dev/null; then
+		# a kernel whose tmpfs refuses O_DIRECT (before 6.6): the
+		# refusal must be a clear error, not a crash
+		mkdir t
+		run_db -c "$LOADFILES/dd-direct.txt" --run-once -D "$W/t" 1
+		assert_rc 1
+		assert_grep 'NTCreateX "clients/client0/dd.dat": expected NT_STATUS_OK, got NT_STATUS_NOT_SUPPORTED: Invalid argument' \
+			"$W/err" "O_DIRECT refusal message"
+		return 0
+	fi
+	dd_loadfile dd-direct.txt Mkdir 2 NTCreateX 1 WriteX 1024 ReadX 1024 Close 1
+}
+
+# The disk-backed variant of dd-direct: O_DIRECT with aligned buffers on a
+# real block device (tmpfs does not check alignment).
+dd_direct_disk() {
+	[ -n "$DISK" ] || skip "no disk-backed temporary directory"
+	local d
+	d=$(mktemp -d "$DISK/check.XXXXXX")
+	sed 's/REPEAT 1023/REPEAT 15/' "$LOADFILES/dd-direct.txt" >direct16.txt
+	run_db -c direct16.txt --run-once -D "$d" 1
+	assert_clean_run "dd-direct (16 MiB) on $d"
+	printf '%s\n' "Close 1" "Mkdir 2" "NTCreateX 1" "ReadX 16" "WriteX 16" >expected.counts
+	assert_counts expected.counts "op counts"
+	assert_empty_dir "$d" "cleanup removed the file"
+	rmdir "$d"
+}
+
+dropcache_errors() {
+	printf 'NTCreateX "\\\\f" 0x40 2 1 *\nDropCache\n' >missing.txt
+	run_db -c missing.txt --run-once -D "$W" 1
+	assert_usage_error "DropCache without a handle"
+	assert_grep "^dbench: missing.txt:2: DropCache: expected 'DropCache handle status', found 1 field$" \
+		"$W/err" "message"
+	printf 'NTCreateX "\\\\f" 0x40 2 1 *\nDropCache 5 NT_STATUS_OK\n' >unknown.txt
+	run_db -c unknown.txt --run-once -D "$W" 1
+	assert_usage_error "DropCache on a handle never opened"
+	assert_grep "^dbench: unknown.txt:2: DropCache: handle 5 is never opened" \
+		"$W/err" "message"
+}
+
+check "disk-backed directory: cold read starts with at most 1% cached" disk_cold
+check "tmpfs: the cold row says it could not evict" tmpfs_not_evicted
+check "two directories: one column each, both files removed" two_dirs
+check "SIGINT mid-run: exit 130, results marked, file removed" sigint
+check "SIGTERM mid-run: exit 143, results marked, file removed" sigterm
+check "a size larger than the free space is refused (exit 2)" too_large
+check "bad --disk-test options are usage errors" usage_errors
+check "--drop-caches without root is a clear error" drop_caches_needs_root
+check "loadfiles/dd-write.txt replays with its op counts" dd_write
+check "loadfiles/dd-read-cold.txt replays with its op counts" dd_read_cold
+check "loadfiles/dd-read-hot.txt replays with its op counts" dd_read_hot
+check "loadfiles/dd-direct.txt replays with its op counts" dd_direct
+check "dd-direct on a disk: aligned O_DIRECT transfers" dd_direct_disk
+check "DropCache parse errors name file:line" dropcache_errors
+finish
