@@ -1003,7 +1003,8 @@ static void dt_on_signal(int sig)
 	dt_signal = sig;
 }
 
-int disktest_main(void *mem_ctx, const struct disktest_config *cfg)
+int disktest_main(void *mem_ctx, const struct disktest_config *cfg,
+		  struct disktest_result **result)
 {
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
 	struct sigaction sa, old[3];
@@ -1012,6 +1013,8 @@ int disktest_main(void *mem_ctx, const struct disktest_config *cfg)
 	char *err = NULL;
 	int rc;
 
+	if (result != NULL)
+		*result = NULL;
 	if (disktest_check(mem_ctx, cfg, &err) != 0) {
 		fprintf(stderr, "dbench: %s\n", err ? err : "out of memory");
 		return 2;
@@ -1036,6 +1039,9 @@ int disktest_main(void *mem_ctx, const struct disktest_config *cfg)
 		rc = 128 + (res->signal ? res->signal : SIGINT);
 	else
 		rc = res->failed ? 1 : 0;
-	talloc_free(res);
+	if (result != NULL)
+		*result = res;
+	else
+		talloc_free(res);
 	return rc;
 }

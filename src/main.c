@@ -323,7 +323,7 @@ static int run_disk_test(void *mem, poptContext pc, struct raw_options *raw,
 	};
 	printf("dbench %s --disk-test\n\n", PACKAGE_VERSION);
 	fflush(stdout);
-	return disktest_main(mem, &cfg);
+	return disktest_main(mem, &cfg, NULL);
 }
 
 static const struct backend *choose_backend(void *mem, const char *name,
