@@ -430,7 +430,7 @@ static int dt_drop_all_caches(void)
  * into the run's histogram.  Returns 0, a positive errno (*what names the
  * call), or -1 when stopped by a signal.
  */
-static int dt_transfer(struct dt_ctx *x, int fd, bool write,
+static int dt_transfer(struct dt_ctx *x, int fd, bool is_write,
 		       const char **what)
 {
 	uint64_t size = x->d->size, bs = x->res->block_size, off = 0;
@@ -442,20 +442,20 @@ static int dt_transfer(struct dt_ctx *x, int fd, bool write,
 
 		if (dt_stopped(x->cfg))
 			return -1;
-		if (write)
+		if (is_write)
 			dt_stamp(x, off / bs);
 		t0 = now_ns();
-		r = write ? pwrite(fd, x->buf, n, (off_t)off) :
+		r = is_write ? pwrite(fd, x->buf, n, (off_t)off) :
 			    pread(fd, x->buf, n, (off_t)off);
 		lat = now_ns() - t0;
 		if (r < 0) {
 			if (errno == EINTR)
 				continue;
-			*what = write ? "write" : "read";
+			*what = is_write ? "write" : "read";
 			return errno;
 		}
 		if (r == 0) {
-			*what = write ? "write" : "read (the file is short)";
+			*what = is_write ? "write" : "read (the file is short)";
 			return EIO;
 		}
 		hist_record(x->run_lat, lat);
