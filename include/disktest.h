@@ -170,8 +170,9 @@ struct disktest_result *disktest_run(void *mem_ctx,
 void disktest_print(FILE *f, const struct disktest_result *res);
 
 /*
- * The whole mode for main(): checks, signal handlers (SIGINT, SIGTERM,
- * SIGHUP), run, print on stdout.  Returns the exit status: 0, 1 when a
+ * The whole mode for main(): checks (nothing is printed on stdout when
+ * they fail), signal handlers (SIGINT, SIGTERM, SIGHUP), run, print on
+ * stdout.  Returns the exit status: 0, 1 when a
  * measurement failed, 2 when the request is impossible (message on
  * stderr), 128 + signal when interrupted.  If result is not NULL, the
  * result is left allocated under mem_ctx in *result (NULL when nothing

@@ -1019,6 +1019,8 @@ int disktest_main(void *mem_ctx, const struct disktest_config *cfg,
 		fprintf(stderr, "dbench: %s\n", err ? err : "out of memory");
 		return 2;
 	}
+	printf("dbench %s --disk-test\n\n", PACKAGE_VERSION);
+	fflush(stdout);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = dt_on_signal;
 	sigemptyset(&sa.sa_mask);

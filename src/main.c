@@ -321,8 +321,6 @@ static int run_disk_test(void *mem, poptContext pc, struct raw_options *raw,
 		.repeat = o->disk_test_repeat,
 		.drop_caches = o->drop_caches,
 	};
-	printf("dbench %s --disk-test\n\n", PACKAGE_VERSION);
-	fflush(stdout);
 	return disktest_main(mem, &cfg, NULL);
 }
 

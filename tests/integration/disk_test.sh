@@ -115,6 +115,7 @@ too_large() {
 	mkdir t
 	run_db --disk-test -D "$W/t" --size 1000T
 	assert_usage_error "size larger than the free space"
+	[ -s "$W/out" ] && fail "expected nothing on stdout, found: $(head -n 2 "$W/out" | tr '\n' '|')"
 	assert_grep "^dbench: $W/t: not enough free space for a 1000 TiB test file: [0-9.]+ [KMGT]iB free, and [0-9.]+ [KMGT]iB must stay free for others; the largest --size allowed is " \
 		"$W/err" "message naming the directory, free space and size"
 	assert_empty_dir t "nothing created"
