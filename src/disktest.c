@@ -46,6 +46,7 @@
 #define DT_DROP_CACHES	"/proc/sys/vm/drop_caches"
 #define DT_MIN_BLOCK	512u
 #define DT_MINCORE_WIN	(1ull << 30)	/* bytes mapped at once by mincore */
+#define DT_EVICT_ATTEMPTS 3		/* POSIX_FADV_DONTNEED calls */
 #define DT_FALLBACK_ALIGN 4096u		/* a multiple of every logical
 					 * block size in use */
 
@@ -557,15 +558,26 @@ static enum dt_outcome dt_run(struct dt_ctx *x, enum disktest_kind k)
 		return DT_RUN_OK;
 
 	case DT_COLD_READ:
-		/* the write's fdatasync left the pages clean: drop them */
-		e = posix_fadvise(x->fd, 0, 0, POSIX_FADV_DONTNEED);
-		if (e != 0)
-			return dt_failed(x, k, "posix_fadvise", e);
-		if (x->cfg->drop_caches && (e = dt_drop_all_caches()) != 0)
-			return dt_failed(x, k, DT_DROP_CACHES, e);
-		if (dt_stopped(x->cfg))
-			return DT_RUN_STOPPED;
-		pct = dt_resident(x->fd, x->d->size);
+		/*
+		 * The write's fdatasync left the pages clean: drop them.  A
+		 * page the kernel is busy with at that moment stays, so
+		 * try again (a few times) before concluding that the
+		 * filesystem keeps the file in memory.
+		 */
+		for (unsigned attempt = 0; attempt < DT_EVICT_ATTEMPTS;
+		     attempt++) {
+			e = posix_fadvise(x->fd, 0, 0, POSIX_FADV_DONTNEED);
+			if (e != 0)
+				return dt_failed(x, k, "posix_fadvise", e);
+			if (attempt == 0 && x->cfg->drop_caches &&
+			    (e = dt_drop_all_caches()) != 0)
+				return dt_failed(x, k, DT_DROP_CACHES, e);
+			if (dt_stopped(x->cfg))
+				return DT_RUN_STOPPED;
+			pct = dt_resident(x->fd, x->d->size);
+			if (pct <= DISKTEST_COLD_MAX_RESIDENT)
+				break;
+		}
 		if (pct < 0) {
 			dt_note(row, x->res, "cache residency unknown "
 				"(mmap/mincore: %s)", strerror(errno));
