@@ -44,6 +44,15 @@ struct dbench_options {
 	bool one_byte_write_fix;
 	bool show_execute_time;
 	enum mismatch_policy mismatch;
+
+	/* results (--percentiles, --json, --series) */
+	bool show_percentiles;		/* print the percentile table */
+	const double *percentiles;	/* ascending, each in (0, 100] */
+	unsigned npercentiles;
+	const char *json_path;		/* NULL: no JSON document */
+	const char *series_path;	/* NULL: no CSV series */
+	int argc;			/* the command line, for the JSON */
+	const char *const *argv;
 };
 
 #endif
