@@ -522,8 +522,13 @@ int report_json_attach(struct json_object *doc, const char *key,
 int report_json_write(void *mem_ctx, struct json_object *doc,
 		      const char *path, char **err)
 {
-	char *tmp = talloc_asprintf(mem_ctx, "%s.tmp%ld", path,
-				    (long)getpid());
+	struct stat st;
+	/* a regular file is replaced whole; anything else (a pipe,
+	 * /dev/stdout) is written directly */
+	bool direct = stat(path, &st) == 0 && !S_ISREG(st.st_mode);
+	char *tmp = direct ? talloc_strdup(mem_ctx, path) :
+			     talloc_asprintf(mem_ctx, "%s.tmp%ld", path,
+					     (long)getpid());
 	const char *text;
 	FILE *f;
 	int bad;
@@ -541,7 +546,8 @@ int report_json_write(void *mem_ctx, struct json_object *doc,
 				       text ? strerror(errno) : "out of memory");
 		if (f != NULL) {
 			fclose(f);
-			unlink(tmp);
+			if (!direct)
+				unlink(tmp);
 		}
 		talloc_free(tmp);
 		return -1;
@@ -549,10 +555,11 @@ int report_json_write(void *mem_ctx, struct json_object *doc,
 	bad = fputs(text, f) == EOF || fputc('\n', f) == EOF;
 	if (fclose(f) != 0)
 		bad = 1;
-	if (bad || rename(tmp, path) != 0) {
+	if (bad || (!direct && rename(tmp, path) != 0)) {
 		*err = talloc_asprintf(mem_ctx, "%s: %s", path,
 				       strerror(errno ? errno : EIO));
-		unlink(tmp);
+		if (!direct)
+			unlink(tmp);
 		talloc_free(tmp);
 		return -1;
 	}
