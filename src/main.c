@@ -309,9 +309,10 @@ static int resolve_options(void *mem, struct raw_options *raw,
 	o->show_percentiles = raw->percentiles != NULL;
 	if (parse_percentiles(mem, raw->percentiles ? raw->percentiles :
 				   DEFAULT_PERCENTILES, o) != 0)
-		return usage_error("--percentiles: '%s' is not a comma-separated "
-				   "list of percentiles (numbers above 0 and "
-				   "at most 100, e.g. 50,99,99.9)%s",
+		return usage_error("--percentiles: '%s' is not a "
+				   "comma-separated list of percentiles "
+				   "(numbers above 0 and at most 100, e.g. "
+				   "50,99,99.9)%s",
 				   raw->percentiles, "");
 	if (raw->json != NULL &&
 	    (rc = check_output_file(mem, "--json", raw->json)) != 0)

@@ -320,8 +320,8 @@ static struct json_object *buckets_json(const struct histogram *h)
 			continue;
 		b = json_object_new_array();
 		add(b, json_object_new_int64((int64_t)hist_bucket_low(i)));
-		add(b, high == UINT64_MAX ? NULL :
-					    json_object_new_int64((int64_t)high));
+		add(b, high == UINT64_MAX ?
+			       NULL : json_object_new_int64((int64_t)high));
 		add(b, json_object_new_int64((int64_t)h->count[i]));
 		add(a, b);
 	}
@@ -426,8 +426,8 @@ static struct json_object *phases_json(const struct series *s)
 		put_num(j, "seconds", secs, 6);
 		put_int(j, "bytes", (int64_t)bytes);
 		put_int(j, "ops", (int64_t)ops);
-		put_num(j, "mb_per_s", secs > 0 ? (double)bytes / 1e6 / secs : 0,
-			6);
+		put_num(j, "mb_per_s",
+			secs > 0 ? (double)bytes / 1e6 / secs : 0, 6);
 		put_num(j, "ops_per_s", secs > 0 ? (double)ops / secs : 0, 3);
 		put_num(j, "max_latency_ms", ms(max), 6);
 		add(a, j);
@@ -542,8 +542,8 @@ int report_json_write(void *mem_ctx, struct json_object *doc,
 					      JSON_C_TO_STRING_NOSLASHESCAPE);
 	f = fopen(tmp, "w");
 	if (f == NULL || text == NULL) {
-		*err = talloc_asprintf(mem_ctx, "%s: %s", path,
-				       text ? strerror(errno) : "out of memory");
+		*err = talloc_asprintf(mem_ctx, "%s: %s", path, text ?
+				       strerror(errno) : "out of memory");
 		if (f != NULL) {
 			fclose(f);
 			if (!direct)

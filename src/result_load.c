@@ -208,7 +208,8 @@ double result_op_percentile(struct json_object *op, double p)
 
 	if (is_array(ps))
 		for (size_t i = 0; i < json_object_array_length(ps); i++) {
-			struct json_object *e = json_object_array_get_idx(ps, i);
+			struct json_object *e =
+				json_object_array_get_idx(ps, i);
 
 			if (fabs(result_num(e, "percentile", -1) - p) < 1e-9)
 				return result_num(e, "ms", -1);

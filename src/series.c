@@ -80,7 +80,8 @@ int series_write_csv(void *mem_ctx, const struct series *s, const char *path,
 		const struct series_row *row = &s->rows[i];
 		double d = row->duration_s > 0 ? row->duration_s : 1;
 
-		fprintf(f, "%s,%.3f,%.3f,%.3f,%.1f,%.3f,%.3f\n",
+		/* latencies to the ns: null-backend ops take tens of ns */
+		fprintf(f, "%s,%.3f,%.3f,%.3f,%.1f,%.6f,%.6f\n",
 			series_phase_name(row->phase), row->elapsed_s,
 			row->duration_s, (double)row->bytes / 1e6 / d,
 			(double)row->ops / d, (double)row->max_ns / 1e6,

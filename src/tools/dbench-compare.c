@@ -167,7 +167,8 @@ static int build(struct table *t, struct json_object **docs)
 		bool any = false;
 
 		for (unsigned c = 0; c < t->ncols; c++)
-			any |= result_op(docs[c], op_info[k].short_name) != NULL;
+			any |= result_op(docs[c],
+					 op_info[k].short_name) != NULL;
 		if (!any)
 			continue;
 		for (unsigned i = 0; i < 2; i++) {
@@ -179,7 +180,8 @@ static int build(struct table *t, struct json_object **docs)
 				struct json_object *op = result_op(
 					docs[c], op_info[k].short_name);
 
-				v[c] = op ? result_op_percentile(op, ps[i]) : -1;
+				v[c] = op ? result_op_percentile(op, ps[i])
+					  : -1;
 			}
 			if (name == NULL || add_row(t, name, v, "%.3f") != 0)
 				return -1;

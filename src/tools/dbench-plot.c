@@ -130,6 +130,7 @@ static int plot_throughput(struct plot *p)
 		"set ylabel 'MB/s'\nset y2label 'p99 latency (ms)'\n"
 		"set ytics nomirror\nset y2tics\nset yrange [0:*]\n"
 		"set y2range [0:*]\nset grid ytics\n"
+		"set offsets 0, 0, graph 0.08, 0\n"
 		"set key outside bottom center horizontal\n");
 	fprintf(p->gp, "set xrange [0:%g]\n", end > 0 ? end : 1);
 	if (warm_end > 0)
@@ -229,9 +230,13 @@ static int plot_distribution(struct plot *p)
 
 		if (nb == 0 || result_num(op, "count", 0) <= 0)
 			continue;
-		for (size_t b = 0; b < nb; b++)
-			total += json_object_get_double(json_object_array_get_idx(
-				json_object_array_get_idx(bk, b), 2));
+		for (size_t b = 0; b < nb; b++) {
+			struct json_object *e =
+				json_object_array_get_idx(bk, b);
+
+			total += json_object_get_double(
+				json_object_array_get_idx(e, 2));
+		}
 		fprintf(f, "# %s\n", result_str(op, "name", "?"));
 		for (size_t b = 0; b <= nb; b++) {
 			struct json_object *e = b < nb ?
@@ -259,9 +264,13 @@ static int plot_distribution(struct plot *p)
 				share = 0;
 			}
 			bin = nbin;
-			if (e != NULL)
-				share += 100.0 * json_object_get_double(
-					json_object_array_get_idx(e, 2)) / total;
+			if (e != NULL) {
+				struct json_object *cnt =
+					json_object_array_get_idx(e, 2);
+
+				share += 100.0 / total *
+					 json_object_get_double(cnt);
+			}
 		}
 		fprintf(f, "\n\n");
 		nplots++;
@@ -286,7 +295,8 @@ static int plot_distribution(struct plot *p)
 	/* the same latency axis for every op, whole decades */
 	if (nplots > 0)
 		fprintf(p->gp, "set xrange [%g:%g]\n",
-			pow(10, floor(log10(xmin))), pow(10, ceil(log10(xmax))));
+			pow(10, floor(log10(xmin))),
+			pow(10, ceil(log10(xmax))));
 	if (nplots == 0)
 		fprintf(p->gp, "set label 2 'no latency histograms' at graph "
 			"0.5, graph 0.5 center\nunset logscale x\n"
@@ -357,6 +367,7 @@ int main(int argc, char **argv)
 	const char *tmpdir = getenv("TMPDIR");
 	struct json_object *res;
 	struct stat st;
+	double nclients;
 	int rc = 1;
 
 	if (mem == NULL)
@@ -436,9 +447,10 @@ int main(int argc, char **argv)
 	p.tmp = tmpl;
 	res = result_get(p.doc, "result");
 	label = result_label(mem, p.doc);
+	nclients = result_num(res, "clients", 0);
 	p.title = gp_quote(mem, talloc_asprintf(mem, "dbench %s, %.0f "
-		"clients, %s", label ? label : "", result_num(res, "clients",
-		0), result_str(p.doc, "start_time", "")));
+		"client%s, %s", label ? label : "", nclients,
+		nclients == 1 ? "" : "s", result_str(p.doc, "start_time", "")));
 	script = talloc_asprintf(mem, "%s/plot.gp", p.tmp);
 	p.gp = script ? fopen(script, "w") : NULL;
 	if (p.gp == NULL || p.title == NULL) {

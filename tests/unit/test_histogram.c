@@ -224,7 +224,8 @@ static void test_merge_many_accuracy(void **state)
 
 				x = 20000.0 * exp(z);
 			}
-			v[k] = x > 3.6e12 ? 3600000000000ull : (uint64_t)x + 100;
+			v[k] = x > 3.6e12 ? 3600000000000ull
+					  : (uint64_t)x + 100;
 			if (v[k] < min)
 				min = v[k];
 			if (v[k] > max)
@@ -243,7 +244,8 @@ static void test_merge_many_accuracy(void **state)
 		uint64_t got = hist_percentile(merged, ps[i], min, max);
 
 		if (fabs((double)got - (double)exact) > 0.01 * (double)exact)
-			fail_msg("p%g of %zu: exact %llu, merged %llu", ps[i], n,
+			fail_msg("p%g of %zu: exact %llu, merged %llu", ps[i],
+				 n,
 				 (unsigned long long)exact,
 				 (unsigned long long)got);
 	}
