@@ -224,6 +224,8 @@ double result_op_percentile(struct json_object *op, double p)
 	rank = ceil(p / 100.0 * total);
 	if (rank < 1)
 		rank = 1;
+	if (rank >= total && max >= 0)
+		return max;	/* the largest value is known exactly */
 	for (size_t i = 0; i < json_object_array_length(bk); i++) {
 		struct json_object *b = json_object_array_get_idx(bk, i);
 		double lo = json_object_get_double(
