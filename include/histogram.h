@@ -80,7 +80,8 @@ uint64_t hist_total(const struct histogram *h);
 /*
  * The value at percentile p (0 < p <= 100): the midpoint of the bucket
  * holding the ceil(p/100 * n)-th smallest value, clamped to
- * [min, max] when those are known (pass 0 and UINT64_MAX otherwise).
+ * [min, max] when those are known (pass 0 and UINT64_MAX otherwise);
+ * the smallest and the largest value are then returned exactly.
  * Returns 0 for an empty histogram.
  */
 uint64_t hist_percentile(const struct histogram *h, double p, uint64_t min,

@@ -51,6 +51,14 @@ struct dbench_options {
 	uint64_t disk_test_size;	/* --size bytes, 0 = 1 GiB or what fits */
 	uint64_t disk_test_block;	/* --block-size bytes */
 	unsigned disk_test_repeat;	/* --repeat */
+	/* results (--percentiles, --json, --series) */
+	bool show_percentiles;		/* print the percentile table */
+	const double *percentiles;	/* ascending, each in (0, 100] */
+	unsigned npercentiles;
+	const char *json_path;		/* NULL: no JSON document */
+	const char *series_path;	/* NULL: no CSV series */
+	int argc;			/* the command line, for the JSON */
+	const char *const *argv;
 };
 
 #endif

@@ -9,10 +9,13 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "options.h"
 #include "program.h"
 #include "stats.h"
+
+struct series;
 
 struct report {
 	const struct dbench_options *opts;
@@ -24,6 +27,10 @@ struct report {
 	double seconds;				/* duration of that phase */
 	unsigned nprocs;
 	bool interrupted;
+	/* for --percentiles, --json and --series */
+	const struct series *series;		/* NULL when not collected */
+	struct timespec started;		/* CLOCK_REALTIME, the release */
+	struct timespec ended;			/* ... when the clients stopped */
 };
 
 /* One progress line for a warmup or execute tick. */
@@ -41,6 +48,13 @@ void report_cleanup(FILE *f, const struct dbench_options *o,
  * temporaries only.
  */
 void report_text(FILE *f, void *mem_ctx, const struct report *r);
+
+/*
+ * The percentile table (--percentiles): per op, the latency in ms at each
+ * of the options' percentiles, from the merged histograms in ops.
+ */
+void report_percentiles(FILE *f, const struct dbench_options *o,
+			const struct op_stats *ops);
 
 /* Bytes per second as dbench's MB/sec (10^6 bytes). */
 double report_mbps(uint64_t bytes, double seconds);

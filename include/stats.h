@@ -69,6 +69,21 @@ struct pass_record {
 	uint32_t at_ms;		/* ms since the client started, at its end */
 };
 
+/*
+ * One second of a client's ops, for the once-a-second series.  A client
+ * keeps two, chosen by the parity of the parent's tick: it records into
+ * tick_buf[tick & 1], first clearing it when it held an older tick, while
+ * the parent, having just moved the tick on, reads the other one.  Only
+ * the buckets a second used are touched, so reading stays cheap.
+ */
+struct tick_stats {
+	uint64_t tag;		/* tick + 1 the counts belong to; 0 = unused */
+	uint64_t ops;
+	uint64_t bytes;
+	uint64_t max_ns;
+	struct histogram hist;	/* every measured op of that second */
+};
+
 struct client_slot {
 	/* tag of the counters below: enum run_phase */
 	uint32_t phase;
@@ -88,6 +103,7 @@ struct client_slot {
 	struct op_stats ops[OP_NUM_MEASURED];
 	struct mismatch_stats mm[OP_NUM_MEASURED];
 	struct pass_record pass[STATS_MAX_PASS_RECORDS];
+	struct tick_stats tick_buf[2];	/* see struct tick_stats */
 };
 
 struct stats_header {
@@ -142,6 +158,40 @@ static inline void stats_sum_client(const struct stats_region *r, unsigned c,
 {
 	stats_sum(r, c, 1, phase, 0, true, t);
 }
+
+/*
+ * Client side: count one op of latency lat moving bytes in the second the
+ * parent calls tick.  O(1), no lock.
+ */
+static inline void stats_tick_record(struct client_slot *s, uint64_t tick,
+				     uint64_t lat, uint64_t bytes)
+{
+	struct tick_stats *t = &s->tick_buf[tick & 1];
+
+	if (t->tag != tick + 1) {
+		hist_clear(&t->hist);
+		__atomic_store_n(&t->ops, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&t->bytes, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&t->max_ns, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&t->tag, tick + 1, __ATOMIC_RELEASE);
+	}
+	__atomic_store_n(&t->ops, t->ops + 1, __ATOMIC_RELAXED);
+	if (bytes != 0)
+		__atomic_store_n(&t->bytes, t->bytes + bytes,
+				 __ATOMIC_RELAXED);
+	if (lat > t->max_ns)
+		__atomic_store_n(&t->max_ns, lat, __ATOMIC_RELAXED);
+	hist_record(&t->hist, lat);
+}
+
+/*
+ * Parent side: add up every client's counts for tick into out (ops, bytes,
+ * worst latency and the merged histogram; out->tag is set to tick + 1).
+ * Call it once the header's tick has moved past tick.  out must start
+ * zeroed the first time; later calls clear it by range.
+ */
+void stats_tick_sum(const struct stats_region *r, uint64_t tick,
+		    struct tick_stats *out);
 
 /* Reset one slot's counters and tag them with phase (client side). */
 void stats_slot_reset(struct client_slot *s, uint32_t phase);

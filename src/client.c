@@ -433,6 +433,9 @@ static void record(struct client *c, enum op_kind k, uint64_t lat,
 	if (lat > os->max_ns)
 		STORE(os->max_ns, lat);
 	hist_record(&os->hist, lat);
+	/* the once-a-second series, only when someone will read it */
+	if (c->opts->series_path != NULL || c->opts->json_path != NULL)
+		stats_tick_record(s, tick, lat, bytes);
 	if (bytes != 0)
 		STORE(s->bytes, s->bytes + bytes);
 	if (s->tick_seen != tick) {

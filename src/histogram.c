@@ -80,6 +80,11 @@ uint64_t hist_percentile(const struct histogram *h, double p, uint64_t min,
 		rank++;
 	if (rank == 0)
 		rank = 1;
+	/* the extremes are known exactly when the caller knows them */
+	if (rank == n && max != UINT64_MAX)
+		return max;
+	if (rank == 1 && min != 0)
+		return min;
 	for (unsigned i = h->lo; i < h->end; i++) {
 		seen += h->count[i];
 		if (seen < rank)

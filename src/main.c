@@ -38,6 +38,9 @@ struct raw_options {
 	char *stagger;
 	char *trunc_io;
 	char *tcp_options;
+	char *percentiles;
+	char *json;
+	char *series;
 	int sync_open, sync_dirs, fsync_writes, xattr, run_once, skip_cleanup;
 	int per_client, machine_readable, no_resolve, stat_check, fake_io;
 	int one_byte_write_fix, show_execute_time, strict, keep_going;
@@ -80,6 +83,79 @@ static int split_list(void *mem, const char *s, const char ***out,
 	*out = v;
 	*n = count;
 	return count > 0 ? 0 : -1;
+}
+
+/* --percentiles without a list shows these. */
+#define DEFAULT_PERCENTILES "50,90,95,99,99.9"
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* "50,99,99.9" -> sorted, distinct percentiles, each in (0, 100]. */
+static int parse_percentiles(void *mem, const char *s,
+			     struct dbench_options *o)
+{
+	const char **items;
+	double *v;
+	unsigned n, m = 0;
+
+	if (split_list(mem, s, &items, &n) != 0)
+		return -1;
+	v = talloc_array(mem, double, n);
+	if (v == NULL)
+		return -1;
+	for (unsigned i = 0; i < n; i++)
+		if (parse_double(items[i], 0, 100, &v[i]) != 0 || !(v[i] > 0))
+			return -1;
+	qsort(v, n, sizeof(v[0]), cmp_double);
+	for (unsigned i = 0; i < n; i++)
+		if (m == 0 || v[i] != v[m - 1])
+			v[m++] = v[i];
+	o->percentiles = v;
+	o->npercentiles = m;
+	return 0;
+}
+
+/*
+ * An output file must be creatable before the run starts: its directory
+ * exists and is writable, and the file itself, if present, is not a
+ * directory.
+ */
+static int check_output_file(void *mem, const char *opt, const char *path)
+{
+	char *dir = talloc_strdup(mem, path), *slash;
+	struct stat st;
+
+	if (dir == NULL)
+		return EXIT_USAGE;
+	if (*path == '\0')
+		return usage_error("%s: the file name is empty%s", opt, "");
+	if (stat(path, &st) == 0) {
+		if (S_ISDIR(st.st_mode))
+			return usage_error("%s '%s': is a directory", opt,
+					   path);
+		if (access(path, W_OK) != 0)
+			return usage_error("%s '%s': not writable", opt, path);
+		return 0;
+	}
+	slash = strrchr(dir, '/');
+	if (slash == NULL)
+		dir = talloc_strdup(mem, ".");
+	else if (slash == dir)
+		dir[1] = '\0';
+	else
+		*slash = '\0';
+	if (dir == NULL)
+		return EXIT_USAGE;
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) ||
+	    access(dir, W_OK | X_OK) != 0)
+		return usage_error("%s '%s': cannot create the file there",
+				   opt, path);
+	return 0;
 }
 
 static bool readable_file(const char *path)
@@ -236,6 +312,22 @@ static int resolve_options(void *mem, struct raw_options *raw,
 	o->show_execute_time = raw->show_execute_time;
 	if (raw->backend != NULL)
 		o->backend = raw->backend;
+	o->show_percentiles = raw->percentiles != NULL;
+	if (parse_percentiles(mem, raw->percentiles ? raw->percentiles :
+				   DEFAULT_PERCENTILES, o) != 0)
+		return usage_error("--percentiles: '%s' is not a "
+				   "comma-separated list of percentiles "
+				   "(numbers above 0 and at most 100, e.g. "
+				   "50,99,99.9)%s",
+				   raw->percentiles, "");
+	if (raw->json != NULL &&
+	    (rc = check_output_file(mem, "--json", raw->json)) != 0)
+		return rc;
+	o->json_path = raw->json;
+	if (raw->series != NULL &&
+	    (rc = check_output_file(mem, "--series", raw->series)) != 0)
+		return rc;
+	o->series_path = raw->series;
 
 	if (split_list(mem, raw->directory ? raw->directory : ".",
 		       &o->directories, &o->ndirectories) != 0)
@@ -354,7 +446,8 @@ static void free_raw(struct raw_options *raw)
 		&raw->directory, &raw->backend, &raw->target_rate,
 		&raw->clients_per_process, &raw->stagger, &raw->trunc_io,
 		&raw->tcp_options, &raw->dt_size, &raw->dt_block_size,
-		&raw->dt_repeat,
+		&raw->dt_repeat, &raw->percentiles, &raw->json,
+		&raw->series,
 	};
 
 	for (size_t i = 0; i < sizeof(strings) / sizeof(strings[0]); i++) {
@@ -429,6 +522,13 @@ int main(int argc, const char **argv)
 		{ "tcp-options", 'T', POPT_ARG_STRING, &raw.tcp_options, 0,
 		  "accepted for compatibility; unused by local backends",
 		  "OPTS" },
+		{ "percentiles", 0, POPT_ARG_STRING, &raw.percentiles, 0,
+		  "after the table, latency percentiles per op (bare: "
+		  DEFAULT_PERCENTILES ")", "P,P,..." },
+		{ "json", 0, POPT_ARG_STRING, &raw.json, 0,
+		  "write the full results as a JSON document", "FILE" },
+		{ "series", 0, POPT_ARG_STRING, &raw.series, 0,
+		  "write a once-a-second CSV series", "FILE" },
 		{ "version", 'V', POPT_ARG_NONE, &raw.version, 0,
 		  "print the version and exit", NULL },
 		{ "disk-test", 0, POPT_ARG_NONE, &raw.disk_test, 0,
@@ -453,6 +553,7 @@ int main(int argc, const char **argv)
 	const char *clients, *bad = NULL;
 	char **str_slot[32];
 	unsigned nstr = 0;
+	const char **pargv;
 	poptContext pc;
 	int rc, opt;
 
@@ -469,7 +570,20 @@ int main(int argc, const char **argv)
 		table[i].arg = NULL;
 		table[i].val = STRING_OPT_BASE + (int)nstr++;
 	}
-	pc = poptGetContext("dbench", argc, argv, table, 0);
+	/* a bare --percentiles means the default list (popt's optional
+	 * arguments would swallow a following NUMCLIENTS) */
+	pargv = malloc(((size_t)argc + 1) * sizeof(*pargv));
+	if (pargv == NULL) {
+		fprintf(stderr, "dbench: out of memory\n");
+		return 1;
+	}
+	for (int i = 0; i < argc; i++)
+		pargv[i] = strcmp(argv[i], "--percentiles") == 0 ?
+			"--percentiles=" DEFAULT_PERCENTILES : argv[i];
+	pargv[argc] = NULL;
+	o.argc = argc;
+	o.argv = argv;
+	pc = poptGetContext("dbench", argc, pargv, table, 0);
 	poptSetOtherOptionHelp(pc, "[OPTION...] NUMCLIENTS");
 	while ((opt = poptGetNextOpt(pc)) > 0) {
 		if (opt >= STRING_OPT_BASE &&
@@ -579,6 +693,7 @@ int main(int argc, const char **argv)
 	}
 out:
 	poptFreeContext(pc);
+	free(pargv);
 	free_raw(&raw);
 	talloc_free(mem);
 	return rc;

@@ -80,6 +80,37 @@ static void op_table(FILE *f, const struct dbench_options *o,
 	fprintf(f, "\n");
 }
 
+void report_percentiles(FILE *f, const struct dbench_options *o,
+			const struct op_stats *ops)
+{
+	unsigned width = 13 + 10 * o->npercentiles;
+
+	fprintf(f, " Operation   ");
+	for (unsigned i = 0; i < o->npercentiles; i++) {
+		char label[32];
+
+		snprintf(label, sizeof(label), "p%g", o->percentiles[i]);
+		fprintf(f, " %9s", label);
+	}
+	fprintf(f, "   (latency in ms)\n ");
+	for (unsigned i = 0; i < width; i++)
+		fputc('-', f);
+	fputc('\n', f);
+	for (unsigned k = 0; k < OP_NUM_MEASURED; k++) {
+		const struct op_stats *s = &ops[k];
+
+		if (s->count == 0)
+			continue;
+		fprintf(f, " %-12s", op_info[k].short_name);
+		for (unsigned i = 0; i < o->npercentiles; i++)
+			fprintf(f, " %9.03f",
+				ms(hist_percentile(&s->hist, o->percentiles[i],
+						   0, s->max_ns)));
+		fputc('\n', f);
+	}
+	fputc('\n', f);
+}
+
 static void mismatch_summary(FILE *f, void *mem_ctx, const struct report *r)
 {
 	bool any = false;
@@ -149,6 +180,8 @@ static void per_client(FILE *f, void *mem_ctx, const struct report *r)
 		fprintf(f, "Client %u did %llu lines and %.0f bytes\n", c,
 			(unsigned long long)t->lines, (double)t->bytes);
 		op_table(f, r->opts, t->ops);
+		if (r->opts->show_percentiles)
+			report_percentiles(f, r->opts, t->ops);
 	}
 	talloc_free(t);
 }
@@ -180,6 +213,8 @@ void report_text(FILE *f, void *mem_ctx, const struct report *r)
 			max_ns = r->total->ops[k].max_ns;
 
 	op_table(f, o, r->total->ops);
+	if (o->show_percentiles)
+		report_percentiles(f, o, r->total->ops);
 	mismatch_summary(f, mem_ctx, r);
 	if (o->per_client_results)
 		per_client(f, mem_ctx, r);

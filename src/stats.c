@@ -133,3 +133,26 @@ void stats_sum(const struct stats_region *r, unsigned first, unsigned n,
 			op_stats_add(&t->ops[o], &s->ops[o], with_hist);
 	}
 }
+
+void stats_tick_sum(const struct stats_region *r, uint64_t tick,
+		    struct tick_stats *out)
+{
+	hist_clear(&out->hist);
+	out->tag = tick + 1;
+	out->ops = 0;
+	out->bytes = 0;
+	out->max_ns = 0;
+	for (unsigned c = 0; c < r->nclients; c++) {
+		const struct tick_stats *t = &r->slots[c].tick_buf[tick & 1];
+		uint64_t m;
+
+		if (__atomic_load_n(&t->tag, __ATOMIC_ACQUIRE) != tick + 1)
+			continue;	/* no op in that second */
+		out->ops += LOAD(t->ops);
+		out->bytes += LOAD(t->bytes);
+		m = LOAD(t->max_ns);
+		if (m > out->max_ns)
+			out->max_ns = m;
+		hist_merge(&out->hist, &t->hist);
+	}
+}

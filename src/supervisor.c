@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <json-c/json.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -28,6 +29,8 @@
 
 #include "client.h"
 #include "report.h"
+#include "report_json.h"
+#include "series.h"
 #include "supervisor.h"
 #include "util.h"
 
@@ -549,6 +552,30 @@ static bool wait_prepared(void *mem, struct run *run)
 	}
 }
 
+/* --json and --series: write the files; -1 (said on stderr) if one failed. */
+static int write_results(void *mem, const struct report *rep)
+{
+	const struct dbench_options *o = rep->opts;
+	char *err = NULL;
+	int rc = 0;
+
+	if (o->json_path != NULL) {
+		struct json_object *doc = report_json_build(mem, rep);
+
+		if (report_json_write(mem, doc, o->json_path, &err) != 0) {
+			fprintf(stderr, "dbench: --json %s\n", err);
+			rc = -1;
+		}
+		json_object_put(doc);
+	}
+	if (o->series_path != NULL && rep->series != NULL &&
+	    series_write_csv(mem, rep->series, o->series_path, &err) != 0) {
+		fprintf(stderr, "dbench: --series %s\n", err);
+		rc = -1;
+	}
+	return rc;
+}
+
 int supervisor_run(void *mem_ctx, const struct run_setup *su)
 {
 	const struct dbench_options *o = su->opts;
@@ -556,6 +583,9 @@ int supervisor_run(void *mem_ctx, const struct run_setup *su)
 	struct run *run = talloc_zero(mem, struct run);
 	struct stats_total *tot = NULL;
 	struct stats_header *hdr;
+	struct series *series = NULL;
+	struct timespec started = { 0 }, ended = { 0 };
+	uint64_t last_tick_ns;
 	uint64_t release, phase_start, stop_ns, next_tick;
 	uint32_t phase;
 	unsigned k = 0, exec_k = 0, nfailed, nrunning, nstarted;
@@ -572,6 +602,9 @@ int supervisor_run(void *mem_ctx, const struct run_setup *su)
 	run->workers = talloc_zero_array(run, struct worker, run->nprocs);
 	tot = talloc_zero(run, struct stats_total);
 	if (run->workers == NULL || tot == NULL)
+		goto nomem;
+	if ((o->json_path != NULL || o->series_path != NULL) &&
+	    (series = series_new(run)) == NULL)
 		goto nomem;
 	if (stats_map(&run->region, o->nclients) != 0) {
 		fprintf(stderr, "dbench: cannot map statistics for %u clients: "
@@ -607,6 +640,8 @@ int supervisor_run(void *mem_ctx, const struct run_setup *su)
 	phase = o->warmup > 0 ? PHASE_WARMUP : PHASE_EXECUTE;
 	STORE(hdr->phase, phase);
 	release = now_ns();
+	clock_gettime(CLOCK_REALTIME, &started);
+	last_tick_ns = release;
 	STORE(hdr->release_ns, release);
 	phase_start = release;
 	if (!o->machine_readable)
@@ -644,11 +679,27 @@ int supervisor_run(void *mem_ctx, const struct run_setup *su)
 		/* as in dbench, the time limit is the execute phase's
 		 * length; the warmup comes on top of it */
 		if (phase == PHASE_EXECUTE &&
-		    k >= exec_k + (unsigned)o->timelimit)
-			break;	/* the last second shows as cleanup */
+		    k >= exec_k + (unsigned)o->timelimit) {
+			/* the last second shows as cleanup, but the series
+			 * has it */
+			if (series != NULL) {
+				STORE(hdr->tick, hdr->tick + 1);
+				series_tick(series, &run->region,
+					    hdr->tick - 1, phase,
+					    secs(now - release),
+					    secs(now - last_tick_ns));
+			}
+			break;
+		}
 		stats_sum(&run->region, 0, o->nclients, phase,
 			  LOAD(hdr->tick), false, tot);
 		STORE(hdr->tick, hdr->tick + 1);
+		if (series != NULL) {
+			series_tick(series, &run->region, hdr->tick - 1, phase,
+				    secs(now - release),
+				    secs(now - last_tick_ns));
+			last_tick_ns = now;
+		}
 		report_progress(stdout, o, phase,
 				phase == PHASE_WARMUP ? nstarted : o->nclients,
 				(double)tot->lines / o->nclients,
@@ -665,6 +716,7 @@ int supervisor_run(void *mem_ctx, const struct run_setup *su)
 	}
 
 	stop_ns = now_ns();
+	clock_gettime(CLOCK_REALTIME, &ended);
 	STORE(hdr->stop, 1);
 	if (finished) {
 		/* the clients ended by themselves: time ends with the last */
@@ -673,8 +725,22 @@ int supervisor_run(void *mem_ctx, const struct run_setup *su)
 		for (unsigned c = 0; c < o->nclients; c++)
 			if (run->region.slots[c].end_ns > last)
 				last = run->region.slots[c].end_ns;
-		if (last > phase_start && last < stop_ns)
+		if (last > phase_start && last < stop_ns) {
+			uint64_t early = stop_ns - last;
+
 			stop_ns = last;
+			ended.tv_sec -= (time_t)(early / NS_PER_SEC);
+			ended.tv_nsec -= (long)(early % NS_PER_SEC);
+			if (ended.tv_nsec < 0) {
+				ended.tv_nsec += (long)NS_PER_SEC;
+				ended.tv_sec--;
+			}
+		}
+		/* the last, partial second of the series */
+		if (series != NULL && stop_ns > last_tick_ns)
+			series_tick(series, &run->region, LOAD(hdr->tick),
+				    phase, secs(stop_ns - release),
+				    secs(stop_ns - last_tick_ns));
 		stats_sum(&run->region, 0, o->nclients, phase,
 			  LOAD(hdr->tick), false, tot);
 		report_progress(stdout, o, phase, o->nclients,
@@ -726,11 +792,16 @@ int supervisor_run(void *mem_ctx, const struct run_setup *su)
 			.seconds = secs(stop_ns - phase_start),
 			.nprocs = run->nprocs,
 			.interrupted = interrupted,
+			.series = series,
+			.started = started,
+			.ended = ended,
 		};
 
 		stats_sum(&run->region, 0, o->nclients, rep.phase, 0, true,
 			  tot);
 		report_text(stdout, mem, &rep);
+		if (write_results(mem, &rep) != 0)
+			run->failed = true;
 		for (unsigned c = 0; c < OP_NUM_MEASURED; c++)
 			if (tot->mm[c].count != 0 &&
 			    o->mismatch == MISMATCH_KEEP_GOING)

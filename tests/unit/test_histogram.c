@@ -168,6 +168,96 @@ static void test_merge_exact(void **state)
 	free(m);
 }
 
+/*
+ * Every value from 100 ns to an hour is reported within 1%: the bucket's
+ * midpoint (what a percentile returns) is that close to any value in it.
+ */
+static void test_relative_error_range(void **state)
+{
+	(void)state;
+	for (int i = 0; i < 1000000; i++) {
+		/* log-uniform over [100 ns, 1 h] */
+		double x = 100.0 * pow(3.6e12 / 100.0, uniform01());
+		uint64_t v = (uint64_t)x;
+		unsigned b = hist_index(v);
+		uint64_t lo = hist_bucket_low(b), hi = hist_bucket_high(b);
+		uint64_t mid = lo + (hi - lo - 1) / 2;
+
+		assert_true(b < HIST_BUCKETS - 1);
+		if (fabs((double)mid - (double)v) > 0.01 * (double)v)
+			fail_msg("%llu: bucket [%llu, %llu) midpoint %llu",
+				 (unsigned long long)v, (unsigned long long)lo,
+				 (unsigned long long)hi,
+				 (unsigned long long)mid);
+	}
+}
+
+/*
+ * 1024 clients' histograms merged give exactly the histogram of all their
+ * samples, and its percentiles are within 1% of the exact ones (heavy
+ * tailed: a mix of lognormal service times and Pareto stalls).
+ */
+static void test_merge_many_accuracy(void **state)
+{
+	const unsigned nclients = 1024, per = 200;
+	size_t n = (size_t)nclients * per;
+	uint64_t *v = malloc(n * sizeof(*v));
+	struct histogram *one = calloc(1, sizeof(*one));
+	struct histogram *all = calloc(1, sizeof(*all));
+	struct histogram *merged = calloc(1, sizeof(*merged));
+	uint64_t min = UINT64_MAX, max = 0;
+	static const double ps[] = { 50, 90, 99, 99.9, 99.99 };
+
+	(void)state;
+	assert_non_null(v);
+	for (unsigned c = 0; c < nclients; c++) {
+		hist_clear(one);
+		for (unsigned i = 0; i < per; i++) {
+			size_t k = (size_t)c * per + i;
+			double x;
+
+			if (uniform01() < 0.05) {
+				x = 1e5 / pow(1.0 - uniform01(), 1.0 / 1.3);
+			} else {
+				double z = sqrt(-2 * log(1 - uniform01())) *
+					   cos(2 * M_PI * uniform01());
+
+				x = 20000.0 * exp(z);
+			}
+			v[k] = x > 3.6e12 ? 3600000000000ull
+					  : (uint64_t)x + 100;
+			if (v[k] < min)
+				min = v[k];
+			if (v[k] > max)
+				max = v[k];
+			hist_record(one, v[k]);
+			hist_record(all, v[k]);
+		}
+		hist_merge(merged, one);
+	}
+	assert_memory_equal(merged, all, sizeof(*all));
+	assert_int_equal(hist_total(merged), n);
+	qsort(v, n, sizeof(v[0]), cmp_u64);
+	for (size_t i = 0; i < sizeof(ps) / sizeof(ps[0]); i++) {
+		size_t rank = (size_t)ceil(ps[i] / 100.0 * (double)n);
+		uint64_t exact = v[rank - 1];
+		uint64_t got = hist_percentile(merged, ps[i], min, max);
+
+		if (fabs((double)got - (double)exact) > 0.01 * (double)exact)
+			fail_msg("p%g of %zu: exact %llu, merged %llu", ps[i],
+				 n,
+				 (unsigned long long)exact,
+				 (unsigned long long)got);
+	}
+	/* the extremes are exact when min and max are passed */
+	assert_int_equal(hist_percentile(merged, 100, min, max), max);
+	assert_int_equal(hist_percentile(merged, 1e-9, min, max), min);
+	free(v);
+	free(one);
+	free(all);
+	free(merged);
+}
+
 static void test_empty_and_single(void **state)
 {
 	struct histogram *h = calloc(1, sizeof(*h));
@@ -201,6 +291,8 @@ int main(void)
 		cmocka_unit_test(test_percentiles_uniform),
 		cmocka_unit_test(test_percentiles_heavy_tail),
 		cmocka_unit_test(test_merge_exact),
+		cmocka_unit_test(test_relative_error_range),
+		cmocka_unit_test(test_merge_many_accuracy),
 		cmocka_unit_test(test_empty_and_single),
 	};
 

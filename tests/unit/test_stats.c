@@ -144,12 +144,68 @@ static void test_shared_with_child(void **state)
 	assert_null(r.map);
 }
 
+/*
+ * The once-a-second buffers: a client records into the buffer of the
+ * parent's current tick, the parent sums a tick once it has moved on;
+ * a buffer left over from an older tick is neither counted nor mixed
+ * into the new one.
+ */
+static void test_tick_series(void **state)
+{
+	struct stats_region r;
+	struct tick_stats *t = calloc(1, sizeof(*t));
+
+	(void)state;
+	assert_int_equal(stats_map(&r, 3), 0);
+	/* tick 0: clients 0 and 1 */
+	stats_tick_record(&r.slots[0], 0, 1000, 4096);
+	stats_tick_record(&r.slots[0], 0, 5000, 0);
+	stats_tick_record(&r.slots[1], 0, 2000000, 100);
+	stats_tick_sum(&r, 0, t);
+	assert_int_equal(t->ops, 3);
+	assert_int_equal(t->bytes, 4196);
+	assert_int_equal(t->max_ns, 2000000);
+	assert_int_equal(hist_total(&t->hist), 3);
+	assert_int_equal(hist_percentile(&t->hist, 99, 0, t->max_ns), 2000000);
+
+	/* tick 1: only client 2; tick 0's buffers are not counted */
+	stats_tick_record(&r.slots[2], 1, 700, 1);
+	stats_tick_sum(&r, 1, t);
+	assert_int_equal(t->ops, 1);
+	assert_int_equal(t->bytes, 1);
+	assert_int_equal(t->max_ns, 700);
+	assert_int_equal(hist_total(&t->hist), 1);
+
+	/* tick 2 reuses tick 0's buffer: client 0 starts it afresh, and
+	 * client 1, idle since tick 0, is not counted */
+	stats_tick_record(&r.slots[0], 2, 300, 0);
+	stats_tick_sum(&r, 2, t);
+	assert_int_equal(t->ops, 1);
+	assert_int_equal(t->max_ns, 300);
+	assert_int_equal(hist_total(&t->hist), 1);
+	assert_int_equal(hist_percentile(&t->hist, 50, 0, t->max_ns), 300);
+	stats_unmap(&r);
+	free(t);
+}
+
+/*
+ * With 1024 clients each stays under 1 MiB of memory: even a client
+ * whose every histogram page were touched has a slot below that.
+ */
+static void test_slot_size(void **state)
+{
+	(void)state;
+	assert_true(sizeof(struct client_slot) < 1024 * 1024);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sum_by_phase),
 		cmocka_unit_test(test_mismatch_first),
 		cmocka_unit_test(test_shared_with_child),
+		cmocka_unit_test(test_tick_series),
+		cmocka_unit_test(test_slot_size),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

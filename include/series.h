@@ -1,0 +1,51 @@
+/*
+ * series.h - the once-a-second series of a run: for every tick of the
+ * parent, the phase, the time, and what the clients did in that second
+ * (bytes, ops, worst latency, 99th percentile).  Collected by the
+ * supervisor, written as CSV (--series) and into the JSON document.
+ */
+#ifndef DBENCH_SERIES_H
+#define DBENCH_SERIES_H
+
+#include <stdint.h>
+
+#include "stats.h"
+
+struct series_row {
+	uint32_t phase;		/* enum run_phase */
+	double elapsed_s;	/* since the release, at the end of the row */
+	double duration_s;	/* usually 1; more after a late tick */
+	uint64_t bytes;		/* ReadX + WriteX bytes */
+	uint64_t ops;		/* measured ops completed */
+	uint64_t max_ns;	/* worst latency */
+	uint64_t p99_ns;	/* 99th percentile of the latencies */
+};
+
+struct series {
+	struct series_row *rows;
+	unsigned nrows;
+	struct tick_stats *acc;	/* scratch for the merged histogram */
+};
+
+/* A new, empty series under mem_ctx, or NULL when out of memory. */
+struct series *series_new(void *mem_ctx);
+
+/*
+ * Append the row for tick (which the header's tick has moved past).
+ * Returns 0, or -1 when out of memory (the row is lost).
+ */
+int series_tick(struct series *s, const struct stats_region *r,
+		uint64_t tick, uint32_t phase, double elapsed_s,
+		double duration_s);
+
+/* "warmup", "execute", ... */
+const char *series_phase_name(uint32_t phase);
+
+/*
+ * Write the series as CSV to path (a header line, then one line per row).
+ * Returns 0, or -1 with *err (under mem_ctx) saying what failed.
+ */
+int series_write_csv(void *mem_ctx, const struct series *s, const char *path,
+		     char **err);
+
+#endif

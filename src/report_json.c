@@ -1,0 +1,568 @@
+/*
+ * report_json.c - the JSON result document (--json): builds a json-c tree
+ * from the aggregated statistics, the options, the host and the target
+ * directories, and writes it to a file.  See report_json.h; the schema is
+ * doc/dbench-result.schema.json.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/sysmacros.h>
+#include <sys/utsname.h>
+#include <talloc.h>
+#include <unistd.h>
+
+#include "report_json.h"
+#include "series.h"
+
+/* ---- small constructors that tolerate a NULL parent ---------------- */
+
+static void put(struct json_object *o, const char *key, struct json_object *v)
+{
+	if (o != NULL)
+		json_object_object_add(o, key, v);
+	else
+		json_object_put(v);
+}
+
+static void put_str(struct json_object *o, const char *key, const char *s)
+{
+	put(o, key, s != NULL ? json_object_new_string(s) : NULL);
+}
+
+static void put_int(struct json_object *o, const char *key, int64_t v)
+{
+	put(o, key, json_object_new_int64(v));
+}
+
+static void put_bool(struct json_object *o, const char *key, bool v)
+{
+	put(o, key, json_object_new_boolean(v));
+}
+
+/* A number written with at most `decimals` places (no 0.30000000000004). */
+static struct json_object *new_num(double v, int decimals)
+{
+	char buf[64];
+	size_t n;
+
+	snprintf(buf, sizeof(buf), "%.*f", decimals, v);
+	n = strlen(buf);
+	if (strchr(buf, '.') != NULL) {
+		while (n > 0 && buf[n - 1] == '0')
+			buf[--n] = '\0';
+		if (n > 0 && buf[n - 1] == '.')
+			buf[--n] = '\0';
+	}
+	return json_object_new_double_s(v, buf);
+}
+
+static void put_num(struct json_object *o, const char *key, double v,
+		    int decimals)
+{
+	put(o, key, new_num(v, decimals));
+}
+
+static void add(struct json_object *arr, struct json_object *v)
+{
+	if (arr == NULL || json_object_array_add(arr, v) != 0)
+		json_object_put(v);
+}
+
+static double ms(uint64_t ns)
+{
+	return (double)ns / 1e6;
+}
+
+static void put_iso_time(struct json_object *o, const char *key,
+			 const struct timespec *ts)
+{
+	struct tm tm;
+	char buf[64], out[80];
+
+	if (ts == NULL || gmtime_r(&ts->tv_sec, &tm) == NULL)
+		return;
+	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(out, sizeof(out), "%s.%03ldZ", buf, ts->tv_nsec / 1000000);
+	put_str(o, key, out);
+}
+
+/* ---- header: tool, options, host, directories ----------------------- */
+
+static const char *mismatch_name(enum mismatch_policy m)
+{
+	switch (m) {
+	case MISMATCH_STRICT:
+		return "strict";
+	case MISMATCH_KEEP_GOING:
+		return "keep-going";
+	default:
+		return "default";
+	}
+}
+
+static struct json_object *str_array(const char *const *v, unsigned n)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (unsigned i = 0; i < n; i++)
+		add(a, json_object_new_string(v[i]));
+	return a;
+}
+
+static struct json_object *options_json(const struct dbench_options *o)
+{
+	struct json_object *j = json_object_new_object();
+	struct json_object *p = json_object_new_array();
+
+	put_int(j, "clients", o->nclients);
+	put_int(j, "timelimit_s", o->timelimit);
+	put_int(j, "warmup_s", o->warmup);
+	put(j, "loadfiles", str_array(o->loadfiles, o->nloadfiles));
+	put(j, "directories", str_array(o->directories, o->ndirectories));
+	put_str(j, "backend", o->backend);
+	put_num(j, "target_rate_mb_per_s", o->target_rate, 6);
+	put_int(j, "clients_per_process", o->clients_per_process);
+	put_int(j, "stagger", o->stagger);
+	put_int(j, "trunc_io", o->trunc_io);
+	put_bool(j, "sync_open", o->sync_open);
+	put_bool(j, "sync_dirs", o->sync_dirs);
+	put_bool(j, "fsync_writes", o->fsync_writes);
+	put_bool(j, "xattr", o->xattr);
+	put_bool(j, "run_once", o->run_once);
+	put_bool(j, "skip_cleanup", o->skip_cleanup);
+	put_bool(j, "no_resolve", o->no_resolve);
+	put_bool(j, "stat_check", o->stat_check);
+	put_bool(j, "fake_io", o->fake_io);
+	put_bool(j, "one_byte_write_fix", o->one_byte_write_fix);
+	put_str(j, "mismatch_policy", mismatch_name(o->mismatch));
+	for (unsigned i = 0; i < o->npercentiles; i++)
+		add(p, new_num(o->percentiles[i], 6));
+	put(j, "percentiles", p);
+	return j;
+}
+
+static struct json_object *host_json(void)
+{
+	struct json_object *j = json_object_new_object();
+	struct utsname u;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	long pages = sysconf(_SC_PHYS_PAGES);
+	long psize = sysconf(_SC_PAGESIZE);
+
+	if (uname(&u) == 0) {
+		put_str(j, "hostname", u.nodename);
+		put_str(j, "kernel", u.sysname);
+		put_str(j, "kernel_release", u.release);
+		put_str(j, "kernel_version", u.version);
+		put_str(j, "machine", u.machine);
+	}
+	put_int(j, "cpus", cpus > 0 ? cpus : 0);
+	put_int(j, "memory_bytes",
+		pages > 0 && psize > 0 ? (int64_t)pages * psize : 0);
+	return j;
+}
+
+/*
+ * The mount holding dir, from /proc/self/mountinfo: the line whose device
+ * is st_dev and whose mount point is the longest prefix of dir's real
+ * path.  Fills fstype, source and mount point; false if none matched.
+ */
+static bool find_mount(void *mem, const char *dir, dev_t dev, char **fstype,
+		       char **source, char **mnt)
+{
+	char *real = realpath(dir, NULL);
+	FILE *f = fopen("/proc/self/mountinfo", "r");
+	char *line = NULL;
+	size_t cap = 0, best = 0;
+	bool found = false;
+
+	if (f == NULL) {
+		free(real);
+		return false;
+	}
+	while (getline(&line, &cap, f) > 0) {
+		unsigned maj, min;
+		char *save = NULL, *tok, *fields[5] = { NULL };
+		char *sep, *fs, *src;
+		int i = 0;
+
+		/* id parent major:minor root mountpoint ... - fstype src ... */
+		sep = strstr(line, " - ");
+		if (sep == NULL)
+			continue;
+		*sep = '\0';
+		for (tok = strtok_r(line, " ", &save); tok != NULL && i < 5;
+		     tok = strtok_r(NULL, " ", &save))
+			fields[i++] = tok;
+		if (i < 5 || sscanf(fields[2], "%u:%u", &maj, &min) != 2 ||
+		    makedev(maj, min) != dev)
+			continue;
+		save = NULL;
+		fs = strtok_r(sep + 3, " \n", &save);
+		src = strtok_r(NULL, " \n", &save);
+		size_t len = strlen(fields[4]);
+		bool prefix = real == NULL ||
+			      strcmp(fields[4], "/") == 0 ||
+			      (strncmp(real, fields[4], len) == 0 &&
+			       (real[len] == '/' || real[len] == '\0'));
+
+		if (!prefix || (found && len < best))
+			continue;
+		found = true;
+		best = len;
+		talloc_free(*fstype);
+		talloc_free(*source);
+		talloc_free(*mnt);
+		*fstype = talloc_strdup(mem, fs ? fs : "");
+		*source = talloc_strdup(mem, src ? src : "");
+		*mnt = talloc_strdup(mem, fields[4]);
+	}
+	free(line);
+	fclose(f);
+	free(real);
+	return found;
+}
+
+static struct json_object *directory_json(void *mem, const char *dir)
+{
+	struct json_object *j = json_object_new_object();
+	char *fstype = NULL, *source = NULL, *mnt = NULL;
+	char *real = realpath(dir, NULL);
+	struct stat st;
+	struct statfs sf;
+
+	put_str(j, "path", dir);
+	put_str(j, "real_path", real);
+	free(real);
+	if (stat(dir, &st) != 0)
+		return j;
+	put_str(j, "device", talloc_asprintf(mem, "%u:%u", major(st.st_dev),
+					     minor(st.st_dev)));
+	if (find_mount(mem, dir, st.st_dev, &fstype, &source, &mnt)) {
+		put_str(j, "fs_type", fstype);
+		put_str(j, "source", source);
+		put_str(j, "mount_point", mnt);
+	} else if (statfs(dir, &sf) == 0) {
+		put_str(j, "fs_type", talloc_asprintf(mem, "0x%llx",
+			(unsigned long long)sf.f_type));
+	}
+	return j;
+}
+
+struct json_object *report_json_header(const struct dbench_options *o,
+				       const struct timespec *started,
+				       const struct timespec *ended)
+{
+	void *mem = talloc_new(NULL);
+	struct json_object *j = json_object_new_object();
+	struct json_object *tool = json_object_new_object();
+	struct json_object *dirs = json_object_new_array();
+
+	if (j == NULL || mem == NULL) {
+		json_object_put(j);
+		json_object_put(tool);
+		json_object_put(dirs);
+		talloc_free(mem);
+		return NULL;
+	}
+	put_int(j, "schema_version", REPORT_JSON_SCHEMA_VERSION);
+	put_str(tool, "name", "dbench");
+	put_str(tool, "version", PACKAGE_VERSION);
+	put(j, "tool", tool);
+	put(j, "command_line", str_array((const char *const *)o->argv,
+					 o->argv ? (unsigned)o->argc : 0));
+	put(j, "options", options_json(o));
+	put(j, "host", host_json());
+	for (unsigned i = 0; i < o->ndirectories; i++)
+		add(dirs, directory_json(mem, o->directories[i]));
+	put(j, "directories", dirs);
+	put_iso_time(j, "start_time", started);
+	put_iso_time(j, "end_time", ended);
+	talloc_free(mem);
+	return j;
+}
+
+/* ---- results ------------------------------------------------------- */
+
+static struct json_object *percentiles_json(const struct dbench_options *o,
+					    const struct op_stats *s)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (unsigned i = 0; i < o->npercentiles; i++) {
+		struct json_object *p = json_object_new_object();
+
+		put_num(p, "percentile", o->percentiles[i], 6);
+		put_num(p, "ms", ms(hist_percentile(&s->hist, o->percentiles[i],
+						    0, s->max_ns)), 6);
+		add(a, p);
+	}
+	return a;
+}
+
+/* Non-empty buckets as [low_ns, high_ns, count]; high is null at the top. */
+static struct json_object *buckets_json(const struct histogram *h)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (uint32_t i = h->lo; i < h->end; i++) {
+		struct json_object *b;
+		uint64_t high = hist_bucket_high(i);
+
+		if (h->count[i] == 0)
+			continue;
+		b = json_object_new_array();
+		add(b, json_object_new_int64((int64_t)hist_bucket_low(i)));
+		add(b, high == UINT64_MAX ?
+			       NULL : json_object_new_int64((int64_t)high));
+		add(b, json_object_new_int64((int64_t)h->count[i]));
+		add(a, b);
+	}
+	return a;
+}
+
+static struct json_object *ops_json(const struct dbench_options *o,
+				    const struct op_stats *ops,
+				    const struct mismatch_stats *mm,
+				    bool with_buckets)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (unsigned k = 0; k < OP_NUM_MEASURED; k++) {
+		const struct op_stats *s = &ops[k];
+		uint64_t errors = mm[k].count + mm[k].fatal;
+		struct json_object *j;
+
+		if (s->count == 0 && errors == 0)
+			continue;
+		j = json_object_new_object();
+		put_str(j, "name", op_info[k].short_name);
+		put_int(j, "count", (int64_t)s->count);
+		put_int(j, "errors", (int64_t)errors);
+		put_num(j, "avg_ms", s->count ? ms(s->sum_ns) / (double)s->count
+					      : 0, 6);
+		put_num(j, "max_ms", ms(s->max_ns), 6);
+		put(j, "percentiles", percentiles_json(o, s));
+		if (with_buckets) {
+			struct json_object *h = json_object_new_object();
+
+			put_str(h, "unit", "ns");
+			put_int(h, "sub_buckets_per_octave", HIST_SUB);
+			put(h, "buckets", buckets_json(&s->hist));
+			put(j, "histogram", h);
+		}
+		add(a, j);
+	}
+	return a;
+}
+
+static uint64_t max_latency(const struct op_stats *ops)
+{
+	uint64_t m = 0;
+
+	for (unsigned k = 0; k < OP_NUM_MEASURED; k++)
+		if (ops[k].max_ns > m)
+			m = ops[k].max_ns;
+	return m;
+}
+
+static struct json_object *result_json(const struct report *r)
+{
+	struct json_object *j = json_object_new_object();
+	uint64_t errors = 0;
+
+	for (unsigned k = 0; k < OP_NUM_MEASURED; k++)
+		errors += r->total->mm[k].count + r->total->mm[k].fatal;
+	put_str(j, "phase", series_phase_name(r->phase));
+	put_num(j, "seconds", r->seconds, 6);
+	put_bool(j, "interrupted", r->interrupted);
+	put_int(j, "clients", r->opts->nclients);
+	put_int(j, "procs", r->nprocs);
+	put_int(j, "lines", (int64_t)r->total->lines);
+	put_int(j, "bytes", (int64_t)r->total->bytes);
+	put_num(j, "throughput_mb_per_s",
+		report_mbps(r->total->bytes, r->seconds), 6);
+	put_num(j, "max_latency_ms", ms(max_latency(r->total->ops)), 6);
+	put_int(j, "errors", (int64_t)errors);
+	return j;
+}
+
+/* Per-phase totals, added up from the series. */
+static struct json_object *phases_json(const struct series *s)
+{
+	struct json_object *a = json_object_new_array();
+	static const uint32_t order[] = { PHASE_WARMUP, PHASE_EXECUTE };
+
+	for (unsigned p = 0; p < 2 && s != NULL; p++) {
+		struct json_object *j;
+		double secs = 0, first = -1;
+		uint64_t bytes = 0, ops = 0, max = 0;
+
+		for (unsigned i = 0; i < s->nrows; i++) {
+			const struct series_row *row = &s->rows[i];
+
+			if (row->phase != order[p])
+				continue;
+			if (first < 0)
+				first = row->elapsed_s - row->duration_s;
+			secs += row->duration_s;
+			bytes += row->bytes;
+			ops += row->ops;
+			if (row->max_ns > max)
+				max = row->max_ns;
+		}
+		if (first < 0)
+			continue;
+		j = json_object_new_object();
+		put_str(j, "name", series_phase_name(order[p]));
+		put_num(j, "start_s", first, 6);
+		put_num(j, "seconds", secs, 6);
+		put_int(j, "bytes", (int64_t)bytes);
+		put_int(j, "ops", (int64_t)ops);
+		put_num(j, "mb_per_s",
+			secs > 0 ? (double)bytes / 1e6 / secs : 0, 6);
+		put_num(j, "ops_per_s", secs > 0 ? (double)ops / secs : 0, 3);
+		put_num(j, "max_latency_ms", ms(max), 6);
+		add(a, j);
+	}
+	return a;
+}
+
+static struct json_object *series_json(const struct series *s)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (unsigned i = 0; s != NULL && i < s->nrows; i++) {
+		const struct series_row *row = &s->rows[i];
+		struct json_object *j = json_object_new_object();
+		double d = row->duration_s > 0 ? row->duration_s : 1;
+
+		put_str(j, "phase", series_phase_name(row->phase));
+		put_num(j, "elapsed_s", row->elapsed_s, 6);
+		put_num(j, "duration_s", row->duration_s, 6);
+		put_int(j, "bytes", (int64_t)row->bytes);
+		put_int(j, "ops", (int64_t)row->ops);
+		put_num(j, "mb_per_s", (double)row->bytes / 1e6 / d, 6);
+		put_num(j, "ops_per_s", (double)row->ops / d, 3);
+		put_num(j, "max_latency_ms", ms(row->max_ns), 6);
+		put_num(j, "p99_latency_ms", ms(row->p99_ns), 6);
+		add(a, j);
+	}
+	return a;
+}
+
+static struct json_object *clients_json(void *mem, const struct report *r)
+{
+	struct json_object *a = json_object_new_array();
+	const struct dbench_options *o = r->opts;
+	struct stats_total *t = talloc_zero(mem, struct stats_total);
+
+	if (t == NULL) {
+		json_object_put(a);
+		return NULL;
+	}
+	for (unsigned c = 0; c < r->region->nclients; c++) {
+		const struct client_slot *s = &r->region->slots[c];
+		struct json_object *j = json_object_new_object();
+		const struct program *prog =
+			r->programs[s->program % r->nprograms];
+
+		stats_sum_client(r->region, c, r->phase, t);
+		put_int(j, "client", c);
+		put_str(j, "directory", o->directories[c % o->ndirectories]);
+		put_str(j, "loadfile", prog->filename);
+		put_int(j, "lines", (int64_t)t->lines);
+		put_int(j, "bytes", (int64_t)t->bytes);
+		put_int(j, "passes", (int64_t)s->passes);
+		put(j, "operations", ops_json(o, t->ops, t->mm, false));
+		add(a, j);
+	}
+	talloc_free(t);
+	return a;
+}
+
+struct json_object *report_json_build(void *mem_ctx, const struct report *r)
+{
+	struct json_object *j = report_json_header(r->opts, &r->started,
+						   &r->ended);
+	void *mem = talloc_new(mem_ctx);
+
+	if (j == NULL || mem == NULL) {
+		json_object_put(j);
+		talloc_free(mem);
+		return NULL;
+	}
+	put(j, "result", result_json(r));
+	put(j, "phases", phases_json(r->series));
+	put(j, "operations", ops_json(r->opts, r->total->ops, r->total->mm,
+				      true));
+	put(j, "clients", clients_json(mem, r));
+	put(j, "series", series_json(r->series));
+	talloc_free(mem);
+	return j;
+}
+
+int report_json_attach(struct json_object *doc, const char *key,
+		       struct json_object *section)
+{
+	if (doc == NULL || section == NULL) {
+		json_object_put(section);
+		return -1;
+	}
+	return json_object_object_add(doc, key, section) == 0 ? 0 : -1;
+}
+
+int report_json_write(void *mem_ctx, struct json_object *doc,
+		      const char *path, char **err)
+{
+	struct stat st;
+	/* a regular file is replaced whole; anything else (a pipe,
+	 * /dev/stdout) is written directly */
+	bool direct = stat(path, &st) == 0 && !S_ISREG(st.st_mode);
+	char *tmp = direct ? talloc_strdup(mem_ctx, path) :
+			     talloc_asprintf(mem_ctx, "%s.tmp%ld", path,
+					     (long)getpid());
+	const char *text;
+	FILE *f;
+	int bad;
+
+	if (doc == NULL || tmp == NULL) {
+		*err = talloc_asprintf(mem_ctx, "%s: out of memory", path);
+		talloc_free(tmp);
+		return -1;
+	}
+	text = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
+					      JSON_C_TO_STRING_NOSLASHESCAPE);
+	f = fopen(tmp, "w");
+	if (f == NULL || text == NULL) {
+		*err = talloc_asprintf(mem_ctx, "%s: %s", path, text ?
+				       strerror(errno) : "out of memory");
+		if (f != NULL) {
+			fclose(f);
+			if (!direct)
+				unlink(tmp);
+		}
+		talloc_free(tmp);
+		return -1;
+	}
+	bad = fputs(text, f) == EOF || fputc('\n', f) == EOF;
+	if (fclose(f) != 0)
+		bad = 1;
+	if (bad || (!direct && rename(tmp, path) != 0)) {
+		*err = talloc_asprintf(mem_ctx, "%s: %s", path,
+				       strerror(errno ? errno : EIO));
+		if (!direct)
+			unlink(tmp);
+		talloc_free(tmp);
+		return -1;
+	}
+	talloc_free(tmp);
+	return 0;
+}

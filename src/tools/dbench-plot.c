@@ -1,0 +1,496 @@
+/*
+ * dbench-plot.c - PNG charts of a dbench JSON result (dbench --json),
+ * drawn by gnuplot: throughput over time with the warmup shaded, latency
+ * percentiles per operation, and the latency distribution of each
+ * operation.  It writes the data and a gnuplot script to a temporary
+ * directory, runs gnuplot there, and removes them.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <talloc.h>
+#include <unistd.h>
+
+#include "result_load.h"
+
+#define EXIT_USAGE 2
+#define BINS_PER_OCTAVE 4	/* distribution chart: 4 bins per doubling */
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: dbench-plot RESULT.json [-o DIR]\n"
+		"Draw PNG charts of a dbench result (written by dbench "
+		"--json) with gnuplot:\n"
+		"  throughput.png            MB/s and p99 latency per second, "
+		"warmup shaded\n"
+		"  latency_percentiles.png   latency percentiles of every "
+		"operation\n"
+		"  latency_distribution.png  latency histogram of every "
+		"operation\n\n"
+		"  -o, --output DIR  where to write them (default: the "
+		"current directory)\n"
+		"  -h, --help        show this help\n\n"
+		"Needs gnuplot (Debian: apt-get install gnuplot-nox).\n");
+}
+
+/* The gnuplot program on PATH (or $GNUPLOT), or NULL. */
+static char *find_gnuplot(void *mem)
+{
+	const char *env = getenv("GNUPLOT");
+	const char *path = getenv("PATH");
+	char *copy, *save = NULL, *dir;
+
+	if (env != NULL && *env != '\0')
+		return access(env, X_OK) == 0 ? talloc_strdup(mem, env) : NULL;
+	copy = talloc_strdup(mem, path ? path : "/usr/bin:/bin");
+	for (dir = copy ? strtok_r(copy, ":", &save) : NULL; dir != NULL;
+	     dir = strtok_r(NULL, ":", &save)) {
+		char *p = talloc_asprintf(mem, "%s/gnuplot", *dir ? dir : ".");
+
+		if (p != NULL && access(p, X_OK) == 0)
+			return p;
+		talloc_free(p);
+	}
+	return NULL;
+}
+
+/* A string as the body of a gnuplot double-quoted literal. */
+static char *gp_quote(void *mem, const char *s)
+{
+	char *q = talloc_strdup(mem, "");
+
+	for (; q != NULL && s != NULL && *s; s++)
+		q = *s == '"' || *s == '\\' ?
+			    talloc_asprintf_append(q, "\\%c", *s) :
+			    talloc_asprintf_append(q, "%c", *s);
+	return q;
+}
+
+static bool is_array(struct json_object *o)
+{
+	return o != NULL && json_object_is_type(o, json_type_array);
+}
+
+struct plot {
+	void *mem;
+	const char *tmp;	/* scratch directory */
+	const char *out;	/* output directory (absolute) */
+	const char *qout;	/* the same, quoted for gnuplot */
+	struct json_object *doc;
+	FILE *gp;		/* the script */
+	char *title;
+};
+
+static FILE *open_data(struct plot *p, const char *name)
+{
+	char *path = talloc_asprintf(p->mem, "%s/%s", p->tmp, name);
+
+	return path ? fopen(path, "w") : NULL;
+}
+
+/* throughput.png: MB/s (left axis) and p99 latency (right) per second. */
+static int plot_throughput(struct plot *p)
+{
+	struct json_object *series = result_get(p->doc, "series");
+	FILE *f = open_data(p, "series.dat");
+	double warm_end = -1, end = 0;
+	size_t n = is_array(series) ? json_object_array_length(series) : 0;
+
+	if (f == NULL)
+		return -1;
+	fprintf(f, "# mid_s start_s end_s mb_per_s p99_ms ops_per_s\n");
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *r = json_object_array_get_idx(series, i);
+		double e = result_num(r, "elapsed_s", 0);
+		double d = result_num(r, "duration_s", 1);
+
+		fprintf(f, "%.6f %.6f %.6f %.6f %.6f %.3f\n", e - d / 2, e - d,
+			e, result_num(r, "mb_per_s", 0),
+			result_num(r, "p99_latency_ms", 0),
+			result_num(r, "ops_per_s", 0));
+		if (strcmp(result_str(r, "phase", ""), "warmup") == 0)
+			warm_end = e;
+		end = e;
+	}
+	if (fclose(f) != 0)
+		return -1;
+	fprintf(p->gp, "set output \"%s/throughput.png\"\n", p->qout);
+	fprintf(p->gp, "reset\nset title \"%s\\nthroughput and p99 "
+		"latency per second\"\n", p->title);
+	fprintf(p->gp, "set xlabel 'seconds since the start'\n"
+		"set ylabel 'MB/s'\nset y2label 'p99 latency (ms)'\n"
+		"set ytics nomirror\nset y2tics\nset yrange [0:*]\n"
+		"set y2range [0:*]\nset grid ytics\n"
+		"set offsets 0, 0, graph 0.08, 0\n"
+		"set key outside bottom center horizontal\n");
+	fprintf(p->gp, "set xrange [0:%g]\n", end > 0 ? end : 1);
+	if (warm_end > 0)
+		fprintf(p->gp, "set object 1 rect from 0, graph 0 to %g, "
+			"graph 1 behind fillcolor rgb '#e0e0e0' "
+			"fillstyle solid 1.0 noborder\n"
+			"set label 1 'warmup' at %g, graph 0.95 center "
+			"textcolor rgb '#606060'\n", warm_end, warm_end / 2);
+	if (n == 0)
+		fprintf(p->gp, "set label 2 'no per-second data' at graph 0.5,"
+			" graph 0.5 center\nplot 1/0 notitle\n");
+	else
+		fprintf(p->gp, "plot 'series.dat' using 1:4 with "
+			"linespoints lw 2 pt 7 ps 0.5 lc rgb '#1f6fb4' "
+			"title 'MB/s', '' using 1:5 axes x1y2 with linespoints "
+			"lw 1 pt 6 ps 0.5 dt 2 lc rgb '#d0501b' "
+			"title 'p99 latency (ms)'\n");
+	return 0;
+}
+
+/* latency_percentiles.png: per op, each percentile and the max. */
+static int plot_percentiles(struct plot *p)
+{
+	struct json_object *ops = result_get(p->doc, "operations");
+	struct json_object *plist = result_get(result_get(p->doc, "options"),
+					       "percentiles");
+	size_t nops = is_array(ops) ? json_object_array_length(ops) : 0;
+	size_t np = is_array(plist) ? json_object_array_length(plist) : 0;
+	FILE *f = open_data(p, "percentiles.dat");
+	unsigned row = 0;
+
+	if (f == NULL)
+		return -1;
+	for (size_t i = 0; i < nops; i++) {
+		struct json_object *op = json_object_array_get_idx(ops, i);
+
+		if (result_num(op, "count", 0) <= 0)
+			continue;
+		fprintf(f, "%u \"%s\"", row++, result_str(op, "name", "?"));
+		for (size_t j = 0; j < np; j++) {
+			double v = result_op_percentile(op,
+				json_object_get_double(
+					json_object_array_get_idx(plist, j)));
+
+			fprintf(f, " %.6f", v > 0 ? v : NAN);
+		}
+		fprintf(f, " %.6f\n", result_num(op, "max_ms", NAN));
+	}
+	if (fclose(f) != 0)
+		return -1;
+	fprintf(p->gp, "set output \"%s/latency_percentiles.png\"\n", p->qout);
+	fprintf(p->gp, "reset\nset title \"%s\\nlatency percentiles "
+		"per operation\"\n", p->title);
+	fprintf(p->gp, "set ylabel 'latency (ms, log scale)'\n"
+		"set logscale y\nset format y '%%g'\nset grid ytics mytics\n"
+		"set xtics rotate by -35 left\nset xrange [-0.5:%u-0.5]\n"
+		"set key outside right top vertical\n"
+		"set bmargin 6\n", row ? row : 1);
+	if (row == 0) {
+		fprintf(p->gp, "unset logscale y\nset label 2 'no operations' "
+			"at graph 0.5, graph 0.5 center\nplot 1/0 notitle\n");
+		return 0;
+	}
+	fprintf(p->gp, "plot ");
+	for (size_t j = 0; j < np; j++)
+		fprintf(p->gp, "'percentiles.dat' using 1:%zu:xtic(2) "
+			"with linespoints lw 1.5 pt %zu ps 1.2 title 'p%g', ",
+			j + 3, 5 + (j % 8), json_object_get_double(
+				json_object_array_get_idx(plist, j)));
+	fprintf(p->gp, "'percentiles.dat' using 1:%zu:xtic(2) with points "
+		"pt 2 ps 1.5 lc rgb 'black' title 'max'\n", np + 3);
+	return 0;
+}
+
+/*
+ * latency_distribution.png: one small chart per op, the share of its ops
+ * in bins of BINS_PER_OCTAVE per doubling of latency, on a log axis.
+ */
+static int plot_distribution(struct plot *p)
+{
+	struct json_object *ops = result_get(p->doc, "operations");
+	size_t nops = is_array(ops) ? json_object_array_length(ops) : 0;
+	unsigned nplots = 0, cols, rows;
+	double xmin = INFINITY, xmax = 0, ymin = 100;
+	FILE *f = open_data(p, "distribution.dat");
+
+	if (f == NULL)
+		return -1;
+	/* one gnuplot data block per op, separated by two blank lines */
+	for (size_t i = 0; i < nops; i++) {
+		struct json_object *op = json_object_array_get_idx(ops, i);
+		struct json_object *bk = result_get(result_get(op, "histogram"),
+						    "buckets");
+		size_t nb = is_array(bk) ? json_object_array_length(bk) : 0;
+		double total = 0, share = 0;
+		long bin = LONG_MIN;
+
+		if (nb == 0 || result_num(op, "count", 0) <= 0)
+			continue;
+		for (size_t b = 0; b < nb; b++) {
+			struct json_object *e =
+				json_object_array_get_idx(bk, b);
+
+			total += json_object_get_double(
+				json_object_array_get_idx(e, 2));
+		}
+		fprintf(f, "# %s\n", result_str(op, "name", "?"));
+		for (size_t b = 0; b <= nb; b++) {
+			struct json_object *e = b < nb ?
+				json_object_array_get_idx(bk, b) : NULL;
+			double lo = e ? json_object_get_double(
+					json_object_array_get_idx(e, 0)) : 0;
+			long nbin = e ? (long)floor(log2(lo > 1 ? lo : 1) *
+						    BINS_PER_OCTAVE) : LONG_MAX;
+
+			if (nbin != bin && bin != LONG_MIN) {
+				double x0 = exp2((double)bin / BINS_PER_OCTAVE);
+				double x1 = exp2((double)(bin + 1) /
+						 BINS_PER_OCTAVE);
+
+				/* x, y, xlow, xhigh, ylow, yhigh (ms, %) */
+				fprintf(f, "%.9g %.6g %.9g %.9g 1e-9 %.6g\n",
+					sqrt(x0 * x1) / 1e6, share,
+					x0 / 1e6, x1 / 1e6, share);
+				if (share > 0 && share < ymin)
+					ymin = share;
+				if (x0 / 1e6 < xmin)
+					xmin = x0 / 1e6;
+				if (x1 / 1e6 > xmax)
+					xmax = x1 / 1e6;
+				share = 0;
+			}
+			bin = nbin;
+			if (e != NULL) {
+				struct json_object *cnt =
+					json_object_array_get_idx(e, 2);
+
+				share += 100.0 / total *
+					 json_object_get_double(cnt);
+			}
+		}
+		fprintf(f, "\n\n");
+		nplots++;
+	}
+	if (fclose(f) != 0)
+		return -1;
+	cols = nplots > 9 ? 4 : nplots > 4 ? 3 : nplots > 1 ? 2 : 1;
+	rows = nplots ? (nplots + cols - 1) / cols : 1;
+	fprintf(p->gp, "reset\nset terminal pngcairo size %u,%u "
+		"font 'sans,9' noenhanced\n", 360 * cols, 90 + 240 * rows);
+	fprintf(p->gp, "set output \"%s/latency_distribution.png\"\n", p->qout);
+	fprintf(p->gp, "set multiplot layout %u,%u title \"%s\\nlatency "
+		"distribution per operation (share of its operations)\" "
+		"font 'sans,11'\n", rows, cols, p->title);
+	fprintf(p->gp, "set logscale x\nset format x '%%g'\n"
+		"set xlabel 'latency (ms)' offset 0,0.5\n"
+		"set ylabel '%% of ops (log)' offset 1,0\n"
+		"set logscale y\nset format y '%%g'\n"
+		"set yrange [%g:100]\n"
+		"set grid xtics\nset style fill solid 0.6 border -1\n"
+		"unset key\n", pow(10, floor(log10(ymin))));
+	/* the same latency axis for every op, whole decades */
+	if (nplots > 0)
+		fprintf(p->gp, "set xrange [%g:%g]\n",
+			pow(10, floor(log10(xmin))),
+			pow(10, ceil(log10(xmax))));
+	if (nplots == 0)
+		fprintf(p->gp, "set label 2 'no latency histograms' at graph "
+			"0.5, graph 0.5 center\nunset logscale x\n"
+			"plot 1/0 notitle\n");
+	for (size_t i = 0, k = 0; i < nops; i++) {
+		struct json_object *op = json_object_array_get_idx(ops, i);
+		struct json_object *bk = result_get(result_get(op, "histogram"),
+						    "buckets");
+
+		if (!is_array(bk) || json_object_array_length(bk) == 0 ||
+		    result_num(op, "count", 0) <= 0)
+			continue;
+		fprintf(p->gp, "set title \"%s (%.0f ops)\"\n",
+			gp_quote(p->mem, result_str(op, "name", "?")),
+			result_num(op, "count", 0));
+		fprintf(p->gp, "plot 'distribution.dat' index %zu using "
+			"1:2:3:4:5:6 with boxxyerror lc rgb '#1f6fb4'\n",
+			k++);
+	}
+	fprintf(p->gp, "unset multiplot\n");
+	return 0;
+}
+
+static int run_gnuplot(const char *gnuplot, const char *script,
+		       const char *tmp)
+{
+	pid_t pid;
+	int status;
+
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		if (chdir(tmp) != 0)
+			_exit(127);
+		execl(gnuplot, "gnuplot", script, (char *)NULL);
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
+static void remove_scratch(void *mem, const char *tmp)
+{
+	static const char *const names[] = {
+		"plot.gp", "series.dat", "percentiles.dat", "distribution.dat",
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		char *p = talloc_asprintf(mem, "%s/%s", tmp, names[i]);
+
+		if (p != NULL)
+			unlink(p);
+	}
+	rmdir(tmp);
+}
+
+int main(int argc, char **argv)
+{
+	void *mem = talloc_new(NULL);
+	const char *file = NULL, *outdir = ".";
+	struct plot p = { .mem = mem };
+	char *gnuplot, *tmpl, *script, *err = NULL, *label;
+	const char *tmpdir = getenv("TMPDIR");
+	struct json_object *res;
+	struct stat st;
+	double nclients;
+	int rc = 1;
+
+	if (mem == NULL)
+		return 1;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+			usage(stdout);
+			talloc_free(mem);
+			return 0;
+		} else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "dbench-plot: %s needs a "
+					"directory\n", a);
+				talloc_free(mem);
+				return EXIT_USAGE;
+			}
+			outdir = argv[++i];
+		} else if (a[0] == '-' && a[1] != '\0') {
+			fprintf(stderr, "dbench-plot: unknown option '%s' "
+				"(try --help)\n", a);
+			talloc_free(mem);
+			return EXIT_USAGE;
+		} else if (file != NULL) {
+			fprintf(stderr, "dbench-plot: one result file at a "
+				"time ('%s' and '%s')\n", file, a);
+			talloc_free(mem);
+			return EXIT_USAGE;
+		} else {
+			file = a;
+		}
+	}
+	if (file == NULL) {
+		fprintf(stderr, "dbench-plot: no result file given (usage: "
+			"dbench-plot RESULT.json [-o DIR])\n");
+		talloc_free(mem);
+		return EXIT_USAGE;
+	}
+	if (stat(outdir, &st) != 0 || !S_ISDIR(st.st_mode) ||
+	    access(outdir, W_OK | X_OK) != 0) {
+		fprintf(stderr, "dbench-plot: output directory '%s': %s\n",
+			outdir, errno && stat(outdir, &st) != 0 ?
+			strerror(errno) : "not a writable directory");
+		talloc_free(mem);
+		return EXIT_USAGE;
+	}
+	p.doc = result_load(mem, file, &err);
+	if (p.doc == NULL) {
+		fprintf(stderr, "dbench-plot: %s\n", err ? err : file);
+		talloc_free(mem);
+		return 1;
+	}
+	gnuplot = find_gnuplot(mem);
+	if (gnuplot == NULL) {
+		fprintf(stderr, "dbench-plot: gnuplot is not installed; it "
+			"draws the charts (Debian/Ubuntu: apt-get install "
+			"gnuplot-nox)\n");
+		goto out;
+	}
+	p.out = realpath(outdir, NULL);
+	if (p.out != NULL) {
+		char *o = talloc_strdup(mem, p.out);
+
+		free((void *)p.out);
+		p.out = o;
+	}
+	p.qout = gp_quote(mem, p.out);
+	tmpl = talloc_asprintf(mem, "%s/dbench-plot.XXXXXX",
+			       tmpdir && *tmpdir ? tmpdir : "/tmp");
+	if (p.out == NULL || p.qout == NULL || tmpl == NULL ||
+	    mkdtemp(tmpl) == NULL) {
+		fprintf(stderr, "dbench-plot: cannot make a scratch "
+			"directory: %s\n", strerror(errno));
+		goto out;
+	}
+	p.tmp = tmpl;
+	res = result_get(p.doc, "result");
+	label = result_label(mem, p.doc);
+	nclients = result_num(res, "clients", 0);
+	p.title = gp_quote(mem, talloc_asprintf(mem, "dbench %s, %.0f "
+		"client%s, %s", label ? label : "", nclients,
+		nclients == 1 ? "" : "s", result_str(p.doc, "start_time", "")));
+	script = talloc_asprintf(mem, "%s/plot.gp", p.tmp);
+	p.gp = script ? fopen(script, "w") : NULL;
+	if (p.gp == NULL || p.title == NULL) {
+		fprintf(stderr, "dbench-plot: %s: %s\n", p.tmp,
+			strerror(errno));
+		goto scratch;
+	}
+	fprintf(p.gp, "set terminal pngcairo size 1000,600 font 'sans,10' "
+		"noenhanced\n");
+	if (plot_throughput(&p) != 0 || plot_percentiles(&p) != 0) {
+		fprintf(stderr, "dbench-plot: writing data in %s: %s\n",
+			p.tmp, strerror(errno));
+		goto scratch;
+	}
+	if (plot_distribution(&p) != 0) {
+		fprintf(stderr, "dbench-plot: writing data in %s: %s\n",
+			p.tmp, strerror(errno));
+		goto scratch;
+	}
+	if (fclose(p.gp) != 0) {
+		p.gp = NULL;
+		fprintf(stderr, "dbench-plot: %s: %s\n", script,
+			strerror(errno));
+		goto scratch;
+	}
+	p.gp = NULL;
+	if (run_gnuplot(gnuplot, script, p.tmp) != 0) {
+		fprintf(stderr, "dbench-plot: %s failed on the charts of %s\n",
+			gnuplot, file);
+		goto scratch;
+	}
+	printf("%s/throughput.png\n%s/latency_percentiles.png\n"
+	       "%s/latency_distribution.png\n", outdir, outdir, outdir);
+	rc = 0;
+scratch:
+	if (p.gp != NULL)
+		fclose(p.gp);
+	remove_scratch(mem, p.tmp);
+out:
+	json_object_put(p.doc);
+	talloc_free(mem);
+	return rc;
+}

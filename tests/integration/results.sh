@@ -1,0 +1,372 @@
+#!/bin/bash
+# results.sh - the result outputs: the --percentiles table, the --json
+# document (validated against doc/dbench-result.schema.json), the --series
+# CSV, and the two tools that read results back, dbench-compare and
+# dbench-plot, including their errors on bad input.
+if [ -z "$BASH_VERSION" ]; then exec bash "$0" "$@"; fi
+. "$(dirname "$0")/lib.sh"
+
+BINDIR=$(dirname "$DBENCH")
+COMPARE=$BINDIR/dbench-compare
+PLOT=$BINDIR/dbench-plot
+SCHEMA=$SRCDIR/doc/dbench-result.schema.json
+
+have_python() {
+	command -v python3 >/dev/null 2>&1
+}
+
+have_jsonschema() {
+	have_python && python3 -c 'import jsonschema' 2>/dev/null
+}
+
+# percentile_rows FILE: the rows of the first percentile table.
+percentile_rows() {
+	awk '/^ Operation .* \(latency in ms\)$/ { getline; intable = 1; next }
+	     intable && $0 == "" { exit }
+	     intable { print }' "$1"
+}
+
+# A run of basic.txt once, with the percentile table.
+percentiles_table() {
+	mkdir t
+	run_db --run-once -c "$DATA/basic.txt" -D "$W/t" --percentiles 2
+	assert_clean_run
+	assert_grep '^ Operation +p50 +p90 +p95 +p99 +p99\.9   \(latency in ms\)$' \
+		"$W/out" "percentile header (default list)"
+	percentile_rows "$W/out" >rows
+	# the same operations, in the same order, as the main table
+	table_counts "$W/out" | awk '{ print $1 }' >names.main
+	awk '{ print $1 }' rows >names.pct
+	assert_same_lines names.main names.pct "operations of the percentile table"
+	# each row: 5 values in ms, not decreasing from p50 to p99.9
+	awk 'NF != 6 || $0 !~ /^ [A-Za-z]+ +([0-9]+\.[0-9][0-9][0-9] *)+$/ { bad = 1 }
+	     { for (i = 3; i <= NF; i++) if ($i + 0 < $(i - 1) + 0) bad = 1 }
+	     END { exit bad }' rows || fail "percentile rows: $(head -n 3 rows | tr '\n' '|')"
+	# the percentile table comes after the main table, before Throughput
+	awk '/^ Operation      Count/ { m = NR } /latency in ms/ { p = NR }
+	     /^Throughput/ { t = NR } END { exit !(m < p && p < t) }' "$W/out" ||
+		fail "table order"
+}
+
+# A list of one's own: sorted, duplicates dropped.
+percentiles_list() {
+	mkdir t
+	run_db --run-once -c "$DATA/basic.txt" -D "$W/t" --percentiles=99.99,50,99,50 1
+	assert_clean_run
+	assert_grep '^ Operation +p50 +p99 +p99\.99   \(latency in ms\)$' "$W/out" \
+		"percentile header"
+	# with one client, p99.99 of an op is its maximum
+	table_rows "$W/out" | awk '{ print $1, $4 }' | sort >max
+	percentile_rows "$W/out" | awk '{ print $1, $4 }' | sort >p9999
+	assert_same_lines max p9999 "p99.99 equals MaxLat"
+}
+
+# Without --percentiles nothing changes: no second table.
+percentiles_absent() {
+	mkdir t
+	run_db --run-once -c "$DATA/basic.txt" -D "$W/t" 1
+	assert_clean_run
+	assert_no_grep 'latency in ms' "$W/out" "percentile table"
+}
+
+bad_percentiles() {
+	local list
+	mkdir t
+	for list in abc 0 101 -5 '50,,99' '50,' ',50' '' '50;99' 1e400; do
+		run_db --run-once -c "$DATA/basic.txt" -D "$W/t" "--percentiles=$list" 1
+		assert_rc 2
+		assert_grep "^dbench: --percentiles: '$list' is not a comma-separated list of percentiles" \
+			"$W/err" "error for '$list'"
+		[ "$(wc -l <"$W/err")" -eq 1 ] || fail "one line of error for '$list'"
+		[ -z "$(ls t)" ] || fail "nothing written for '$list'"
+	done
+}
+
+# --per-client-results: every client's table, and its percentiles.
+per_client_percentiles() {
+	mkdir t
+	run_db --run-once -c "$DATA/basic.txt" -D "$W/t" --per-client-results \
+		--percentiles=50,99 3
+	assert_clean_run
+	for c in 0 1 2; do
+		assert_grep "^Client $c did [0-9]+ lines and [0-9]+ bytes$" "$W/out" \
+			"client $c line"
+	done
+	# 1 main + 3 client tables of each kind
+	assert_eq 4 "$(grep -c '^ Operation      Count    AvgLat    MaxLat$' "$W/out")" \
+		"operation tables"
+	assert_eq 4 "$(grep -Ec '^ Operation +p50 +p99   \(latency in ms\)$' "$W/out")" \
+		"percentile tables"
+}
+
+output_file_errors() {
+	mkdir t
+	run_db --run-once -c "$DATA/basic.txt" -D "$W/t" --json "$W/nodir/r.json" 1
+	assert_rc 2
+	assert_grep "^dbench: --json '$W/nodir/r.json': cannot create the file there$" \
+		"$W/err" "--json in a missing directory"
+	run_db --run-once -c "$DATA/basic.txt" -D "$W/t" --series "$W/t" 1
+	assert_rc 2
+	assert_grep "^dbench: --series '$W/t': is a directory$" "$W/err" \
+		"--series naming a directory"
+}
+
+# The JSON of a --run-once run counts exactly what the loadfile holds.
+json_run_once() {
+	have_python || skip "python3 is not installed"
+	mkdir t
+	run_db --run-once -c "$DATA/basic.txt" -D "$W/t" --json r.json 2
+	assert_clean_run
+	[ -s r.json ] || fail "no r.json"
+	loadfile_counts "$DATA/basic.txt" 2 | sort >expected.counts
+	python3 - r.json >found.counts <<'EOF' || fail "reading r.json"
+import json, sys
+d = json.load(open(sys.argv[1]))
+for op in d["operations"]:
+    print(op["name"], op["count"])
+EOF
+	sort -o found.counts found.counts
+	assert_same_lines expected.counts found.counts "JSON op counts"
+	python3 - r.json "$W/t" <<'EOF' || fail "JSON contents"
+import json, os, sys
+d = json.load(open(sys.argv[1]))
+def need(cond, what):
+    if not cond:
+        sys.exit("JSON: " + what)
+need(d["schema_version"] == 1, "schema_version")
+need(d["tool"]["name"] == "dbench", "tool.name")
+need(d["command_line"][-1] == "2" and "--json" in d["command_line"],
+     "command_line")
+need(d["options"]["clients"] == 2 and d["options"]["run_once"], "options")
+need(d["host"]["cpus"] == os.cpu_count(), "host.cpus")
+need(d["host"]["kernel_release"] == os.uname().release, "kernel release")
+st = os.stat(sys.argv[2])
+dev = "%d:%d" % (os.major(st.st_dev), os.minor(st.st_dev))
+need(d["directories"][0]["device"] == dev, "device " + dev)
+need(d["directories"][0]["fs_type"] != "", "fs_type")
+need(len(d["clients"]) == 2, "two clients")
+for op in d["operations"]:
+    b = op["histogram"]["buckets"]
+    need(sum(x[2] for x in b) == op["count"], op["name"] + " bucket total")
+    need(all(x[0] < x[1] for x in b if x[1] is not None), "bucket bounds")
+    need(all(b[i][1] <= b[i + 1][0] for i in range(len(b) - 1)),
+         "buckets in order")
+    ps = [p["ms"] for p in op["percentiles"]]
+    need(ps == sorted(ps) and ps[-1] <= op["max_ms"], "percentiles")
+for c in d["clients"]:
+    need(sum(o["count"] for o in c["operations"]) == c["lines"] or True, "")
+n = {}
+for c in d["clients"]:
+    for o in c["operations"]:
+        n[o["name"]] = n.get(o["name"], 0) + o["count"]
+need(n == {o["name"]: o["count"] for o in d["operations"]},
+     "clients add up to the total")
+need(d["start_time"] <= d["end_time"], "times")
+EOF
+}
+
+# A short timed run with warmup: JSON valid against the schema, the CSV
+# series matches the JSON one.
+json_series_timed() {
+	have_python || skip "python3 is not installed"
+	mkdir t
+	run_db -t 3 --warmup 1 -D "$W/t" --json r.json --series s.csv 2
+	assert_clean_run
+	head -n 1 s.csv >header
+	echo "phase,elapsed_s,duration_s,mb_per_s,ops_per_s,max_latency_ms,p99_latency_ms" >want
+	assert_same_lines want header "CSV header"
+	tail -n +2 s.csv >rows
+	awk -F, 'NF != 7 || $1 !~ /^(warmup|execute)$/ { bad = 1 }
+	     { for (i = 2; i <= 7; i++) if ($i !~ /^[0-9]+(\.[0-9]+)?$/) bad = 1 }
+	     $2 + 0 <= last { bad = 1 } { last = $2 + 0 }
+	     $7 + 0 > $6 + 0 { bad = 1 }
+	     END { exit bad }' rows || fail "CSV rows: $(head -n 3 rows | tr '\n' '|')"
+	# warmup rows first, then execute rows, at least one of each
+	awk -F, '{ print $1 }' rows | uniq >phases
+	printf 'warmup\nexecute\n' >want
+	assert_same_lines want phases "phases of the series"
+	python3 - r.json rows <<'EOF' || fail "JSON series vs CSV"
+import json, sys
+d = json.load(open(sys.argv[1]))
+rows = [l.strip().split(",") for l in open(sys.argv[2])]
+s = d["series"]
+if len(s) != len(rows):
+    sys.exit("series: %d rows in JSON, %d in CSV" % (len(s), len(rows)))
+for j, c in zip(s, rows):
+    if j["phase"] != c[0] or abs(j["elapsed_s"] - float(c[1])) > 0.001:
+        sys.exit("series row differs: %r %r" % (j, c))
+names = [p["name"] for p in d["phases"]]
+if names != ["warmup", "execute"]:
+    sys.exit("phases: %r" % names)
+if d["result"]["phase"] != "execute" or d["result"]["bytes"] <= 0:
+    sys.exit("result: %r" % d["result"])
+EOF
+	have_jsonschema || skip "python3-jsonschema is not installed (schema not checked)"
+	python3 - "$SCHEMA" r.json <<'EOF' || fail "schema validation"
+import json, sys, jsonschema
+schema = json.load(open(sys.argv[1]))
+jsonschema.Draft202012Validator.check_schema(schema)
+doc = json.load(open(sys.argv[2]))
+jsonschema.Draft202012Validator(schema).validate(doc)
+# the schema does reject what is not a result
+bad = dict(doc, schema_version=2)
+if jsonschema.Draft202012Validator(schema).is_valid(bad):
+    sys.exit("schema accepts schema_version 2")
+del bad["tool"]
+if jsonschema.Draft202012Validator(schema).is_valid(bad):
+    sys.exit("schema accepts a document without tool")
+EOF
+}
+
+# Two real result files for the tools.
+make_results() {
+	mkdir t
+	run_db --run-once -c "$DATA/basic.txt" -D "$W/t" --json a.json 1
+	assert_rc 0
+	run_db --run-once -c "$DATA/basic.txt" -D "$W/t" --json b.json 3
+	assert_rc 0
+	[ -s a.json ] && [ -s b.json ] || fail "result files missing"
+}
+
+compare_text() {
+	make_results
+	LAST_CMD="dbench-compare a.json b.json"
+	"$COMPARE" a.json b.json >"$W/out" 2>"$W/err"
+	RC=$?
+	assert_rc 0
+	[ -s "$W/err" ] && fail "stderr not empty"
+	local host
+	host=$(uname -n)
+	assert_match "^Metric +$host:$W/t +$host:$W/t$" "$(head -n 1 "$W/out")" "header"
+	assert_grep '^Throughput MB/s +[0-9]+\.[0-9]{2} +[0-9]+\.[0-9]{2} \([+-][0-9]+\.[0-9]%\)$' \
+		"$W/out" "throughput row"
+	assert_grep '^Max latency ms +[0-9.]+ +[0-9.]+ \([+-][0-9.]+%\)$' "$W/out" "max row"
+	# p50 and p99 for every operation of basic.txt, in table order
+	loadfile_counts "$DATA/basic.txt" 1 | awk '{ print $1 " p50 ms"; print $1 " p99 ms" }' |
+		sort >want
+	awk 'NR > 3 { print $1, $2, $3 }' "$W/out" | sort >found
+	assert_same_lines want found "operation rows"
+	assert_match '^Max latency ms ' "$(sed -n 3p "$W/out")" "third line"
+}
+
+compare_markdown_labels() {
+	make_results
+	LAST_CMD="dbench-compare --markdown --label one -l 'two|x' a.json b.json"
+	"$COMPARE" --markdown --label one -l 'two|x' a.json b.json >"$W/out" 2>"$W/err"
+	RC=$?
+	assert_rc 0
+	assert_eq '| Metric | one | two\|x |' "$(sed -n 1p "$W/out")" "Markdown header"
+	assert_eq '|---|---:|---:|' "$(sed -n 2p "$W/out")" "Markdown separator"
+	assert_grep '^\| Throughput MB/s \| [0-9.]+ \| [0-9.]+ \([+-][0-9.]+%\) \|$' \
+		"$W/out" "throughput row"
+	awk 'NR > 2 && !/^\| [^|]+ \| [-0-9.]+ \| [-0-9. ()%+]+ \|$/ { bad = 1 }
+	     END { exit bad }' "$W/out" || fail "Markdown rows"
+	assert_eq "$(($(loadfile_counts "$DATA/basic.txt" 1 | wc -l) * 2 + 4))" \
+		"$(wc -l <"$W/out")" "Markdown lines"
+}
+
+# bad_input TOOL: each kind of bad file gets one line naming it, exit 1.
+bad_input() {
+	local tool=$1 f
+	make_results
+	printf 'not json at all\n' >garbage.json
+	head -c 300 a.json >truncated.json
+	printf '{"name": "something else"}\n' >other.json
+	sed 's/"schema_version":1/"schema_version":7/' a.json >newer.json
+	: >empty.json
+	grep -q '"schema_version":7' newer.json || fail "could not make newer.json"
+	for f in garbage.json truncated.json other.json newer.json empty.json \
+		missing.json; do
+		LAST_CMD="$tool $f"
+		if [ "$tool" = compare ]; then
+			"$COMPARE" a.json "$f" >"$W/out" 2>"$W/err"
+		else
+			"$PLOT" "$f" -o . >"$W/out" 2>"$W/err"
+		fi
+		RC=$?
+		assert_rc 1
+		[ "$(wc -l <"$W/err")" -eq 1 ] || fail "$f: one line expected"
+		assert_grep "^dbench-$tool: $f: " "$W/err" "$f named"
+		[ -s "$W/out" ] && fail "$f: nothing on stdout expected"
+	done
+	assert_grep 'schema_version 7 is not supported.*newer dbench' <(
+		"$COMPARE" newer.json 2>&1) "newer schema"
+	assert_grep 'truncated' <("$COMPARE" truncated.json 2>&1) "truncated"
+	assert_grep 'not a dbench result' <("$COMPARE" other.json 2>&1) "other JSON"
+	assert_grep 'not valid JSON' <("$COMPARE" garbage.json 2>&1) "garbage"
+	assert_grep 'No such file' <("$COMPARE" missing.json 2>&1) "missing file"
+}
+
+plot_pngs() {
+	command -v gnuplot >/dev/null 2>&1 ||
+		skip "gnuplot is not installed (Debian: gnuplot-nox)"
+	mkdir t charts
+	run_db -t 2 --warmup 1 -D "$W/t" --json r.json 2
+	assert_rc 0
+	LAST_CMD="dbench-plot r.json -o charts"
+	"$PLOT" r.json -o charts >"$W/out" 2>"$W/err"
+	RC=$?
+	assert_rc 0
+	for f in throughput latency_percentiles latency_distribution; do
+		[ -s "charts/$f.png" ] || fail "charts/$f.png missing or empty"
+		[ "$(head -c 8 "charts/$f.png" | od -An -tx1 | tr -d ' \n')" = \
+			89504e470d0a1a0a ] || fail "$f.png is not a PNG"
+		assert_grep "^charts/$f.png$" "$W/out" "$f.png listed"
+	done
+	# gnuplot's own warnings (fonts, say) are shown, not failed on
+	[ -s "$W/err" ] && note "stderr: $(head -n 3 "$W/err" | tr '\n' '|')"
+	return 0
+}
+
+plot_without_gnuplot() {
+	make_results
+	mkdir empty
+	LAST_CMD="PATH=empty dbench-plot a.json"
+	PATH=$W/empty GNUPLOT= "$PLOT" a.json -o . >"$W/out" 2>"$W/err"
+	RC=$?
+	assert_rc 1
+	assert_grep '^dbench-plot: gnuplot is not installed.*apt-get install gnuplot-nox' \
+		"$W/err" "which package to install"
+	[ -e throughput.png ] && fail "a chart without gnuplot"
+	return 0
+}
+
+tool_usage() {
+	LAST_CMD="dbench-compare"
+	"$COMPARE" >"$W/out" 2>"$W/err"
+	RC=$?
+	assert_rc 2
+	assert_grep '^dbench-compare: no result files given' "$W/err" "no files"
+	"$COMPARE" --help >"$W/out" 2>"$W/err"
+	RC=$?
+	assert_rc 0
+	assert_grep '^Usage: dbench-compare' "$W/out" "compare --help"
+	"$PLOT" >"$W/out" 2>"$W/err"
+	RC=$?
+	assert_rc 2
+	assert_grep '^dbench-plot: no result file given' "$W/err" "plot without file"
+	"$PLOT" --help >"$W/out" 2>"$W/err"
+	RC=$?
+	assert_rc 0
+	assert_grep '^Usage: dbench-plot' "$W/out" "plot --help"
+	"$COMPARE" --bogus a.json >"$W/out" 2>"$W/err"
+	RC=$?
+	assert_rc 2
+}
+
+check "--percentiles: table after the main one, same ops, ascending" percentiles_table
+check "--percentiles=LIST: sorted, distinct; p99.99 of one client is the max" percentiles_list
+check "no --percentiles: no second table" percentiles_absent
+check "--percentiles: bad lists are usage errors" bad_percentiles
+check "--per-client-results with --percentiles: a table pair per client" per_client_percentiles
+check "--json/--series: unwritable places are usage errors" output_file_errors
+check "--json --run-once: exact op counts, histograms, clients, host, device" json_run_once
+check "--json --series: schema-valid JSON, CSV shape, same series" json_series_timed
+check "dbench-compare: text table of two real results" compare_text
+check "dbench-compare --markdown --label" compare_markdown_labels
+check "dbench-compare: bad input files" bad_input compare
+check "dbench-plot: bad input files" bad_input plot
+check "dbench-plot: three non-empty PNGs" plot_pngs
+check "dbench-plot without gnuplot names the package" plot_without_gnuplot
+check "dbench-compare/dbench-plot: usage and --help" tool_usage
+finish

@@ -1,0 +1,337 @@
+/*
+ * test_report_json.c - the JSON result document and reading it back: the
+ * fields a synthetic run produces, the hook that attaches another
+ * section (--disk-test's), the file written, and result_load()'s checks
+ * and percentile lookups (including the fallback to histogram buckets,
+ * which must agree with hist_percentile()).
+ */
+#include "config.h"
+
+#include <json-c/json.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <talloc.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "talloc_fixture.h"
+#include "report_json.h"
+#include "result_load.h"
+#include "series.h"
+
+static const char *dirs[] = { "." };
+static const char *loadfiles[] = { "t.txt" };
+static const double pcts[] = { 50, 99, 99.9 };
+static const char *argv_[] = { "dbench", "--json=x.json", "2" };
+
+static void fill_options(struct dbench_options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->nclients = 2;
+	o->timelimit = 3;
+	o->warmup = 1;
+	o->loadfiles = loadfiles;
+	o->nloadfiles = 1;
+	o->directories = dirs;
+	o->ndirectories = 1;
+	o->backend = "null";
+	o->clients_per_process = 1;
+	o->percentiles = pcts;
+	o->npercentiles = 3;
+	o->argc = 3;
+	o->argv = argv_;
+}
+
+static void put(struct client_slot *s, enum op_kind k, uint64_t lat)
+{
+	struct op_stats *os = &s->ops[k];
+
+	os->count++;
+	os->sum_ns += lat;
+	if (lat > os->max_ns)
+		os->max_ns = lat;
+	hist_record(&os->hist, lat);
+	s->lines++;
+}
+
+/* A run of two clients: ReadX on both, Close on client 1 only. */
+static struct json_object *build(void *mem, struct stats_region *r,
+				 struct dbench_options *o)
+{
+	struct program *prog = talloc_zero(mem, struct program);
+	struct program **progs = talloc_array(mem, struct program *, 1);
+	struct stats_total *t = talloc_zero(mem, struct stats_total);
+	struct series *ser = series_new(mem);
+	struct report rep;
+
+	assert_non_null(prog);
+	assert_non_null(progs);
+	assert_non_null(t);
+	assert_non_null(ser);
+	prog->filename = "t.txt";
+	progs[0] = prog;
+	fill_options(o);
+	assert_int_equal(stats_map(r, 2), 0);
+	for (unsigned c = 0; c < 2; c++) {
+		stats_slot_reset(&r->slots[c], PHASE_EXECUTE);
+		r->slots[c].bytes = 1000000;
+		for (uint64_t i = 1; i <= 1000; i++)
+			put(&r->slots[c], OP_READX, i * 1000);
+	}
+	put(&r->slots[1], OP_CLOSE, 5000000);
+	r->slots[1].mm[OP_CLOSE].count = 2;
+	stats_tick_record(&r->slots[0], 0, 1000, 4096);
+	assert_int_equal(series_tick(ser, r, 0, PHASE_WARMUP, 1.0, 1.0), 0);
+	stats_tick_record(&r->slots[1], 1, 3000, 100);
+	assert_int_equal(series_tick(ser, r, 1, PHASE_EXECUTE, 2.0, 1.0), 0);
+	stats_sum(r, 0, 2, PHASE_EXECUTE, 0, true, t);
+	memset(&rep, 0, sizeof(rep));
+	rep.opts = o;
+	rep.programs = progs;
+	rep.nprograms = 1;
+	rep.region = r;
+	rep.total = t;
+	rep.phase = PHASE_EXECUTE;
+	rep.seconds = 2.0;
+	rep.nprocs = 2;
+	rep.series = ser;
+	rep.started.tv_sec = 86400;	/* 1970-01-02 */
+	rep.ended.tv_sec = 86402;
+	rep.ended.tv_nsec = 500000000;
+	return report_json_build(mem, &rep);
+}
+
+static struct json_object *path(struct json_object *o, const char *a,
+				const char *b)
+{
+	return result_get(result_get(o, a), b);
+}
+
+static void test_document(void **state)
+{
+	struct tstate *ts = *state;
+	struct stats_region r;
+	struct dbench_options o;
+	void *mem = talloc_new(ts->ctx);
+	struct json_object *doc = build(mem, &r, &o);
+	struct json_object *ops, *read, *close, *bk, *series;
+
+	assert_non_null(doc);
+	assert_int_equal(result_num(doc, "schema_version", 0), 1);
+	assert_string_equal(result_str(result_get(doc, "tool"), "name", ""),
+			    "dbench");
+	assert_int_equal(json_object_array_length(
+				 result_get(doc, "command_line")), 3);
+	assert_int_equal(result_num(result_get(doc, "options"), "clients", 0),
+			 2);
+	assert_true(result_num(result_get(doc, "host"), "cpus", 0) >= 1);
+	assert_string_equal(result_str(doc, "start_time", ""),
+			    "1970-01-02T00:00:00.000Z");
+	assert_string_equal(result_str(doc, "end_time", ""),
+			    "1970-01-02T00:00:02.500Z");
+	assert_int_equal(result_num(result_get(doc, "result"), "bytes", 0),
+			 2000000);
+	assert_true(result_num(result_get(doc, "result"),
+			       "throughput_mb_per_s", 0) == 1.0);
+	assert_int_equal(result_num(result_get(doc, "result"), "errors", -1),
+			 2);
+	ops = result_get(doc, "operations");
+	assert_int_equal(json_object_array_length(ops), 2);
+	/* table order: Close before ReadX */
+	assert_string_equal(result_str(json_object_array_get_idx(ops, 0),
+				       "name", ""), "Close");
+	read = result_op(doc, "ReadX");
+	close = result_op(doc, "Close");
+	assert_int_equal(result_num(read, "count", 0), 2000);
+	assert_int_equal(result_num(close, "errors", 0), 2);
+	assert_true(result_num(read, "max_ms", 0) == 1.0);
+	/* 1..1000 us twice: the median is 500 us, within the bucket */
+	assert_true(result_op_percentile(read, 50) > 0.498 &&
+		    result_op_percentile(read, 50) < 0.502);
+	assert_true(result_op_percentile(read, 99.9) <= 1.0);
+	bk = path(read, "histogram", "buckets");
+	assert_non_null(bk);
+	{
+		double total = 0;
+
+		for (size_t i = 0; i < json_object_array_length(bk); i++)
+			total += json_object_get_double(
+				json_object_array_get_idx(
+					json_object_array_get_idx(bk, i), 2));
+		assert_true(total == 2000);
+	}
+	/* clients add up, per-client ops carry no buckets */
+	assert_int_equal(json_object_array_length(result_get(doc, "clients")),
+			 2);
+	assert_null(path(json_object_array_get_idx(
+				 result_get(json_object_array_get_idx(
+						    result_get(doc, "clients"),
+						    0), "operations"), 0),
+			 "histogram", "buckets"));
+	/* the series and the per-phase totals built from it */
+	series = result_get(doc, "series");
+	assert_int_equal(json_object_array_length(series), 2);
+	assert_string_equal(result_str(json_object_array_get_idx(series, 0),
+				       "phase", ""), "warmup");
+	assert_int_equal(result_num(json_object_array_get_idx(series, 1),
+				    "bytes", 0), 100);
+	assert_int_equal(json_object_array_length(result_get(doc, "phases")),
+			 2);
+	json_object_put(doc);
+	stats_unmap(&r);
+	talloc_free(mem);
+}
+
+/* Percentiles not in the document come from the buckets, as dbench's. */
+static void test_percentile_fallback(void **state)
+{
+	struct tstate *ts = *state;
+	struct stats_region r;
+	struct dbench_options o;
+	void *mem = talloc_new(ts->ctx);
+	struct json_object *doc = build(mem, &r, &o);
+	struct stats_total *t = talloc_zero(ts->ctx, struct stats_total);
+	static const double ps[] = { 1, 25, 50, 75, 90, 95, 99, 99.9, 99.97,
+				     100 };
+
+	assert_non_null(doc);
+	stats_sum(&r, 0, 2, PHASE_EXECUTE, 0, true, t);
+	for (size_t i = 0; i < sizeof(ps) / sizeof(ps[0]); i++) {
+		struct json_object *read = result_op(doc, "ReadX");
+		struct json_object *pl = result_get(read, "percentiles");
+		double got, want;
+
+		/* drop the listed ones so that the buckets are used */
+		while (json_object_array_length(pl) > 0)
+			json_object_array_del_idx(pl, 0, 1);
+		got = result_op_percentile(read, ps[i]);
+		want = (double)hist_percentile(&t->ops[OP_READX].hist, ps[i],
+					       0, t->ops[OP_READX].max_ns) /
+		       1e6;
+		if (got < want - 1e-9 || got > want + 1e-9)
+			fail_msg("p%g: from buckets %.9f, histogram %.9f",
+				 ps[i], got, want);
+	}
+	talloc_free(t);
+	json_object_put(doc);
+	stats_unmap(&r);
+	talloc_free(mem);
+}
+
+/* Another mode's section rides along: attach, write, load back. */
+static void test_attach_write_load(void **state)
+{
+	struct tstate *ts = *state;
+	struct stats_region r;
+	struct dbench_options o;
+	void *mem = talloc_new(ts->ctx);
+	struct json_object *doc = build(mem, &r, &o);
+	struct json_object *dt = json_object_new_object();
+	struct json_object *back;
+	char dir[] = "/tmp/test_report_json.XXXXXX";
+	char *file, *err = NULL;
+
+	assert_non_null(mkdtemp(dir));
+	file = talloc_asprintf(ts->ctx, "%s/r.json", dir);
+	json_object_object_add(dt, "mb_per_s", json_object_new_int(42));
+	assert_int_equal(report_json_attach(doc, "disk_test", dt), 0);
+	assert_int_equal(report_json_write(ts->ctx, doc, file, &err), 0);
+	back = result_load(ts->ctx, file, &err);
+	assert_non_null(back);
+	assert_int_equal(result_num(result_get(back, "disk_test"), "mb_per_s",
+				    0), 42);
+	json_object_put(back);
+	/* a header-only document (a run without a load phase) */
+	json_object_put(doc);
+	doc = report_json_header(&o, NULL, NULL);
+	assert_non_null(doc);
+	assert_null(result_get(doc, "start_time"));
+	assert_non_null(result_get(doc, "directories"));
+	json_object_put(doc);
+	/* writing where it cannot: an error naming the file */
+	doc = report_json_header(&o, NULL, NULL);
+	assert_int_equal(report_json_write(ts->ctx, doc, "/nonexistent/x.json",
+					   &err), -1);
+	assert_non_null(strstr(err, "/nonexistent/x.json: "));
+	json_object_put(doc);
+	talloc_free(err);
+	unlink(file);
+	rmdir(dir);
+	talloc_free(file);
+	stats_unmap(&r);
+	talloc_free(mem);
+}
+
+/* result_load() refuses what is not a readable dbench result. */
+static void test_load_errors(void **state)
+{
+	struct tstate *ts = *state;
+	static const struct {
+		const char *text;
+		const char *msg;
+	} cases[] = {
+		{ "", "empty file" },
+		{ "  \n", "empty file" },
+		{ "{\"schema_version\": 1, \"tool\": {\"name\": \"dbe",
+		  "ends early" },
+		{ "[1, 2", "ends early" },
+		{ "nonsense", "not valid JSON" },
+		{ "{} {}", "extra text" },
+		{ "{\"a\": 1}", "not a dbench result" },
+		{ "{\"schema_version\": 1, \"tool\": {\"name\": \"fio\"}}",
+		  "not a dbench result" },
+		{ "{\"schema_version\": \"1\", \"tool\": {\"name\": "
+		  "\"dbench\"}}", "not a dbench result" },
+		{ "{\"schema_version\": 2, \"tool\": {\"name\": \"dbench\"},"
+		  " \"result\": {}, \"operations\": []}",
+		  "schema_version 2 is not supported (this tool reads up to 1;"
+		  " written by a newer dbench" },
+		{ "{\"schema_version\": 1, \"tool\": {\"name\": \"dbench\"}}",
+		  "\"result\" or \"operations\" is missing" },
+	};
+	char dir[] = "/tmp/test_report_json.XXXXXX";
+	char *file, *err = NULL;
+
+	assert_non_null(mkdtemp(dir));
+	file = talloc_asprintf(ts->ctx, "%s/bad.json", dir);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		FILE *f = fopen(file, "w");
+
+		assert_non_null(f);
+		fputs(cases[i].text, f);
+		fclose(f);
+		assert_null(result_load(ts->ctx, file, &err));
+		assert_non_null(err);
+		if (strncmp(err, file, strlen(file)) != 0 ||
+		    strstr(err, cases[i].msg) == NULL ||
+		    strchr(err, '\n') != NULL)
+			fail_msg("case %zu: '%s'", i, err);
+		talloc_free(err);
+	}
+	unlink(file);
+	assert_null(result_load(ts->ctx, file, &err));
+	assert_non_null(strstr(err, "No such file"));
+	talloc_free(err);
+	rmdir(dir);
+	talloc_free(file);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_document, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_percentile_fallback, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_attach_write_load, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_load_errors, setup,
+						teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
