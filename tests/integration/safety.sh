@@ -149,6 +149,9 @@ assert_only_clients() {
 # Symlinks planted in clients/client0 (to a directory of precious files
 # and to /) used as intermediate and last components by every kind of
 # path operation, then removed by Deltree and by the cleanup as links.
+# The link to / is used by read-only operations only: a regression must
+# never let this test damage the machine it runs on (every operation that
+# writes or deletes goes through links to the scratch directory).
 symlinks_planted() {
 	mkdir t
 	make_precious "$W/outside"
@@ -169,7 +172,6 @@ Unlink "\clients\client1\rel\sub\p3" *
 Rmdir "\clients\client1\abs\empty" *
 Rename "\clients\client1\abs\p1" "\clients\client1\stolen" *
 Deltree "\clients\client1\abs\sub" *
-Deltree "\clients\client1\root\etc" *
 QUERY_PATH_INFORMATION "\clients\client1\root\etc\passwd" 1004 *
 FIND_FIRST "\clients\client1\root\*" 260 1366 0 *
 Deltree "\clients\client1\gone" *
@@ -177,7 +179,6 @@ EOF
 	run_db --run-once -t 60 -c "$W/lf.txt" -D "$W/t" 1
 	assert_rc 0
 	assert_precious "$W/outside"
-	[ -f /etc/passwd ] || fail "/etc/passwd is gone"
 	[ -e "$W/stolen" ] && fail "a file appeared outside the target"
 	assert_only_clients "target after the run (links removed as links)"
 }
