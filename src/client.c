@@ -420,6 +420,32 @@ static bool mismatch_is_fatal(const struct client *c, const struct op *op,
 	return false;
 }
 
+/*
+ * Under the default policy, a failure that says the system cannot carry
+ * the load (disk full, read-only, out of descriptors or memory, I/O
+ * error) stops the run whatever the op: going on would measure nothing.
+ * --keep-going counts them like any mismatch; --strict stops anyway.
+ */
+static bool fault_is_fatal(const struct client *c, int err)
+{
+	if (c->opts->mismatch != MISMATCH_DEFAULT)
+		return false;
+	switch (err) {
+	case ENOSPC:
+#ifdef EDQUOT
+	case EDQUOT:
+#endif
+	case EROFS:
+	case EMFILE:
+	case ENFILE:
+	case EIO:
+	case ENOMEM:
+		return true;
+	default:
+		return false;
+	}
+}
+
 /* Record one measured op in the slot. */
 static void record(struct client *c, enum op_kind k, uint64_t lat,
 		   uint64_t bytes)
@@ -576,7 +602,8 @@ static enum client_step_result run_measured(struct client *c,
 	if (c->be->ignore_status)
 		return STEP_OK;
 	if (!ntstatus_matches(op->check, op->status, status)) {
-		if (mismatch_is_fatal(c, op, status)) {
+		if (mismatch_is_fatal(c, op, status) ||
+		    fault_is_fatal(c, call.err)) {
 			report_fatal(c, op, &call, status);
 			return fail_client(c, op);
 		}

@@ -19,6 +19,7 @@
 #include "disktest.h"
 #include "options.h"
 #include "program.h"
+#include "rlimits.h"
 #include "supervisor.h"
 #include "util.h"
 
@@ -675,6 +676,17 @@ int main(int argc, const char **argv)
 		}
 	}
 
+	{
+		char *why = NULL;
+
+		/* a half-started run is worse than none: check first */
+		if (rlimits_check(mem, &o, progs, o.nloadfiles, &why) != 0) {
+			fprintf(stderr, "dbench: %s\n",
+				why ? why : "resource limits too low");
+			rc = EXIT_USAGE;
+			goto out;
+		}
+	}
 	printf("dbench %s - a dbench-compatible filesystem load generator\n\n",
 	       PACKAGE_VERSION);
 	printf("Running for %d seconds with load '%s' and minimum warmup %d "

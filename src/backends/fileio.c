@@ -22,6 +22,15 @@
  * Removal (Deltree, cleanup) walks the tree with openat/unlinkat and
  * O_NOFOLLOW: a symlink inside the tree is removed as a link, and whatever
  * it points at is left alone.
+ *
+ * No path ever leaves the directory through a symlink: every path is
+ * resolved beneath the directory descriptor with openat2(RESOLVE_BENEATH |
+ * RESOLVE_NO_SYMLINKS), the calls that take no such flags (stat, mkdir,
+ * unlink, rename) act on the last component relative to a parent opened
+ * that way, and where the kernel has no openat2 (ENOSYS) the path is walked
+ * one component at a time with O_NOFOLLOW.  dbench never makes symlinks,
+ * so any symlink met on the way is foreign and the call fails (ELOOP or
+ * ENOTDIR); a symlink as the last component is acted on as a link.
  */
 #include "config.h"
 
@@ -35,11 +44,19 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <time.h>
 #include <unistd.h>
 #ifdef HAVE_SYS_XATTR_H
 #include <sys/xattr.h>
+#endif
+
+#if defined(__linux__) && defined(__has_include)
+#if __has_include(<linux/openat2.h>)
+#include <linux/openat2.h>
+#define FILEIO_HAVE_OPENAT2 1
+#endif
 #endif
 
 #include <talloc.h>
@@ -100,9 +117,216 @@ struct fileio_state {
 	uint8_t *dbuf;			/* O_DIRECT transfers (posix_memalign) */
 	size_t dbuf_size;
 	uint64_t xattr_writes;		/* attribute values written so far */
+	char *pbuf;			/* a parent path, see fileio_parent */
+	size_t pbuf_size;
 };
 
 static const struct dbench_options fileio_default_opts;
+
+/* ---- confined path resolution ---- */
+
+/* Set once openat2 is known to be missing (tests set it too). */
+static bool fileio_no_openat2;
+
+/*
+ * The fallback for kernels without openat2: open the directory path[0..len)
+ * relative to dfd one component at a time, never following a symlink
+ * (a symlink on the way fails with ENOTDIR or ELOOP).  The loadfile parser
+ * refuses '..', so the walk cannot climb out either.  Returns a new O_PATH
+ * fd, or -1 with errno set.
+ */
+static int fileio_walk_dir(int dfd, const char *path, size_t len)
+{
+	int cur = dfd, next, err;
+	size_t i = 0;
+
+	while (i < len) {
+		size_t j = i;
+		char *comp;
+
+		while (j < len && path[j] != '/')
+			j++;
+		comp = strndup(path + i, j - i);
+		if (comp == NULL) {
+			next = -1;
+			errno = ENOMEM;
+		} else {
+			next = openat(cur, comp[0] != '\0' ? comp : ".",
+				      O_PATH | O_DIRECTORY | O_NOFOLLOW |
+					      O_CLOEXEC);
+		}
+		err = errno;
+		free(comp);
+		if (cur != dfd)
+			close(cur);
+		if (next < 0) {
+			errno = err;
+			return -1;
+		}
+		cur = next;
+		i = j + 1;
+	}
+	if (cur == dfd)
+		return openat(dfd, ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	return cur;
+}
+
+/*
+ * openat(dfd, path, flags, mode) that neither leaves dfd nor follows any
+ * symlink on the way (nor the last component: O_NOFOLLOW is implied, so
+ * O_PATH opens a final symlink as a link and other opens of it fail).
+ */
+static int fileio_open_beneath(int dfd, const char *path, int flags,
+			       mode_t mode)
+{
+	const char *slash;
+	int pfd, fd, err;
+
+	flags |= O_NOFOLLOW;
+#ifdef FILEIO_HAVE_OPENAT2
+	if (!fileio_no_openat2) {
+		struct open_how how;
+		int tries = 0;
+		long r;
+
+		memset(&how, 0, sizeof(how));
+		how.flags = (uint64_t)(unsigned)flags;
+		if (flags & O_CREAT)
+			how.mode = mode;
+		how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS;
+		do {
+			/* EAGAIN: a rename raced with the lookup; retry */
+			r = syscall(SYS_openat2, dfd, path, &how, sizeof(how));
+		} while (r < 0 && errno == EAGAIN && ++tries < 100);
+		if (r >= 0 || errno != ENOSYS)
+			return (int)r;
+		fileio_no_openat2 = true;
+	}
+#endif
+	slash = strrchr(path, '/');
+	if (slash == NULL)
+		return openat(dfd, path, flags, mode);
+	pfd = fileio_walk_dir(dfd, path, (size_t)(slash - path));
+	if (pfd < 0)
+		return -1;
+	fd = openat(pfd, slash + 1, flags, mode);
+	err = errno;
+	close(pfd);
+	errno = err;
+	return fd;
+}
+
+/* An open of path in the client directory; see fileio_open_beneath. */
+static int fileio_openat(struct fileio_state *st, const char *path,
+			 int flags, mode_t mode)
+{
+	return fileio_open_beneath(st->dirfd, path, flags, mode);
+}
+
+/*
+ * The directory holding path's last component, resolved safely, for the
+ * calls that have no openat2: st->dirfd itself for a single component
+ * (not to be closed), else a new O_PATH fd.  *leaf is pointed at the last
+ * component.  -1 with errno set on failure.  Release with fileio_put.
+ */
+static int fileio_parent(struct fileio_state *st, const char *path,
+			 const char **leaf)
+{
+	const char *slash = strrchr(path, '/');
+	size_t len;
+
+	if (slash == NULL) {
+		*leaf = path;
+		return st->dirfd;
+	}
+	*leaf = slash + 1;
+	len = (size_t)(slash - path);
+	if (len + 1 > st->pbuf_size) {
+		char *b = talloc_realloc(st, st->pbuf, char, len + 1);
+
+		if (b == NULL) {
+			errno = ENOMEM;
+			return -1;
+		}
+		st->pbuf = b;
+		st->pbuf_size = len + 1;
+	}
+	memcpy(st->pbuf, path, len);
+	st->pbuf[len] = '\0';
+	return fileio_open_beneath(st->dirfd, st->pbuf,
+				   O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
+}
+
+/* Release what fileio_parent returned, keeping errno. */
+static void fileio_put(struct fileio_state *st, int fd)
+{
+	int err = errno;
+
+	if (fd >= 0 && fd != st->dirfd)
+		close(fd);
+	errno = err;
+}
+
+/* fstatat of path; a symlink anywhere is not followed. */
+static int fileio_fstatat(struct fileio_state *st, const char *path,
+			  struct stat *sb, int flags)
+{
+	const char *leaf;
+	int pfd = fileio_parent(st, path, &leaf), r;
+
+	if (pfd < 0)
+		return -1;
+	r = fstatat(pfd, leaf, sb, flags | AT_SYMLINK_NOFOLLOW);
+	fileio_put(st, pfd);
+	return r;
+}
+
+static int fileio_mkdirat(struct fileio_state *st, const char *path,
+			  mode_t mode)
+{
+	const char *leaf;
+	int pfd = fileio_parent(st, path, &leaf), r;
+
+	if (pfd < 0)
+		return -1;
+	r = mkdirat(pfd, leaf, mode);
+	fileio_put(st, pfd);
+	return r;
+}
+
+static int fileio_unlinkat(struct fileio_state *st, const char *path,
+			   int flags)
+{
+	const char *leaf;
+	int pfd = fileio_parent(st, path, &leaf), r;
+
+	if (pfd < 0)
+		return -1;
+	r = unlinkat(pfd, leaf, flags);
+	fileio_put(st, pfd);
+	return r;
+}
+
+static int fileio_renameat(struct fileio_state *st, const char *from,
+			   const char *to)
+{
+	const char *from_leaf, *to_leaf;
+	int from_fd, to_fd, r;
+
+	from_fd = fileio_parent(st, from, &from_leaf);
+	if (from_fd < 0)
+		return -1;
+	/* fileio_parent reuses its buffer: the first fd is already open */
+	to_fd = fileio_parent(st, to, &to_leaf);
+	if (to_fd < 0) {
+		fileio_put(st, from_fd);
+		return -1;
+	}
+	r = renameat(from_fd, from_leaf, to_fd, to_leaf);
+	fileio_put(st, to_fd);
+	fileio_put(st, from_fd);
+	return r;
+}
 
 /* ---- statuses ---- */
 
@@ -175,14 +399,14 @@ static int fileio_open_parent(struct fileio_state *st, const char *path,
 	if (name != NULL)
 		*name = slash != NULL ? slash + 1 : path;
 	if (slash == NULL)
-		return openat(st->dirfd, ".",
-			      O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		return fileio_openat(st, ".",
+				     O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
 	parent = talloc_strndup(st, path, (size_t)(slash - path));
 	if (parent == NULL) {
 		errno = ENOMEM;
 		return -1;
 	}
-	fd = openat(st->dirfd, parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	fd = fileio_openat(st, parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
 	err = errno;
 	talloc_free(parent);
 	errno = err;
@@ -207,7 +431,7 @@ static uint32_t fileio_missing(struct fileio_state *st, struct op_call *call,
 	parent = talloc_strndup(st, path, (size_t)(slash - path));
 	if (parent == NULL)
 		return fileio_fail(call, NT_STATUS_NO_MEMORY, ENOMEM);
-	r = fstatat(st->dirfd, parent, &sb, 0);
+	r = fileio_fstatat(st, parent, &sb, 0);
 	talloc_free(parent);
 	if (r == 0 && S_ISDIR(sb.st_mode))
 		return NT_STATUS_OBJECT_NAME_NOT_FOUND;
@@ -225,7 +449,7 @@ static uint32_t fileio_not_dir(struct fileio_state *st, struct op_call *call,
 	struct stat sb;
 
 	call->err = err;
-	if (fstatat(st->dirfd, path, &sb, AT_SYMLINK_NOFOLLOW) == 0 &&
+	if (fileio_fstatat(st, path, &sb, AT_SYMLINK_NOFOLLOW) == 0 &&
 	    !S_ISDIR(sb.st_mode))
 		return NT_STATUS_NOT_A_DIRECTORY;
 	return NT_STATUS_OBJECT_PATH_NOT_FOUND;
@@ -339,16 +563,30 @@ static uint32_t fileio_xattr_path_read(struct fileio_state *st,
 				       struct op_call *call, const char *path)
 {
 	uint8_t buf[FILEIO_XATTR_SIZE];
+	const char *leaf;
 	char *full;
 	ssize_t r;
-	int err;
+	int err, pfd;
 
-	/* there is no getxattrat() to use with the directory fd */
-	full = talloc_asprintf(st, "%s/%s", st->dirpath, path);
-	if (full == NULL)
+	/*
+	 * There is no getxattrat(): name the last component through the
+	 * parent's fd, which was reached without following a symlink (the
+	 * l-call does not follow the last component either).
+	 */
+	pfd = fileio_parent(st, path, &leaf);
+	if (pfd < 0)
+		return fileio_path_errno(st, call, path, errno);
+	if (pfd == st->dirfd)
+		full = talloc_asprintf(st, "%s/%s", st->dirpath, leaf);
+	else
+		full = talloc_asprintf(st, "/proc/self/fd/%d/%s", pfd, leaf);
+	if (full == NULL) {
+		fileio_put(st, pfd);
 		return fileio_fail(call, NT_STATUS_NO_MEMORY, ENOMEM);
+	}
 	r = lgetxattr(full, FILEIO_XATTR_NAME, buf, sizeof(buf));
 	err = errno;
+	fileio_put(st, pfd);
 	talloc_free(full);
 	if (r < 0 && fileio_xattr_unsupported(err))
 		return fileio_errno(call, err);
@@ -491,8 +729,8 @@ static DIR *fileio_opendir(struct fileio_state *st, const char *path,
 			return NULL;
 		}
 	}
-	fd = openat(st->dirfd, dir != NULL ? dir : ".",
-		    O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	fd = fileio_openat(st, dir != NULL ? dir : ".",
+			   O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
 	err = errno;
 	talloc_free(dir);
 	if (fd < 0) {
@@ -671,9 +909,18 @@ static int fileio_tree_remove(int dfd, const char *name, bool is_dir)
 /* Remove the tree at path; the empty path only empties the directory. */
 static int fileio_remove_path(struct fileio_state *st, const char *path)
 {
+	const char *leaf;
+	int pfd, ret;
+
 	if (path == NULL || path[0] == '\0' || strcmp(path, ".") == 0)
 		return fileio_tree_empty(st->dirfd, ".");
-	return fileio_tree_remove(st->dirfd, path, false);
+	/* the tree's parent, reached without following a symlink */
+	pfd = fileio_parent(st, path, &leaf);
+	if (pfd < 0)
+		return errno == ENOENT || errno == ENOTDIR ? 0 : -errno;
+	ret = fileio_tree_remove(pfd, leaf, false);
+	fileio_put(st, pfd);
+	return ret;
 }
 
 /* ---- setup and cleanup ---- */
@@ -771,10 +1018,10 @@ static uint32_t fileio_make_dir(struct fileio_state *st, struct op_call *call,
 
 	/* --stat-check: no mkdir for what a stat shows exists */
 	if (st->opts->stat_check &&
-	    fstatat(st->dirfd, path, &sb, AT_SYMLINK_NOFOLLOW) == 0)
+	    fileio_fstatat(st, path, &sb, AT_SYMLINK_NOFOLLOW) == 0)
 		goto exists;
 
-	if (mkdirat(st->dirfd, path, 0755) == 0)
+	if (fileio_mkdirat(st, path, 0755) == 0)
 		return fileio_synced(st, call, path);
 	if (errno == EEXIST)
 		goto exists;
@@ -802,8 +1049,8 @@ static uint32_t fileio_open_dir(struct fileio_state *st, struct op_call *call,
 			return status;
 	}
 
-	fd = openat(st->dirfd, path,
-		    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	fd = fileio_openat(st, path,
+			   O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
 	if (fd < 0) {
 		if (errno == ENOTDIR || errno == ELOOP)
 			return fileio_not_dir(st, call, path, errno);
@@ -846,12 +1093,12 @@ static uint32_t fileio_open_file(struct fileio_state *st, struct op_call *call,
 
 	/* --stat-check: no exclusive create of what a stat shows exists */
 	if (st->opts->stat_check && disp == FILEIO_CREATE &&
-	    fstatat(st->dirfd, path, &sb, AT_SYMLINK_NOFOLLOW) == 0)
+	    fileio_fstatat(st, path, &sb, AT_SYMLINK_NOFOLLOW) == 0)
 		return fileio_fail(call, NT_STATUS_OBJECT_NAME_COLLISION,
 				   EEXIST);
 
 	*is_dir = false;
-	fd = openat(st->dirfd, path, flags, 0644);
+	fd = fileio_openat(st, path, flags, 0644);
 	if (fd >= 0) {
 		if (flags & O_CREAT) {
 			uint32_t status = fileio_synced(st, call, path);
@@ -880,8 +1127,9 @@ static uint32_t fileio_open_file(struct fileio_state *st, struct op_call *call,
 		if (non_dir || (disp != FILEIO_OPEN && disp != FILEIO_OPEN_IF))
 			return fileio_fail(call, NT_STATUS_FILE_IS_A_DIRECTORY,
 					   err);
-		fd = openat(st->dirfd, path,
-			    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		fd = fileio_openat(st, path,
+				   O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+					   O_CLOEXEC, 0);
 		if (fd < 0)
 			return fileio_path_errno(st, call, path, errno);
 		*is_dir = true;
@@ -1281,15 +1529,15 @@ static uint32_t fileio_rename(void *state, struct op_call *call)
 
 	/* --stat-check: no rename of what a stat shows is missing */
 	if (st->opts->stat_check &&
-	    fstatat(st->dirfd, from, &sb, AT_SYMLINK_NOFOLLOW) != 0)
+	    fileio_fstatat(st, from, &sb, AT_SYMLINK_NOFOLLOW) != 0)
 		return fileio_path_errno(st, call, from, errno);
 
-	if (renameat(st->dirfd, from, st->dirfd, to) != 0) {
+	if (fileio_renameat(st, from, to) != 0) {
 		err = errno;
 		if (err != ENOENT && err != ENOTDIR)
 			return fileio_errno(call, err);
 		/* the source is there: the target's directory is not */
-		if (fstatat(st->dirfd, from, &sb, AT_SYMLINK_NOFOLLOW) == 0)
+		if (fileio_fstatat(st, from, &sb, AT_SYMLINK_NOFOLLOW) == 0)
 			return fileio_no_path(call, err);
 		return fileio_path_errno(st, call, from, err);
 	}
@@ -1317,11 +1565,11 @@ static uint32_t fileio_unlink(void *state, struct op_call *call)
 	struct stat sb;
 	int err;
 
-	if (unlinkat(st->dirfd, path, 0) != 0) {
+	if (fileio_unlinkat(st, path, 0) != 0) {
 		err = errno;
 		if (err == EISDIR ||
 		    (err == EPERM &&
-		     fstatat(st->dirfd, path, &sb, AT_SYMLINK_NOFOLLOW) == 0 &&
+		     fileio_fstatat(st, path, &sb, AT_SYMLINK_NOFOLLOW) == 0 &&
 		     S_ISDIR(sb.st_mode)))
 			return fileio_fail(call, NT_STATUS_FILE_IS_A_DIRECTORY,
 					   err);
@@ -1346,14 +1594,14 @@ static uint32_t fileio_rmdir(void *state, struct op_call *call)
 
 	/* --stat-check: no rmdir of what a stat shows is not a directory */
 	if (st->opts->stat_check) {
-		if (fstatat(st->dirfd, path, &sb, AT_SYMLINK_NOFOLLOW) != 0)
+		if (fileio_fstatat(st, path, &sb, AT_SYMLINK_NOFOLLOW) != 0)
 			return fileio_path_errno(st, call, path, errno);
 		if (!S_ISDIR(sb.st_mode))
 			return fileio_fail(call, NT_STATUS_NOT_A_DIRECTORY,
 					   ENOTDIR);
 	}
 
-	if (unlinkat(st->dirfd, path, AT_REMOVEDIR) != 0) {
+	if (fileio_unlinkat(st, path, AT_REMOVEDIR) != 0) {
 		err = errno;
 		if (err == ENOTEMPTY || err == EEXIST)
 			return fileio_fail(call, NT_STATUS_DIRECTORY_NOT_EMPTY,
@@ -1374,18 +1622,18 @@ static uint32_t fileio_mkdir(void *state, struct op_call *call)
 
 	/* --stat-check: no mkdir of what a stat shows exists */
 	if (st->opts->stat_check &&
-	    fstatat(st->dirfd, path, &sb, AT_SYMLINK_NOFOLLOW) == 0) {
+	    fileio_fstatat(st, path, &sb, AT_SYMLINK_NOFOLLOW) == 0) {
 		err = EEXIST;
 		goto exists;
 	}
 
-	if (mkdirat(st->dirfd, path, 0755) == 0)
+	if (fileio_mkdirat(st, path, 0755) == 0)
 		return fileio_synced(st, call, path);
 	err = errno;
 	if (err == ENOENT || err == ENOTDIR)
 		return fileio_no_path(call, err);
 	if (err != EEXIST ||
-	    fstatat(st->dirfd, path, &sb, AT_SYMLINK_NOFOLLOW) != 0)
+	    fileio_fstatat(st, path, &sb, AT_SYMLINK_NOFOLLOW) != 0)
 		return fileio_errno(call, err);
 
 exists:
@@ -1402,7 +1650,7 @@ static uint32_t fileio_qpathinfo(void *state, struct op_call *call)
 	struct stat sb;
 	int err, found;
 
-	if (fstatat(st->dirfd, path, &sb, AT_SYMLINK_NOFOLLOW) == 0) {
+	if (fileio_fstatat(st, path, &sb, AT_SYMLINK_NOFOLLOW) == 0) {
 		if (st->opts->xattr)
 			return fileio_xattr_path_read(st, call, path);
 		return NT_STATUS_OK;
@@ -1446,7 +1694,7 @@ static uint32_t fileio_find(void *state, struct op_call *call)
 	if (strpbrk(mask, FILEIO_WILDCARDS) == NULL) {
 		int err;
 
-		if (fstatat(st->dirfd, fileio_at_path(pattern), &sb,
+		if (fileio_fstatat(st, fileio_at_path(pattern), &sb,
 			    AT_SYMLINK_NOFOLLOW) == 0) {
 			call->result = 1;
 			return NT_STATUS_OK;

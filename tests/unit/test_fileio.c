@@ -146,6 +146,7 @@ static int fx_teardown(void **cm_state)
 
 	pw_mode = PW_REAL;
 	oa_refuse_direct = false;
+	fileio_no_openat2 = false;
 	talloc_free(fx->state);
 	/* everything the backend allocated went with its state */
 	assert_int_equal(talloc_total_blocks(fx->ctx), fx->blocks);
@@ -758,6 +759,8 @@ static void test_direct_refused(void **cm_state)
 	struct op_call call;
 
 	oa_refuse_direct = true;
+	/* the stand-in is openat(): take the path that calls it */
+	fileio_no_openat2 = true;
 	fx_open(fx);
 	memset(&call, 0, sizeof(call));
 	assert_int_equal(run_call(fx, &(struct req){ .kind = OP_NTCREATEX,
@@ -769,6 +772,7 @@ static void test_direct_refused(void **cm_state)
 			 NT_STATUS_INVALID_HANDLE);
 	/* without 0x8 the same open works */
 	assert_int_equal(ntcreatex(fx, "f", 0x40, 2, 0), NT_STATUS_OK);
+	fileio_no_openat2 = false;
 }
 
 /* Pages of a file in the page cache, in percent (mincore). */
@@ -1049,6 +1053,102 @@ static void test_deltree_and_cleanup_keep_symlink_targets(void **cm_state)
 
 	/* a missing tree is success */
 	assert_int_equal(fileio_backend.cleanup(fx->state, "nothing/here"), 0);
+}
+
+/*
+ * A symlink as an intermediate component never leads out of the client
+ * directory: every path operation through one fails and leaves the
+ * target alone; as the last component it is never opened through.
+ * Checked with openat2 and with the fallback walk used without it.
+ */
+static void symlinks_on_the_way(struct fx *fx, bool walk)
+{
+	static const char *const links[] = { "c/abs", "c/rel", "top" };
+	const char *precious = talloc_asprintf(fx->tmp, "%s/precious",
+					       fx->dir);
+	uint64_t n = 0;
+	unsigned i;
+
+	mk_dir(fx, "precious");
+	mk_dir(fx, "precious/sub");
+	mk_dir(fx, "precious/empty");
+	mk_file(fx, "precious/p1", "gold");
+	mk_file(fx, "precious/p2", "gold");
+	mk_file(fx, "precious/sub/p3", "gold");
+	mk_dir(fx, "c");
+	mk_file(fx, "c/mine", "x");
+	assert_int_equal(symlinkat(precious, fx->dfd, "c/abs"), 0);
+	assert_int_equal(symlinkat("../precious", fx->dfd, "c/rel"), 0);
+	assert_int_equal(symlinkat("precious", fx->dfd, "top"), 0);
+	assert_int_equal(symlinkat("/", fx->dfd, "c/root"), 0);
+	fx_open(fx);
+	fileio_no_openat2 = walk;
+
+	for (i = 0; i < sizeof(links) / sizeof(links[0]); i++) {
+		const char *l = links[i];
+#define P(s) talloc_asprintf(fx->tmp, "%s/%s", l, s)
+		assert_int_not_equal(ntcreatex(fx, P("p1"), 0x40, 0, 1), OK);
+		assert_int_not_equal(ntcreatex(fx, P("p1"), 0x40, 1, 1), OK);
+		assert_int_not_equal(ntcreatex(fx, P("new"), 0x40, 2, 1), OK);
+		assert_int_not_equal(ntcreatex(fx, P("nd"), 0x1, 2, 1), OK);
+		assert_int_not_equal(ntcreatex(fx, P("sub"), 0x1, 1, 1), OK);
+		assert_int_not_equal(RUN(fx, .kind = OP_MKDIR,
+					 .path = { P("md") }), OK);
+		assert_int_not_equal(RUN(fx, .kind = OP_UNLINK,
+					 .path = { P("p2") }), OK);
+		assert_int_not_equal(RUN(fx, .kind = OP_RMDIR,
+					 .path = { P("empty") }), OK);
+		assert_int_not_equal(RUN(fx, .kind = OP_RENAME,
+					 .path = { P("p2"), "c/stolen" }), OK);
+		assert_int_not_equal(RUN(fx, .kind = OP_RENAME,
+					 .path = { "c/mine", P("planted") }),
+				     OK);
+		assert_int_not_equal(RUN(fx, .kind = OP_QPATHINFO,
+					 .path = { P("p1") }), OK);
+		assert_int_not_equal(RUN(fx, .kind = OP_FIND,
+					 .path = { P("*") },
+					 .arg = { 0, 100, 0 }), OK);
+		(void)RUN(fx, .kind = OP_DELTREE, .path = { P("sub") });
+		assert_int_equal(fileio_backend.cleanup(fx->state, P("sub")),
+				 0);
+#undef P
+		/* the link itself, as the last component */
+		assert_int_not_equal(ntcreatex(fx, l, 0x40, 0, 1), OK);
+		assert_int_not_equal(ntcreatex(fx, l, 0x1, 1, 1), OK);
+		check_precious(fx);
+		assert_int_equal(type_of(fx, "precious/empty"), S_IFDIR);
+		assert_int_equal(type_of(fx, "precious/new"), -1);
+		assert_int_equal(type_of(fx, "precious/nd"), -1);
+		assert_int_equal(type_of(fx, "precious/md"), -1);
+		assert_int_equal(type_of(fx, "precious/planted"), -1);
+		assert_int_equal(type_of(fx, "c/stolen"), -1);
+		assert_int_equal(type_of(fx, "c/mine"), S_IFREG);
+	}
+	/* a link to / : nothing there is even looked at */
+	assert_int_not_equal(RUN(fx, .kind = OP_QPATHINFO,
+				 .path = { "c/root/etc" }), OK);
+	assert_int_not_equal(fileio_find_count(fx->state, &(struct op_call){0},
+					       "c/root/*", 0, &n), OK);
+	assert_int_equal(n, 0);
+
+	/* Deltree and cleanup remove the links as links */
+	assert_int_equal(RUN(fx, .kind = OP_DELTREE, .path = { "top" }), OK);
+	assert_int_equal(fileio_backend.cleanup(fx->state, "c"), 0);
+	assert_int_equal(type_of(fx, "c"), -1);
+	assert_int_equal(type_of(fx, "top"), -1);
+	check_precious(fx);
+	assert_int_equal(type_of(fx, "precious/sub"), S_IFDIR);
+	fileio_no_openat2 = false;
+}
+
+static void test_symlinks_on_the_way(void **cm_state)
+{
+	symlinks_on_the_way(*cm_state, false);
+}
+
+static void test_symlinks_on_the_way_no_openat2(void **cm_state)
+{
+	symlinks_on_the_way(*cm_state, true);
 }
 
 /* ---- queries ---- */
@@ -1561,6 +1661,8 @@ int main(void)
 		T(test_rename_unlink_rmdir),
 		T(test_deltree),
 		T(test_deltree_and_cleanup_keep_symlink_targets),
+		T(test_symlinks_on_the_way),
+		T(test_symlinks_on_the_way_no_openat2),
 		T(test_qpathinfo_resolve),
 		T(test_fs_and_file_info),
 		T(test_mask_match),

@@ -1,0 +1,678 @@
+#!/bin/bash
+# safety.sh - the guarantees of README's "Safety" section, each checked by
+# a run: nothing outside the target is touched (symlinks planted on the
+# way and at the end of paths, absolute paths, -D that cannot be used),
+# interruption in every phase (exit 130/143, results marked interrupted,
+# cleanup, a second SIGINT aborting it), a killed worker and a killed
+# parent (no process left, nothing written afterwards), faults from the
+# filesystem (ENOSPC and EROFS on tmpfs mounts made here, EMFILE), limits
+# checked before forking, and bad loadfiles and option values.
+#
+# Checks that need root (mounts) or an unprivileged user (process limits,
+# permissions) skip with the reason when they cannot run.  No check
+# depends on timing: waits are bounded by generous limits whose expiry is
+# a failure.
+if [ -z "$BASH_VERSION" ]; then exec bash "$0" "$@"; fi
+. "$(dirname "$0")/lib.sh"
+
+BASIC=$DATA/basic.txt
+TREE=$DATA/tree.txt
+
+# ---- helpers ----
+
+# need_root: skip unless running as root.
+need_root() {
+	[ "$(id -u)" -eq 0 ] || skip "needs root (mounts a tmpfs)"
+}
+
+# mount_tmpfs DIR OPTS: mount a tmpfs on DIR (unmounted when the check
+# ends, see unmount_all); skip if that is not possible here.
+MOUNTS=""
+mount_tmpfs() {
+	need_root
+	mkdir -p "$1"
+	mount -t tmpfs -o "$2" dbench-test "$1" 2>/dev/null ||
+		skip "cannot mount a tmpfs here"
+	MOUNTS="$1 $MOUNTS"
+	trap unmount_all EXIT
+}
+
+unmount_all() {
+	local m
+	for m in $MOUNTS; do
+		umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null
+	done
+}
+
+# session_procs SID: the processes still in session SID (one per line).
+session_procs() {
+	pgrep -s "$1" 2>/dev/null
+}
+
+# start_session ARGS...: start dbench in a session of its own (PID and
+# session id in $BG), its output in $W/out and $W/err.
+start_session() {
+	command -v setsid >/dev/null || skip "setsid not installed"
+	command -v pgrep >/dev/null || skip "pgrep not installed"
+	LAST_CMD="dbench $* (in the background, own session)"
+	setsid "$DBENCH" "$@" >"$W/out" 2>"$W/err" </dev/null &
+	BG=$!
+	# setsid execs dbench in place when it is not a group leader
+	for _ in $(seq 1 50); do
+		[ "$(ps -o sid= -p "$BG" 2>/dev/null | tr -d ' ')" = "$BG" ] && break
+		sleep 0.1
+	done
+	[ "$(ps -o sid= -p "$BG" 2>/dev/null | tr -d ' ')" = "$BG" ] ||
+		{ kill -9 "$BG" 2>/dev/null; fail "dbench did not start in its own session"; }
+}
+
+# wait_for_line REGEX [SECS]: wait until stdout has a line matching REGEX.
+wait_for_line() {
+	local secs=${2:-30}
+	for _ in $(seq 1 $((secs * 10))); do
+		grep -Eq -- "$1" "$W/out" 2>/dev/null && return 0
+		kill -0 "$BG" 2>/dev/null || break
+		sleep 0.1
+	done
+	grep -Eq -- "$1" "$W/out" 2>/dev/null && return 0
+	kill_session
+	fail "no line matching /$1/ in stdout within $secs s"
+}
+
+# kill_session: end everything left of the session (after a failure).
+kill_session() {
+	local p
+	for p in $(session_procs "$BG"); do kill -CONT "$p" 2>/dev/null; kill -9 "$p" 2>/dev/null; done
+}
+
+# workers: the worker processes of $BG.
+workers() {
+	pgrep -P "$BG"
+}
+
+# wait_exit [SECS]: wait for $BG to exit (at most SECS, default 30),
+# status in $RC; then no process of its session may remain (after a few
+# seconds for the kernel to deliver the parent-death signal).
+wait_exit() {
+	local secs=${1:-30} left
+	for _ in $(seq 1 $((secs * 10))); do
+		kill -0 "$BG" 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 "$BG" 2>/dev/null; then
+		kill_session
+		wait "$BG" 2>/dev/null
+		fail "dbench still running $secs s later"
+	fi
+	wait "$BG"
+	RC=$?
+	assert_no_orphans
+}
+
+# assert_no_orphans: no process of session $BG is alive (5 s allowed).
+assert_no_orphans() {
+	local left
+	for _ in $(seq 1 50); do
+		left=$(session_procs "$BG" | tr '\n' ' ')
+		[ -z "$left" ] && return 0
+		sleep 0.1
+	done
+	kill_session
+	fail "processes left in the run's session: $left"
+}
+
+# ---- nothing outside the target is touched ----
+
+# precious DIR: a directory of files that must survive, and its listing.
+make_precious() {
+	mkdir -p "$1/sub"
+	echo gold >"$1/p1"
+	echo gold >"$1/p2"
+	echo gold >"$1/sub/p3"
+	mkdir "$1/empty"
+	(cd "$1" && find . -printf '%p %y %s\n' | sort) >"$W/precious.before"
+}
+
+assert_precious() {
+	(cd "$1" && find . -printf '%p %y %s\n' | sort) >"$W/precious.after"
+	assert_same_lines "$W/precious.before" "$W/precious.after" "the files behind the symlinks"
+	assert_eq "gold" "$(cat "$1/p1")" "content of a file behind a symlink"
+}
+
+# assert_only_clients WHAT: the target t holds only the clients/ that was
+# made before the run (a run removes only the shared directories it made).
+assert_only_clients() {
+	tree_listing "$W/t" >found.tree
+	assert_eq "clients d" "$(tr '\n' ' ' <found.tree | sed 's/ $//')" "$1"
+}
+
+# Symlinks planted in clients/client0 (to a directory of precious files
+# and to /) used as intermediate and last components by every kind of
+# path operation, then removed by Deltree and by the cleanup as links.
+# The link to / is used by read-only operations only: a regression must
+# never let this test damage the machine it runs on (every operation that
+# writes or deletes goes through links to the scratch directory).
+symlinks_planted() {
+	mkdir t
+	make_precious "$W/outside"
+	mkdir -p t/clients/client0
+	ln -s "$W/outside" t/clients/client0/abs
+	ln -s ../../../outside t/clients/client0/rel
+	ln -s / t/clients/client0/root
+	ln -s "$W/outside" t/clients/client0/gone
+	cat >lf.txt <<'EOF'
+NTCreateX "\clients\client1\abs\p1" 0x40 0 1 *
+NTCreateX "\clients\client1\rel\p2" 0x40 5 2 *
+NTCreateX "\clients\client1\abs\new.dat" 0x40 2 3 *
+NTCreateX "\clients\client1\abs" 0x40 0 4 *
+NTCreateX "\clients\client1\rel\newdir" 0x1 2 5 *
+Mkdir "\clients\client1\abs\made" *
+Unlink "\clients\client1\abs\p2" *
+Unlink "\clients\client1\rel\sub\p3" *
+Rmdir "\clients\client1\abs\empty" *
+Rename "\clients\client1\abs\p1" "\clients\client1\stolen" *
+Deltree "\clients\client1\abs\sub" *
+QUERY_PATH_INFORMATION "\clients\client1\root\etc\passwd" 1004 *
+FIND_FIRST "\clients\client1\root\*" 260 1366 0 *
+Deltree "\clients\client1\gone" *
+EOF
+	run_db --run-once -t 60 -c "$W/lf.txt" -D "$W/t" 1
+	assert_rc 0
+	assert_precious "$W/outside"
+	[ -e "$W/stolen" ] && fail "a file appeared outside the target"
+	assert_only_clients "target after the run (links removed as links)"
+}
+
+# The same with --skip-cleanup: only Deltree removed "gone"; the other
+# links are still there, as links, and nothing was created behind them.
+symlinks_skip_cleanup() {
+	mkdir -p t/clients/client0
+	make_precious "$W/outside"
+	ln -s "$W/outside" t/clients/client0/abs
+	ln -s "$W/outside" t/clients/client0/gone
+	printf '%s\n' 'NTCreateX "\clients\client1\abs\x.dat" 0x40 2 1 *' \
+		'Mkdir "\clients\client1\abs\made" *' \
+		'Deltree "\clients\client1\gone" NT_STATUS_OK' >lf.txt
+	run_db --run-once -t 60 --skip-cleanup -c "$W/lf.txt" -D "$W/t" 1
+	assert_rc 0
+	assert_precious "$W/outside"
+	[ -L t/clients/client0/abs ] || fail "the link abs was not kept as a link"
+	[ -e t/clients/client0/gone ] || [ -L t/clients/client0/gone ] &&
+		fail "Deltree of the link 'gone' left it"
+	return 0
+}
+
+# clients/client0 itself is a symlink to the precious directory.
+client_dir_is_link() {
+	mkdir -p t/clients
+	make_precious "$W/outside"
+	ln -s "$W/outside" t/clients/client0
+	run_db --run-once -t 60 -c "$BASIC" -D "$W/t" 1
+	assert_rc 0
+	assert_precious "$W/outside"
+	assert_only_clients "target after the run"
+}
+
+# An absolute path in the loadfile is relative to the client's target.
+absolute_path_confined() {
+	mkdir t
+	printf '%s\n' "Mkdir \"$(printf '%s' "$W" | tr / '\\')\\made\" *" \
+		"NTCreateX \"$(printf '%s' "$W" | tr / '\\')\\abs.dat\" 0x40 2 1 *" \
+		"Close 1 *" >lf.txt
+	run_db --run-once -t 60 --skip-cleanup -c "$W/lf.txt" -D "$W/t" 1
+	assert_rc 0
+	[ -e "$W/made" ] && fail "Mkdir of an absolute path made $W/made"
+	[ -e "$W/abs.dat" ] && fail "NTCreateX of an absolute path made $W/abs.dat"
+	return 0
+}
+
+# -D on a read-only filesystem (root can write anywhere else): refused
+# before anything starts.
+dir_read_only() {
+	mount_tmpfs "$W/ro" ro,size=1m
+	run_db --run-once -c "$BASIC" -D "$W/ro" 1
+	assert_usage_error "-D read-only"
+	assert_grep 'not writable' "$W/err" "message says why"
+	assert_grep 'Read-only file system' "$W/err" "message gives the reason"
+	assert_no_grep 'prepared for launch' "$W/out" "nothing started"
+}
+
+# as_nobody CMD...: run CMD as an unprivileged user, with a copy of the
+# binary and the loadfiles it can reach; skip when not possible.
+as_nobody() {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to switch to an unprivileged user"
+	command -v setpriv >/dev/null || skip "setpriv not installed"
+	id nobody >/dev/null 2>&1 || skip "no user 'nobody'"
+	chmod 755 "$TOP" "$W"
+	cp "$DBENCH" "$W/dbench.bin"
+	cp "$BASIC" "$W/basic.txt"
+	chmod 755 "$W/dbench.bin"
+	chmod 644 "$W/basic.txt"
+	LAST_CMD="(as nobody) $*"
+	timeout -k 5 "$IT_TIMEOUT" setpriv --reuid=nobody --regid=nogroup \
+		--clear-groups --inh-caps=-all bash -c "$*" >"$W/out" 2>"$W/err" </dev/null
+	RC=$?
+}
+
+dir_unwritable_user() {
+	mkdir t
+	chmod 555 t
+	as_nobody "'$W/dbench.bin' --run-once -c '$W/basic.txt' -D '$W/t' 1"
+	assert_usage_error "-D unwritable for the user"
+	assert_grep 'not writable' "$W/err" "message says why"
+	assert_empty_dir "$W/t" "the unwritable directory"
+}
+
+# ---- resource limits, before anything is forked ----
+
+# More clients than RLIMIT_NPROC allows (not applied to root, so as an
+# unprivileged user): exit 2, one line, nothing started or created.
+nproc_limit() {
+	mkdir t
+	chown nobody t 2>/dev/null
+	as_nobody "ulimit -u 6 && '$W/dbench.bin' --run-once -c '$W/basic.txt' -D '$W/t' 20"
+	assert_usage_error "20 clients, ulimit -u 6"
+	assert_grep 'process limit \(ulimit -u\) is 6' "$W/err" "message names the limit"
+	assert_no_grep 'prepared for launch' "$W/out" "nothing started"
+	assert_empty_dir "$W/t" "target"
+	# the same limit with --clients-per-process 10 needs 2 processes
+	as_nobody "ulimit -u 6 && '$W/dbench.bin' --run-once --clients-per-process 10 -c '$W/basic.txt' -D '$W/t' 20"
+	assert_clean_run "20 clients in 2 processes under ulimit -u 6"
+}
+
+# More clients per process than the descriptors allow (a limit applied
+# to root too): exit 2 before forking.
+nofile_limit() {
+	mkdir t
+	LAST_CMD="(ulimit -n 40) dbench --clients-per-process 30 ... 30"
+	(ulimit -n 40 && exec timeout -k 5 "$IT_TIMEOUT" "$DBENCH" --run-once \
+		--clients-per-process 30 -c "$BASIC" -D "$W/t" 30) >"$W/out" 2>"$W/err" </dev/null
+	RC=$?
+	assert_usage_error "30 clients per process, ulimit -n 40"
+	assert_grep 'ulimit -n\) is 40' "$W/err" "message names the limit"
+	assert_empty_dir "$W/t" "target"
+	# a soft limit below the need is raised up to the hard limit
+	LAST_CMD="(ulimit -Sn 40) dbench --clients-per-process 30 ... 30"
+	(ulimit -Sn 40 && exec timeout -k 5 "$IT_TIMEOUT" "$DBENCH" --run-once \
+		--clients-per-process 30 -c "$BASIC" -D "$W/t" 30) >"$W/out" 2>"$W/err" </dev/null
+	RC=$?
+	assert_clean_run "soft limit 40 raised"
+	assert_empty_dir "$W/t" "target"
+}
+
+# ---- interruption ----
+
+# interrupt PHASE SIG EXPECTED_RC [OPTS...]: signal the parent while
+# PHASE's progress lines are printed.
+interrupt() {
+	local phase=$1 sig=$2 want=$3
+	shift 3
+	mkdir t
+	start_session -c "$TREE" -D "$W/t" "$@" 3
+	wait_for_line " $phase +[0-9]+ sec "
+	kill -"$sig" "$BG"
+	wait_exit 30
+	assert_rc "$want"
+	assert_grep "^Interrupted: these results cover [0-9.]+ seconds of the $phase phase" "$W/out" "results marked interrupted"
+	assert_grep "$RE_HEADER" "$W/out" "the results so far"
+	assert_grep "$RE_THROUGHPUT" "$W/out" "the Throughput line"
+}
+
+sigint_warmup() {
+	interrupt warmup INT 130 -t 600 --warmup 300
+	assert_empty_dir "$W/t" "target after SIGINT in the warmup"
+}
+sigterm_warmup() {
+	interrupt warmup TERM 143 -t 600 --warmup 300
+	assert_empty_dir "$W/t" "target after SIGTERM in the warmup"
+}
+sigint_execute() {
+	interrupt execute INT 130 -t 600 --warmup 0
+	assert_empty_dir "$W/t" "target after SIGINT in the execute phase"
+}
+sigterm_execute() {
+	interrupt execute TERM 143 -t 600 --warmup 0
+	assert_empty_dir "$W/t" "target after SIGTERM in the execute phase"
+}
+sighup_execute() {
+	interrupt execute HUP 129 -t 600 --warmup 0
+	assert_empty_dir "$W/t" "target after SIGHUP"
+}
+sigint_skip_cleanup() {
+	interrupt execute INT 130 -t 600 --warmup 0 --skip-cleanup
+	# (the loadfile starts each pass with a Deltree of its client's own
+	# directory, so only clients/ is there at every moment)
+	[ -d t/clients ] || fail "--skip-cleanup: clients/ was removed"
+}
+
+# stop_workers_until_cleanup: freeze the workers (SIGSTOP) so that the
+# parent reaches the cleanup phase with every worker still busy.
+stop_workers_until_cleanup() {
+	mkdir t
+	start_session -c "$TREE" -D "$W/t" -t 2 --warmup 0 3
+	wait_for_line '^releasing clients'
+	STOPPED=$(workers)
+	[ -n "$STOPPED" ] || { kill_session; fail "no workers found"; }
+	# shellcheck disable=SC2086
+	kill -STOP $STOPPED
+	wait_for_line "$RE_CLEANUP"
+}
+
+# SIGINT in the cleanup phase: the cleanup goes on to the end.
+sigint_cleanup() {
+	stop_workers_until_cleanup
+	kill -INT "$BG"
+	# shellcheck disable=SC2086
+	kill -CONT $STOPPED
+	wait_exit 30
+	assert_rc 130
+	assert_grep '^Interrupted: ' "$W/out" "results marked interrupted"
+	assert_empty_dir "$W/t" "target: the cleanup finished"
+}
+
+# A second SIGINT aborts the cleanup at once, even with every worker
+# frozen (they are killed): exit 130, nothing left running.
+second_sigint() {
+	stop_workers_until_cleanup
+	kill -INT "$BG"
+	sleep 0.2
+	kill -INT "$BG"
+	wait_exit 30
+	assert_rc 130
+	assert_grep '^Interrupted: ' "$W/out" "results marked interrupted"
+	[ -d t/clients ] || fail "expected the aborted cleanup to leave the tree, found it removed"
+}
+
+# SIGINT after the release while staggered clients still wait to start:
+# they must not start, and the run stops and cleans up.
+sigint_staggered() {
+	mkdir t
+	start_session -c "$TREE" -D "$W/t" -t 600 --warmup 0 --stagger 1 30
+	wait_for_line '^releasing clients'
+	kill -INT "$BG"
+	wait_exit 60
+	assert_rc 130
+	assert_empty_dir "$W/t" "target after SIGINT with clients still to start"
+}
+
+# ---- a worker dies; the parent dies ----
+
+# A worker killed with SIGKILL: the parent names the client and the
+# loadfile line it was at, stops the others, cleans up, exits 1, and no
+# process of the run remains.
+worker_sigkill() {
+	local victim
+	mkdir t
+	start_session -c "$TREE" -D "$W/t" -t 600 --warmup 0 4
+	wait_for_line ' execute +[0-9]+ sec '
+	victim=$(workers | head -n 1)
+	[ -n "$victim" ] || { kill_session; fail "no worker found"; }
+	kill -KILL "$victim"
+	wait_exit 30
+	assert_rc 1
+	assert_grep "^dbench: client [0-9]+ \\(process $victim\\) was killed by signal 9" "$W/err" "message names the client and the signal"
+	assert_grep "process $victim\\).* at [^ ]*tree\\.txt:[0-9]+ \\([A-Za-z]+\\)" "$W/err" "message names the loadfile line and op"
+	assert_empty_dir "$W/t" "target: the others stopped and everything was cleaned"
+}
+
+# The parent killed with SIGKILL: every worker goes (parent-death
+# signal), and once they are gone the tree no longer changes.
+parent_sigkill() {
+	mkdir t
+	start_session -c "$TREE" -D "$W/t" -t 600 --warmup 0 4
+	wait_for_line ' execute +[0-9]+ sec '
+	kill -KILL "$BG"
+	wait "$BG" 2>/dev/null
+	assert_no_orphans
+	(cd t && find . -printf '%p %y %s %T@\n' | sort) >tree.1
+	sleep 1
+	(cd t && find . -printf '%p %y %s %T@\n' | sort) >tree.2
+	assert_same_lines tree.1 tree.2 "the tree after every worker has gone"
+}
+
+# ---- faults from the filesystem ----
+
+# A loadfile that fills a 4 MB filesystem: WriteX fails with ENOSPC.
+write_fill() {
+	cat >"$1" <<'EOF'
+Deltree "\clients\client1" *
+Mkdir "\clients" *
+Mkdir "\clients\client1" NT_STATUS_OK
+NTCreateX "\clients\client1\big.dat" 0x40 5 1 NT_STATUS_OK
+WriteX 1 0 1048576 1048576 NT_STATUS_OK
+WriteX 1 1048576 1048576 1048576 NT_STATUS_OK
+WriteX 1 2097152 1048576 1048576 NT_STATUS_OK
+WriteX 1 3145728 1048576 1048576 NT_STATUS_OK
+WriteX 1 4194304 1048576 1048576 NT_STATUS_OK
+WriteX 1 5242880 1048576 1048576 NT_STATUS_OK
+Close 1 NT_STATUS_OK
+NTCreateX "\clients\client1\after.dat" 0x40 5 2 NT_STATUS_OK
+Close 2 NT_STATUS_OK
+EOF
+}
+
+# used KB of the filesystem of DIR
+used_kb() {
+	df -Pk "$1" | awk 'NR == 2 { print $3 }'
+}
+
+enospc_default() {
+	mount_tmpfs "$W/small" size=4m
+	write_fill lf.txt
+	run_db --run-once -c "$W/lf.txt" -D "$W/small" 1
+	assert_rc 1
+	assert_grep '^dbench: client 0, [^ ]*lf\.txt:[0-9]+: WriteX "clients/client0/big\.dat": .*NT_STATUS_DISK_FULL: No space left on device' "$W/err" "message names op, path and the error"
+	assert_empty_dir "$W/small" "the small filesystem after the run"
+	assert_eq 0 "$(used_kb "$W/small")" "KB used after the cleanup"
+}
+
+enospc_keep_going() {
+	mount_tmpfs "$W/small" size=4m
+	write_fill lf.txt
+	run_db --run-once --keep-going -c "$W/lf.txt" -D "$W/small" 2
+	assert_rc 1
+	assert_grep '^ WriteX +[0-9]+ +first: client [0-9], [^ ]*lf\.txt:[0-9]+: expected NT_STATUS_OK, got NT_STATUS_DISK_FULL: No space left on device' "$W/out" "summary counts WriteX failures with the error"
+	# the run went on after the failures: after.dat was opened and closed
+	table_counts "$W/out" | grep -Eq '^NTCreateX 4$' ||
+		fail "expected 4 NTCreateX (the run continued past ENOSPC), found: $(table_counts "$W/out" | tr '\n' ' ')"
+	assert_empty_dir "$W/small" "the small filesystem after the run"
+	assert_eq 0 "$(used_kb "$W/small")" "KB used after the cleanup"
+}
+
+# A read-only filesystem mounted inside the client's tree: creates there
+# fail with EROFS; --keep-going counts them per op and goes on.
+erofs_keep_going() {
+	mkdir -p t/clients/client0/ro
+	mount_tmpfs "$W/t/clients/client0/ro" ro,size=1m
+	printf '%s\n' \
+		'NTCreateX "\clients\client1\ro\f.dat" 0x40 2 1 NT_STATUS_OK' \
+		'Mkdir "\clients\client1\ro\d" NT_STATUS_OK' \
+		'Mkdir "\clients\client1\ro\e" NT_STATUS_OK' \
+		'NTCreateX "\clients\client1\ok.dat" 0x40 2 2 NT_STATUS_OK' \
+		'Close 2 NT_STATUS_OK' >lf.txt
+	run_db --run-once --keep-going --skip-cleanup -c "$W/lf.txt" -D "$W/t" 1
+	assert_rc 1
+	assert_grep '^ NTCreateX +1 +first: client 0, [^ ]*lf\.txt:1 "clients/client0/ro/f\.dat": expected NT_STATUS_OK, got NT_STATUS_MEDIA_WRITE_PROTECTED: Read-only file system' "$W/out" "NTCreateX counted with the error"
+	assert_grep '^ Mkdir +2 +first: client 0, [^ ]*lf\.txt:2 "clients/client0/ro/d": .*Read-only file system' "$W/out" "Mkdir counted twice with the error"
+	[ -f t/clients/client0/ok.dat ] || fail "the run did not go on after EROFS"
+	# default policy: the first EROFS stops the run with a clear message
+	run_db --run-once --skip-cleanup -c "$W/lf.txt" -D "$W/t" 1
+	assert_rc 1
+	assert_grep 'lf\.txt:1: NTCreateX "clients/client0/ro/f\.dat": .*Read-only file system' "$W/err" "message names op, path and the error"
+}
+
+# Too many open files (EMFILE): descriptors inherited from the shell eat
+# the margin of the up-front check, so opens fail during the run.
+emfile_keep_going() {
+	local i
+	mkdir t
+	{
+		echo 'Deltree "\clients\client1" *'
+		echo 'Mkdir "\clients" *'
+		echo 'Mkdir "\clients\client1" NT_STATUS_OK'
+		for i in $(seq 1 12); do
+			echo "NTCreateX \"\\clients\\client1\\f$i\" 0x40 2 $i NT_STATUS_OK"
+		done
+		for i in $(seq 1 12); do echo "Close $i *"; done
+	} >lf.txt
+	LAST_CMD="(ulimit -n 48, fds 3-36 open) dbench --keep-going ... 1"
+	(
+		ulimit -n 48
+		for i in $(seq 3 36); do eval "exec $i</dev/null"; done
+		exec timeout -k 5 "$IT_TIMEOUT" "$DBENCH" --run-once --keep-going \
+			-c "$W/lf.txt" -D "$W/t" 1
+	) >"$W/out" 2>"$W/err" </dev/null
+	RC=$?
+	assert_rc 1
+	assert_grep '^ NTCreateX +[0-9]+ +first: .*NT_STATUS_TOO_MANY_OPENED_FILES: Too many open files' "$W/out" "NTCreateX failures counted with the error"
+	assert_empty_dir "$W/t" "target after the run"
+}
+
+# ---- bad loadfiles: exit 2, one line naming file:line ----
+
+# bad_loadfile FILE REGEX: the run is refused with a message matching
+# REGEX, nothing is created.
+bad_loadfile() {
+	mkdir -p t
+	run_db --run-once -c "$1" -D "$W/t" 2
+	assert_usage_error "loadfile ${1##*/}"
+	assert_grep "$2" "$W/err" "message"
+	assert_empty_dir "$W/t" "target"
+}
+
+lf_garbage() {
+	# deterministic binary data: every byte value, twice
+	for _ in 1 2; do
+		for i in $(seq 0 255); do printf "\\$(printf '%03o' "$i")"; done
+	done >garbage.bin
+	bad_loadfile "$W/garbage.bin" 'garbage\.bin:[0-9]+: '
+}
+lf_nul() {
+	printf 'Qfsinfo 1 *\nQfs\000info 1 *\n' >nul.txt
+	bad_loadfile "$W/nul.txt" 'nul\.txt:2: .*NUL'
+}
+lf_empty() {
+	: >empty.txt
+	bad_loadfile "$W/empty.txt" 'empty\.txt: .*no operations'
+}
+lf_comments() {
+	printf '# only\n   # comments\n\n\t\n' >comments.txt
+	bad_loadfile "$W/comments.txt" 'comments\.txt: .*no operations'
+}
+lf_long_line() {
+	head -c 10485760 /dev/zero | tr '\0' x >long.txt
+	bad_loadfile "$W/long.txt" 'long\.txt:1: .*line longer than 1048576 bytes'
+}
+lf_truncated_gzip() {
+	gzip -c "$BASIC" >full.gz
+	head -c $(($(stat -c %s full.gz) / 2)) full.gz >half.gz
+	bad_loadfile "$W/half.gz" 'half\.gz: .*truncated gzip'
+}
+lf_no_endloop() {
+	printf 'LOOP 3\nQfsinfo 1 *\n' >loop.txt
+	bad_loadfile "$W/loop.txt" 'loop\.txt:1: .*LOOP without a matching ENDLOOP'
+}
+lf_repeat_last() {
+	printf 'Qfsinfo 1 *\nREPEAT 5\n' >repeat.txt
+	bad_loadfile "$W/repeat.txt" 'repeat\.txt:2: .*REPEAT is the last command'
+}
+lf_deep_loops() {
+	{ for _ in $(seq 1 65); do echo 'LOOP 1'; done
+	  echo 'Qfsinfo 1 *'
+	  for _ in $(seq 1 65); do echo 'ENDLOOP'; done; } >deep.txt
+	bad_loadfile "$W/deep.txt" 'deep\.txt:65: .*nested more than 64 deep'
+}
+lf_dotdot() {
+	printf 'Unlink "\\clients\\client1\\..\\..\\..\\etc\\passwd" *\n' >dotdot.txt
+	bad_loadfile "$W/dotdot.txt" "dotdot\\.txt:1: .*'\\.\\.'"
+}
+lf_long_name() {
+	printf 'Unlink "\\clients\\%s" *\n' "$(head -c 256 /dev/zero | tr '\0' a)" >name.txt
+	bad_loadfile "$W/name.txt" 'name\.txt:1: .*256 bytes long; expected at most 255'
+}
+lf_long_path() {
+	local c
+	c=$(head -c 200 /dev/zero | tr '\0' a)
+	printf 'Unlink "%s" *\n' "$(for _ in $(seq 1 25); do printf '\\%s' "$c"; done)" >path.txt
+	bad_loadfile "$W/path.txt" 'path\.txt:1: .*longer than 4095 bytes'
+}
+lf_crlf_comments_only() {
+	printf '# a\r\n\r\n' >crlf.txt
+	bad_loadfile "$W/crlf.txt" 'crlf\.txt: .*no operations'
+}
+
+# ---- option values out of range: exit 2, one line ----
+
+opt_out_of_range() {
+	local args n=0
+	mkdir t
+	while IFS= read -r args; do
+		[ -z "$args" ] && continue
+		# shellcheck disable=SC2086
+		run_db --run-once -c "$BASIC" -D "$W/t" $args
+		assert_usage_error "dbench $args"
+		n=$((n + 1))
+	done <<'EOF'
+100001
+99999999999999999999
+0x
+-t 0 1
+-t 99999999999 1
+-t 1.5 1
+--warmup 99999999999 1
+--warmup x 1
+--clients-per-process 100001 1
+--clients-per-process -1 1
+--stagger -1 1
+--stagger 1000001 1
+--trunc-io 0 1
+--trunc-io -5 1
+--trunc-io 9223372036854775807 1
+-R 1e13 1
+-R -0.5 1
+-R nan 1
+-R inf 1
+-R 5x 1
+--strict --keep-going 1
+EOF
+	assert_empty_dir "$W/t" "target after $n refused runs"
+}
+
+check "symlinks planted in clients/client0 (to precious files and to /): nothing behind them touched, links removed" symlinks_planted
+check "symlinks planted, --skip-cleanup: links kept as links, nothing created behind them" symlinks_skip_cleanup
+check "clients/client0 is itself a symlink: removed as a link" client_dir_is_link
+check "absolute paths in the loadfile stay inside the target" absolute_path_confined
+check "-D on a read-only filesystem: usage error before starting" dir_read_only
+check "-D unwritable for an unprivileged user: usage error" dir_unwritable_user
+check "more clients than ulimit -u allows: usage error before forking" nproc_limit
+check "more clients per process than ulimit -n allows: usage error; soft limit raised" nofile_limit
+check "SIGINT in the warmup: exit 130, results marked, cleaned, no orphans" sigint_warmup
+check "SIGTERM in the warmup: exit 143, results marked, cleaned" sigterm_warmup
+check "SIGINT in the execute phase: exit 130, results marked, cleaned" sigint_execute
+check "SIGTERM in the execute phase: exit 143, results marked, cleaned" sigterm_execute
+check "SIGHUP in the execute phase: exit 129, cleaned" sighup_execute
+check "SIGINT with --skip-cleanup: exit 130, tree kept" sigint_skip_cleanup
+check "SIGINT in the cleanup phase: the cleanup finishes, exit 130" sigint_cleanup
+check "a second SIGINT aborts the cleanup at once (workers frozen), exit 130" second_sigint
+check "SIGINT while staggered clients wait to start: exit 130, cleaned" sigint_staggered
+check "a worker SIGKILLed: client, signal and loadfile line named, exit 1, cleaned, no orphans" worker_sigkill
+check "the parent SIGKILLed: no process left, the tree stops changing" parent_sigkill
+check "ENOSPC on a 4 MB tmpfs: op and path named, exit 1, space freed" enospc_default
+check "ENOSPC with --keep-going: counted per op, the run goes on, space freed" enospc_keep_going
+check "EROFS inside the tree: counted per op with --keep-going; fatal message by default" erofs_keep_going
+check "EMFILE: counted per op with --keep-going, cleaned" emfile_keep_going
+check "loadfile of binary garbage: usage error" lf_garbage
+check "loadfile with a NUL byte: usage error" lf_nul
+check "empty loadfile: usage error" lf_empty
+check "loadfile of only comments and blanks: usage error" lf_comments
+check "loadfile with a 10 MB line: usage error" lf_long_line
+check "truncated gzip loadfile: usage error" lf_truncated_gzip
+check "LOOP without ENDLOOP: usage error" lf_no_endloop
+check "REPEAT at the end of the file: usage error" lf_repeat_last
+check "LOOP nested 65 deep: usage error" lf_deep_loops
+check "'..' in a path: usage error" lf_dotdot
+check "a 256-byte name: usage error" lf_long_name
+check "a path over 4095 bytes: usage error" lf_long_path
+check "CRLF loadfile of only comments: usage error" lf_crlf_comments_only
+check "option values out of range: each a usage error" opt_out_of_range
+finish
