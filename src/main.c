@@ -9,16 +9,19 @@
 #include <limits.h>
 #include <popt.h>
 #include <stdio.h>
+#include <json-c/json.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <talloc.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "backend.h"
 #include "disktest.h"
 #include "options.h"
 #include "program.h"
+#include "report_json.h"
 #include "rlimits.h"
 #include "supervisor.h"
 #include "util.h"
@@ -367,13 +370,62 @@ static int resolve_options(void *mem, struct raw_options *raw,
 static int run_disk_test(void *mem, poptContext pc, struct raw_options *raw,
 			 struct dbench_options *o)
 {
+	/* what only a load run uses is refused rather than ignored */
+	const struct {
+		const char *name;
+		bool set;
+	} load_only[] = {
+		{ "--timelimit", raw->timelimit != NULL },
+		{ "--warmup", raw->warmup != NULL },
+		{ "--loadfile", raw->loadfile != NULL },
+		{ "--backend", raw->backend != NULL },
+		{ "--target-rate", raw->target_rate != NULL },
+		{ "--clients-per-process", raw->clients_per_process != NULL },
+		{ "--stagger", raw->stagger != NULL },
+		{ "--trunc-io", raw->trunc_io != NULL },
+		{ "--series", raw->series != NULL },
+		{ "--sync", raw->sync_open },
+		{ "--sync-dir", raw->sync_dirs },
+		{ "--fsync", raw->fsync_writes },
+		{ "--xattr", raw->xattr },
+		{ "--run-once", raw->run_once },
+		{ "--skip-cleanup", raw->skip_cleanup },
+		{ "--per-client-results", raw->per_client },
+		{ "--machine-readable", raw->machine_readable },
+		{ "--no-resolve", raw->no_resolve },
+		{ "--stat-check", raw->stat_check },
+		{ "--fake-io", raw->fake_io },
+		{ "--one-byte-write-fix", raw->one_byte_write_fix },
+		{ "--show-execute-time", raw->show_execute_time },
+		{ "--strict", raw->strict },
+		{ "--keep-going", raw->keep_going },
+	};
 	struct disktest_config cfg;
+	struct disktest_result *res = NULL;
+	struct timespec started, ended;
 	int64_t v;
 	int rc;
 
 	if (poptGetArg(pc) != NULL)
 		return usage_error("--disk-test takes no NUMCLIENTS argument"
 				   "%s%s", "", "");
+	for (size_t i = 0; i < sizeof(load_only) / sizeof(load_only[0]); i++)
+		if (load_only[i].set)
+			return usage_error("%s does not go with --disk-test "
+					   "(it is for load runs)%s",
+					   load_only[i].name, "");
+	o->show_percentiles = raw->percentiles != NULL;
+	if (parse_percentiles(mem, raw->percentiles ? raw->percentiles :
+				   DEFAULT_PERCENTILES, o) != 0)
+		return usage_error("--percentiles: '%s' is not a "
+				   "comma-separated list of percentiles "
+				   "(numbers above 0 and at most 100, e.g. "
+				   "50,99,99.9)%s",
+				   raw->percentiles, "");
+	if (raw->json != NULL &&
+	    (rc = check_output_file(mem, "--json", raw->json)) != 0)
+		return rc;
+	o->json_path = raw->json;
 	o->disk_test = true;
 	o->drop_caches = raw->drop_caches;
 	o->disk_test_block = DISKTEST_DEFAULT_BLOCK;
@@ -414,7 +466,27 @@ static int run_disk_test(void *mem, poptContext pc, struct raw_options *raw,
 		.repeat = o->disk_test_repeat,
 		.drop_caches = o->drop_caches,
 	};
-	return disktest_main(mem, &cfg, NULL);
+	clock_gettime(CLOCK_REALTIME, &started);
+	rc = disktest_main(mem, &cfg, o->json_path ? &res : NULL);
+	clock_gettime(CLOCK_REALTIME, &ended);
+	if (res != NULL) {
+		/* also when interrupted or failed: the section says so */
+		struct json_object *doc = report_json_header(o, &started,
+							     &ended);
+		char *err = NULL;
+
+		if (report_json_attach(doc, "disk_test",
+				       report_json_disktest(o, res)) != 0 ||
+		    report_json_write(mem, doc, o->json_path, &err) != 0) {
+			fprintf(stderr, "dbench: --json %s\n",
+				err ? err : "out of memory");
+			if (rc == 0)
+				rc = 1;
+		}
+		json_object_put(doc);
+		talloc_free(res);
+	}
+	return rc;
 }
 
 static const struct backend *choose_backend(void *mem, const char *name,
