@@ -122,6 +122,20 @@ static struct json_object *options_json(const struct dbench_options *o)
 	struct json_object *j = json_object_new_object();
 	struct json_object *p = json_object_new_array();
 
+	for (unsigned i = 0; i < o->npercentiles; i++)
+		add(p, new_num(o->percentiles[i], 6));
+	if (o->disk_test) {
+		/* a disk test has none of a load run's options */
+		put_bool(j, "disk_test", true);
+		put(j, "directories", str_array(o->directories,
+						o->ndirectories));
+		put_int(j, "size_bytes", (int64_t)o->disk_test_size);
+		put_int(j, "block_size_bytes", (int64_t)o->disk_test_block);
+		put_int(j, "repeat", o->disk_test_repeat);
+		put_bool(j, "drop_caches", o->drop_caches);
+		put(j, "percentiles", p);
+		return j;
+	}
 	put_int(j, "clients", o->nclients);
 	put_int(j, "timelimit_s", o->timelimit);
 	put_int(j, "warmup_s", o->warmup);
@@ -143,8 +157,6 @@ static struct json_object *options_json(const struct dbench_options *o)
 	put_bool(j, "fake_io", o->fake_io);
 	put_bool(j, "one_byte_write_fix", o->one_byte_write_fix);
 	put_str(j, "mismatch_policy", mismatch_name(o->mismatch));
-	for (unsigned i = 0; i < o->npercentiles; i++)
-		add(p, new_num(o->percentiles[i], 6));
 	put(j, "percentiles", p);
 	return j;
 }
