@@ -13,12 +13,17 @@ struct json_object;
 /*
  * Read and parse path, and check that it is a dbench result this code
  * understands (schema_version <= REPORT_JSON_SCHEMA_VERSION, tool.name
- * "dbench", a result and an operations array).  Returns the document
+ * "dbench", and either a result and an operations array (a load run) or a
+ * disk_test section with a directories array (dbench --disk-test)).  Returns the document
  * (release with json_object_put()), or NULL with *err (under mem_ctx),
  * one line starting with the file name: unreadable, empty, truncated or
  * invalid JSON, not a dbench result, or from a newer schema.
  */
 struct json_object *result_load(void *mem_ctx, const char *path, char **err);
+
+/* Is doc (as result_load() accepted it) a disk test rather than a load
+ * run? */
+bool result_is_disktest(struct json_object *doc);
 
 /* Member key of o (which may be NULL); NULL if absent. */
 struct json_object *result_get(struct json_object *o, const char *key);

@@ -93,6 +93,14 @@ static bool is_array(struct json_object *o)
 	return o != NULL && json_object_is_type(o, json_type_array);
 }
 
+bool result_is_disktest(struct json_object *doc)
+{
+	struct json_object *dt = result_get(doc, "disk_test");
+
+	return dt != NULL && json_object_is_type(dt, json_type_object) &&
+	       is_array(result_get(dt, "directories"));
+}
+
 struct json_object *result_load(void *mem_ctx, const char *path, char **err)
 {
 	void *tmp = talloc_new(mem_ctx);
@@ -163,11 +171,13 @@ struct json_object *result_load(void *mem_ctx, const char *path, char **err)
 				       "invalid");
 		goto bad;
 	}
-	if (result_get(doc, "result") == NULL ||
-	    !is_array(result_get(doc, "operations"))) {
+	if (!result_is_disktest(doc) &&
+	    (result_get(doc, "result") == NULL ||
+	     !is_array(result_get(doc, "operations")))) {
 		*err = talloc_asprintf(mem_ctx, "%s: not a dbench result "
-				       "(\"result\" or \"operations\" is "
-				       "missing)", path);
+				       "(neither \"result\" and "
+				       "\"operations\" nor \"disk_test\")",
+				       path);
 		goto bad;
 	}
 	goto out;

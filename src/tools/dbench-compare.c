@@ -2,8 +2,10 @@
  * dbench-compare.c - side-by-side comparison of dbench JSON results
  * (dbench --json): one column per run, rows for the throughput, the worst
  * latency and each operation's p50 and p99, every value after the first
- * column with its change against the first run in percent.  Plain text
- * by default, a Markdown table with --markdown.
+ * column with its change against the first run in percent.  Results of
+ * dbench --disk-test compare the same way, a row per measurement (median
+ * MB/s and p99 latency) and directory.  Plain text by default, a Markdown
+ * table with --markdown.
  */
 #include "config.h"
 
@@ -27,7 +29,10 @@ static void usage(FILE *f)
 		"side:\n"
 		"throughput, worst latency and per-operation p50/p99 latency, "
 		"with the\n"
-		"change against the first result in percent.\n\n"
+		"change against the first result in percent.  Disk tests "
+		"(dbench --disk-test\n"
+		"--json) compare per measurement: median MB/s and p99 "
+		"latency.\n\n"
 		"  -l, --label LABEL  name the next column (in the order of "
 		"the files;\n"
 		"                     default: host:directory of the run)\n"
@@ -43,8 +48,13 @@ struct table {
 	char ***cell;		/* [row][col] */
 };
 
-static int add_row(struct table *t, const char *name, const double *v,
-		   const char *fmt)
+/*
+ * A row: v[c] formatted with fmt, and after the first column its change
+ * against v[0]; v[c] < 0 shows text[c] if text and text[c] are set, else
+ * "-".
+ */
+static int add_row_text(struct table *t, const char *name, const double *v,
+			const char *fmt, const char *const *text)
 {
 	char **names = talloc_realloc(t, t->name, char *, t->nrows + 1);
 	char ***cells;
@@ -63,7 +73,8 @@ static int add_row(struct table *t, const char *name, const double *v,
 	names[t->nrows] = talloc_strdup(t, name);
 	for (unsigned c = 0; c < t->ncols; c++) {
 		if (v[c] < 0) {
-			row[c] = talloc_strdup(row, "-");
+			row[c] = talloc_strdup(row, text && text[c] ? text[c]
+								    : "-");
 		} else {
 			row[c] = talloc_asprintf(row, fmt, v[c]);
 			if (c > 0 && v[0] > 0)
@@ -79,6 +90,12 @@ static int add_row(struct table *t, const char *name, const double *v,
 	}
 	cells[t->nrows++] = row;
 	return 0;
+}
+
+static int add_row(struct table *t, const char *name, const double *v,
+		   const char *fmt)
+{
+	return add_row_text(t, name, v, fmt, NULL);
 }
 
 static void print_text(const struct table *t)
@@ -190,6 +207,93 @@ static int build(struct table *t, struct json_object **docs)
 	return 0;
 }
 
+/* Measurement k of directory d of a disk-test document, or NULL. */
+static struct json_object *dt_measurement(struct json_object *doc, size_t d,
+					  size_t k)
+{
+	struct json_object *dirs = result_get(result_get(doc, "disk_test"),
+					      "directories");
+	struct json_object *m;
+
+	if (dirs == NULL || d >= json_object_array_length(dirs))
+		return NULL;
+	m = result_get(json_object_array_get_idx(dirs, d), "measurements");
+	if (m == NULL || !json_object_is_type(m, json_type_array) ||
+	    k >= json_object_array_length(m))
+		return NULL;
+	return json_object_array_get_idx(m, k);
+}
+
+static size_t dt_ndirs(struct json_object *doc)
+{
+	struct json_object *dirs = result_get(result_get(doc, "disk_test"),
+					      "directories");
+
+	return dirs ? json_object_array_length(dirs) : 0;
+}
+
+/*
+ * Disk tests (dbench --disk-test): per directory, for each measurement
+ * its median MB/s and the p99 latency of one block; a measurement that
+ * has no figure shows its state ("not evicted", "not supported", ...).
+ */
+static int build_disktest(struct table *t, struct json_object **docs)
+{
+	double *v = talloc_array(t, double, t->ncols);
+	const char **text = talloc_array(t, const char *, t->ncols);
+	size_t ndirs = 0, nkinds = 0;
+
+	if (v == NULL || text == NULL)
+		return -1;
+	for (unsigned c = 0; c < t->ncols; c++) {
+		if (dt_ndirs(docs[c]) > ndirs)
+			ndirs = dt_ndirs(docs[c]);
+		while (dt_measurement(docs[c], 0, nkinds) != NULL)
+			nkinds++;
+	}
+	for (size_t d = 0; d < ndirs; d++) {
+		for (size_t k = 0; k < nkinds; k++) {
+			const char *name = NULL;
+			char *dir = ndirs > 1 ? talloc_asprintf(t, " [dir %zu]",
+								d + 1)
+					      : talloc_strdup(t, "");
+			char *row;
+
+			for (unsigned c = 0; c < t->ncols && !name; c++)
+				name = result_str(dt_measurement(docs[c], d, k),
+						  "name", NULL);
+			if (dir == NULL)
+				return -1;
+			for (unsigned c = 0; c < t->ncols; c++) {
+				struct json_object *m =
+					dt_measurement(docs[c], d, k);
+				const char *state = result_str(m, "state",
+							       NULL);
+
+				v[c] = result_num(m, "mb_per_s_median", -1);
+				text[c] = v[c] < 0 ? state : NULL;
+			}
+			row = talloc_asprintf(t, "%s%s MB/s",
+					      name ? name : "?", dir);
+			if (row == NULL ||
+			    add_row_text(t, row, v, "%.1f", text) != 0)
+				return -1;
+			for (unsigned c = 0; c < t->ncols; c++) {
+				struct json_object *m =
+					dt_measurement(docs[c], d, k);
+
+				v[c] = result_num(m, "count", 0) > 0 ?
+					result_op_percentile(m, 99) : -1;
+			}
+			row = talloc_asprintf(t, "%s%s p99 ms",
+					      name ? name : "?", dir);
+			if (row == NULL || add_row(t, row, v, "%.3f") != 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	void *mem = talloc_new(NULL);
@@ -270,7 +374,20 @@ int main(int argc, char **argv)
 		t->head[i] = i < nlabels ? talloc_strdup(t, labels[i]) :
 					   result_label(t, docs[i]);
 	}
-	if (build(t, docs) != 0) {
+	for (unsigned i = 1; i < nfiles; i++)
+		if (result_is_disktest(docs[i]) !=
+		    result_is_disktest(docs[0])) {
+			unsigned dt = result_is_disktest(docs[i]) ? i : 0;
+
+			fprintf(stderr, "dbench-compare: %s is a disk test "
+				"(dbench --disk-test) and %s a load run: they "
+				"cannot be compared\n", files[dt],
+				files[dt == 0 ? i : 0]);
+			rc = 1;
+			goto out;
+		}
+	if ((result_is_disktest(docs[0]) ? build_disktest(t, docs)
+					 : build(t, docs)) != 0) {
 		fprintf(stderr, "dbench-compare: out of memory\n");
 		rc = 1;
 		goto out;

@@ -292,7 +292,12 @@ static void test_load_errors(void **state)
 		  "schema_version 2 is not supported (this tool reads up to 1;"
 		  " written by a newer dbench" },
 		{ "{\"schema_version\": 1, \"tool\": {\"name\": \"dbench\"}}",
-		  "\"result\" or \"operations\" is missing" },
+		  "neither \"result\" and \"operations\" nor "
+		  "\"disk_test\"" },
+		{ "{\"schema_version\": 1, \"tool\": {\"name\": \"dbench\"},"
+		  " \"disk_test\": {\"directories\": {}}}",
+		  "neither \"result\" and \"operations\" nor "
+		  "\"disk_test\"" },
 	};
 	char dir[] = "/tmp/test_report_json.XXXXXX";
 	char *file, *err = NULL;
