@@ -35,7 +35,10 @@ static void usage(FILE *f)
 		"  latency_percentiles.png   latency percentiles of every "
 		"operation\n"
 		"  latency_distribution.png  latency histogram of every "
-		"operation\n\n"
+		"operation\n"
+		"A disk test (dbench --disk-test --json) gives one chart:\n"
+		"  disk_test.png             median MB/s of each measurement "
+		"per directory\n\n"
 		"  -o, --output DIR  where to write them (default: the "
 		"current directory)\n"
 		"  -h, --help        show this help\n\n"
@@ -358,6 +361,88 @@ static void remove_scratch(void *mem, const char *tmp)
 	rmdir(tmp);
 }
 
+/*
+ * disk_test.png (a --disk-test document): one group of bars per
+ * measurement, a bar per directory at the median MB/s with the lowest
+ * and highest run as an error bar; a measurement without a figure (not
+ * evicted, not supported, failed) has no bar.
+ */
+static int plot_disktest(struct plot *p)
+{
+	struct json_object *dirs = result_get(result_get(p->doc, "disk_test"),
+					      "directories");
+	size_t nd = is_array(dirs) ? json_object_array_length(dirs) : 0;
+	FILE *f = open_data(p, "disktest.dat");
+	size_t nk = 0;
+
+	if (f == NULL)
+		return -1;
+	for (size_t d = 0; d < nd; d++) {
+		struct json_object *m = result_get(
+			json_object_array_get_idx(dirs, d), "measurements");
+
+		if (is_array(m) && json_object_array_length(m) > nk)
+			nk = json_object_array_length(m);
+	}
+	for (size_t k = 0; k < nk; k++) {
+		const char *name = NULL;
+
+		for (size_t d = 0; d < nd && name == NULL; d++)
+			name = result_str(json_object_array_get_idx(result_get(
+				json_object_array_get_idx(dirs, d),
+				"measurements"), k), "name", NULL);
+		fprintf(f, "\"%s\"", gp_quote(p->mem, name ? name : "?"));
+		for (size_t d = 0; d < nd; d++) {
+			struct json_object *ms = result_get(
+				json_object_array_get_idx(dirs, d),
+				"measurements");
+			struct json_object *m = is_array(ms) &&
+				k < json_object_array_length(ms) ?
+				json_object_array_get_idx(ms, k) : NULL;
+			double med = result_num(m, "mb_per_s_median", -1);
+
+			if (med < 0)
+				fprintf(f, " ? ? ?");
+			else
+				fprintf(f, " %.3f %.3f %.3f", med,
+					result_num(m, "mb_per_s_min", med),
+					result_num(m, "mb_per_s_max", med));
+		}
+		fprintf(f, "\n");
+	}
+	if (fclose(f) != 0)
+		return -1;
+	fprintf(p->gp, "set output \"%s/disk_test.png\"\n", p->qout);
+	fprintf(p->gp, "reset\nset title \"%s\\nmedian MB/s per "
+		"measurement (bar: lowest to highest run; no bar: no "
+		"figure)\"\n", p->title);
+	fprintf(p->gp, "set datafile missing '?'\nset ylabel 'MB/s "
+		"(10^6 bytes/s)'\nset yrange [0:*]\nset grid ytics\n"
+		"set style data histograms\n"
+		"set style histogram errorbars gap 1 lw 1\n"
+		"set style fill solid 0.7 border -1\nset boxwidth 0.9\n"
+		"set key outside bottom center horizontal\n");
+	if (nk == 0 || nd == 0) {
+		fprintf(p->gp, "set label 2 'no measurements' at graph 0.5, "
+			"graph 0.5 center\nplot 1/0 notitle\n");
+		return 0;
+	}
+	fprintf(p->gp, "plot ");
+	for (size_t d = 0; d < nd; d++) {
+		struct json_object *dir = json_object_array_get_idx(dirs, d);
+		struct json_object *mb = result_get(dir, "memory_backed");
+
+		fprintf(p->gp, "%s'disktest.dat' using %zu:%zu:%zu%s title "
+			"\"%s%s\"", d ? ", " : "", 2 + 3 * d, 3 + 3 * d,
+			4 + 3 * d, d == 0 ? ":xtic(1)" : "",
+			gp_quote(p->mem, result_str(dir, "path", "?")),
+			mb && json_object_get_boolean(mb) ?
+				" (in memory: not a disk)" : "");
+	}
+	fprintf(p->gp, "\n");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	void *mem = talloc_new(NULL);
@@ -448,9 +533,15 @@ int main(int argc, char **argv)
 	res = result_get(p.doc, "result");
 	label = result_label(mem, p.doc);
 	nclients = result_num(res, "clients", 0);
-	p.title = gp_quote(mem, talloc_asprintf(mem, "dbench %s, %.0f "
-		"client%s, %s", label ? label : "", nclients,
-		nclients == 1 ? "" : "s", result_str(p.doc, "start_time", "")));
+	if (result_is_disktest(p.doc))
+		p.title = gp_quote(mem, talloc_asprintf(mem, "dbench "
+			"--disk-test %s, %s", label ? label : "",
+			result_str(p.doc, "start_time", "")));
+	else
+		p.title = gp_quote(mem, talloc_asprintf(mem, "dbench %s, "
+			"%.0f client%s, %s", label ? label : "", nclients,
+			nclients == 1 ? "" : "s",
+			result_str(p.doc, "start_time", "")));
 	script = talloc_asprintf(mem, "%s/plot.gp", p.tmp);
 	p.gp = script ? fopen(script, "w") : NULL;
 	if (p.gp == NULL || p.title == NULL) {
@@ -460,12 +551,18 @@ int main(int argc, char **argv)
 	}
 	fprintf(p.gp, "set terminal pngcairo size 1000,600 font 'sans,10' "
 		"noenhanced\n");
-	if (plot_throughput(&p) != 0 || plot_percentiles(&p) != 0) {
+	if (result_is_disktest(p.doc)) {
+		if (plot_disktest(&p) != 0) {
+			fprintf(stderr, "dbench-plot: writing data in %s: "
+				"%s\n", p.tmp, strerror(errno));
+			goto scratch;
+		}
+	} else if (plot_throughput(&p) != 0 || plot_percentiles(&p) != 0) {
 		fprintf(stderr, "dbench-plot: writing data in %s: %s\n",
 			p.tmp, strerror(errno));
 		goto scratch;
 	}
-	if (plot_distribution(&p) != 0) {
+	if (!result_is_disktest(p.doc) && plot_distribution(&p) != 0) {
 		fprintf(stderr, "dbench-plot: writing data in %s: %s\n",
 			p.tmp, strerror(errno));
 		goto scratch;
@@ -482,8 +579,12 @@ int main(int argc, char **argv)
 			gnuplot, file);
 		goto scratch;
 	}
-	printf("%s/throughput.png\n%s/latency_percentiles.png\n"
-	       "%s/latency_distribution.png\n", outdir, outdir, outdir);
+	if (result_is_disktest(p.doc))
+		printf("%s/disk_test.png\n", outdir);
+	else
+		printf("%s/throughput.png\n%s/latency_percentiles.png\n"
+		       "%s/latency_distribution.png\n", outdir, outdir,
+		       outdir);
 	rc = 0;
 scratch:
 	if (p.gp != NULL)
