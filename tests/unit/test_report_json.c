@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <json-c/json.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,6 +21,7 @@
 #include <cmocka.h>
 
 #include "talloc_fixture.h"
+#include "disktest.h"
 #include "report_json.h"
 #include "result_load.h"
 #include "series.h"
@@ -326,6 +328,168 @@ static void test_load_errors(void **state)
 	talloc_free(file);
 }
 
+/* The member at index i of array key of o. */
+static struct json_object *idx(struct json_object *o, const char *key,
+			       size_t i)
+{
+	struct json_object *a = result_get(o, key);
+
+	assert_non_null(a);
+	assert_true(json_object_is_type(a, json_type_array));
+	assert_true(i < json_object_array_length(a));
+	return json_object_array_get_idx(a, i);
+}
+
+/* --disk-test's section, from a hand-made result: every state, the runs,
+ * latencies as a load run's operations have them; written and read back. */
+static void test_disktest_section(void **state)
+{
+	struct tstate *ts = *state;
+	struct dbench_options o;
+	struct disktest_result *res = talloc_zero(ts->ctx,
+						  struct disktest_result);
+	struct disktest_dir *d = talloc_zero(res, struct disktest_dir);
+	struct disktest_row *w = &d->row[DT_WRITE];
+	struct disktest_row *hot = &d->row[DT_HOT_READ];
+	struct json_object *sec, *dir, *m, *back, *b;
+	static double mbps[] = { 100, 300, 200 };
+	static uint64_t flush[] = { 2000000, 1000000, 3000000 };
+	static const char *states[DT_NUM_KINDS] = {
+		"measured", "not evicted", "measured", "not supported",
+		"not run"
+	};
+	char tmpdir[] = "/tmp/test_report_json.XXXXXX";
+	char *file, *err = NULL;
+	uint64_t sum = 0;
+
+	fill_options(&o);
+	o.disk_test = true;
+	o.disk_test_block = 1 << 20;
+	o.disk_test_repeat = 3;
+	res->block_size = 1 << 20;
+	res->repeat = 3;
+	res->ndirs = 1;
+	res->dirs = d;
+	res->interrupted = true;
+	res->signal = 2;
+	d->path = "/srv/a";
+	d->size = 8 << 20;
+	d->free_bytes = 1000000000;
+	d->total_bytes = 2000000000;
+	d->dio_mem_align = 512;
+	d->dio_offset_align = 4096;
+	d->dio_source = "statx";
+	for (unsigned k = 0; k < DT_NUM_KINDS; k++)
+		d->row[k].resident_pct = -1;
+	w->state = DT_MEASURED;
+	w->nruns = 3;
+	w->mbps = mbps;
+	w->mbps_median = 200;
+	w->mbps_min = 100;
+	w->mbps_max = 300;
+	w->flush_ns = flush;
+	w->flush_median_ns = 2000000;
+	w->lat = talloc_zero(res, struct histogram);
+	assert_non_null(w->lat);
+	for (uint64_t i = 1; i <= 24; i++)
+		hist_record(w->lat, i * 100000);	/* 0.1 .. 2.4 ms */
+	w->lat_count = 24;
+	w->lat_min_ns = 100000;
+	w->lat_max_ns = 2400000;
+	d->row[DT_COLD_READ].state = DT_NOT_EVICTED;
+	d->row[DT_COLD_READ].resident_pct = 100;
+	d->row[DT_COLD_READ].note = talloc_strdup(res, "could not evict");
+	hot->state = DT_MEASURED;
+	hot->nruns = 1;
+	hot->mbps = mbps;
+	hot->mbps_median = hot->mbps_min = hot->mbps_max = 100;
+	hot->resident_pct = 99.5;
+	d->row[DT_DIRECT_WRITE].state = DT_NOT_SUPPORTED;
+	d->row[DT_DIRECT_WRITE].note = talloc_strdup(res, "EINVAL");
+
+	sec = report_json_disktest(&o, res);
+	assert_non_null(sec);
+	assert_int_equal(result_num(sec, "block_size_bytes", 0), 1 << 20);
+	assert_int_equal(result_num(sec, "repeat", 0), 3);
+	assert_true(json_object_get_boolean(result_get(sec, "interrupted")));
+	assert_int_equal(result_num(sec, "signal", 0), 2);
+	dir = idx(sec, "directories", 0);
+	assert_string_equal(result_str(dir, "path", ""), "/srv/a");
+	assert_int_equal(result_num(dir, "file_size_bytes", 0), 8 << 20);
+	assert_int_equal(result_num(dir, "dio_offset_alignment", 0), 4096);
+	assert_string_equal(result_str(dir, "dio_alignment_source", ""),
+			    "statx");
+	assert_int_equal(json_object_array_length(result_get(dir,
+			 "measurements")), DT_NUM_KINDS);
+	for (unsigned k = 0; k < DT_NUM_KINDS; k++) {
+		m = idx(dir, "measurements", k);
+		assert_string_equal(result_str(m, "name", ""),
+				    disktest_kind_name[k]);
+		assert_string_equal(result_str(m, "state", ""), states[k]);
+	}
+	/* the write: runs, fdatasync, latency exactly as hist_percentile */
+	m = idx(dir, "measurements", DT_WRITE);
+	assert_int_equal(json_object_array_length(result_get(m, "mb_per_s")),
+			 3);
+	assert_true(json_object_get_double(idx(m, "mb_per_s", 1)) == 300);
+	assert_true(result_num(m, "mb_per_s_median", 0) == 200);
+	assert_true(result_num(m, "fdatasync_median_ms", 0) == 2);
+	assert_true(json_object_get_double(idx(m, "fdatasync_ms", 2)) == 3);
+	assert_null(result_get(m, "resident_pct_before"));
+	assert_int_equal(result_num(m, "count", 0), 24);
+	assert_true(result_num(m, "max_ms", 0) == 2.4);
+	assert_int_equal(json_object_array_length(result_get(m,
+			 "percentiles")), 3);
+	for (unsigned i = 0; i < 3; i++) {
+		struct json_object *e = idx(m, "percentiles", i);
+		double want = (double)hist_percentile(w->lat, pcts[i],
+						      100000, 2400000) / 1e6;
+
+		assert_true(result_num(e, "percentile", 0) == pcts[i]);
+		assert_true(fabs(result_num(e, "ms", 0) - want) < 1e-6);
+	}
+	b = result_get(result_get(m, "histogram"), "buckets");
+	for (size_t i = 0; i < json_object_array_length(b); i++)
+		sum += (uint64_t)json_object_get_int64(json_object_array_get_idx(
+			json_object_array_get_idx(b, i), 2));
+	assert_int_equal(sum, 24);
+	/* rows without a figure: their note, no latency */
+	m = idx(dir, "measurements", DT_COLD_READ);
+	assert_string_equal(result_str(m, "note", ""), "could not evict");
+	assert_true(result_num(m, "resident_pct_before", 0) == 100);
+	assert_null(result_get(m, "mb_per_s_median"));
+	assert_int_equal(json_object_array_length(result_get(m,
+			 "percentiles")), 0);
+	assert_true(result_num(idx(dir, "measurements", DT_HOT_READ),
+			       "resident_pct_before", 0) == 99.5);
+	assert_null(result_get(idx(dir, "measurements", DT_DIRECT_READ),
+			       "note"));
+
+	/* the whole document: loads back as a disk test */
+	back = report_json_header(&o, NULL, NULL);
+	assert_int_equal(result_num(result_get(back, "options"), "repeat", 0),
+			 3);
+	assert_null(result_get(result_get(back, "options"), "clients"));
+	assert_int_equal(report_json_attach(back, "disk_test", sec), 0);
+	assert_non_null(mkdtemp(tmpdir));
+	file = talloc_asprintf(ts->ctx, "%s/dt.json", tmpdir);
+	assert_int_equal(report_json_write(ts->ctx, back, file, &err), 0);
+	json_object_put(back);
+	back = result_load(ts->ctx, file, &err);
+	assert_non_null(back);
+	assert_true(result_is_disktest(back));
+	m = idx(idx(result_get(back, "disk_test"), "directories", 0),
+		"measurements", DT_WRITE);
+	assert_true(fabs(result_op_percentile(m, 99) -
+			 result_num(idx(m, "percentiles", 1), "ms", -1)) <
+		    1e-9);
+	json_object_put(back);
+	unlink(file);
+	rmdir(tmpdir);
+	talloc_free(file);
+	talloc_free(res);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -335,6 +499,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_attach_write_load, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_load_errors, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_disktest_section, setup,
 						teardown),
 	};
 
