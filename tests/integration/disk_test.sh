@@ -5,11 +5,18 @@
 # file is gone after a normal run and after SIGINT or SIGTERM mid-run; a
 # size larger than the free space is refused; the shipped dd-*.txt
 # loadfiles replay with the op counts they promise; DropCache errors name
-# file:line.  Small files and one run each: no timing assertions.
+# file:line; --json writes the disk_test section (validated against
+# doc/dbench-result.schema.json), also when interrupted, and dbench-compare
+# and dbench-plot read it.  Small files and one run each: no timing
+# assertions.
 if [ -z "$BASH_VERSION" ]; then exec bash "$0" "$@"; fi
 . "$(dirname "$0")/lib.sh"
 
 LOADFILES=$SRCDIR/loadfiles
+BINDIR=$(dirname "$DBENCH")
+COMPARE=$BINDIR/dbench-compare
+PLOT=$BINDIR/dbench-plot
+SCHEMA=$SRCDIR/doc/dbench-result.schema.json
 
 # A directory on a disk-backed filesystem (not tmpfs), removed at exit.
 DISK=""
@@ -88,7 +95,8 @@ interrupted() {
 	local sig=$1 want=$2 pid i
 	mkdir t
 	LAST_CMD="dbench --disk-test -D $W/t --size 64M --repeat 1000 (then SIG$sig)"
-	"$DBENCH" --disk-test -D "$W/t" --size 64M --repeat 1000 >"$W/out" 2>"$W/err" </dev/null &
+	"$DBENCH" --disk-test -D "$W/t" --size 64M --repeat 1000 --json "$W/i.json" \
+		>"$W/out" 2>"$W/err" </dev/null &
 	pid=$!
 	for i in $(seq 200); do
 		compgen -G "$W/t/.dbench-disktest.*" >/dev/null && break
@@ -106,6 +114,18 @@ interrupted() {
 	assert_grep '^INTERRUPTED by ' "$W/out" "interrupted mark"
 	assert_table "$W/t"
 	assert_empty_dir t "test file removed after SIG$sig"
+	# the JSON is written too, and says it was interrupted
+	[ -s "$W/i.json" ] || fail "no --json document after SIG$sig"
+	command -v python3 >/dev/null || return 0
+	python3 - "$W/i.json" "$(kill -l "$sig")" <<'PY' || fail "interrupted JSON"
+import json, sys
+dt = json.load(open(sys.argv[1]))["disk_test"]
+assert dt["interrupted"] is True, dt["interrupted"]
+assert dt["signal"] == int(sys.argv[2]), dt.get("signal")
+rows = dt["directories"][0]["measurements"]
+assert len(rows) == 5
+assert any(r["interrupted"] or r["state"] == "not run" for r in rows), rows
+PY
 }
 
 sigint() { interrupted INT 130; }
@@ -143,7 +163,15 @@ usage_errors() {
 --size 1M 1
 --repeat 2 1
 --drop-caches 1
+--disk-test -D $W/t --series $W/t/s.csv
+--disk-test -D $W/t -t 10
+--disk-test -D $W/t --loadfile $LOADFILES/dd-write.txt
+--disk-test -D $W/t --json $W/t/nodir/x.json
+--disk-test -D $W/t --percentiles 0
 EOF
+	run_db --disk-test -D "$W/t" --series "$W/t/s.csv"
+	assert_grep '^dbench: --series does not go with --disk-test' "$W/err" \
+		"--series refused by name"
 	assert_empty_dir t "nothing created"
 }
 
@@ -242,6 +270,174 @@ dropcache_errors() {
 		"$W/err" "message"
 }
 
+# make_json: a.json (tmpfs, $W/t) and b.json (a disk-backed directory
+# when there is one, else tmpfs again): 8 MiB, one run each.
+make_json() {
+	local d
+	mkdir t
+	run_db --disk-test -D "$W/t" --size 8M --repeat 1 --json a.json
+	assert_rc 0
+	[ -s a.json ] || fail "a.json not written"
+	if [ -n "$DISK" ]; then
+		d=$(mktemp -d "$DISK/json.XXXXXX")
+	else
+		mkdir u
+		d=$W/u
+	fi
+	run_db --disk-test -D "$d" --size 8M --repeat 1 --json b.json
+	assert_rc 0
+	[ -s b.json ] || fail "b.json not written"
+	assert_empty_dir "$d" "test file removed"
+	[ "$d" = "$W/u" ] || rmdir "$d"
+	if [ -n "$DISK" ]; then B_ON_DISK=1; else B_ON_DISK=0; fi
+}
+
+json_fields() {
+	command -v python3 >/dev/null || skip "python3 is not installed"
+	make_json
+	python3 - a.json b.json "$B_ON_DISK" <<'PY' || fail "disk_test fields"
+import json, sys
+names = ["write+fdatasync", "cold read", "hot read", "O_DIRECT write",
+         "O_DIRECT read"]
+for f, on_disk in ((sys.argv[1], False), (sys.argv[2], sys.argv[3] == "1")):
+    doc = json.load(open(f))
+    assert "result" not in doc and "operations" not in doc, f
+    assert doc["options"]["disk_test"] is True and \
+        doc["options"]["repeat"] == 1, doc["options"]
+    assert "--disk-test" in doc["command_line"], doc["command_line"]
+    dt = doc["disk_test"]
+    assert dt["block_size_bytes"] == 1 << 20 and dt["repeat"] == 1, dt
+    assert dt["interrupted"] is False and dt["failed"] is False, dt
+    assert len(dt["directories"]) == 1
+    d = dt["directories"][0]
+    assert d["file_size_bytes"] == 8 << 20 and not d["size_reduced"], d
+    assert d["free_bytes"] > 0 and d["total_bytes"] >= d["free_bytes"], d
+    assert d["memory_backed"] is (not on_disk), (f, d["memory_backed"])
+    rows = d["measurements"]
+    assert [r["name"] for r in rows] == names, [r["name"] for r in rows]
+    for r in rows:
+        assert len(r["mb_per_s"]) == r["runs"], r
+        if r["state"] == "measured":
+            assert r["runs"] == 1 and r["mb_per_s_median"] > 0, r
+            # 8 blocks of 1 MiB, each timed
+            assert r["count"] == 8, (r["name"], r["count"])
+            assert sum(b[2] for b in r["histogram"]["buckets"]) == 8, r
+            ps = [p["percentile"] for p in r["percentiles"]]
+            assert ps == doc["options"]["percentiles"], ps
+            ms = [p["ms"] for p in r["percentiles"]]
+            assert ms == sorted(ms) and ms[-1] <= r["max_ms"], r
+        else:
+            assert r["count"] == 0 and r["note"], r
+    w, cold, hot = rows[0], rows[1], rows[2]
+    assert w["state"] == "measured" and len(w["fdatasync_ms"]) == 1, w
+    assert "resident_pct_before" not in w
+    assert hot["state"] == "measured" and hot["resident_pct_before"] >= 99
+    if on_disk:
+        assert cold["state"] == "measured", cold
+        assert cold["resident_pct_before"] <= 1.0, cold
+    else:
+        assert cold["state"] == "not evicted", cold
+        assert cold["resident_pct_before"] > 1.0, cold
+PY
+}
+
+json_schema() {
+	command -v python3 >/dev/null || skip "python3 is not installed"
+	python3 -c 'import jsonschema' 2>/dev/null ||
+		skip "python3-jsonschema is not installed (schema not checked)"
+	make_json
+	python3 - "$SCHEMA" a.json b.json <<'PY' || fail "schema validation"
+import copy, json, sys, jsonschema
+schema = json.load(open(sys.argv[1]))
+v = jsonschema.Draft202012Validator(schema)
+for f in sys.argv[2:]:
+    doc = json.load(open(f))
+    v.validate(doc)
+# and the schema rejects what a disk-test document must not be
+bad = copy.deepcopy(doc); del bad["disk_test"]
+assert not v.is_valid(bad), "accepts a document without result or disk_test"
+bad = copy.deepcopy(doc)
+bad["disk_test"]["directories"][0]["measurements"].pop()
+assert not v.is_valid(bad), "accepts four measurements"
+bad = copy.deepcopy(doc)
+bad["disk_test"]["directories"][0]["measurements"][1]["state"] = "cold"
+assert not v.is_valid(bad), "accepts an unknown state"
+PY
+}
+
+DT_ROWS="(write\\+fdatasync|cold read|hot read|O_DIRECT write|O_DIRECT read) (MB/s|p99 ms)"
+
+compare_text() {
+	make_json
+	LAST_CMD="dbench-compare a.json b.json"
+	"$COMPARE" a.json b.json >"$W/out" 2>"$W/err"
+	RC=$?
+	assert_rc 0
+	assert_eq 11 "$(wc -l <"$W/out")" "lines (header and 5 x 2 rows)"
+	assert_grep '^Metric +[^ ]+:.*/t +[^ ]+:' "$W/out" "header: host:dir per run"
+	assert_eq 10 "$(grep -cE "^$DT_ROWS  " "$W/out")" "measurement rows"
+	assert_grep '^write\+fdatasync MB/s +[0-9.]+ +[0-9.]+ \([+-][0-9.]+%\)$' \
+		"$W/out" "write MB/s with the change against the first"
+	assert_grep '^hot read p99 ms +[0-9.]+ +[0-9.]+ \([+-][0-9.]+%\)$' \
+		"$W/out" "hot read p99 with the change"
+	# a.json is on tmpfs: its cold read has no figure, only its state
+	assert_grep '^cold read MB/s +not evicted ' "$W/out" "tmpfs cold read state"
+	assert_grep '^cold read p99 ms +- ' "$W/out" "no tmpfs cold read p99"
+}
+
+compare_markdown() {
+	make_json
+	LAST_CMD="dbench-compare --markdown -l one -l two a.json b.json"
+	"$COMPARE" --markdown -l one -l two a.json b.json >"$W/out" 2>"$W/err"
+	RC=$?
+	assert_rc 0
+	assert_eq 12 "$(wc -l <"$W/out")" "Markdown lines"
+	assert_grep '^\| Metric \| one \| two \|$' "$W/out" "Markdown header"
+	assert_grep '^\|---\|---:\|---:\|$' "$W/out" "Markdown rule"
+	assert_grep '^\| hot read MB/s \| [0-9.]+ \| [0-9.]+ \([+-][0-9.]+%\) \|$' \
+		"$W/out" "hot read row"
+	# (O_DIRECT on tmpfs depends on the kernel: only the name is certain)
+	assert_grep '^\| O\\_DIRECT read MB/s \| ' "$W/out" "O_DIRECT row, escaped"
+	assert_grep '^\| cold read MB/s \| not evicted \| ' "$W/out" "state cell"
+}
+
+compare_mixed() {
+	local order
+	mkdir t l
+	run_db --disk-test -D "$W/t" --size 4M --repeat 1 --json a.json
+	assert_rc 0
+	run_db --run-once -c "$DATA/basic.txt" -D "$W/l" --json l.json 1
+	assert_rc 0
+	for order in "l.json a.json" "a.json l.json"; do
+		LAST_CMD="dbench-compare $order"
+		# shellcheck disable=SC2086 # word splitting wanted
+		"$COMPARE" $order >"$W/out" 2>"$W/err"
+		RC=$?
+		assert_rc 1
+		assert_eq 1 "$(wc -l <"$W/err")" "one line of error ($order)"
+		assert_grep '^dbench-compare: a\.json is a disk test \(dbench --disk-test\) and l\.json a load run: they cannot be compared$' \
+			"$W/err" "mixed kinds named ($order)"
+		[ -s "$W/out" ] && fail "nothing on stdout expected ($order)"
+	done
+	return 0
+}
+
+plot_disk_test() {
+	command -v gnuplot >/dev/null ||
+		skip "gnuplot is not installed (Debian: gnuplot-nox)"
+	make_json
+	mkdir png
+	LAST_CMD="dbench-plot b.json -o png"
+	"$PLOT" b.json -o png >"$W/out" 2>"$W/err"
+	RC=$?
+	assert_rc 0
+	assert_eq "png/disk_test.png" "$(cat "$W/out")" "the chart named"
+	[ -s png/disk_test.png ] || fail "png/disk_test.png is empty"
+	[ "$(head -c 4 png/disk_test.png | od -An -tx1 | tr -d ' ')" = 89504e47 ] ||
+		fail "png/disk_test.png is not a PNG"
+	assert_eq 1 "$(find png -type f | wc -l)" "only the disk-test chart"
+}
+
 check "disk-backed directory: cold read starts with at most 1% cached" disk_cold
 check "tmpfs: the cold row says it could not evict" tmpfs_not_evicted
 check "two directories: one column each, both files removed" two_dirs
@@ -256,4 +452,10 @@ check "loadfiles/dd-read-hot.txt replays with its op counts" dd_read_hot
 check "loadfiles/dd-direct.txt replays with its op counts" dd_direct
 check "dd-direct on a disk: aligned O_DIRECT transfers" dd_direct_disk
 check "DropCache parse errors name file:line" dropcache_errors
+check "--json: the disk_test section on tmpfs and on disk" json_fields
+check "--json: the documents are valid against the schema" json_schema
+check "dbench-compare: two disk tests, a row per measurement" compare_text
+check "dbench-compare --markdown on two disk tests" compare_markdown
+check "dbench-compare: a disk test and a load run is an error" compare_mixed
+check "dbench-plot: disk_test.png from a disk test" plot_disk_test
 finish
