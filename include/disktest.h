@@ -7,7 +7,8 @@
  * the file never crowds a disk and is removed even when interrupted.
  *
  * disktest_run() measures and fills a struct disktest_result; the writers
- * (disktest_print() for text, a JSON writer later) only read it.
+ * (disktest_print() for text, report_json_disktest() for JSON) only read
+ * it.
  */
 #ifndef DBENCH_DISKTEST_H
 #define DBENCH_DISKTEST_H
