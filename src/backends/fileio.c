@@ -78,6 +78,7 @@ struct fileio_handle {
 struct fileio_state {
 	const struct dbench_options *opts;
 	int dirfd;			/* the client directory */
+	const char *dirname;		/* its name as given (for opendir) */
 	char *dirpath;			/* its absolute path (-x only) */
 	struct fileio_handle *handles;	/* nhandles slots */
 	uint32_t nhandles;
@@ -459,36 +460,31 @@ static bool fileio_mask_match(const char *mask, const char *name)
 /*
  * Open the directory that holds the last component of path for reading
  * (path[0..dir_len) names it; 0 means the client directory).  NULL with
- * errno set on failure.
+ * errno set on failure.  opendir() by name rather than fdopendir() on an
+ * openat() descriptor: the latter costs two more fcntl() calls per scan,
+ * which dbench 4.00 does not make (see bench/syscalls.sh).  The name is
+ * the -D directory the client's dirfd was opened from.
  */
 static DIR *fileio_opendir(struct fileio_state *st, const char *path,
 			   size_t dir_len)
 {
-	char *dir = NULL;
+	char *dir;
 	DIR *d;
-	int fd, err;
+	int err;
 
-	if (dir_len > 0) {
-		dir = talloc_strndup(st, path, dir_len);
-		if (dir == NULL) {
-			errno = ENOMEM;
-			return NULL;
-		}
-	}
-	fd = openat(st->dirfd, dir != NULL ? dir : ".",
-		    O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	err = errno;
-	talloc_free(dir);
-	if (fd < 0) {
-		errno = err;
+	if (dir_len > 0)
+		dir = talloc_asprintf(st, "%s/%.*s", st->dirname, (int)dir_len,
+				      path);
+	else
+		dir = talloc_strdup(st, st->dirname);
+	if (dir == NULL) {
+		errno = ENOMEM;
 		return NULL;
 	}
-	d = fdopendir(fd);
-	if (d == NULL) {
-		err = errno;
-		close(fd);
-		errno = err;
-	}
+	d = opendir(dir);
+	err = errno;
+	talloc_free(dir);
+	errno = err;
 	return d;
 }
 
@@ -526,6 +522,63 @@ static int fileio_case_scan(struct fileio_state *st, const char *path)
 	}
 	closedir(d);
 	return found;
+}
+
+/* What the name lookup before a path operation found. */
+enum fileio_found {
+	FOUND_YES = 0,	/* the path exists as spelled (*sb filled) */
+	FOUND_CASE,	/* not as spelled, but in another case */
+	FOUND_NAME,	/* missing; its directory exists */
+	FOUND_NO_PATH,	/* missing; so is a directory on the way */
+	FOUND_MISSING,	/* missing; its directory was not looked at */
+};
+
+/*
+ * The name lookup a file server makes before every operation on a path.
+ * On anything but FOUND_YES and FOUND_CASE errno says why the path was
+ * not found (ENOENT, ENOTDIR, or what the stat or the scan failed with).
+ * It is what a file server does (Samba: a stat; if that finds nothing, unless --no-resolve, a scan of
+ * the directory for the name in another case).  dbench 4.00 makes these
+ * same calls before NTCreateX, Mkdir, Rmdir, Unlink, Rename (both names),
+ * QUERY_PATH_INFORMATION and FIND_FIRST; doing the same work is what makes
+ * the two tools' throughputs comparable.  The answer also tells a failed
+ * call apart (missing name or missing directory) without another look.
+ */
+static enum fileio_found fileio_lookup(struct fileio_state *st,
+				       const char *path, struct stat *sb)
+{
+	int r;
+
+	if (fstatat(st->dirfd, path, sb, AT_SYMLINK_NOFOLLOW) == 0)
+		return FOUND_YES;
+	if (errno == ENOTDIR)
+		return FOUND_NO_PATH;
+	if (errno != ENOENT || st->opts->no_resolve)
+		return FOUND_MISSING;
+	r = fileio_case_scan(st, path);
+	if (r > 0)
+		return FOUND_CASE;
+	if (r == 0) {
+		errno = ENOENT;
+		return FOUND_NAME;
+	}
+	return errno == ENOENT || errno == ENOTDIR ? FOUND_NO_PATH :
+						     FOUND_MISSING;
+}
+
+/*
+ * fileio_path_errno() for a call made after a lookup: a missing path the
+ * lookup already placed needs no other look at the filesystem.
+ */
+static uint32_t fileio_found_errno(struct fileio_state *st,
+				   struct op_call *call, const char *path,
+				   int err, enum fileio_found found)
+{
+	if (err == ENOENT && found == FOUND_NAME)
+		return fileio_fail(call, NT_STATUS_OBJECT_NAME_NOT_FOUND, err);
+	if (err == ENOENT && found == FOUND_NO_PATH)
+		return fileio_no_path(call, err);
+	return fileio_path_errno(st, call, path, err);
 }
 
 /*
@@ -695,6 +748,9 @@ static int fileio_setup(void *mem_ctx, const struct backend_client_config *cfg,
 		st->handles[i].is_dir = false;
 	}
 
+	st->dirname = talloc_strdup(st, cfg->directory);
+	if (st->dirname == NULL)
+		goto nomem;
 	st->dirfd = open(cfg->directory, O_DIRECTORY | O_RDONLY | O_CLOEXEC);
 	if (st->dirfd < 0) {
 		*err = talloc_asprintf(mem_ctx, "%s: %s", cfg->directory,
@@ -772,7 +828,8 @@ exists:
 
 /* NTCreateX with option 0x1: a directory, created if the disposition says. */
 static uint32_t fileio_open_dir(struct fileio_state *st, struct op_call *call,
-				const char *path, int64_t disp, int *fdp)
+				const char *path, int64_t disp,
+				enum fileio_found found, int *fdp)
 {
 	uint32_t status;
 	int fd;
@@ -788,7 +845,7 @@ static uint32_t fileio_open_dir(struct fileio_state *st, struct op_call *call,
 	if (fd < 0) {
 		if (errno == ENOTDIR || errno == ELOOP)
 			return fileio_not_dir(st, call, path, errno);
-		return fileio_path_errno(st, call, path, errno);
+		return fileio_found_errno(st, call, path, errno, found);
 	}
 	*fdp = fd;
 	return NT_STATUS_OK;
@@ -797,7 +854,8 @@ static uint32_t fileio_open_dir(struct fileio_state *st, struct op_call *call,
 /* NTCreateX without option 0x1: a file, or an existing directory opened. */
 static uint32_t fileio_open_file(struct fileio_state *st, struct op_call *call,
 				 const char *path, int64_t disp,
-				 bool non_dir, int *fdp, bool *is_dir)
+				 enum fileio_found found, bool non_dir,
+				 int *fdp, bool *is_dir)
 {
 	int flags = O_RDWR | O_NOFOLLOW | O_CLOEXEC;
 	struct stat sb;
@@ -867,7 +925,7 @@ static uint32_t fileio_open_file(struct fileio_state *st, struct op_call *call,
 	case EEXIST:
 		return fileio_fail(call, NT_STATUS_OBJECT_NAME_COLLISION, err);
 	default:
-		return fileio_path_errno(st, call, path, err);
+		return fileio_found_errno(st, call, path, err, found);
 	}
 }
 
@@ -881,6 +939,8 @@ static uint32_t fileio_ntcreatex(void *state, struct op_call *call)
 	bool want_dir = (options & FILEIO_OPT_DIRECTORY) != 0;
 	bool non_dir = (options & FILEIO_OPT_NON_DIRECTORY) != 0;
 	bool is_dir = false;
+	enum fileio_found found;
+	struct stat sb;
 	uint32_t status;
 	int fd = -1;
 
@@ -890,15 +950,23 @@ static uint32_t fileio_ntcreatex(void *state, struct op_call *call)
 	if (slot >= 0 && (uint32_t)slot >= st->nhandles)
 		return fileio_bad_handle(call);
 
+	found = fileio_lookup(st, path, &sb);
 	if (want_dir) {
-		status = fileio_open_dir(st, call, path, disp, &fd);
+		status = fileio_open_dir(st, call, path, disp, found, &fd);
 		is_dir = true;
 	} else {
-		status = fileio_open_file(st, call, path, disp, non_dir, &fd,
-					  &is_dir);
+		status = fileio_open_file(st, call, path, disp, found, non_dir,
+					  &fd, &is_dir);
 	}
 	if (status != NT_STATUS_OK)
 		return status;
+	/* what the server answers an open with: size, times, attributes */
+	if (fstat(fd, &sb) != 0) {
+		int err = errno;
+
+		close(fd);
+		return fileio_errno(call, err);
+	}
 
 	if (st->opts->xattr && !is_dir) {
 		status = fileio_xattr_fd_write(st, call, fd);
@@ -1107,10 +1175,15 @@ static uint32_t fileio_sfileinfo(void *state, struct op_call *call)
 {
 	struct fileio_state *st = state;
 	struct fileio_handle *h = fileio_handle(st, call);
+	struct stat sb;
 	uint32_t status;
 
 	if (h == NULL)
 		return fileio_bad_handle(call);
+	/* the current attributes and times, which the server reads before
+	 * it changes them (dbench 4.00 makes the same fstat) */
+	if (fstat(h->fd, &sb) != 0)
+		return fileio_errno(call, errno);
 	if (st->opts->xattr) {
 		status = fileio_xattr_fd_read(call, h->fd);
 		if (status != NT_STATUS_OK)
@@ -1171,23 +1244,29 @@ static uint32_t fileio_rename(void *state, struct op_call *call)
 	struct fileio_state *st = state;
 	const char *from = fileio_at_path(call->path[0]);
 	const char *to = fileio_at_path(call->path[1]);
-	struct stat sb;
+	enum fileio_found found;
+	struct stat sb, tsb;
 	uint32_t status;
 	int err;
 
-	/* --stat-check: no rename of what a stat shows is missing */
-	if (st->opts->stat_check &&
-	    fstatat(st->dirfd, from, &sb, AT_SYMLINK_NOFOLLOW) != 0)
-		return fileio_path_errno(st, call, from, errno);
+	found = fileio_lookup(st, from, &sb);
+	err = errno;
+	(void)fileio_lookup(st, to, &tsb);
+
+	/* --stat-check: no rename of what the lookup shows is missing */
+	if (st->opts->stat_check && found != FOUND_YES)
+		return fileio_found_errno(st, call, from,
+					  found == FOUND_CASE ? ENOENT : err,
+					  found);
 
 	if (renameat(st->dirfd, from, st->dirfd, to) != 0) {
 		err = errno;
 		if (err != ENOENT && err != ENOTDIR)
 			return fileio_errno(call, err);
 		/* the source is there: the target's directory is not */
-		if (fstatat(st->dirfd, from, &sb, AT_SYMLINK_NOFOLLOW) == 0)
+		if (found == FOUND_YES)
 			return fileio_no_path(call, err);
-		return fileio_path_errno(st, call, from, err);
+		return fileio_found_errno(st, call, from, err, found);
 	}
 
 	status = fileio_synced(st, call, to);
@@ -1210,18 +1289,18 @@ static uint32_t fileio_unlink(void *state, struct op_call *call)
 {
 	struct fileio_state *st = state;
 	const char *path = fileio_at_path(call->path[0]);
+	enum fileio_found found;
 	struct stat sb;
 	int err;
 
+	found = fileio_lookup(st, path, &sb);
 	if (unlinkat(st->dirfd, path, 0) != 0) {
 		err = errno;
 		if (err == EISDIR ||
-		    (err == EPERM &&
-		     fstatat(st->dirfd, path, &sb, AT_SYMLINK_NOFOLLOW) == 0 &&
-		     S_ISDIR(sb.st_mode)))
+		    (err == EPERM && found == FOUND_YES && S_ISDIR(sb.st_mode)))
 			return fileio_fail(call, NT_STATUS_FILE_IS_A_DIRECTORY,
 					   err);
-		return fileio_path_errno(st, call, path, err);
+		return fileio_found_errno(st, call, path, err, found);
 	}
 	return fileio_synced(st, call, path);
 }
@@ -1237,13 +1316,18 @@ static uint32_t fileio_rmdir(void *state, struct op_call *call)
 {
 	struct fileio_state *st = state;
 	const char *path = fileio_at_path(call->path[0]);
+	enum fileio_found found;
 	struct stat sb;
 	int err;
 
-	/* --stat-check: no rmdir of what a stat shows is not a directory */
+	found = fileio_lookup(st, path, &sb);
+	err = errno;
+	/* --stat-check: no rmdir of what the lookup shows is not a directory */
 	if (st->opts->stat_check) {
-		if (fstatat(st->dirfd, path, &sb, AT_SYMLINK_NOFOLLOW) != 0)
-			return fileio_path_errno(st, call, path, errno);
+		if (found != FOUND_YES)
+			return fileio_found_errno(
+				st, call, path,
+				found == FOUND_CASE ? ENOENT : err, found);
 		if (!S_ISDIR(sb.st_mode))
 			return fileio_fail(call, NT_STATUS_NOT_A_DIRECTORY,
 					   ENOTDIR);
@@ -1256,7 +1340,7 @@ static uint32_t fileio_rmdir(void *state, struct op_call *call)
 					   err);
 		if (err == ENOTDIR)
 			return fileio_not_dir(st, call, path, err);
-		return fileio_path_errno(st, call, path, err);
+		return fileio_found_errno(st, call, path, err, found);
 	}
 	return fileio_synced(st, call, path);
 }
@@ -1265,12 +1349,13 @@ static uint32_t fileio_mkdir(void *state, struct op_call *call)
 {
 	struct fileio_state *st = state;
 	const char *path = fileio_at_path(call->path[0]);
+	enum fileio_found found;
 	struct stat sb;
 	int err;
 
-	/* --stat-check: no mkdir of what a stat shows exists */
-	if (st->opts->stat_check &&
-	    fstatat(st->dirfd, path, &sb, AT_SYMLINK_NOFOLLOW) == 0) {
+	found = fileio_lookup(st, path, &sb);
+	/* --stat-check: no mkdir of what the lookup shows exists */
+	if (st->opts->stat_check && found == FOUND_YES) {
 		err = EEXIST;
 		goto exists;
 	}
@@ -1280,8 +1365,9 @@ static uint32_t fileio_mkdir(void *state, struct op_call *call)
 	err = errno;
 	if (err == ENOENT || err == ENOTDIR)
 		return fileio_no_path(call, err);
-	if (err != EEXIST ||
-	    fstatat(st->dirfd, path, &sb, AT_SYMLINK_NOFOLLOW) != 0)
+	if (err != EEXIST || (found != FOUND_YES &&
+			      fstatat(st->dirfd, path, &sb,
+				      AT_SYMLINK_NOFOLLOW) != 0))
 		return fileio_errno(call, err);
 
 exists:
@@ -1296,25 +1382,22 @@ static uint32_t fileio_qpathinfo(void *state, struct op_call *call)
 	struct fileio_state *st = state;
 	const char *path = fileio_at_path(call->path[0]);
 	struct stat sb;
-	int err, found;
 
-	if (fstatat(st->dirfd, path, &sb, AT_SYMLINK_NOFOLLOW) == 0) {
+	switch (fileio_lookup(st, path, &sb)) {
+	case FOUND_YES:
 		if (st->opts->xattr)
 			return fileio_xattr_path_read(st, call, path);
 		return NT_STATUS_OK;
-	}
-	err = errno;
-	if (err != ENOENT || st->opts->no_resolve)
-		return fileio_path_errno(st, call, path, err);
-
-	/* not as spelled: look for it the way Samba would */
-	found = fileio_case_scan(st, path);
-	if (found > 0)
+	case FOUND_CASE:
 		return NT_STATUS_OK;
-	if (found < 0 && errno != ENOENT && errno != ENOTDIR)
-		return fileio_errno(call, errno);
-	return fileio_fail(call, found < 0 ? NT_STATUS_OBJECT_PATH_NOT_FOUND :
-			   NT_STATUS_OBJECT_NAME_NOT_FOUND, err);
+	case FOUND_NAME:
+		return fileio_fail(call, NT_STATUS_OBJECT_NAME_NOT_FOUND,
+				   ENOENT);
+	case FOUND_NO_PATH:
+		return fileio_no_path(call, errno);
+	default:
+		return fileio_path_errno(st, call, path, errno);
+	}
 }
 
 static uint32_t fileio_qfsinfo(void *state, struct op_call *call)
@@ -1337,23 +1420,22 @@ static uint32_t fileio_find(void *state, struct op_call *call)
 	uint64_t count = 0;
 	uint32_t status;
 
-	/* no wildcard: a lookup of one name, case-insensitive as on an SMB
-	 * server unless --no-resolve */
-	if (strpbrk(mask, FILEIO_WILDCARDS) == NULL) {
-		int err;
+	/*
+	 * The name lookup first, as before any path operation; for a
+	 * pattern with wildcards it cannot succeed (dbench 4.00 makes it
+	 * anyway, so it is part of the same work).  Without a wildcard it
+	 * is the whole answer, case-insensitive unless --no-resolve.
+	 */
+	enum fileio_found found = fileio_lookup(st, fileio_at_path(pattern),
+						&sb);
 
-		if (fstatat(st->dirfd, fileio_at_path(pattern), &sb,
-			    AT_SYMLINK_NOFOLLOW) == 0) {
+	if (strpbrk(mask, FILEIO_WILDCARDS) == NULL) {
+		if (found == FOUND_YES || found == FOUND_CASE) {
 			call->result = 1;
 			return NT_STATUS_OK;
 		}
-		err = errno;
-		if (err == ENOENT && !st->opts->no_resolve &&
-		    fileio_case_scan(st, pattern) > 0) {
-			call->result = 1;
-			return NT_STATUS_OK;
-		}
-		return fileio_fail(call, NT_STATUS_NO_SUCH_FILE, err);
+		return fileio_fail(call, NT_STATUS_NO_SUCH_FILE,
+				   found == FOUND_NAME ? ENOENT : errno);
 	}
 
 	status = fileio_find_count(st, call, pattern, call->arg[1], &count);
