@@ -238,9 +238,10 @@ static int64_t resolve_value(struct client *c, enum op_kind k,
 	case VAL_RANDOM:
 		x = (int64_t)(rng_next(c) >> 1);
 		for (unsigned m = 0; m < v->nmods; m++) {
-			int64_t y = v->mods[m].y;
+			const struct value_mod *mod = &c->prog->mods[v->mods + m];
+			int64_t y = mod->y;
 
-			switch (v->mods[m].op) {
+			switch (mod->op) {
 			case '/':
 				x -= x % y;
 				break;
@@ -331,19 +332,19 @@ static char *handle_story(struct client *c, const struct op *op)
 	if (h->open_op == UINT32_MAX)
 		return talloc_asprintf(c, ": handle %lld was never opened "
 				       "before this line",
-				       (long long)op->handle_num);
+				       (long long)c->prog->handle_nums[op->handle]);
 	o = &c->prog->ops[h->open_op];
 	if (h->open_status != NT_STATUS_OK)
 		return talloc_asprintf(
 			c, ": handle %lld was never opened (its open at %s:%u "
-			"failed: %s%s%s)", (long long)op->handle_num,
+			"failed: %s%s%s)", (long long)c->prog->handle_nums[op->handle],
 			client_file(c), o->line,
 			ntstatus_str(h->open_status, sb),
 			h->open_err ? ", " : "",
 			h->open_err ? strerror(h->open_err) : "");
 	if (!h->open && h->close_op != UINT32_MAX)
 		return talloc_asprintf(c, ": handle %lld was closed at %s:%u",
-				       (long long)op->handle_num,
+				       (long long)c->prog->handle_nums[op->handle],
 				       client_file(c),
 				       c->prog->ops[h->close_op].line);
 	return talloc_strdup(c, "");

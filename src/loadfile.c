@@ -77,6 +77,9 @@ struct lf_state {
 	uint32_t ops_cap;
 	size_t ops_prefaulted; /* bytes of the op array made resident */
 	uint32_t paths_cap;
+	struct value_mod *mods; /* prog->mods, writable */
+	uint32_t mods_cap;
+	uint32_t handles_cap; /* of prog->handle_nums */
 
 	/* input: either a whole buffer or a gzip stream through a window */
 	const char *buf;
@@ -594,13 +597,25 @@ static int lf_value(struct lf_state *st, const struct op *op, const char *what,
 
 	val->v = v;
 	if (nmods > 0) {
-		struct value_mod *m =
-			talloc_memdup(st->prog, mods, nmods * sizeof(mods[0]));
+		struct program *prog = st->prog;
 
-		if (m == NULL)
-			return lf_nomem(st);
-		val->mods = m;
-		val->nmods = nmods;
+		if (prog->nmods + nmods > st->mods_cap) {
+			uint32_t cap = st->mods_cap ? st->mods_cap * 2 : 64;
+			struct value_mod *a;
+
+			while (cap < prog->nmods + nmods)
+				cap *= 2;
+			a = talloc_realloc(prog, st->mods, struct value_mod,
+					   cap);
+			if (a == NULL)
+				return lf_nomem(st);
+			prog->mods = st->mods = a;
+			st->mods_cap = cap;
+		}
+		memcpy(st->mods + prog->nmods, mods, nmods * sizeof(mods[0]));
+		val->mods = prog->nmods;
+		val->nmods = (uint8_t)nmods;
+		prog->nmods += nmods;
 	}
 	return 0;
 }
@@ -665,6 +680,18 @@ static int lf_handle(struct lf_state *st, struct op *op,
 	if (e->slot < 0) {
 		if (st->prog->nhandles == INT32_MAX)
 			return lf_error(st, "too many handles");
+		if (st->prog->nhandles == st->handles_cap) {
+			uint32_t cap = st->handles_cap ? st->handles_cap * 2 : 64;
+			int64_t *a = talloc_realloc(st->prog,
+						    st->prog->handle_nums,
+						    int64_t, cap);
+
+			if (a == NULL)
+				return lf_nomem(st);
+			st->prog->handle_nums = a;
+			st->handles_cap = cap;
+		}
+		st->prog->handle_nums[st->prog->nhandles] = num;
 		e->num = num;
 		e->slot = (int32_t)st->prog->nhandles++;
 		e->first_use = 0;
@@ -677,7 +704,6 @@ static int lf_handle(struct lf_state *st, struct op *op,
 		e->first_kind = (uint8_t)op->kind;
 	}
 	op->handle = e->slot;
-	op->handle_num = num;
 	return 0;
 }
 
@@ -1133,6 +1159,7 @@ static int lf_measured(struct lf_state *st, struct op *op,
 {
 	const struct op_info *oi = &op_info[op->kind];
 	const struct lf_field *status;
+	enum status_check check;
 	unsigned i, k = 1, nargs = oi->nargs;
 
 	if (nf < lf_expected_fields(op->kind))
@@ -1160,13 +1187,14 @@ static int lf_measured(struct lf_state *st, struct op *op,
 			return -1;
 	}
 	status = &f[k];
-	if (status->quoted || ntstatus_parse(status->p, status->len, &op->check,
+	if (status->quoted || ntstatus_parse(status->p, status->len, &check,
 					     &op->status) != 0)
 		return lf_error(st,
 				"%s: expected a status (NT_STATUS_<name>, "
 				"0x<hex>, SUCCESS, ERROR or *) as the last "
 				"field, found %s",
 				lf_op_name(op), lf_show_field(st, status));
+	op->check = (uint8_t)check;
 	return 0;
 }
 
@@ -1231,7 +1259,7 @@ static int lf_line(struct lf_state *st, const char *p, size_t len)
 	op = lf_new_op(st);
 	if (op == NULL)
 		return -1;
-	op->kind = (enum op_kind)kind;
+	op->kind = (uint8_t)kind;
 	op->time = t;
 	if (t >= 0)
 		st->prog->timed = true;
@@ -1368,6 +1396,19 @@ static int lf_finish(struct lf_state *st)
 			talloc_realloc(prog, prog->ops, struct op, prog->nops);
 		if (a != NULL)
 			prog->ops = a;
+	}
+	if (st->mods_cap > prog->nmods && prog->nmods > 0) {
+		struct value_mod *a = talloc_realloc(prog, st->mods,
+						     struct value_mod,
+						     prog->nmods);
+		if (a != NULL)
+			prog->mods = a;
+	}
+	if (st->handles_cap > prog->nhandles && prog->nhandles > 0) {
+		int64_t *a = talloc_realloc(prog, prog->handle_nums, int64_t,
+					    prog->nhandles);
+		if (a != NULL)
+			prog->handle_nums = a;
 	}
 	if (st->paths_cap > prog->npaths && prog->npaths > 0) {
 		const struct path **a = talloc_realloc(

@@ -201,9 +201,9 @@ static int worker_main(struct run *run, const struct worker *w, int gate_fd,
 
 static bool creates_shared(const struct op *op)
 {
-	if (op->path[0] == NULL || op->path[0]->client_pos >= 0)
+	if (op->kind != OP_MKDIR && op->kind != OP_NTCREATEX)
 		return false;
-	return op->kind == OP_MKDIR || op->kind == OP_NTCREATEX;
+	return op->path[0] != NULL && op->path[0]->client_pos < 0;
 }
 
 /*
