@@ -40,8 +40,16 @@ struct client {
 	struct client_slot *slot;
 	unsigned id;
 
-	char **paths;			/* per path id; NULL where has_random */
-	char *scratch[2];		/* $i paths resolved at run time */
+	/*
+	 * Paths are resolved when an op runs, into scratch[0] and [1]:
+	 * copying 50 bytes costs less than keeping a resolved copy of every
+	 * path per client (Debian's client.txt has 261 distinct paths, our
+	 * default loadfile 8,535: half a megabyte per client, and thousands
+	 * of allocations at start-up).
+	 */
+	char cname[24];			/* "client<N>": the substitution */
+	size_t cname_len;
+	char *scratch[2];
 	size_t scratch_len[2];
 	char **randstr;			/* RANDOMSTRING values, per index */
 	struct handle_info *handles;
@@ -102,6 +110,27 @@ static int scratch_put(struct client *c, int k, size_t *used, const char *s,
 	*used += n;
 	c->scratch[k][*used] = '\0';
 	return 0;
+}
+
+/*
+ * Path p as this client sees it: the program's text when it has no
+ * substitution point, else the text with "client1" replaced, in scratch[k]
+ * (which client_new made long enough for any path of the program).
+ */
+static const char *resolve_path(struct client *c, int k, const struct path *p)
+{
+	char *s = c->scratch[k];
+	size_t pos, rest;
+
+	if (p->client_pos < 0)
+		return p->text;
+	pos = (size_t)p->client_pos;
+	rest = p->len - pos - p->client_len;
+	memcpy(s, p->text, pos);
+	memcpy(s + pos, c->cname, c->cname_len);
+	memcpy(s + pos + c->cname_len, p->text + pos + p->client_len,
+	       rest + 1);
+	return s;
 }
 
 /* Resolve a path with $i substitutions into scratch[k]. */
@@ -169,25 +198,27 @@ struct client *client_new(void *mem_ctx, const struct dbench_options *opts,
 	c->rng = 0x6462656e6368ull ^ ((uint64_t)client << 32);
 	c->slot->program = prog_index;
 
-	c->paths = talloc_zero_array(c, char *, prog->npaths ? prog->npaths : 1);
+	c->cname_len = (size_t)snprintf(c->cname, sizeof(c->cname), "client%u",
+					client);
+	for (unsigned k = 0; k < 2; k++) {
+		size_t longest = 0;
+
+		for (uint32_t i = 0; i < prog->npaths; i++)
+			if (prog->paths[i]->len > longest)
+				longest = prog->paths[i]->len;
+		c->scratch_len[k] = longest + sizeof(c->cname) + 1;
+		c->scratch[k] = talloc_array(c, char, c->scratch_len[k]);
+		if (c->scratch[k] == NULL)
+			goto nomem;
+	}
 	c->randstr = talloc_zero_array(c, char *,
 				       prog->nrandom ? prog->nrandom : 1);
 	c->handles = talloc_array(c, struct handle_info,
 				  prog->nhandles ? prog->nhandles : 1);
 	c->loops = talloc_array(c, struct loop_frame,
 				prog->max_loop_depth ? prog->max_loop_depth : 1);
-	if (c->paths == NULL || c->randstr == NULL || c->handles == NULL ||
-	    c->loops == NULL)
+	if (c->randstr == NULL || c->handles == NULL || c->loops == NULL)
 		goto nomem;
-	for (uint32_t i = 0; i < prog->npaths; i++) {
-		const struct path *p = prog->paths[i];
-
-		if (p->has_random)
-			continue;
-		c->paths[i] = client_path_for(c->paths, p, client);
-		if (c->paths[i] == NULL)
-			goto nomem;
-	}
 	for (uint32_t h = 0; h < prog->nhandles; h++)
 		c->handles[h] = (struct handle_info){
 			.open_op = UINT32_MAX, .close_op = UINT32_MAX };
@@ -360,8 +391,9 @@ static const char *op_path_text(struct client *c, const struct op *op,
 		const struct op *o = &c->prog->ops[c->handles[op->handle].open_op];
 
 		if (o->path[0] != NULL)
-			return c->paths[o->path[0]->id] ?
-				       c->paths[o->path[0]->id] : o->path[0]->text;
+			return o->path[0]->has_random ?
+				       o->path[0]->text :
+				       resolve_path(c, 0, o->path[0]);
 	}
 	return NULL;
 }
@@ -518,7 +550,7 @@ static enum client_step_result run_measured(struct client *c,
 		if (p == NULL)
 			continue;
 		call.path[i] = p->has_random ? resolve_random_path(c, (int)i, p)
-					     : c->paths[p->id];
+					     : resolve_path(c, (int)i, p);
 		if (call.path[i] == NULL) {
 			fprintf(stderr, "dbench: client %u: out of memory\n",
 				c->id);
