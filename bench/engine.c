@@ -23,6 +23,7 @@
 #include "histogram.h"
 #include "program.h"
 #include "stats.h"
+#include "timer.h"
 #include "util.h"
 
 int main(int argc, char **argv)
@@ -57,6 +58,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s\n", err);
 		return 1;
 	}
+	timer_init();
 	memset(&opts, 0, sizeof(opts));
 	opts.nclients = 1;
 	opts.clients_per_process = 1;
@@ -98,14 +100,15 @@ int main(int argc, char **argv)
 		hist_merge(all, &region.slots[0].ops[k].hist);
 	}
 	printf("ops %llu seconds %.3f ops_per_sec %.0f ns_per_op %.1f "
-	       "p50_ns %llu p99_ns %llu p999_ns %llu clock_read_ns %.1f\n",
+	       "p50_ns %llu p99_ns %llu p999_ns %llu clock_read_ns %.1f "
+	       "timer %s\n",
 	       (unsigned long long)ops, (double)(t1 - t0) / 1e9,
 	       (double)ops / ((double)(t1 - t0) / 1e9),
 	       (double)(t1 - t0) / (double)ops,
 	       (unsigned long long)hist_percentile(all, 50, 0, UINT64_MAX),
 	       (unsigned long long)hist_percentile(all, 99, 0, UINT64_MAX),
 	       (unsigned long long)hist_percentile(all, 99.9, 0, UINT64_MAX),
-	       clock_ns);
+	       clock_ns, timer_name());
 	stats_unmap(&region);
 	talloc_free(mem);
 	return 0;

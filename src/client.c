@@ -12,6 +12,7 @@
 
 #include "client.h"
 #include "ntstatus.h"
+#include "timer.h"
 #include "util.h"
 
 #define LOAD(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
@@ -580,9 +581,9 @@ static enum client_step_result run_measured(struct client *c,
 
 	pace(c, op);
 	sync_phase(c);
-	t0 = now_ns();
+	t0 = timer_now();
 	status = c->be->ops[op->kind](c->be_state, &call);
-	lat = now_ns() - t0;
+	lat = timer_ns(t0, timer_now());
 	record(c, op->kind, lat, call.bytes);
 	c->paced_bytes += call.bytes;
 

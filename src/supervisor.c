@@ -29,6 +29,7 @@
 #include "client.h"
 #include "report.h"
 #include "supervisor.h"
+#include "timer.h"
 #include "util.h"
 
 #define LOAD(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
@@ -580,6 +581,8 @@ int supervisor_run(void *mem_ctx, const struct run_setup *su)
 		return 1;
 	}
 	hdr = run->region.hdr;
+	/* the op timer, calibrated once here so that every worker shares it */
+	timer_init();
 	if (note_shared_paths(run, run) != 0)
 		goto nomem;
 	if (pipe2(gate, O_CLOEXEC) != 0) {
