@@ -164,6 +164,7 @@ struct program {
 	int64_t *handle_nums;		/* handle number of each dense slot */
 	const struct path **paths;	/* interned, indexed by path->id */
 	uint32_t npaths;
+	uint32_t max_path_len;		/* longest path->len */
 	uint32_t nhandles;		/* dense handle slots in use */
 	uint32_t nrandom;		/* RANDOMSTRING indices used: 0..nrandom-1 */
 	bool timed;			/* at least one op has a time */

@@ -23,10 +23,14 @@ struct loop_frame {
 	int64_t left;		/* iterations still to run, this one included */
 };
 
-/* What the engine remembers about a handle slot, for error messages. */
+/*
+ * What the engine remembers about a handle slot, for error messages.  All
+ * zero is the initial state: the table is calloc'ed, so the slots a client
+ * has not used yet cost no memory (our default loadfile has 55,000).
+ */
 struct handle_info {
-	uint32_t open_op;	/* last NTCreateX on it, or UINT32_MAX */
-	uint32_t close_op;	/* last Close on it, or UINT32_MAX */
+	uint32_t open_op;	/* 1 + last NTCreateX on it, 0 if none */
+	uint32_t close_op;	/* 1 + last Close on it, 0 if none */
 	uint32_t open_status;
 	int open_err;
 	bool open;
@@ -202,27 +206,19 @@ struct client *client_new(void *mem_ctx, const struct dbench_options *opts,
 	c->cname_len = (size_t)snprintf(c->cname, sizeof(c->cname), "client%u",
 					client);
 	for (unsigned k = 0; k < 2; k++) {
-		size_t longest = 0;
-
-		for (uint32_t i = 0; i < prog->npaths; i++)
-			if (prog->paths[i]->len > longest)
-				longest = prog->paths[i]->len;
-		c->scratch_len[k] = longest + sizeof(c->cname) + 1;
+		c->scratch_len[k] = prog->max_path_len + sizeof(c->cname) + 1;
 		c->scratch[k] = talloc_array(c, char, c->scratch_len[k]);
 		if (c->scratch[k] == NULL)
 			goto nomem;
 	}
 	c->randstr = talloc_zero_array(c, char *,
 				       prog->nrandom ? prog->nrandom : 1);
-	c->handles = talloc_array(c, struct handle_info,
-				  prog->nhandles ? prog->nhandles : 1);
+	c->handles = talloc_zero_array(c, struct handle_info,
+				       prog->nhandles ? prog->nhandles : 1);
 	c->loops = talloc_array(c, struct loop_frame,
 				prog->max_loop_depth ? prog->max_loop_depth : 1);
 	if (c->randstr == NULL || c->handles == NULL || c->loops == NULL)
 		goto nomem;
-	for (uint32_t h = 0; h < prog->nhandles; h++)
-		c->handles[h] = (struct handle_info){
-			.open_op = UINT32_MAX, .close_op = UINT32_MAX };
 
 	if (be->setup(c, &cfg, &c->be_state, &err) != 0) {
 		fprintf(stderr, "dbench: client %u: %s backend setup: %s\n",
@@ -361,11 +357,11 @@ static char *handle_story(struct client *c, const struct op *op)
 	if (op->handle < 0)
 		return talloc_strdup(c, "");
 	h = &c->handles[op->handle];
-	if (h->open_op == UINT32_MAX)
+	if (h->open_op == 0)
 		return talloc_asprintf(c, ": handle %lld was never opened "
 				       "before this line",
 				       (long long)c->prog->handle_nums[op->handle]);
-	o = &c->prog->ops[h->open_op];
+	o = &c->prog->ops[h->open_op - 1];
 	if (h->open_status != NT_STATUS_OK)
 		return talloc_asprintf(
 			c, ": handle %lld was never opened (its open at %s:%u "
@@ -374,11 +370,11 @@ static char *handle_story(struct client *c, const struct op *op)
 			ntstatus_str(h->open_status, sb),
 			h->open_err ? ", " : "",
 			h->open_err ? strerror(h->open_err) : "");
-	if (!h->open && h->close_op != UINT32_MAX)
+	if (!h->open && h->close_op != 0)
 		return talloc_asprintf(c, ": handle %lld was closed at %s:%u",
 				       (long long)c->prog->handle_nums[op->handle],
 				       client_file(c),
-				       c->prog->ops[h->close_op].line);
+				       c->prog->ops[h->close_op - 1].line);
 	return talloc_strdup(c, "");
 }
 
@@ -388,8 +384,9 @@ static const char *op_path_text(struct client *c, const struct op *op,
 {
 	if (call->path[0] != NULL)
 		return call->path[0];
-	if (op->handle >= 0 && c->handles[op->handle].open_op != UINT32_MAX) {
-		const struct op *o = &c->prog->ops[c->handles[op->handle].open_op];
+	if (op->handle >= 0 && c->handles[op->handle].open_op != 0) {
+		const struct op *o =
+			&c->prog->ops[c->handles[op->handle].open_op - 1];
 
 		if (o->path[0] != NULL)
 			return o->path[0]->has_random ?
@@ -593,7 +590,7 @@ static enum client_step_result run_measured(struct client *c,
 		/* as on an SMB server, a failed open leaves an open handle
 		 * of the same number alone */
 		if (status == NT_STATUS_OK || !h->open) {
-			h->open_op = (uint32_t)(op - c->prog->ops);
+			h->open_op = (uint32_t)(op - c->prog->ops) + 1;
 			h->open_status = status;
 			h->open_err = call.err;
 			h->open = status == NT_STATUS_OK;
@@ -601,7 +598,8 @@ static enum client_step_result run_measured(struct client *c,
 	} else if (op->kind == OP_CLOSE && op->handle >= 0 &&
 		   status == NT_STATUS_OK) {
 		c->handles[op->handle].open = false;
-		c->handles[op->handle].close_op = (uint32_t)(op - c->prog->ops);
+		c->handles[op->handle].close_op =
+			(uint32_t)(op - c->prog->ops) + 1;
 	}
 
 	if (c->be->ignore_status)

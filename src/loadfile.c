@@ -897,6 +897,8 @@ static int lf_path(struct lf_state *st, struct op *op, const char *what,
 	pp->has_random = has_random;
 	pp->id = st->prog->npaths;
 	st->prog->paths[st->prog->npaths++] = pp;
+	if (n > st->prog->max_path_len)
+		st->prog->max_path_len = (uint32_t)n;
 	st->path_tab[h] = pp->id + 1;
 
 	if (has_random) {
@@ -1419,6 +1421,33 @@ static int lf_finish(struct lf_state *st)
 	return 0;
 }
 
+/*
+ * Back the finished op array with transparent huge pages where the kernel
+ * allows it (a hint; any failure leaves 4 KiB pages).  The array is read
+ * by every worker: forking 1,024 workers copies the page tables of the
+ * parent's private memory each time, 10,000 entries for the 40 MB of
+ * Debian's client.txt with small pages, 20 with huge ones (and walking
+ * the array needs 500 times fewer TLB entries).
+ */
+static void lf_huge_ops(struct program *prog)
+{
+#ifdef MADV_HUGEPAGE
+	const uintptr_t huge = 2u << 20;
+	uintptr_t a = (uintptr_t)prog->ops;
+	uintptr_t e = a + (uintptr_t)prog->nops * sizeof(struct op);
+	uintptr_t lo = (a + huge - 1) & ~(huge - 1), hi = e & ~(huge - 1);
+
+	if (hi <= lo)
+		return;
+	if (madvise((void *)lo, hi - lo, MADV_HUGEPAGE) != 0)
+		return;
+#ifndef MADV_COLLAPSE
+#define MADV_COLLAPSE 25	/* Linux 6.1; older kernels say EINVAL */
+#endif
+	(void)madvise((void *)lo, hi - lo, MADV_COLLAPSE);
+#endif
+}
+
 /* ---- entry points ---- */
 
 static struct program *lf_run(struct lf_state *st)
@@ -1454,6 +1483,7 @@ static struct program *lf_run(struct lf_state *st)
 	if (rc < 0 || lf_finish(st) != 0)
 		goto fail;
 	talloc_free(st->tmp);
+	lf_huge_ops(st->prog);
 	return st->prog;
 
 fail:

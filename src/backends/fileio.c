@@ -70,9 +70,12 @@ enum fileio_disposition {
 /* SMB wildcards: '*' '?' and the DOS forms '<' '>' '"' */
 #define FILEIO_WILDCARDS	"*?<>\""
 
+/* All zero (the table is calloc'ed: untouched slots cost no memory; a
+ * loadfile can have tens of thousands) means not open. */
 struct fileio_handle {
-	int fd;			/* -1: slot not open */
+	int fd;
 	bool is_dir;
+	bool open;
 };
 
 struct fileio_state {
@@ -266,7 +269,7 @@ static struct fileio_handle *fileio_handle(struct fileio_state *st,
 	int32_t slot = call->op != NULL ? call->op->handle : -1;
 
 	if (slot < 0 || (uint32_t)slot >= st->nhandles ||
-	    st->handles[slot].fd < 0)
+	    !st->handles[slot].open)
 		return NULL;
 	return &st->handles[slot];
 }
@@ -281,9 +284,9 @@ static void fileio_close_all(struct fileio_state *st)
 	uint32_t i;
 
 	for (i = 0; i < st->nhandles; i++) {
-		if (st->handles[i].fd >= 0) {
+		if (st->handles[i].open) {
 			close(st->handles[i].fd);
-			st->handles[i].fd = -1;
+			st->handles[i].open = false;
 		}
 	}
 }
@@ -729,7 +732,6 @@ static int fileio_setup(void *mem_ctx, const struct backend_client_config *cfg,
 			void **state, char **err)
 {
 	struct fileio_state *st;
-	uint32_t i;
 
 	st = talloc_zero(mem_ctx, struct fileio_state);
 	if (st == NULL)
@@ -739,14 +741,10 @@ static int fileio_setup(void *mem_ctx, const struct backend_client_config *cfg,
 	st->nhandles = cfg->nhandles;
 	talloc_set_destructor(st, fileio_state_destructor);
 
-	st->handles = talloc_array(st, struct fileio_handle,
-				   cfg->nhandles > 0 ? cfg->nhandles : 1);
+	st->handles = talloc_zero_array(st, struct fileio_handle,
+					cfg->nhandles > 0 ? cfg->nhandles : 1);
 	if (st->handles == NULL)
 		goto nomem;
-	for (i = 0; i < cfg->nhandles; i++) {
-		st->handles[i].fd = -1;
-		st->handles[i].is_dir = false;
-	}
 
 	st->dirname = talloc_strdup(st, cfg->directory);
 	if (st->dirname == NULL)
@@ -986,10 +984,11 @@ static uint32_t fileio_ntcreatex(void *state, struct op_call *call)
 	 * no handle on a server, and Debian's client.txt has failed opens
 	 * naming a handle number that is still open and used afterwards.
 	 */
-	if (st->handles[slot].fd >= 0)
+	if (st->handles[slot].open)
 		close(st->handles[slot].fd);
 	st->handles[slot].fd = fd;
 	st->handles[slot].is_dir = is_dir;
+	st->handles[slot].open = true;
 	return NT_STATUS_OK;
 }
 
@@ -1004,7 +1003,7 @@ static uint32_t fileio_close(void *state, struct op_call *call)
 	if (h == NULL)
 		return fileio_bad_handle(call);
 	fd = h->fd;
-	h->fd = -1;
+	h->open = false;
 	/* the fd is gone whatever close() says; EINTR is not a failure */
 	if (close(fd) != 0 && errno != EINTR)
 		return fileio_errno(call, errno);
