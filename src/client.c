@@ -213,8 +213,8 @@ struct client *client_new(void *mem_ctx, const struct dbench_options *opts,
 	}
 	c->randstr = talloc_zero_array(c, char *,
 				       prog->nrandom ? prog->nrandom : 1);
-	c->handles = talloc_zero_array(c, struct handle_info,
-				       prog->nhandles ? prog->nhandles : 1);
+	c->handles = util_zero_pages(c, sizeof(struct handle_info) *
+					       (prog->nhandles ? prog->nhandles : 1));
 	c->loops = talloc_array(c, struct loop_frame,
 				prog->max_loop_depth ? prog->max_loop_depth : 1);
 	if (c->randstr == NULL || c->handles == NULL || c->loops == NULL)

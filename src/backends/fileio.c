@@ -41,6 +41,7 @@
 #include "backends.h"
 #include "ntstatus.h"
 #include "options.h"
+#include "util.h"
 
 /* NTCreateX create_options bits this backend honours */
 #define FILEIO_OPT_DIRECTORY		0x1	/* FILE_DIRECTORY_FILE */
@@ -741,8 +742,8 @@ static int fileio_setup(void *mem_ctx, const struct backend_client_config *cfg,
 	st->nhandles = cfg->nhandles;
 	talloc_set_destructor(st, fileio_state_destructor);
 
-	st->handles = talloc_zero_array(st, struct fileio_handle,
-					cfg->nhandles > 0 ? cfg->nhandles : 1);
+	st->handles = util_zero_pages(st, sizeof(struct fileio_handle) *
+				      (cfg->nhandles > 0 ? cfg->nhandles : 1));
 	if (st->handles == NULL)
 		goto nomem;
 
