@@ -4,8 +4,8 @@
  * A worker process owns one or more clients.  Each client resolves its
  * paths once (client_new), then client_step() runs the program one line at
  * a time: control commands are handled here, measured ops go through the
- * backend, are timed with CLOCK_MONOTONIC and recorded in the client's own
- * stats slot.  Nothing here exits the process; fatal problems are reported
+ * backend, are timed (timer.h: the invariant TSC or CLOCK_MONOTONIC) and
+ * recorded in the client's own stats slot.  Nothing here exits the process; fatal problems are reported
  * on stderr once, with their context, and returned.
  */
 #ifndef DBENCH_CLIENT_H

@@ -73,7 +73,7 @@ extern const struct op_info op_info[OP_NUM_KINDS];
  */
 int op_kind_from_name(const char *name, size_t len);
 
-#define PROGRAM_MAX_ARGS 4
+#define PROGRAM_MAX_ARGS 3
 
 enum value_kind {
 	VAL_CONST = 0,	/* v */
@@ -86,11 +86,16 @@ struct value_mod {
 	int64_t y;	/* never 0 for '/' and '%' */
 };
 
+/*
+ * A numeric argument: 16 bytes, because a large loadfile has millions of
+ * them (see struct op).  The modifiers of a '*' value live in one array of
+ * the program: program->mods[mods .. mods + nmods).
+ */
 struct value {
-	enum value_kind kind;
 	int64_t v;
-	unsigned nmods;
-	const struct value_mod *mods;	/* talloc child of the program */
+	uint32_t mods;		/* index in program->mods (when nmods > 0) */
+	uint8_t kind;		/* enum value_kind */
+	uint8_t nmods;
 };
 
 /*
@@ -121,33 +126,59 @@ enum status_check {
 	STATUS_EXACT,		/* a specific NT status */
 };
 
+/*
+ * One compiled line.  Kept small (88 bytes on LP64): Debian's client.txt
+ * has 458,000 of them, every worker walks them all, and the parent must
+ * compile them in well under 50 MB.  Fields that never coexist share
+ * space: a control command has neither paths nor a status.
+ */
 struct op {
-	enum op_kind kind;
+	uint8_t kind;			/* enum op_kind */
+	uint8_t check;			/* enum status_check */
 	uint32_t line;			/* 1-based line in the loadfile */
+	union {
+		uint32_t status;	/* measured: expected NT status when
+					 * check == STATUS_EXACT */
+		uint32_t jump;		/* LOOP <-> ENDLOOP partner index */
+	};
+	int32_t handle;			/* dense handle slot, or -1; its number
+					 * as written is handle_nums[handle] */
 	double time;			/* timed format: seconds since pass start, or -1 */
-	const struct path *path[2];	/* NULL when unused */
-	int32_t handle;			/* dense handle slot, or -1 */
-	int64_t handle_num;		/* the handle number as written (messages) */
+	union {
+		/* measured ops: NULL when unused */
+		const struct path *path[2];
+		/* WRITEPATTERN text / RANDOMSTRING pattern */
+		struct {
+			const char *text;
+			size_t text_len;
+		};
+	};
 	struct value arg[PROGRAM_MAX_ARGS];
-	enum status_check check;
-	uint32_t status;		/* expected NT status when check == STATUS_EXACT */
-	uint32_t jump;			/* LOOP <-> ENDLOOP partner index */
-	const char *text;		/* WRITEPATTERN text / RANDOMSTRING pattern */
-	size_t text_len;
 };
 
 struct program {
 	const char *filename;		/* as given on the command line */
 	struct op *ops;
 	uint32_t nops;
+	const struct value_mod *mods;	/* modifiers of all '*' values */
+	uint32_t nmods;
+	int64_t *handle_nums;		/* handle number of each dense slot */
 	const struct path **paths;	/* interned, indexed by path->id */
 	uint32_t npaths;
+	uint32_t max_path_len;		/* longest path->len */
 	uint32_t nhandles;		/* dense handle slots in use */
 	uint32_t nrandom;		/* RANDOMSTRING indices used: 0..nrandom-1 */
 	bool timed;			/* at least one op has a time */
 	uint32_t nlines;		/* lines in the file */
 	uint32_t max_loop_depth;
 };
+
+/* The modifiers of value v of program p (NULL when it has none). */
+static inline const struct value_mod *program_mods(const struct program *p,
+						   const struct value *v)
+{
+	return v->nmods != 0 ? &p->mods[v->mods] : NULL;
+}
 
 /*
  * Compile a loadfile (plain text or gzip, detected by content).

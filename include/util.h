@@ -38,6 +38,15 @@ static inline int hex_digit_value(char c)
 	return -1;
 }
 
+/*
+ * size bytes of zeroes that cost no memory until written: fresh anonymous
+ * pages for a large table (talloc_zero would write every byte), plain
+ * talloc_zero memory below ZERO_PAGES_MIN.  Freed with mem_ctx, never by
+ * itself.  NULL when out of memory.
+ */
+#define ZERO_PAGES_MIN (64u * 1024)
+void *util_zero_pages(void *mem_ctx, size_t size);
+
 /* Sleep for ns nanoseconds (restarting after signals unless *stop is set). */
 void sleep_ns(uint64_t ns, const volatile uint32_t *stop);
 

@@ -12,6 +12,7 @@
 
 #include "client.h"
 #include "ntstatus.h"
+#include "timer.h"
 #include "util.h"
 
 #define LOAD(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
@@ -22,10 +23,14 @@ struct loop_frame {
 	int64_t left;		/* iterations still to run, this one included */
 };
 
-/* What the engine remembers about a handle slot, for error messages. */
+/*
+ * What the engine remembers about a handle slot, for error messages.  All
+ * zero is the initial state: the table is calloc'ed, so the slots a client
+ * has not used yet cost no memory (our default loadfile has 55,000).
+ */
 struct handle_info {
-	uint32_t open_op;	/* last NTCreateX on it, or UINT32_MAX */
-	uint32_t close_op;	/* last Close on it, or UINT32_MAX */
+	uint32_t open_op;	/* 1 + last NTCreateX on it, 0 if none */
+	uint32_t close_op;	/* 1 + last Close on it, 0 if none */
 	uint32_t open_status;
 	int open_err;
 	bool open;
@@ -40,8 +45,16 @@ struct client {
 	struct client_slot *slot;
 	unsigned id;
 
-	char **paths;			/* per path id; NULL where has_random */
-	char *scratch[2];		/* $i paths resolved at run time */
+	/*
+	 * Paths are resolved when an op runs, into scratch[0] and [1]:
+	 * copying 50 bytes costs less than keeping a resolved copy of every
+	 * path per client (Debian's client.txt has 261 distinct paths, our
+	 * default loadfile 8,535: half a megabyte per client, and thousands
+	 * of allocations at start-up).
+	 */
+	char cname[24];			/* "client<N>": the substitution */
+	size_t cname_len;
+	char *scratch[2];
 	size_t scratch_len[2];
 	char **randstr;			/* RANDOMSTRING values, per index */
 	struct handle_info *handles;
@@ -102,6 +115,27 @@ static int scratch_put(struct client *c, int k, size_t *used, const char *s,
 	*used += n;
 	c->scratch[k][*used] = '\0';
 	return 0;
+}
+
+/*
+ * Path p as this client sees it: the program's text when it has no
+ * substitution point, else the text with "client1" replaced, in scratch[k]
+ * (which client_new made long enough for any path of the program).
+ */
+static const char *resolve_path(struct client *c, int k, const struct path *p)
+{
+	char *s = c->scratch[k];
+	size_t pos, rest;
+
+	if (p->client_pos < 0)
+		return p->text;
+	pos = (size_t)p->client_pos;
+	rest = p->len - pos - p->client_len;
+	memcpy(s, p->text, pos);
+	memcpy(s + pos, c->cname, c->cname_len);
+	memcpy(s + pos + c->cname_len, p->text + pos + p->client_len,
+	       rest + 1);
+	return s;
 }
 
 /* Resolve a path with $i substitutions into scratch[k]. */
@@ -169,28 +203,22 @@ struct client *client_new(void *mem_ctx, const struct dbench_options *opts,
 	c->rng = 0x6462656e6368ull ^ ((uint64_t)client << 32);
 	c->slot->program = prog_index;
 
-	c->paths = talloc_zero_array(c, char *, prog->npaths ? prog->npaths : 1);
-	c->randstr = talloc_zero_array(c, char *,
-				       prog->nrandom ? prog->nrandom : 1);
-	c->handles = talloc_array(c, struct handle_info,
-				  prog->nhandles ? prog->nhandles : 1);
-	c->loops = talloc_array(c, struct loop_frame,
-				prog->max_loop_depth ? prog->max_loop_depth : 1);
-	if (c->paths == NULL || c->randstr == NULL || c->handles == NULL ||
-	    c->loops == NULL)
-		goto nomem;
-	for (uint32_t i = 0; i < prog->npaths; i++) {
-		const struct path *p = prog->paths[i];
-
-		if (p->has_random)
-			continue;
-		c->paths[i] = client_path_for(c->paths, p, client);
-		if (c->paths[i] == NULL)
+	c->cname_len = (size_t)snprintf(c->cname, sizeof(c->cname), "client%u",
+					client);
+	for (unsigned k = 0; k < 2; k++) {
+		c->scratch_len[k] = prog->max_path_len + sizeof(c->cname) + 1;
+		c->scratch[k] = talloc_array(c, char, c->scratch_len[k]);
+		if (c->scratch[k] == NULL)
 			goto nomem;
 	}
-	for (uint32_t h = 0; h < prog->nhandles; h++)
-		c->handles[h] = (struct handle_info){
-			.open_op = UINT32_MAX, .close_op = UINT32_MAX };
+	c->randstr = talloc_zero_array(c, char *,
+				       prog->nrandom ? prog->nrandom : 1);
+	c->handles = util_zero_pages(c, sizeof(struct handle_info) *
+					       (prog->nhandles ? prog->nhandles : 1));
+	c->loops = talloc_array(c, struct loop_frame,
+				prog->max_loop_depth ? prog->max_loop_depth : 1);
+	if (c->randstr == NULL || c->handles == NULL || c->loops == NULL)
+		goto nomem;
 
 	if (be->setup(c, &cfg, &c->be_state, &err) != 0) {
 		fprintf(stderr, "dbench: client %u: %s backend setup: %s\n",
@@ -238,9 +266,10 @@ static int64_t resolve_value(struct client *c, enum op_kind k,
 	case VAL_RANDOM:
 		x = (int64_t)(rng_next(c) >> 1);
 		for (unsigned m = 0; m < v->nmods; m++) {
-			int64_t y = v->mods[m].y;
+			const struct value_mod *mod = &c->prog->mods[v->mods + m];
+			int64_t y = mod->y;
 
-			switch (v->mods[m].op) {
+			switch (mod->op) {
 			case '/':
 				x -= x % y;
 				break;
@@ -328,24 +357,24 @@ static char *handle_story(struct client *c, const struct op *op)
 	if (op->handle < 0)
 		return talloc_strdup(c, "");
 	h = &c->handles[op->handle];
-	if (h->open_op == UINT32_MAX)
+	if (h->open_op == 0)
 		return talloc_asprintf(c, ": handle %lld was never opened "
 				       "before this line",
-				       (long long)op->handle_num);
-	o = &c->prog->ops[h->open_op];
+				       (long long)c->prog->handle_nums[op->handle]);
+	o = &c->prog->ops[h->open_op - 1];
 	if (h->open_status != NT_STATUS_OK)
 		return talloc_asprintf(
 			c, ": handle %lld was never opened (its open at %s:%u "
-			"failed: %s%s%s)", (long long)op->handle_num,
+			"failed: %s%s%s)", (long long)c->prog->handle_nums[op->handle],
 			client_file(c), o->line,
 			ntstatus_str(h->open_status, sb),
 			h->open_err ? ", " : "",
 			h->open_err ? strerror(h->open_err) : "");
-	if (!h->open && h->close_op != UINT32_MAX)
+	if (!h->open && h->close_op != 0)
 		return talloc_asprintf(c, ": handle %lld was closed at %s:%u",
-				       (long long)op->handle_num,
+				       (long long)c->prog->handle_nums[op->handle],
 				       client_file(c),
-				       c->prog->ops[h->close_op].line);
+				       c->prog->ops[h->close_op - 1].line);
 	return talloc_strdup(c, "");
 }
 
@@ -355,12 +384,14 @@ static const char *op_path_text(struct client *c, const struct op *op,
 {
 	if (call->path[0] != NULL)
 		return call->path[0];
-	if (op->handle >= 0 && c->handles[op->handle].open_op != UINT32_MAX) {
-		const struct op *o = &c->prog->ops[c->handles[op->handle].open_op];
+	if (op->handle >= 0 && c->handles[op->handle].open_op != 0) {
+		const struct op *o =
+			&c->prog->ops[c->handles[op->handle].open_op - 1];
 
 		if (o->path[0] != NULL)
-			return c->paths[o->path[0]->id] ?
-				       c->paths[o->path[0]->id] : o->path[0]->text;
+			return o->path[0]->has_random ?
+				       o->path[0]->text :
+				       resolve_path(c, 0, o->path[0]);
 	}
 	return NULL;
 }
@@ -454,6 +485,9 @@ static void record(struct client *c, enum op_kind k, uint64_t lat,
 	struct op_stats *os = &s->ops[k];
 	uint64_t tick = LOAD(c->region->hdr->tick);
 
+	if (!(s->ops_used & (1u << k)))
+		__atomic_store_n(&s->ops_used, s->ops_used | (1u << k),
+				 __ATOMIC_RELEASE);
 	STORE(os->count, os->count + 1);
 	STORE(os->sum_ns, os->sum_ns + lat);
 	if (lat > os->max_ns)
@@ -546,7 +580,7 @@ static enum client_step_result run_measured(struct client *c,
 		if (p == NULL)
 			continue;
 		call.path[i] = p->has_random ? resolve_random_path(c, (int)i, p)
-					     : c->paths[p->id];
+					     : resolve_path(c, (int)i, p);
 		if (call.path[i] == NULL) {
 			fprintf(stderr, "dbench: client %u: out of memory\n",
 				c->id);
@@ -576,9 +610,9 @@ static enum client_step_result run_measured(struct client *c,
 
 	pace(c, op);
 	sync_phase(c);
-	t0 = now_ns();
+	t0 = timer_now();
 	status = c->be->ops[op->kind](c->be_state, &call);
-	lat = now_ns() - t0;
+	lat = timer_ns(t0, timer_now());
 	record(c, op->kind, lat, call.bytes);
 	c->paced_bytes += call.bytes;
 
@@ -588,7 +622,7 @@ static enum client_step_result run_measured(struct client *c,
 		/* as on an SMB server, a failed open leaves an open handle
 		 * of the same number alone */
 		if (status == NT_STATUS_OK || !h->open) {
-			h->open_op = (uint32_t)(op - c->prog->ops);
+			h->open_op = (uint32_t)(op - c->prog->ops) + 1;
 			h->open_status = status;
 			h->open_err = call.err;
 			h->open = status == NT_STATUS_OK;
@@ -596,7 +630,8 @@ static enum client_step_result run_measured(struct client *c,
 	} else if (op->kind == OP_CLOSE && op->handle >= 0 &&
 		   status == NT_STATUS_OK) {
 		c->handles[op->handle].open = false;
-		c->handles[op->handle].close_op = (uint32_t)(op - c->prog->ops);
+		c->handles[op->handle].close_op =
+			(uint32_t)(op - c->prog->ops) + 1;
 	}
 
 	if (c->be->ignore_status)

@@ -50,13 +50,16 @@ void stats_unmap(struct stats_region *r)
 
 void stats_slot_reset(struct client_slot *s, uint32_t phase)
 {
+	uint32_t used = __atomic_load_n(&s->ops_used, __ATOMIC_ACQUIRE);
+
 	s->lines = 0;
 	s->bytes = 0;
 	for (unsigned o = 0; o < OP_NUM_MEASURED; o++) {
 		struct op_stats *os = &s->ops[o];
 
-		if (os->count == 0)
-			continue;	/* keep untouched pages untouched */
+		/* keep untouched pages untouched */
+		if (!(used & (1u << o)) || os->count == 0)
+			continue;
 		os->count = 0;
 		os->sum_ns = 0;
 		os->max_ns = 0;
@@ -129,8 +132,13 @@ void stats_sum(const struct stats_region *r, unsigned first, unsigned n,
 			if (m > t->tick_max_ns)
 				t->tick_max_ns = m;
 		}
+		uint32_t used = __atomic_load_n(&s->ops_used,
+						__ATOMIC_ACQUIRE);
+
 		for (unsigned o = 0; o < OP_NUM_MEASURED; o++)
-			op_stats_add(&t->ops[o], &s->ops[o], with_hist);
+			if (used & (1u << o))
+				op_stats_add(&t->ops[o], &s->ops[o],
+					     with_hist);
 	}
 }
 

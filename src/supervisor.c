@@ -32,6 +32,7 @@
 #include "report_json.h"
 #include "series.h"
 #include "supervisor.h"
+#include "timer.h"
 #include "util.h"
 
 #define LOAD(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
@@ -204,9 +205,9 @@ static int worker_main(struct run *run, const struct worker *w, int gate_fd,
 
 static bool creates_shared(const struct op *op)
 {
-	if (op->path[0] == NULL || op->path[0]->client_pos >= 0)
+	if (op->kind != OP_MKDIR && op->kind != OP_NTCREATEX)
 		return false;
-	return op->kind == OP_MKDIR || op->kind == OP_NTCREATEX;
+	return op->path[0] != NULL && op->path[0]->client_pos < 0;
 }
 
 /*
@@ -613,6 +614,8 @@ int supervisor_run(void *mem_ctx, const struct run_setup *su)
 		return 1;
 	}
 	hdr = run->region.hdr;
+	/* the op timer, calibrated once here so that every worker shares it */
+	timer_init();
 	if (note_shared_paths(run, run) != 0)
 		goto nomem;
 	if (pipe2(gate, O_CLOEXEC) != 0) {

@@ -7,7 +7,10 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <time.h>
+
+#include <talloc.h>
 
 #include "util.h"
 
@@ -106,4 +109,36 @@ void sleep_ns(uint64_t ns, const volatile uint32_t *stop)
 		if (stop != NULL && *stop)
 			break;
 	}
+}
+
+/* Owner of a mapping made by util_zero_pages(). */
+struct zero_pages {
+	void *p;
+	size_t len;
+};
+
+static int zero_pages_destructor(struct zero_pages *z)
+{
+	munmap(z->p, z->len);
+	return 0;
+}
+
+void *util_zero_pages(void *mem_ctx, size_t size)
+{
+	struct zero_pages *z;
+
+	if (size < ZERO_PAGES_MIN)
+		return talloc_zero_size(mem_ctx, size > 0 ? size : 1);
+	z = talloc(mem_ctx, struct zero_pages);
+	if (z == NULL)
+		return NULL;
+	z->p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (z->p == MAP_FAILED) {
+		talloc_free(z);
+		return NULL;
+	}
+	z->len = size;
+	talloc_set_destructor(z, zero_pages_destructor);
+	return z->p;
 }

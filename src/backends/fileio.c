@@ -65,6 +65,7 @@
 #include "backends.h"
 #include "ntstatus.h"
 #include "options.h"
+#include "util.h"
 
 /* NTCreateX create_options bits this backend honours */
 #define FILEIO_OPT_DIRECTORY		0x1	/* FILE_DIRECTORY_FILE */
@@ -100,10 +101,23 @@ enum fileio_disposition {
 /* SMB wildcards: '*' '?' and the DOS forms '<' '>' '"' */
 #define FILEIO_WILDCARDS	"*?<>\""
 
+/* All zero (the table is calloc'ed: untouched slots cost no memory; a
+ * loadfile can have tens of thousands) means not open. */
 struct fileio_handle {
-	int fd;			/* -1: slot not open */
+	int fd;
 	bool is_dir;
+	bool open;
 	bool direct;		/* opened with O_DIRECT: I/O through dbuf */
+};
+
+/* A kept directory; see fileio_dircache_get(). */
+#define FILEIO_DIRCACHE	32
+
+struct fileio_dircache {
+	char *path;		/* relative to the client directory (talloc) */
+	size_t len;
+	int fd;			/* O_PATH | O_DIRECTORY, -1: entry unused */
+	uint64_t used;		/* when last used, for eviction */
 };
 
 struct fileio_state {
@@ -117,8 +131,10 @@ struct fileio_state {
 	uint8_t *dbuf;			/* O_DIRECT transfers (posix_memalign) */
 	size_t dbuf_size;
 	uint64_t xattr_writes;		/* attribute values written so far */
-	char *pbuf;			/* a parent path, see fileio_parent */
-	size_t pbuf_size;
+	struct fileio_dircache dircache[FILEIO_DIRCACHE];
+	uint64_t dircache_clock;
+	bool dircache_stale;		/* a kept directory was found removed */
+	char *dents;			/* getdents64 buffer, see fileio_dir */
 };
 
 static const struct dbench_options fileio_default_opts;
@@ -216,55 +232,118 @@ static int fileio_open_beneath(int dfd, const char *path, int flags,
 	return fd;
 }
 
-/* An open of path in the client directory; see fileio_open_beneath. */
-static int fileio_openat(struct fileio_state *st, const char *path,
-			 int flags, mode_t mode)
+/*
+ * Directories resolved so far, per client.  Resolving a directory safely
+ * costs an openat2() (or a walk) and a close(); dbench 4.00 makes one
+ * call on a full path instead.  So each directory is resolved once and
+ * its O_PATH descriptor kept: the call on the path becomes one *at() call
+ * on (kept descriptor, last component), the same system calls as 4.00's
+ * (bench/syscalls.sh), and still nothing follows a symlink.  The cache is
+ * emptied whenever this client removes or renames a directory; a kept
+ * directory another client removed is noticed by the name lookup (its
+ * link count is 0, see fileio_scan_open) and resolved again.
+ */
+
+/* Forget every kept directory (after this client removed or renamed one). */
+static void fileio_dircache_flush(struct fileio_state *st)
 {
-	return fileio_open_beneath(st->dirfd, path, flags, mode);
+	for (unsigned i = 0; i < FILEIO_DIRCACHE; i++) {
+		struct fileio_dircache *e = &st->dircache[i];
+
+		if (e->fd >= 0)
+			close(e->fd);
+		e->fd = -1;
+		e->len = 0;
+	}
 }
 
 /*
- * The directory holding path's last component, resolved safely, for the
- * calls that have no openat2: st->dirfd itself for a single component
- * (not to be closed), else a new O_PATH fd.  *leaf is pointed at the last
- * component.  -1 with errno set on failure.  Release with fileio_put.
+ * The kept descriptor of directory path[0..len) (relative to the client
+ * directory), resolving it on a miss.  The cache owns it: never close it.
+ * -1 with errno set when the directory cannot be resolved.
+ */
+static int fileio_dircache_get(struct fileio_state *st, const char *path,
+			       size_t len)
+{
+	struct fileio_dircache *victim = NULL;
+	char *copy;
+	int fd;
+
+	st->dircache_clock++;
+	for (unsigned i = 0; i < FILEIO_DIRCACHE; i++) {
+		struct fileio_dircache *e = &st->dircache[i];
+
+		if (e->fd < 0) {
+			if (victim == NULL || victim->fd >= 0)
+				victim = e;	/* a free entry first */
+			continue;
+		}
+		if (e->len == len && memcmp(e->path, path, len) == 0) {
+			e->used = st->dircache_clock;
+			return e->fd;
+		}
+		if (victim == NULL || (victim->fd >= 0 && e->used < victim->used))
+			victim = e;	/* else the least recently used */
+	}
+	copy = talloc_realloc(st, victim->path, char, len + 1);
+	if (copy == NULL) {
+		errno = ENOMEM;
+		return -1;
+	}
+	memcpy(copy, path, len);
+	copy[len] = '\0';
+	victim->path = copy;
+	fd = fileio_open_beneath(st->dirfd, copy,
+				 O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	if (victim->fd >= 0)
+		close(victim->fd);
+	victim->fd = fd;
+	victim->len = len;
+	victim->used = st->dircache_clock;
+	return fd;
+}
+
+/*
+ * The directory holding path's last component, resolved safely: the
+ * client directory for a single component, else a kept O_PATH descriptor.
+ * *leaf is pointed at the last component.  -1 with errno set on failure.
+ * The descriptor is never to be closed by the caller.
  */
 static int fileio_parent(struct fileio_state *st, const char *path,
 			 const char **leaf)
 {
 	const char *slash = strrchr(path, '/');
-	size_t len;
 
 	if (slash == NULL) {
 		*leaf = path;
 		return st->dirfd;
 	}
 	*leaf = slash + 1;
-	len = (size_t)(slash - path);
-	if (len + 1 > st->pbuf_size) {
-		char *b = talloc_realloc(st, st->pbuf, char, len + 1);
-
-		if (b == NULL) {
-			errno = ENOMEM;
-			return -1;
-		}
-		st->pbuf = b;
-		st->pbuf_size = len + 1;
-	}
-	memcpy(st->pbuf, path, len);
-	st->pbuf[len] = '\0';
-	return fileio_open_beneath(st->dirfd, st->pbuf,
-				   O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
+	return fileio_dircache_get(st, path, (size_t)(slash - path));
 }
 
-/* Release what fileio_parent returned, keeping errno. */
+/* Nothing to release since the cache keeps the parents; kept as the
+ * counterpart of fileio_parent so a call site reads as a pair. */
 static void fileio_put(struct fileio_state *st, int fd)
 {
-	int err = errno;
+	(void)st;
+	(void)fd;
+}
 
-	if (fd >= 0 && fd != st->dirfd)
-		close(fd);
-	errno = err;
+/* An open of path in the client directory: no symlink is followed on the
+ * way (the parent is resolved safely) nor as the last component. */
+static int fileio_openat(struct fileio_state *st, const char *path,
+			 int flags, mode_t mode)
+{
+	const char *leaf;
+	int pfd = fileio_parent(st, path, &leaf);
+
+	if (pfd < 0)
+		return -1;
+	return openat(pfd, leaf[0] != '\0' ? leaf : ".", flags | O_NOFOLLOW,
+		      mode);
 }
 
 /* fstatat of path; a symlink anywhere is not followed. */
@@ -505,7 +584,7 @@ static struct fileio_handle *fileio_handle(struct fileio_state *st,
 	int32_t slot = call->op != NULL ? call->op->handle : -1;
 
 	if (slot < 0 || (uint32_t)slot >= st->nhandles ||
-	    st->handles[slot].fd < 0)
+	    !st->handles[slot].open)
 		return NULL;
 	return &st->handles[slot];
 }
@@ -520,9 +599,9 @@ static void fileio_close_all(struct fileio_state *st)
 	uint32_t i;
 
 	for (i = 0; i < st->nhandles; i++) {
-		if (st->handles[i].fd >= 0) {
+		if (st->handles[i].open) {
 			close(st->handles[i].fd);
-			st->handles[i].fd = -1;
+			st->handles[i].open = false;
 		}
 	}
 }
@@ -711,39 +790,97 @@ static bool fileio_mask_match(const char *mask, const char *name)
 }
 
 /*
- * Open the directory that holds the last component of path for reading
- * (path[0..dir_len) names it; 0 means the client directory).  NULL with
- * errno set on failure.
+ * A directory read with getdents64() into a 32 KiB buffer: what glibc's
+ * opendir()/readdir() do (openat, fstat, getdents64, close), without the
+ * fcntl() fdopendir() would add, and opened relative to a kept directory
+ * so that no symlink is followed on the way.
  */
-static DIR *fileio_opendir(struct fileio_state *st, const char *path,
-			   size_t dir_len)
-{
-	char *dir = NULL;
-	DIR *d;
-	int fd, err;
+#define FILEIO_DENTS_SIZE	32768
 
-	if (dir_len > 0) {
-		dir = talloc_strndup(st, path, dir_len);
-		if (dir == NULL) {
+struct fileio_dir {
+	int fd;
+	size_t pos, end;
+};
+
+struct fileio_dirent64 {	/* the kernel's struct linux_dirent64 */
+	uint64_t d_ino;
+	int64_t d_off;
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
+};
+
+/*
+ * Open the directory path[0..dir_len) (0: the client directory) for
+ * reading.  A kept directory that another client removed (no links left)
+ * is resolved again once.  0, or -1 with errno set.
+ */
+static int fileio_dir_open(struct fileio_state *st, const char *path,
+			   size_t dir_len, struct fileio_dir *d)
+{
+	struct stat sb;
+	int pfd, err;
+
+	if (st->dents == NULL) {
+		st->dents = talloc_size(st, FILEIO_DENTS_SIZE);
+		if (st->dents == NULL) {
 			errno = ENOMEM;
-			return NULL;
+			return -1;
 		}
 	}
-	fd = fileio_openat(st, dir != NULL ? dir : ".",
-			   O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
-	err = errno;
-	talloc_free(dir);
-	if (fd < 0) {
-		errno = err;
-		return NULL;
+	for (int attempt = 0;; attempt++) {
+		pfd = dir_len > 0 ? fileio_dircache_get(st, path, dir_len) :
+				    st->dirfd;
+		if (pfd < 0)
+			return -1;
+		d->fd = openat(pfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (d->fd < 0)
+			return -1;
+		if (fstat(d->fd, &sb) != 0) {
+			err = errno;
+			close(d->fd);
+			errno = err;
+			return -1;
+		}
+		if (sb.st_nlink > 0 || dir_len == 0 || attempt > 0)
+			break;
+		close(d->fd);
+		fileio_dircache_flush(st);
+		st->dircache_stale = true;
 	}
-	d = fdopendir(fd);
-	if (d == NULL) {
-		err = errno;
-		close(fd);
-		errno = err;
+	d->pos = d->end = 0;
+	return 0;
+}
+
+/* The next name, or NULL at the end (errno 0) or on an error (errno set). */
+static const char *fileio_dir_next(struct fileio_state *st,
+				   struct fileio_dir *d)
+{
+	const struct fileio_dirent64 *de;
+
+	if (d->pos >= d->end) {
+		long n = syscall(SYS_getdents64, d->fd, st->dents,
+				 FILEIO_DENTS_SIZE);
+
+		if (n <= 0) {
+			if (n == 0)
+				errno = 0;
+			return NULL;
+		}
+		d->pos = 0;
+		d->end = (size_t)n;
 	}
-	return d;
+	de = (const struct fileio_dirent64 *)(st->dents + d->pos);
+	d->pos += de->d_reclen;
+	return de->d_name;
+}
+
+static void fileio_dir_close(struct fileio_dir *d)
+{
+	int err = errno;
+
+	close(d->fd);
+	errno = err;
 }
 
 /*
@@ -755,31 +892,90 @@ static DIR *fileio_opendir(struct fileio_state *st, const char *path,
 static int fileio_case_scan(struct fileio_state *st, const char *path)
 {
 	const char *slash = strrchr(path, '/');
-	const char *name = slash != NULL ? slash + 1 : path;
-	struct dirent *de;
+	const char *want = slash != NULL ? slash + 1 : path;
+	const char *name;
+	struct fileio_dir d;
 	int found = 0;
-	DIR *d;
 
-	d = fileio_opendir(st, path,
-			   slash != NULL ? (size_t)(slash - path) : 0);
-	if (d == NULL)
+	if (fileio_dir_open(st, path,
+			    slash != NULL ? (size_t)(slash - path) : 0,
+			    &d) != 0)
 		return -1;
-	errno = 0;
-	while ((de = readdir(d)) != NULL) {
-		if (strcasecmp(de->d_name, name) == 0) {
+	while ((name = fileio_dir_next(st, &d)) != NULL) {
+		if (strcasecmp(name, want) == 0) {
 			found = 1;
 			break;
 		}
 	}
-	if (de == NULL && errno != 0) {
-		int saved = errno;	/* a failed read is not "no match" */
-
-		closedir(d);
-		errno = saved;
+	if (name == NULL && errno != 0) {
+		fileio_dir_close(&d);	/* a failed read is not "no match" */
 		return -1;
 	}
-	closedir(d);
+	fileio_dir_close(&d);
 	return found;
+}
+
+/* What the name lookup before a path operation found. */
+enum fileio_found {
+	FOUND_YES = 0,	/* the path exists as spelled (*sb filled) */
+	FOUND_CASE,	/* not as spelled, but in another case */
+	FOUND_NAME,	/* missing; its directory exists */
+	FOUND_NO_PATH,	/* missing; so is a directory on the way */
+	FOUND_MISSING,	/* missing; its directory was not looked at */
+};
+
+/*
+ * The name lookup a file server makes before every operation on a path.
+ * On anything but FOUND_YES and FOUND_CASE errno says why the path was
+ * not found (ENOENT, ENOTDIR, or what the stat or the scan failed with).
+ * It is what a file server does (Samba: a stat; if that finds nothing, unless --no-resolve, a scan of
+ * the directory for the name in another case).  dbench 4.00 makes these
+ * same calls before NTCreateX, Mkdir, Rmdir, Unlink, Rename (both names),
+ * QUERY_PATH_INFORMATION and FIND_FIRST; doing the same work is what makes
+ * the two tools' throughputs comparable.  The answer also tells a failed
+ * call apart (missing name or missing directory) without another look.
+ */
+static enum fileio_found fileio_lookup(struct fileio_state *st,
+				       const char *path, struct stat *sb)
+{
+	int r;
+
+	if (fileio_fstatat(st, path, sb, AT_SYMLINK_NOFOLLOW) == 0)
+		return FOUND_YES;
+	if (errno == ENOTDIR)
+		return FOUND_NO_PATH;
+	if (errno != ENOENT || st->opts->no_resolve)
+		return FOUND_MISSING;
+	st->dircache_stale = false;
+	r = fileio_case_scan(st, path);
+	/* the kept directory had been removed by another client: look again
+	 * in the one now there */
+	if (st->dircache_stale &&
+	    fileio_fstatat(st, path, sb, AT_SYMLINK_NOFOLLOW) == 0)
+		return FOUND_YES;
+	if (r > 0)
+		return FOUND_CASE;
+	if (r == 0) {
+		errno = ENOENT;
+		return FOUND_NAME;
+	}
+	return errno == ENOENT || errno == ENOTDIR ? FOUND_NO_PATH :
+						     FOUND_MISSING;
+}
+
+/*
+ * fileio_path_errno() for a call made after a lookup: a missing path the
+ * lookup already placed needs no other look at the filesystem.
+ */
+static uint32_t fileio_found_errno(struct fileio_state *st,
+				   struct op_call *call, const char *path,
+				   int err, enum fileio_found found)
+{
+	if (err == ENOENT && found == FOUND_NAME)
+		return fileio_fail(call, NT_STATUS_OBJECT_NAME_NOT_FOUND, err);
+	if (err == ENOENT && found == FOUND_NO_PATH)
+		return fileio_no_path(call, err);
+	return fileio_path_errno(st, call, path, err);
 }
 
 /*
@@ -794,14 +990,14 @@ static uint32_t fileio_find_count(struct fileio_state *st,
 {
 	const char *slash = strrchr(pattern, '/');
 	const char *mask = slash != NULL ? slash + 1 : pattern;
-	struct dirent *de;
+	const char *name;
+	struct fileio_dir d;
 	uint64_t n = 0;
-	DIR *d;
 	int err;
 
-	d = fileio_opendir(st, pattern,
-			   slash != NULL ? (size_t)(slash - pattern) : 0);
-	if (d == NULL) {
+	if (fileio_dir_open(st, pattern,
+			    slash != NULL ? (size_t)(slash - pattern) : 0,
+			    &d) != 0) {
 		if (errno == ENOENT || errno == ENOTDIR)
 			return fileio_no_path(call, errno);
 		return fileio_errno(call, errno);
@@ -809,20 +1005,19 @@ static uint32_t fileio_find_count(struct fileio_state *st,
 	for (;;) {
 		if (maxcount > 0 && n >= (uint64_t)maxcount)
 			break;
-		errno = 0;
-		de = readdir(d);
-		if (de == NULL) {
+		name = fileio_dir_next(st, &d);
+		if (name == NULL) {
 			err = errno;
 			if (err != 0) {
-				closedir(d);
+				fileio_dir_close(&d);
 				return fileio_errno(call, err);
 			}
 			break;
 		}
-		if (fileio_mask_match(mask, de->d_name))
+		if (fileio_mask_match(mask, name))
 			n++;
 	}
-	closedir(d);
+	fileio_dir_close(&d);
 	*count = n;
 	return NT_STATUS_OK;
 }
@@ -912,14 +1107,17 @@ static int fileio_remove_path(struct fileio_state *st, const char *path)
 	const char *leaf;
 	int pfd, ret;
 
-	if (path == NULL || path[0] == '\0' || strcmp(path, ".") == 0)
+	if (path == NULL || path[0] == '\0' || strcmp(path, ".") == 0) {
+		fileio_dircache_flush(st);
 		return fileio_tree_empty(st->dirfd, ".");
+	}
 	/* the tree's parent, reached without following a symlink */
 	pfd = fileio_parent(st, path, &leaf);
 	if (pfd < 0)
 		return errno == ENOENT || errno == ENOTDIR ? 0 : -errno;
 	ret = fileio_tree_remove(pfd, leaf, false);
 	fileio_put(st, pfd);
+	fileio_dircache_flush(st);	/* kept directories may be gone */
 	return ret;
 }
 
@@ -928,6 +1126,7 @@ static int fileio_remove_path(struct fileio_state *st, const char *path)
 static int fileio_state_destructor(struct fileio_state *st)
 {
 	fileio_close_all(st);
+	fileio_dircache_flush(st);
 	free(st->dbuf);
 	st->dbuf = NULL;
 	if (st->dirfd >= 0) {
@@ -941,25 +1140,21 @@ static int fileio_setup(void *mem_ctx, const struct backend_client_config *cfg,
 			void **state, char **err)
 {
 	struct fileio_state *st;
-	uint32_t i;
 
 	st = talloc_zero(mem_ctx, struct fileio_state);
 	if (st == NULL)
 		goto nomem;
 	st->dirfd = -1;
+	for (unsigned i = 0; i < FILEIO_DIRCACHE; i++)
+		st->dircache[i].fd = -1;
 	st->opts = cfg->opts != NULL ? cfg->opts : &fileio_default_opts;
 	st->nhandles = cfg->nhandles;
 	talloc_set_destructor(st, fileio_state_destructor);
 
-	st->handles = talloc_array(st, struct fileio_handle,
-				   cfg->nhandles > 0 ? cfg->nhandles : 1);
+	st->handles = util_zero_pages(st, sizeof(struct fileio_handle) *
+				      (cfg->nhandles > 0 ? cfg->nhandles : 1));
 	if (st->handles == NULL)
 		goto nomem;
-	for (i = 0; i < cfg->nhandles; i++) {
-		st->handles[i].fd = -1;
-		st->handles[i].is_dir = false;
-		st->handles[i].direct = false;
-	}
 
 	st->dirfd = open(cfg->directory, O_DIRECTORY | O_RDONLY | O_CLOEXEC);
 	if (st->dirfd < 0) {
@@ -1038,7 +1233,8 @@ exists:
 
 /* NTCreateX with option 0x1: a directory, created if the disposition says. */
 static uint32_t fileio_open_dir(struct fileio_state *st, struct op_call *call,
-				const char *path, int64_t disp, int *fdp)
+				const char *path, int64_t disp,
+				enum fileio_found found, int *fdp)
 {
 	uint32_t status;
 	int fd;
@@ -1054,7 +1250,7 @@ static uint32_t fileio_open_dir(struct fileio_state *st, struct op_call *call,
 	if (fd < 0) {
 		if (errno == ENOTDIR || errno == ELOOP)
 			return fileio_not_dir(st, call, path, errno);
-		return fileio_path_errno(st, call, path, errno);
+		return fileio_found_errno(st, call, path, errno, found);
 	}
 	*fdp = fd;
 	return NT_STATUS_OK;
@@ -1063,7 +1259,8 @@ static uint32_t fileio_open_dir(struct fileio_state *st, struct op_call *call,
 /* NTCreateX without option 0x1: a file, or an existing directory opened. */
 static uint32_t fileio_open_file(struct fileio_state *st, struct op_call *call,
 				 const char *path, int64_t disp,
-				 bool non_dir, int extra, int *fdp, bool *is_dir)
+				 enum fileio_found found, bool non_dir,
+				 int extra, int *fdp, bool *is_dir)
 {
 	int flags = O_RDWR | O_NOFOLLOW | O_CLOEXEC | extra;
 	struct stat sb;
@@ -1138,7 +1335,7 @@ static uint32_t fileio_open_file(struct fileio_state *st, struct op_call *call,
 	case EEXIST:
 		return fileio_fail(call, NT_STATUS_OBJECT_NAME_COLLISION, err);
 	default:
-		return fileio_path_errno(st, call, path, err);
+		return fileio_found_errno(st, call, path, err, found);
 	}
 }
 
@@ -1152,6 +1349,8 @@ static uint32_t fileio_ntcreatex(void *state, struct op_call *call)
 	bool want_dir = (options & FILEIO_OPT_DIRECTORY) != 0;
 	bool non_dir = (options & FILEIO_OPT_NON_DIRECTORY) != 0;
 	bool is_dir = false;
+	enum fileio_found found;
+	struct stat sb;
 	uint32_t status;
 	int fd = -1, extra = 0;
 
@@ -1161,19 +1360,28 @@ static uint32_t fileio_ntcreatex(void *state, struct op_call *call)
 	if (slot >= 0 && (uint32_t)slot >= st->nhandles)
 		return fileio_bad_handle(call);
 
+	found = fileio_lookup(st, path, &sb);
 	if (want_dir) {
-		status = fileio_open_dir(st, call, path, disp, &fd);
+		status = fileio_open_dir(st, call, path, disp, found, &fd);
 		is_dir = true;
 	} else {
 		if (options & FILEIO_OPT_WRITE_THROUGH)
 			extra |= O_DSYNC;
 		if (options & FILEIO_OPT_NO_BUFFERING)
 			extra |= O_DIRECT;
-		status = fileio_open_file(st, call, path, disp, non_dir, extra,
+		status = fileio_open_file(st, call, path, disp, found, non_dir,
+					  extra,
 					  &fd, &is_dir);
 	}
 	if (status != NT_STATUS_OK)
 		return status;
+	/* what the server answers an open with: size, times, attributes */
+	if (fstat(fd, &sb) != 0) {
+		int err = errno;
+
+		close(fd);
+		return fileio_errno(call, err);
+	}
 
 	if (st->opts->xattr && !is_dir) {
 		status = fileio_xattr_fd_write(st, call, fd);
@@ -1193,10 +1401,11 @@ static uint32_t fileio_ntcreatex(void *state, struct op_call *call)
 	 * no handle on a server, and Debian's client.txt has failed opens
 	 * naming a handle number that is still open and used afterwards.
 	 */
-	if (st->handles[slot].fd >= 0)
+	if (st->handles[slot].open)
 		close(st->handles[slot].fd);
 	st->handles[slot].fd = fd;
 	st->handles[slot].is_dir = is_dir;
+	st->handles[slot].open = true;
 	st->handles[slot].direct = !is_dir && (extra & O_DIRECT) != 0;
 	return NT_STATUS_OK;
 }
@@ -1212,7 +1421,7 @@ static uint32_t fileio_close(void *state, struct op_call *call)
 	if (h == NULL)
 		return fileio_bad_handle(call);
 	fd = h->fd;
-	h->fd = -1;
+	h->open = false;
 	/* the fd is gone whatever close() says; EINTR is not a failure */
 	if (close(fd) != 0 && errno != EINTR)
 		return fileio_errno(call, errno);
@@ -1459,10 +1668,15 @@ static uint32_t fileio_sfileinfo(void *state, struct op_call *call)
 {
 	struct fileio_state *st = state;
 	struct fileio_handle *h = fileio_handle(st, call);
+	struct stat sb;
 	uint32_t status;
 
 	if (h == NULL)
 		return fileio_bad_handle(call);
+	/* the current attributes and times, which the server reads before
+	 * it changes them (dbench 4.00 makes the same fstat) */
+	if (fstat(h->fd, &sb) != 0)
+		return fileio_errno(call, errno);
 	if (st->opts->xattr) {
 		status = fileio_xattr_fd_read(call, h->fd);
 		if (status != NT_STATUS_OK)
@@ -1523,24 +1737,33 @@ static uint32_t fileio_rename(void *state, struct op_call *call)
 	struct fileio_state *st = state;
 	const char *from = fileio_at_path(call->path[0]);
 	const char *to = fileio_at_path(call->path[1]);
-	struct stat sb;
+	enum fileio_found found;
+	struct stat sb, tsb;
 	uint32_t status;
 	int err;
 
-	/* --stat-check: no rename of what a stat shows is missing */
-	if (st->opts->stat_check &&
-	    fileio_fstatat(st, from, &sb, AT_SYMLINK_NOFOLLOW) != 0)
-		return fileio_path_errno(st, call, from, errno);
+	found = fileio_lookup(st, from, &sb);
+	err = errno;
+	(void)fileio_lookup(st, to, &tsb);
+
+	/* --stat-check: no rename of what the lookup shows is missing */
+	if (st->opts->stat_check && found != FOUND_YES)
+		return fileio_found_errno(st, call, from,
+					  found == FOUND_CASE ? ENOENT : err,
+					  found);
 
 	if (fileio_renameat(st, from, to) != 0) {
 		err = errno;
 		if (err != ENOENT && err != ENOTDIR)
 			return fileio_errno(call, err);
 		/* the source is there: the target's directory is not */
-		if (fileio_fstatat(st, from, &sb, AT_SYMLINK_NOFOLLOW) == 0)
+		if (found == FOUND_YES)
 			return fileio_no_path(call, err);
-		return fileio_path_errno(st, call, from, err);
+		return fileio_found_errno(st, call, from, err, found);
 	}
+	/* a directory moved: kept descriptors may name the wrong place */
+	if (found != FOUND_YES || S_ISDIR(sb.st_mode))
+		fileio_dircache_flush(st);
 
 	status = fileio_synced(st, call, to);
 	if (status != NT_STATUS_OK)
@@ -1562,18 +1785,18 @@ static uint32_t fileio_unlink(void *state, struct op_call *call)
 {
 	struct fileio_state *st = state;
 	const char *path = fileio_at_path(call->path[0]);
+	enum fileio_found found;
 	struct stat sb;
 	int err;
 
+	found = fileio_lookup(st, path, &sb);
 	if (fileio_unlinkat(st, path, 0) != 0) {
 		err = errno;
 		if (err == EISDIR ||
-		    (err == EPERM &&
-		     fileio_fstatat(st, path, &sb, AT_SYMLINK_NOFOLLOW) == 0 &&
-		     S_ISDIR(sb.st_mode)))
+		    (err == EPERM && found == FOUND_YES && S_ISDIR(sb.st_mode)))
 			return fileio_fail(call, NT_STATUS_FILE_IS_A_DIRECTORY,
 					   err);
-		return fileio_path_errno(st, call, path, err);
+		return fileio_found_errno(st, call, path, err, found);
 	}
 	return fileio_synced(st, call, path);
 }
@@ -1589,13 +1812,18 @@ static uint32_t fileio_rmdir(void *state, struct op_call *call)
 {
 	struct fileio_state *st = state;
 	const char *path = fileio_at_path(call->path[0]);
+	enum fileio_found found;
 	struct stat sb;
 	int err;
 
-	/* --stat-check: no rmdir of what a stat shows is not a directory */
+	found = fileio_lookup(st, path, &sb);
+	err = errno;
+	/* --stat-check: no rmdir of what the lookup shows is not a directory */
 	if (st->opts->stat_check) {
-		if (fileio_fstatat(st, path, &sb, AT_SYMLINK_NOFOLLOW) != 0)
-			return fileio_path_errno(st, call, path, errno);
+		if (found != FOUND_YES)
+			return fileio_found_errno(
+				st, call, path,
+				found == FOUND_CASE ? ENOENT : err, found);
 		if (!S_ISDIR(sb.st_mode))
 			return fileio_fail(call, NT_STATUS_NOT_A_DIRECTORY,
 					   ENOTDIR);
@@ -1608,8 +1836,9 @@ static uint32_t fileio_rmdir(void *state, struct op_call *call)
 					   err);
 		if (err == ENOTDIR)
 			return fileio_not_dir(st, call, path, err);
-		return fileio_path_errno(st, call, path, err);
+		return fileio_found_errno(st, call, path, err, found);
 	}
+	fileio_dircache_flush(st);	/* it may have been kept */
 	return fileio_synced(st, call, path);
 }
 
@@ -1617,12 +1846,13 @@ static uint32_t fileio_mkdir(void *state, struct op_call *call)
 {
 	struct fileio_state *st = state;
 	const char *path = fileio_at_path(call->path[0]);
+	enum fileio_found found;
 	struct stat sb;
 	int err;
 
-	/* --stat-check: no mkdir of what a stat shows exists */
-	if (st->opts->stat_check &&
-	    fileio_fstatat(st, path, &sb, AT_SYMLINK_NOFOLLOW) == 0) {
+	found = fileio_lookup(st, path, &sb);
+	/* --stat-check: no mkdir of what the lookup shows exists */
+	if (st->opts->stat_check && found == FOUND_YES) {
 		err = EEXIST;
 		goto exists;
 	}
@@ -1632,8 +1862,9 @@ static uint32_t fileio_mkdir(void *state, struct op_call *call)
 	err = errno;
 	if (err == ENOENT || err == ENOTDIR)
 		return fileio_no_path(call, err);
-	if (err != EEXIST ||
-	    fileio_fstatat(st, path, &sb, AT_SYMLINK_NOFOLLOW) != 0)
+	if (err != EEXIST || (found != FOUND_YES &&
+			      fileio_fstatat(st, path, &sb,
+					     AT_SYMLINK_NOFOLLOW) != 0))
 		return fileio_errno(call, err);
 
 exists:
@@ -1648,25 +1879,22 @@ static uint32_t fileio_qpathinfo(void *state, struct op_call *call)
 	struct fileio_state *st = state;
 	const char *path = fileio_at_path(call->path[0]);
 	struct stat sb;
-	int err, found;
 
-	if (fileio_fstatat(st, path, &sb, AT_SYMLINK_NOFOLLOW) == 0) {
+	switch (fileio_lookup(st, path, &sb)) {
+	case FOUND_YES:
 		if (st->opts->xattr)
 			return fileio_xattr_path_read(st, call, path);
 		return NT_STATUS_OK;
-	}
-	err = errno;
-	if (err != ENOENT || st->opts->no_resolve)
-		return fileio_path_errno(st, call, path, err);
-
-	/* not as spelled: look for it the way Samba would */
-	found = fileio_case_scan(st, path);
-	if (found > 0)
+	case FOUND_CASE:
 		return NT_STATUS_OK;
-	if (found < 0 && errno != ENOENT && errno != ENOTDIR)
-		return fileio_errno(call, errno);
-	return fileio_fail(call, found < 0 ? NT_STATUS_OBJECT_PATH_NOT_FOUND :
-			   NT_STATUS_OBJECT_NAME_NOT_FOUND, err);
+	case FOUND_NAME:
+		return fileio_fail(call, NT_STATUS_OBJECT_NAME_NOT_FOUND,
+				   ENOENT);
+	case FOUND_NO_PATH:
+		return fileio_no_path(call, errno);
+	default:
+		return fileio_path_errno(st, call, path, errno);
+	}
 }
 
 static uint32_t fileio_qfsinfo(void *state, struct op_call *call)
@@ -1689,23 +1917,22 @@ static uint32_t fileio_find(void *state, struct op_call *call)
 	uint64_t count = 0;
 	uint32_t status;
 
-	/* no wildcard: a lookup of one name, case-insensitive as on an SMB
-	 * server unless --no-resolve */
-	if (strpbrk(mask, FILEIO_WILDCARDS) == NULL) {
-		int err;
+	/*
+	 * The name lookup first, as before any path operation; for a
+	 * pattern with wildcards it cannot succeed (dbench 4.00 makes it
+	 * anyway, so it is part of the same work).  Without a wildcard it
+	 * is the whole answer, case-insensitive unless --no-resolve.
+	 */
+	enum fileio_found found = fileio_lookup(st, fileio_at_path(pattern),
+						&sb);
 
-		if (fileio_fstatat(st, fileio_at_path(pattern), &sb,
-			    AT_SYMLINK_NOFOLLOW) == 0) {
+	if (strpbrk(mask, FILEIO_WILDCARDS) == NULL) {
+		if (found == FOUND_YES || found == FOUND_CASE) {
 			call->result = 1;
 			return NT_STATUS_OK;
 		}
-		err = errno;
-		if (err == ENOENT && !st->opts->no_resolve &&
-		    fileio_case_scan(st, pattern) > 0) {
-			call->result = 1;
-			return NT_STATUS_OK;
-		}
-		return fileio_fail(call, NT_STATUS_NO_SUCH_FILE, err);
+		return fileio_fail(call, NT_STATUS_NO_SUCH_FILE,
+				   found == FOUND_NAME ? ENOENT : errno);
 	}
 
 	status = fileio_find_count(st, call, pattern, call->arg[1], &count);

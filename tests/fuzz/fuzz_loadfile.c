@@ -72,10 +72,11 @@ static void check_program(const struct program *p)
 			const struct value *v = &op->arg[a];
 
 			check(v->v >= 0);
-			check((v->nmods == 0) == (v->mods == NULL));
+			check(v->nmods == 0 ||
+			      (uint64_t)v->mods + v->nmods <= p->nmods);
 			for (m = 0; m < v->nmods; m++)
-				check(v->mods[m].op == '+' ||
-				      v->mods[m].y != 0);
+				check(program_mods(p, v)[m].op == '+' ||
+				      program_mods(p, v)[m].y != 0);
 		}
 		if (op->kind == OP_LOOP) {
 			check(op->jump > i && op->jump < p->nops);

@@ -1608,7 +1608,7 @@ static void test_null_backend(void **cm_state)
 	assert_int_equal(null_backend.setup(fx->ctx, &cfg, &state, &err), 0);
 	for (k = 0; k < OP_NUM_MEASURED; k++) {
 		struct op_call call = { .op = &op,
-					.arg = { 12, 4096, 17, 0 } };
+					.arg = { 12, 4096, 17 } };
 
 		op.kind = (enum op_kind)k;
 		assert_int_equal(null_backend.ops[k](state, &call),

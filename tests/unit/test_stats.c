@@ -22,6 +22,8 @@ static void put(struct client_slot *s, enum op_kind k, uint64_t lat,
 {
 	struct op_stats *os = &s->ops[k];
 
+	s->ops_used |= 1u << k;	/* as client.c's record(): readers look
+				 * only at the op kinds marked used */
 	os->count++;
 	os->sum_ns += lat;
 	if (lat > os->max_ns)
