@@ -627,6 +627,9 @@ int supervisor_run(void *mem_ctx, const struct run_setup *su)
 	signal_count = 0;
 	install_handlers();
 
+	/* before forking: the fork loop is the critical path of the start,
+	 * and must not wait behind the workers it has already made */
+	raise_parent_priority();
 	if (start_workers(run, gate) != 0 || !wait_prepared(mem, run)) {
 		/* release whoever is waiting into an immediate stop */
 		STORE(hdr->stop, 1);
@@ -638,7 +641,6 @@ int supervisor_run(void *mem_ctx, const struct run_setup *su)
 		goto out;
 	}
 	close(gate[0]);
-	raise_parent_priority();
 
 	phase = o->warmup > 0 ? PHASE_WARMUP : PHASE_EXECUTE;
 	STORE(hdr->phase, phase);
