@@ -286,14 +286,22 @@ static void remove_shared_paths(const struct run *run)
 			continue;
 		for (unsigned j = run->nshared; j-- > 0;) {
 			const struct shared_path *sp = &run->shared[j];
+			const char *leaf;
 			struct stat st;
+			int pfd;
 
-			if (sp->existed[d] ||
-			    fstatat(dfd, sp->text, &st, AT_SYMLINK_NOFOLLOW))
+			if (sp->existed[d])
+				continue;
+			/* a symlink on the way (planted during the run)
+			 * makes this fail: nothing behind it is removed */
+			pfd = util_open_parent_nofollow(dfd, sp->text, &leaf);
+			if (pfd < 0)
 				continue;
 			/* only what is empty now: never another's data */
-			unlinkat(dfd, sp->text,
-				 S_ISDIR(st.st_mode) ? AT_REMOVEDIR : 0);
+			if (fstatat(pfd, leaf, &st, AT_SYMLINK_NOFOLLOW) == 0)
+				unlinkat(pfd, leaf, S_ISDIR(st.st_mode) ?
+							    AT_REMOVEDIR : 0);
+			close(pfd);
 		}
 		close(dfd);
 	}

@@ -1,13 +1,17 @@
 /*
- * util.c - checked number parsing and sleeping.
+ * util.c - checked number parsing, sleeping, and opening a path's
+ * directory without following symlinks.
  */
 #include "config.h"
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "util.h"
 
@@ -106,4 +110,37 @@ void sleep_ns(uint64_t ns, const volatile uint32_t *stop)
 		if (stop != NULL && *stop)
 			break;
 	}
+}
+
+int util_open_parent_nofollow(int dfd, const char *path, const char **leaf)
+{
+	const char *p = path, *slash;
+	int cur = openat(dfd, ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+
+	while (cur >= 0 && (slash = strchr(p, '/')) != NULL) {
+		size_t len = (size_t)(slash - p);
+		char *comp = strndup(p, len);
+		int next = -1, err = ENOMEM;
+
+		if (comp != NULL && strcmp(comp, "..") == 0) {
+			err = EINVAL;
+		} else if (comp != NULL) {
+			next = openat(cur, len > 0 ? comp : ".",
+				      O_PATH | O_DIRECTORY | O_NOFOLLOW |
+					      O_CLOEXEC);
+			err = errno;
+		}
+		free(comp);
+		close(cur);
+		cur = next;
+		errno = err;
+		p = slash + 1;
+	}
+	if (cur >= 0 && strcmp(p, "..") == 0) {
+		close(cur);
+		errno = EINVAL;
+		return -1;
+	}
+	*leaf = p;
+	return cur;
 }
