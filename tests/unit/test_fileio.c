@@ -158,6 +158,7 @@ static int test_fsetxattr(int fd, const char *name, const void *v, size_t n,
 
 #include "client.h"
 #include "report.h"
+#include "util.h"
 
 /* ---- fixture ---- */
 
@@ -1797,6 +1798,50 @@ static void test_no_locks_strict(void **cm_state)
 	talloc_free_children(fx->tmp);
 }
 
+/* util_open_parent_nofollow (the supervisor's removal of shared paths):
+ * a symlink before the last component, or "..", makes it fail. */
+static void test_open_parent_nofollow(void **cm_state)
+{
+	struct fx *fx = *cm_state;
+	const char *leaf = NULL;
+	struct stat st;
+	int fd;
+
+	mk_dir(fx, "a");
+	mk_dir(fx, "a/b");
+	mk_file(fx, "a/b/f", "x");
+	assert_int_equal(symlinkat("b", fx->dfd, "a/l"), 0);
+	fd = util_open_parent_nofollow(fx->dfd, "a/b/f", &leaf);
+	assert_true(fd >= 0);
+	assert_string_equal(leaf, "f");
+	assert_int_equal(fstatat(fd, leaf, &st, AT_SYMLINK_NOFOLLOW), 0);
+	assert_true(S_ISREG(st.st_mode));
+	close(fd);
+	fd = util_open_parent_nofollow(fx->dfd, "top", &leaf);
+	assert_true(fd >= 0);
+	assert_string_equal(leaf, "top");
+	assert_int_equal(fstatat(fd, "a", &st, 0), 0);
+	close(fd);
+	/* the link as the last component is named, not followed */
+	fd = util_open_parent_nofollow(fx->dfd, "a/l", &leaf);
+	assert_true(fd >= 0);
+	assert_int_equal(fstatat(fd, leaf, &st, AT_SYMLINK_NOFOLLOW), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	close(fd);
+	errno = 0;
+	assert_int_equal(util_open_parent_nofollow(fx->dfd, "a/l/f", &leaf), -1);
+	assert_true(errno == ELOOP || errno == ENOTDIR);
+	assert_int_equal(util_open_parent_nofollow(fx->dfd, "a/../a/b/f", &leaf),
+			 -1);
+	assert_int_equal(errno, EINVAL);
+	assert_int_equal(util_open_parent_nofollow(fx->dfd, "a/b/..", &leaf),
+			 -1);
+	assert_int_equal(errno, EINVAL);
+	assert_int_equal(util_open_parent_nofollow(fx->dfd, "nodir/f", &leaf),
+			 -1);
+	assert_int_equal(errno, ENOENT);
+}
+
 /* ---- setup ---- */
 
 static void test_setup_errors(void **cm_state)
@@ -1889,6 +1934,7 @@ int main(void)
 		T(test_no_locks_keep_going),
 		T(test_no_locks_default),
 		T(test_no_locks_strict),
+		T(test_open_parent_nofollow),
 		T(test_ntcreatex_invalid),
 		T(test_shared_directories),
 		T(test_missing_parent_vs_missing_file),
