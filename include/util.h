@@ -50,4 +50,15 @@ void *util_zero_pages(void *mem_ctx, size_t size);
 /* Sleep for ns nanoseconds (restarting after signals unless *stop is set). */
 void sleep_ns(uint64_t ns, const volatile uint32_t *stop);
 
+/*
+ * Open the directory holding the last component of path, relative to dfd,
+ * one component at a time with O_NOFOLLOW: a symlink (or "..") anywhere
+ * before the last component makes it fail (ELOOP, ENOTDIR or EINVAL), so
+ * the result is always beneath dfd.  Returns a new O_PATH directory fd
+ * (dfd's own directory for a single component) and points *leaf at the
+ * last component; -1 with errno set on failure.  For the calls that take
+ * no RESOLVE_ flags: fstatat/unlinkat(fd, *leaf, AT_SYMLINK_NOFOLLOW...).
+ */
+int util_open_parent_nofollow(int dfd, const char *path, const char **leaf);
+
 #endif

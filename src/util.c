@@ -1,14 +1,18 @@
 /*
- * util.c - checked number parsing and sleeping.
+ * util.c - checked number parsing, sleeping, and opening a path's
+ * directory without following symlinks.
  */
 #include "config.h"
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <talloc.h>
 
@@ -141,4 +145,37 @@ void *util_zero_pages(void *mem_ctx, size_t size)
 	z->len = size;
 	talloc_set_destructor(z, zero_pages_destructor);
 	return z->p;
+}
+
+int util_open_parent_nofollow(int dfd, const char *path, const char **leaf)
+{
+	const char *p = path, *slash;
+	int cur = openat(dfd, ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+
+	while (cur >= 0 && (slash = strchr(p, '/')) != NULL) {
+		size_t len = (size_t)(slash - p);
+		char *comp = strndup(p, len);
+		int next = -1, err = ENOMEM;
+
+		if (comp != NULL && strcmp(comp, "..") == 0) {
+			err = EINVAL;
+		} else if (comp != NULL) {
+			next = openat(cur, len > 0 ? comp : ".",
+				      O_PATH | O_DIRECTORY | O_NOFOLLOW |
+					      O_CLOEXEC);
+			err = errno;
+		}
+		free(comp);
+		close(cur);
+		cur = next;
+		errno = err;
+		p = slash + 1;
+	}
+	if (cur >= 0 && strcmp(p, "..") == 0) {
+		close(cur);
+		errno = EINVAL;
+		return -1;
+	}
+	*leaf = p;
+	return cur;
 }

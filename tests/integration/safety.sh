@@ -183,6 +183,25 @@ EOF
 	assert_only_clients "target after the run (links removed as links)"
 }
 
+# The removal of shared paths (outside clients/clientN) the run created
+# does not follow a symlink planted on the way during the run: "lnk" does
+# not exist when the run starts (so "lnk/empty" is the run's to remove),
+# then becomes a link to a scratch directory that holds an empty "empty".
+shared_path_link_planted() {
+	mkdir t
+	make_precious "$W/outside"
+	printf '%s\n' 'Mkdir "\lnk\empty" *' >lf.txt
+	start_session -c "$W/lf.txt" -D "$W/t" -t 600 --warmup 0 1
+	wait_for_line ' execute +[0-9]+ sec '
+	ln -s "$W/outside" t/lnk
+	kill -0 "$BG" 2>/dev/null || fail "the run ended before the link was planted"
+	kill -INT "$BG"
+	wait_exit 30
+	assert_rc 130
+	assert_precious "$W/outside"
+	[ -L t/lnk ] || fail "the planted link was removed or replaced"
+}
+
 # The same with --skip-cleanup: only Deltree removed "gone"; the other
 # links are still there, as links, and nothing was created behind them.
 symlinks_skip_cleanup() {
@@ -641,6 +660,7 @@ EOF
 check "symlinks planted in clients/client0 (to precious files and to /): nothing behind them touched, links removed" symlinks_planted
 check "symlinks planted, --skip-cleanup: links kept as links, nothing created behind them" symlinks_skip_cleanup
 check "clients/client0 is itself a symlink: removed as a link" client_dir_is_link
+check "a symlink planted during the run on a shared path: the end-of-run removal does not follow it" shared_path_link_planted
 check "absolute paths in the loadfile stay inside the target" absolute_path_confined
 check "-D on a read-only filesystem: usage error before starting" dir_read_only
 check "-D unwritable for an unprivileged user: usage error" dir_unwritable_user

@@ -6,8 +6,10 @@
  * built struct op / struct path values.  fileio.c is included rather than
  * linked so that its wildcard matcher and FIND counter can be checked
  * directly, so that pwrite() can be replaced to inject short writes,
- * EINTR and ENOSPC, and openat() to refuse O_DIRECT as filesystems
- * without direct I/O do.
+ * EINTR and ENOSPC, openat() to refuse O_DIRECT as filesystems
+ * without direct I/O do, and the lock and xattr calls to fail with
+ * ENOSYS/ENOTSUP as filesystems without locks or attributes do (those
+ * runs go through the client engine and the end-of-run summary too).
  */
 #include "config.h"
 
@@ -93,11 +95,70 @@ static int test_openat(int dfd, const char *path, int flags, ...)
 	return openat(dfd, path, flags, mode);
 }
 
+/* ---- lock and xattr replacements: filesystems without them ---- */
+
+static int nosys_lock_err;	/* non-zero: F_SETLK fails with it */
+static int nosys_xattr_err;	/* non-zero: every xattr call fails with it */
+
+static int test_fcntl(int fd, int cmd, struct flock *fl)
+{
+	if (nosys_lock_err != 0 && (cmd == F_SETLK || cmd == F_SETLKW)) {
+		errno = nosys_lock_err;
+		return -1;
+	}
+	return fcntl(fd, cmd, fl);
+}
+
+#ifdef HAVE_SYS_XATTR_H
+static ssize_t test_fgetxattr(int fd, const char *name, void *v, size_t n)
+{
+	if (nosys_xattr_err != 0) {
+		errno = nosys_xattr_err;
+		return -1;
+	}
+	return fgetxattr(fd, name, v, n);
+}
+
+static ssize_t test_lgetxattr(const char *path, const char *name, void *v,
+			      size_t n)
+{
+	if (nosys_xattr_err != 0) {
+		errno = nosys_xattr_err;
+		return -1;
+	}
+	return lgetxattr(path, name, v, n);
+}
+
+static int test_fsetxattr(int fd, const char *name, const void *v, size_t n,
+			  int flags)
+{
+	if (nosys_xattr_err != 0) {
+		errno = nosys_xattr_err;
+		return -1;
+	}
+	return fsetxattr(fd, name, v, n, flags);
+}
+#define fgetxattr test_fgetxattr
+#define lgetxattr test_lgetxattr
+#define fsetxattr test_fsetxattr
+#endif
+
 #define pwrite test_pwrite
 #define openat test_openat
+#define fcntl test_fcntl
 #include "../../src/backends/fileio.c"
+#undef fcntl
 #undef openat
 #undef pwrite
+#ifdef HAVE_SYS_XATTR_H
+#undef fgetxattr
+#undef lgetxattr
+#undef fsetxattr
+#endif
+
+#include "client.h"
+#include "report.h"
+#include "util.h"
 
 /* ---- fixture ---- */
 
@@ -146,6 +207,8 @@ static int fx_teardown(void **cm_state)
 
 	pw_mode = PW_REAL;
 	oa_refuse_direct = false;
+	nosys_lock_err = 0;
+	nosys_xattr_err = 0;
 	fileio_no_openat2 = false;
 	talloc_free(fx->state);
 	/* everything the backend allocated went with its state */
@@ -1558,6 +1621,227 @@ static void test_xattr(void **cm_state)
 #endif
 }
 
+/* ---- filesystems without locks or extended attributes ---- */
+
+/* The backend: the status says "not supported", the errno is kept for
+ * the message, and a failed attribute write leaves no descriptor open. */
+static void test_no_locks_no_xattrs(void **cm_state)
+{
+	struct fx *fx = *cm_state;
+	struct op_call call;
+	unsigned fds;
+
+	mk_file(fx, "f", "0123456789");
+	fx_open(fx);
+	assert_int_equal(ntcreatex(fx, "f", 0x40, 1, 1), NT_STATUS_OK);
+	nosys_lock_err = ENOSYS;
+	assert_int_equal(run_call(fx, &(struct req){ .kind = OP_LOCKX,
+			.handle = 1, .arg = { 0, 1 } }, &call),
+			 NT_STATUS_NOT_SUPPORTED);
+	assert_int_equal(call.err, ENOSYS);
+	assert_int_equal(run_call(fx, &(struct req){ .kind = OP_UNLOCKX,
+			.handle = 1, .arg = { 0, 1 } }, &call),
+			 NT_STATUS_NOT_SUPPORTED);
+	assert_int_equal(call.err, ENOSYS);
+	/* the handle is still good for everything else */
+	assert_int_equal(RUN(fx, .kind = OP_READX, .handle = 1,
+			     .arg = { 0, 4, 4 }), NT_STATUS_OK);
+	assert_int_equal(close_h(fx, 1), NT_STATUS_OK);
+#ifdef HAVE_SYS_XATTR_H
+	fx->opts.xattr = true;
+	fx_open(fx);
+	nosys_xattr_err = ENOTSUP;
+	fds = count_fds();
+	assert_int_equal(run_call(fx, &(struct req){ .kind = OP_NTCREATEX,
+			.path = { "f" }, .handle = 2, .arg = { 0x40, 1 } },
+			&call), NT_STATUS_NOT_SUPPORTED);
+	assert_int_equal(call.err, ENOTSUP);
+	assert_int_equal(count_fds(), fds);
+	assert_int_equal(run_call(fx, &(struct req){ .kind = OP_QPATHINFO,
+			.path = { "f" }, .arg = { 1004 } }, &call),
+			 NT_STATUS_NOT_SUPPORTED);
+	assert_int_equal(call.err, ENOTSUP);
+	/* a filesystem whose attribute calls are missing altogether */
+	nosys_xattr_err = ENOSYS;
+	assert_int_equal(run_call(fx, &(struct req){ .kind = OP_NTCREATEX,
+			.path = { "f" }, .handle = 2, .arg = { 0x40, 1 } },
+			&call), NT_STATUS_NOT_SUPPORTED);
+	assert_int_equal(call.err, ENOSYS);
+	assert_int_equal(count_fds(), fds);
+#else
+	(void)fds;
+#endif
+}
+
+static const char *nolock_text =
+	"NTCreateX \"\\clients\\client1\\f\" 0x40 0x2 7 NT_STATUS_OK\n"
+	"LockX 7 0 1 NT_STATUS_OK\n"
+	"WriteX 7 0 5 5 NT_STATUS_OK\n"
+	"UnlockX 7 0 1 NT_STATUS_OK\n"
+	"LockX 7 8 1 NT_STATUS_OK\n"
+	"Close 7 NT_STATUS_OK\n";
+
+/*
+ * One pass of nolock_text by the client engine on the fileio backend with
+ * F_SETLK failing with ENOSYS, under the policy given: the pass runs to
+ * its end, each failed lock call is counted under its op, and the summary
+ * names the op, the count, the loadfile line and the error.
+ */
+static void no_locks_run(struct fx *fx, enum mismatch_policy policy)
+{
+	struct stats_region region;
+	struct stats_total *tot;
+	struct program *prog, *progs[1];
+	struct client *c;
+	enum client_step_result r;
+	char *err = NULL, *out = NULL;
+	size_t outlen = 0;
+	unsigned guard = 0;
+	FILE *f;
+
+	fx->opts.nclients = 1;
+	fx->opts.clients_per_process = 1;
+	fx->opts.mismatch = policy;
+	assert_int_equal(stats_map(&region, 1), 0);
+	mk_dir(fx, "clients");
+	mk_dir(fx, "clients/client0");
+	prog = program_compile_buffer(fx->tmp, "nolock.txt", nolock_text,
+				      strlen(nolock_text), &err);
+	assert_non_null(prog);
+	c = client_new(fx->tmp, &fx->opts, prog, 0, &fileio_backend, fx->dir,
+		       &region, 0);
+	assert_non_null(c);
+	nosys_lock_err = ENOSYS;
+	client_start(c, now_ns());
+	while ((r = client_step(c)) == STEP_OK && guard++ < 1000)
+		;
+	assert_int_equal(r, STEP_PASS_DONE);
+	assert_false(client_failed(c));
+	/* the write after the failed lock went through */
+	assert_int_equal(size_of(fx, "clients/client0/f"), 5);
+	assert_int_equal(region.slots[0].mm[OP_LOCKX].count, 2);
+	assert_int_equal(region.slots[0].mm[OP_LOCKX].fatal, 0);
+	assert_int_equal(region.slots[0].mm[OP_LOCKX].first_err, ENOSYS);
+	assert_int_equal(region.slots[0].mm[OP_UNLOCKX].count, 1);
+	assert_int_equal(region.slots[0].mm[OP_WRITEX].count, 0);
+
+	tot = talloc_zero(fx->tmp, struct stats_total);
+	assert_non_null(tot);
+	stats_sum(&region, 0, 1, PHASE_EXECUTE, 0, false, tot);
+	progs[0] = prog;
+	f = open_memstream(&out, &outlen);
+	assert_non_null(f);
+	report_text(f, fx->tmp, &(struct report){
+		.opts = &fx->opts, .programs = progs, .nprograms = 1,
+		.region = &region, .total = tot, .phase = PHASE_EXECUTE,
+		.seconds = 1, .nprocs = 1 });
+	fclose(f);
+	assert_non_null(strstr(out, "Status mismatches (not fatal):\n"));
+	assert_non_null(strstr(out, " LockX              2   first: client 0, "
+			       "nolock.txt:2: expected NT_STATUS_OK, got "
+			       "NT_STATUS_NOT_SUPPORTED: Function not "
+			       "implemented\n"));
+	assert_non_null(strstr(out, " UnlockX            1   first: client 0, "
+			       "nolock.txt:4: expected NT_STATUS_OK, got "
+			       "NT_STATUS_NOT_SUPPORTED: Function not "
+			       "implemented\n"));
+	free(out);
+	assert_int_equal(client_cleanup(c), 0);
+	stats_unmap(&region);
+	talloc_free_children(fx->tmp);
+}
+
+static void test_no_locks_keep_going(void **cm_state)
+{
+	no_locks_run(*cm_state, MISMATCH_KEEP_GOING);
+}
+
+/* A missing feature is not one of the faults that stop a run (disk full,
+ * read-only, out of descriptors): the default policy counts it too. */
+static void test_no_locks_default(void **cm_state)
+{
+	no_locks_run(*cm_state, MISMATCH_DEFAULT);
+}
+
+/* --strict: the first one stops the client. */
+static void test_no_locks_strict(void **cm_state)
+{
+	struct fx *fx = *cm_state;
+	struct stats_region region;
+	struct program *prog;
+	struct client *c;
+	enum client_step_result r;
+	char *err = NULL;
+	unsigned guard = 0;
+
+	fx->opts.nclients = 1;
+	fx->opts.clients_per_process = 1;
+	fx->opts.mismatch = MISMATCH_STRICT;
+	assert_int_equal(stats_map(&region, 1), 0);
+	mk_dir(fx, "clients");
+	mk_dir(fx, "clients/client0");
+	prog = program_compile_buffer(fx->tmp, "nolock.txt", nolock_text,
+				      strlen(nolock_text), &err);
+	assert_non_null(prog);
+	c = client_new(fx->tmp, &fx->opts, prog, 0, &fileio_backend, fx->dir,
+		       &region, 0);
+	assert_non_null(c);
+	nosys_lock_err = ENOSYS;
+	client_start(c, now_ns());
+	while ((r = client_step(c)) == STEP_OK && guard++ < 1000)
+		;
+	assert_int_equal(r, STEP_FAILED);
+	assert_int_equal(region.slots[0].mm[OP_LOCKX].fatal, 1);
+	assert_int_equal(size_of(fx, "clients/client0/f"), 0);
+	assert_int_equal(client_cleanup(c), 0);
+	stats_unmap(&region);
+	talloc_free_children(fx->tmp);
+}
+
+/* util_open_parent_nofollow (the supervisor's removal of shared paths):
+ * a symlink before the last component, or "..", makes it fail. */
+static void test_open_parent_nofollow(void **cm_state)
+{
+	struct fx *fx = *cm_state;
+	const char *leaf = NULL;
+	struct stat st;
+	int fd;
+
+	mk_dir(fx, "a");
+	mk_dir(fx, "a/b");
+	mk_file(fx, "a/b/f", "x");
+	assert_int_equal(symlinkat("b", fx->dfd, "a/l"), 0);
+	fd = util_open_parent_nofollow(fx->dfd, "a/b/f", &leaf);
+	assert_true(fd >= 0);
+	assert_string_equal(leaf, "f");
+	assert_int_equal(fstatat(fd, leaf, &st, AT_SYMLINK_NOFOLLOW), 0);
+	assert_true(S_ISREG(st.st_mode));
+	close(fd);
+	fd = util_open_parent_nofollow(fx->dfd, "top", &leaf);
+	assert_true(fd >= 0);
+	assert_string_equal(leaf, "top");
+	assert_int_equal(fstatat(fd, "a", &st, 0), 0);
+	close(fd);
+	/* the link as the last component is named, not followed */
+	fd = util_open_parent_nofollow(fx->dfd, "a/l", &leaf);
+	assert_true(fd >= 0);
+	assert_int_equal(fstatat(fd, leaf, &st, AT_SYMLINK_NOFOLLOW), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	close(fd);
+	errno = 0;
+	assert_int_equal(util_open_parent_nofollow(fx->dfd, "a/l/f", &leaf), -1);
+	assert_true(errno == ELOOP || errno == ENOTDIR);
+	assert_int_equal(util_open_parent_nofollow(fx->dfd, "a/../a/b/f", &leaf),
+			 -1);
+	assert_int_equal(errno, EINVAL);
+	assert_int_equal(util_open_parent_nofollow(fx->dfd, "a/b/..", &leaf),
+			 -1);
+	assert_int_equal(errno, EINVAL);
+	assert_int_equal(util_open_parent_nofollow(fx->dfd, "nodir/f", &leaf),
+			 -1);
+	assert_int_equal(errno, ENOENT);
+}
+
 /* ---- setup ---- */
 
 static void test_setup_errors(void **cm_state)
@@ -1646,6 +1930,11 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 #define T(f) cmocka_unit_test_setup_teardown(f, fx_setup, fx_teardown)
 		T(test_ntcreatex_dispositions),
+		T(test_no_locks_no_xattrs),
+		T(test_no_locks_keep_going),
+		T(test_no_locks_default),
+		T(test_no_locks_strict),
+		T(test_open_parent_nofollow),
 		T(test_ntcreatex_invalid),
 		T(test_shared_directories),
 		T(test_missing_parent_vs_missing_file),
