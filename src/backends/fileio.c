@@ -295,10 +295,17 @@ static int fileio_dircache_get(struct fileio_state *st, const char *path,
 	victim->path = copy;
 	fd = fileio_open_beneath(st->dirfd, copy,
 				 O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
-	if (fd < 0)
+	if (victim->fd >= 0) {
+		int err = errno;
+
+		close(victim->fd);	/* its path was overwritten above */
+		errno = err;
+	}
+	if (fd < 0) {
+		victim->fd = -1;
+		victim->len = 0;
 		return -1;
-	if (victim->fd >= 0)
-		close(victim->fd);
+	}
 	victim->fd = fd;
 	victim->len = len;
 	victim->used = st->dircache_clock;

@@ -1007,6 +1007,75 @@ static void test_rename_unlink_rmdir(void **cm_state)
 	assert_int_equal(type_of(fx, "d"), S_IFDIR);
 }
 
+/*
+ * Directories are resolved once per client and kept (fileio_dircache_get):
+ * what this client renames or removes is forgotten, and a kept directory
+ * that someone else removed and made again is looked up anew.
+ */
+static void test_kept_directories(void **cm_state)
+{
+	struct fx *fx = *cm_state;
+	unsigned fds;
+
+	fx_open(fx);
+	mk_dir(fx, "a");
+	mk_file(fx, "a/x", "x");
+	assert_int_equal(RUN(fx, .kind = OP_QPATHINFO, .path = { "a/x" }),
+			 NT_STATUS_OK);		/* "a" is kept now */
+
+	/* renamed by this client: a new "a" is a new directory */
+	assert_int_equal(RUN(fx, .kind = OP_RENAME, .path = { "a", "b" }),
+			 NT_STATUS_OK);
+	assert_int_equal(RUN(fx, .kind = OP_MKDIR, .path = { "a" }),
+			 NT_STATUS_OK);
+	assert_int_equal(ntcreatex(fx, "a/y", 0x40, 2, 1), NT_STATUS_OK);
+	assert_int_equal(type_of(fx, "a/y"), S_IFREG);
+	assert_int_equal(type_of(fx, "b/y"), -1);
+	assert_int_equal(type_of(fx, "b/x"), S_IFREG);
+
+	/* removed by this client (Rmdir, Deltree), then made again */
+	assert_int_equal(RUN(fx, .kind = OP_QPATHINFO, .path = { "b/x" }),
+			 NT_STATUS_OK);
+	assert_int_equal(RUN(fx, .kind = OP_DELTREE, .path = { "b" }),
+			 NT_STATUS_OK);
+	assert_int_equal(RUN(fx, .kind = OP_QPATHINFO, .path = { "b/x" }),
+			 NT_STATUS_OBJECT_PATH_NOT_FOUND);
+	assert_int_equal(RUN(fx, .kind = OP_MKDIR, .path = { "b" }),
+			 NT_STATUS_OK);
+	assert_int_equal(ntcreatex(fx, "b/z", 0x40, 2, 2), NT_STATUS_OK);
+	assert_int_equal(type_of(fx, "b/z"), S_IFREG);
+
+	/* removed and made again by someone else (another client sharing
+	 * the directory): the lookup notices and finds the new one */
+	assert_int_equal(close_h(fx, 2), NT_STATUS_OK);
+	assert_int_equal(unlinkat(fx->dfd, "b/z", 0), 0);
+	assert_int_equal(unlinkat(fx->dfd, "b", AT_REMOVEDIR), 0);
+	mk_dir(fx, "b");
+	mk_file(fx, "b/new", "n");
+	assert_int_equal(RUN(fx, .kind = OP_QPATHINFO, .path = { "b/new" }),
+			 NT_STATUS_OK);
+	assert_int_equal(ntcreatex(fx, "b/w", 0x40, 2, 3), NT_STATUS_OK);
+	assert_int_equal(type_of(fx, "b/w"), S_IFREG);
+
+	/* more directories than are kept: still right, no descriptor leak */
+	fds = count_fds();
+	for (int i = 0; i < 100; i++) {
+		char *d = talloc_asprintf(fx->tmp, "m%d", i);
+		char *p = talloc_asprintf(fx->tmp, "m%d/f", i);
+
+		assert_int_equal(RUN(fx, .kind = OP_MKDIR, .path = { d }),
+				 NT_STATUS_OK);
+		assert_int_equal(ntcreatex(fx, p, 0x40, 2, 4), NT_STATUS_OK);
+		assert_int_equal(close_h(fx, 4), NT_STATUS_OK);
+	}
+	for (int i = 0; i < 100; i++)
+		assert_int_equal(RUN(fx, .kind = OP_QPATHINFO,
+				     .path = { talloc_asprintf(fx->tmp, "m%d/f",
+							       i) }),
+				 NT_STATUS_OK);
+	assert_true(count_fds() <= fds + 32);
+}
+
 /* Build a nested tree under root: files, empty and full directories. */
 static void mk_tree(struct fx *fx, const char *root)
 {
@@ -1952,6 +2021,7 @@ int main(void)
 		T(test_deltree_and_cleanup_keep_symlink_targets),
 		T(test_symlinks_on_the_way),
 		T(test_symlinks_on_the_way_no_openat2),
+		T(test_kept_directories),
 		T(test_qpathinfo_resolve),
 		T(test_fs_and_file_info),
 		T(test_mask_match),
