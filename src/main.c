@@ -171,6 +171,30 @@ static bool readable_file(const char *path)
 }
 
 /*
+ * --percentiles and --json, which load runs and --disk-test share.
+ * Returns 0 or the exit status of a usage error (said on stderr).
+ */
+static int result_options(void *mem, const struct raw_options *raw,
+			  struct dbench_options *o)
+{
+	int rc;
+
+	o->show_percentiles = raw->percentiles != NULL;
+	if (parse_percentiles(mem, raw->percentiles ? raw->percentiles :
+				   DEFAULT_PERCENTILES, o) != 0)
+		return usage_error("--percentiles: '%s' is not a "
+				   "comma-separated list of percentiles "
+				   "(numbers above 0 and at most 100, e.g. "
+				   "50,99,99.9)%s",
+				   raw->percentiles, "");
+	if (raw->json != NULL &&
+	    (rc = check_output_file(mem, "--json", raw->json)) != 0)
+		return rc;
+	o->json_path = raw->json;
+	return 0;
+}
+
+/*
  * The shipped client.txt: beside the binary in a build tree, then the
  * installed data directory, then the source tree of a VPATH build.
  */
@@ -316,18 +340,8 @@ static int resolve_options(void *mem, struct raw_options *raw,
 	o->show_execute_time = raw->show_execute_time;
 	if (raw->backend != NULL)
 		o->backend = raw->backend;
-	o->show_percentiles = raw->percentiles != NULL;
-	if (parse_percentiles(mem, raw->percentiles ? raw->percentiles :
-				   DEFAULT_PERCENTILES, o) != 0)
-		return usage_error("--percentiles: '%s' is not a "
-				   "comma-separated list of percentiles "
-				   "(numbers above 0 and at most 100, e.g. "
-				   "50,99,99.9)%s",
-				   raw->percentiles, "");
-	if (raw->json != NULL &&
-	    (rc = check_output_file(mem, "--json", raw->json)) != 0)
+	if ((rc = result_options(mem, raw, o)) != 0)
 		return rc;
-	o->json_path = raw->json;
 	if (raw->series != NULL &&
 	    (rc = check_output_file(mem, "--series", raw->series)) != 0)
 		return rc;
@@ -414,18 +428,8 @@ static int run_disk_test(void *mem, poptContext pc, struct raw_options *raw,
 			return usage_error("%s does not go with --disk-test "
 					   "(it is for load runs)%s",
 					   load_only[i].name, "");
-	o->show_percentiles = raw->percentiles != NULL;
-	if (parse_percentiles(mem, raw->percentiles ? raw->percentiles :
-				   DEFAULT_PERCENTILES, o) != 0)
-		return usage_error("--percentiles: '%s' is not a "
-				   "comma-separated list of percentiles "
-				   "(numbers above 0 and at most 100, e.g. "
-				   "50,99,99.9)%s",
-				   raw->percentiles, "");
-	if (raw->json != NULL &&
-	    (rc = check_output_file(mem, "--json", raw->json)) != 0)
+	if ((rc = result_options(mem, raw, o)) != 0)
 		return rc;
-	o->json_path = raw->json;
 	o->disk_test = true;
 	o->drop_caches = raw->drop_caches;
 	o->disk_test_block = DISKTEST_DEFAULT_BLOCK;
