@@ -145,49 +145,6 @@ static const struct dbench_options fileio_default_opts;
 static bool fileio_no_openat2;
 
 /*
- * The fallback for kernels without openat2: open the directory path[0..len)
- * relative to dfd one component at a time, never following a symlink
- * (a symlink on the way fails with ENOTDIR or ELOOP).  The loadfile parser
- * refuses '..', so the walk cannot climb out either.  Returns a new O_PATH
- * fd, or -1 with errno set.
- */
-static int fileio_walk_dir(int dfd, const char *path, size_t len)
-{
-	int cur = dfd, next, err;
-	size_t i = 0;
-
-	while (i < len) {
-		size_t j = i;
-		char *comp;
-
-		while (j < len && path[j] != '/')
-			j++;
-		comp = strndup(path + i, j - i);
-		if (comp == NULL) {
-			next = -1;
-			errno = ENOMEM;
-		} else {
-			next = openat(cur, comp[0] != '\0' ? comp : ".",
-				      O_PATH | O_DIRECTORY | O_NOFOLLOW |
-					      O_CLOEXEC);
-		}
-		err = errno;
-		free(comp);
-		if (cur != dfd)
-			close(cur);
-		if (next < 0) {
-			errno = err;
-			return -1;
-		}
-		cur = next;
-		i = j + 1;
-	}
-	if (cur == dfd)
-		return openat(dfd, ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	return cur;
-}
-
-/*
  * openat(dfd, path, flags, mode) that neither leaves dfd nor follows any
  * symlink on the way (nor the last component: O_NOFOLLOW is implied, so
  * O_PATH opens a final symlink as a link and other opens of it fail).
@@ -195,7 +152,7 @@ static int fileio_walk_dir(int dfd, const char *path, size_t len)
 static int fileio_open_beneath(int dfd, const char *path, int flags,
 			       mode_t mode)
 {
-	const char *slash;
+	const char *leaf;
 	int pfd, fd, err;
 
 	flags |= O_NOFOLLOW;
@@ -219,13 +176,13 @@ static int fileio_open_beneath(int dfd, const char *path, int flags,
 		fileio_no_openat2 = true;
 	}
 #endif
-	slash = strrchr(path, '/');
-	if (slash == NULL)
+	/* no openat2: walk to the parent one component at a time */
+	if (strchr(path, '/') == NULL)
 		return openat(dfd, path, flags, mode);
-	pfd = fileio_walk_dir(dfd, path, (size_t)(slash - path));
+	pfd = util_open_parent_nofollow(dfd, path, &leaf);
 	if (pfd < 0)
 		return -1;
-	fd = openat(pfd, slash + 1, flags, mode);
+	fd = openat(pfd, leaf, flags, mode);
 	err = errno;
 	close(pfd);
 	errno = err;
@@ -331,14 +288,6 @@ static int fileio_parent(struct fileio_state *st, const char *path,
 	return fileio_dircache_get(st, path, (size_t)(slash - path));
 }
 
-/* Nothing to release since the cache keeps the parents; kept as the
- * counterpart of fileio_parent so a call site reads as a pair. */
-static void fileio_put(struct fileio_state *st, int fd)
-{
-	(void)st;
-	(void)fd;
-}
-
 /* An open of path in the client directory: no symlink is followed on the
  * way (the parent is resolved safely) nor as the last component. */
 static int fileio_openat(struct fileio_state *st, const char *path,
@@ -358,60 +307,43 @@ static int fileio_fstatat(struct fileio_state *st, const char *path,
 			  struct stat *sb, int flags)
 {
 	const char *leaf;
-	int pfd = fileio_parent(st, path, &leaf), r;
+	int pfd = fileio_parent(st, path, &leaf);
 
-	if (pfd < 0)
-		return -1;
-	r = fstatat(pfd, leaf, sb, flags | AT_SYMLINK_NOFOLLOW);
-	fileio_put(st, pfd);
-	return r;
+	return pfd < 0 ? -1 : fstatat(pfd, leaf, sb, flags | AT_SYMLINK_NOFOLLOW);
 }
 
 static int fileio_mkdirat(struct fileio_state *st, const char *path,
 			  mode_t mode)
 {
 	const char *leaf;
-	int pfd = fileio_parent(st, path, &leaf), r;
+	int pfd = fileio_parent(st, path, &leaf);
 
-	if (pfd < 0)
-		return -1;
-	r = mkdirat(pfd, leaf, mode);
-	fileio_put(st, pfd);
-	return r;
+	return pfd < 0 ? -1 : mkdirat(pfd, leaf, mode);
 }
 
 static int fileio_unlinkat(struct fileio_state *st, const char *path,
 			   int flags)
 {
 	const char *leaf;
-	int pfd = fileio_parent(st, path, &leaf), r;
+	int pfd = fileio_parent(st, path, &leaf);
 
-	if (pfd < 0)
-		return -1;
-	r = unlinkat(pfd, leaf, flags);
-	fileio_put(st, pfd);
-	return r;
+	return pfd < 0 ? -1 : unlinkat(pfd, leaf, flags);
 }
 
 static int fileio_renameat(struct fileio_state *st, const char *from,
 			   const char *to)
 {
 	const char *from_leaf, *to_leaf;
-	int from_fd, to_fd, r;
+	int from_fd, to_fd;
 
 	from_fd = fileio_parent(st, from, &from_leaf);
 	if (from_fd < 0)
 		return -1;
-	/* fileio_parent reuses its buffer: the first fd is already open */
+	/* the second lookup cannot evict the first: it was just used */
 	to_fd = fileio_parent(st, to, &to_leaf);
-	if (to_fd < 0) {
-		fileio_put(st, from_fd);
+	if (to_fd < 0)
 		return -1;
-	}
-	r = renameat(from_fd, from_leaf, to_fd, to_leaf);
-	fileio_put(st, to_fd);
-	fileio_put(st, from_fd);
-	return r;
+	return renameat(from_fd, from_leaf, to_fd, to_leaf);
 }
 
 /* ---- statuses ---- */
@@ -666,13 +598,10 @@ static uint32_t fileio_xattr_path_read(struct fileio_state *st,
 		full = talloc_asprintf(st, "%s/%s", st->dirpath, leaf);
 	else
 		full = talloc_asprintf(st, "/proc/self/fd/%d/%s", pfd, leaf);
-	if (full == NULL) {
-		fileio_put(st, pfd);
+	if (full == NULL)
 		return fileio_fail(call, NT_STATUS_NO_MEMORY, ENOMEM);
-	}
 	r = lgetxattr(full, FILEIO_XATTR_NAME, buf, sizeof(buf));
 	err = errno;
-	fileio_put(st, pfd);
 	talloc_free(full);
 	if (r < 0 && fileio_xattr_unsupported(err))
 		return fileio_errno(call, err);
@@ -1127,7 +1056,6 @@ static int fileio_remove_path(struct fileio_state *st, const char *path)
 	if (pfd < 0)
 		return errno == ENOENT || errno == ENOTDIR ? 0 : -errno;
 	ret = fileio_tree_remove(pfd, leaf, false);
-	fileio_put(st, pfd);
 	fileio_dircache_flush(st);	/* kept directories may be gone */
 	return ret;
 }
