@@ -47,6 +47,13 @@ static inline int hex_digit_value(char c)
 #define ZERO_PAGES_MIN (64u * 1024)
 void *util_zero_pages(void *mem_ctx, size_t size);
 
+/*
+ * Zeroed memory shared with the processes forked afterwards (released with
+ * mem_ctx).  A page the parent writes between forks is not copied on its
+ * next write, as a private page would be after every fork.
+ */
+void *util_shared_pages(void *mem_ctx, size_t size);
+
 /* Sleep for ns nanoseconds (restarting after signals unless *stop is set). */
 void sleep_ns(uint64_t ns, const volatile uint32_t *stop);
 

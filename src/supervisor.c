@@ -464,7 +464,7 @@ static void restore_handlers(void)
 static void kill_workers(struct run *run, int sig)
 {
 	for (unsigned p = 0; p < run->nprocs; p++)
-		if (!run->workers[p].reaped)
+		if (!run->workers[p].reaped && run->workers[p].pid > 0)
 			kill(run->workers[p].pid, sig);
 }
 
@@ -490,7 +490,16 @@ static double secs(uint64_t ns)
 	return (double)ns / 1e9;
 }
 
-/* Fork every worker; they prepare and block on the gate. */
+/*
+ * Fork every worker; they prepare and block on the gate.
+ *
+ * The loop is the critical path of the start, and on a paravirtualised
+ * machine each page the parent writes between two forks costs a
+ * copy-on-write fault with a TLB flush.  So everything the loop needs is
+ * written before it (the workers' shares; stdio flushed once, nothing is
+ * printed inside), and the pids go to pages shared with the children
+ * (run->workers, util_shared_pages), which are never copied.
+ */
 static int start_workers(struct run *run, int gate[2])
 {
 	const struct dbench_options *o = run->opts;
@@ -498,18 +507,22 @@ static int start_workers(struct run *run, int gate[2])
 
 	for (unsigned p = 0; p < run->nprocs; p++) {
 		struct worker *w = &run->workers[p];
-		pid_t pid;
 
 		w->first = p * o->clients_per_process;
 		w->n = o->nclients - w->first < o->clients_per_process ?
 			       o->nclients - w->first : o->clients_per_process;
-		fflush(stdout);
-		fflush(stderr);
-		pid = fork();
+	}
+	fflush(stdout);
+	fflush(stderr);
+	for (unsigned p = 0; p < run->nprocs; p++) {
+		struct worker *w = &run->workers[p];
+		pid_t pid = fork();
+
 		if (pid < 0) {
 			fprintf(stderr, "dbench: cannot start process %u of "
 				"%u: %s\n", p + 1, run->nprocs,
 				strerror(errno));
+			run->alive = p;
 			return -1;
 		}
 		if (pid == 0) {
@@ -526,8 +539,8 @@ static int start_workers(struct run *run, int gate[2])
 			_exit(rc);
 		}
 		w->pid = pid;
-		run->alive++;
 	}
+	run->alive = run->nprocs;
 	return 0;
 }
 
@@ -624,7 +637,8 @@ int supervisor_run(void *mem_ctx, const struct run_setup *su)
 	run->opts = o;
 	run->nprocs = (o->nclients + o->clients_per_process - 1) /
 		      o->clients_per_process;
-	run->workers = talloc_zero_array(run, struct worker, run->nprocs);
+	run->workers = util_shared_pages(run, sizeof(struct worker) *
+					      run->nprocs);
 	tot = talloc_zero(run, struct stats_total);
 	if (run->workers == NULL || tot == NULL)
 		goto nomem;

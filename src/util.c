@@ -127,17 +127,15 @@ static int zero_pages_destructor(struct zero_pages *z)
 	return 0;
 }
 
-void *util_zero_pages(void *mem_ctx, size_t size)
+static void *zero_pages_map(void *mem_ctx, size_t size, int flags)
 {
 	struct zero_pages *z;
 
-	if (size < ZERO_PAGES_MIN)
-		return talloc_zero_size(mem_ctx, size > 0 ? size : 1);
 	z = talloc(mem_ctx, struct zero_pages);
 	if (z == NULL)
 		return NULL;
-	z->p = mmap(NULL, size, PROT_READ | PROT_WRITE,
-		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	z->p = mmap(NULL, size, PROT_READ | PROT_WRITE, flags | MAP_ANONYMOUS,
+		    -1, 0);
 	if (z->p == MAP_FAILED) {
 		talloc_free(z);
 		return NULL;
@@ -145,6 +143,18 @@ void *util_zero_pages(void *mem_ctx, size_t size)
 	z->len = size;
 	talloc_set_destructor(z, zero_pages_destructor);
 	return z->p;
+}
+
+void *util_zero_pages(void *mem_ctx, size_t size)
+{
+	if (size < ZERO_PAGES_MIN)
+		return talloc_zero_size(mem_ctx, size > 0 ? size : 1);
+	return zero_pages_map(mem_ctx, size, MAP_PRIVATE);
+}
+
+void *util_shared_pages(void *mem_ctx, size_t size)
+{
+	return zero_pages_map(mem_ctx, size > 0 ? size : 1, MAP_SHARED);
 }
 
 int util_open_parent_nofollow(int dfd, const char *path, const char **leaf)

@@ -126,6 +126,8 @@ struct fileio_state {
 	char *dirpath;			/* its absolute path (-x only) */
 	struct fileio_handle *handles;	/* nhandles slots */
 	uint32_t nhandles;
+	uint32_t nopen;			/* slots open now */
+	uint32_t hwm;			/* 1 + highest slot ever opened */
 	uint8_t *rbuf;			/* ReadX target */
 	size_t rbuf_size;
 	uint8_t *dbuf;			/* O_DIRECT transfers (posix_memalign) */
@@ -533,14 +535,19 @@ static uint32_t fileio_bad_handle(struct op_call *call)
 	return fileio_fail(call, NT_STATUS_INVALID_HANDLE, EBADF);
 }
 
+/*
+ * Close what is open.  The scan stops at the highest slot ever used and as
+ * soon as the open ones are found: the table can have tens of thousands of
+ * slots, and reading the pages a short run never touched would fault each
+ * one in (at the end of a 1,024-client run, that was most of its CPU).
+ */
 static void fileio_close_all(struct fileio_state *st)
 {
-	uint32_t i;
-
-	for (i = 0; i < st->nhandles; i++) {
+	for (uint32_t i = 0; i < st->hwm && st->nopen > 0; i++) {
 		if (st->handles[i].open) {
 			close(st->handles[i].fd);
 			st->handles[i].open = false;
+			st->nopen--;
 		}
 	}
 }
@@ -1342,6 +1349,10 @@ static uint32_t fileio_ntcreatex(void *state, struct op_call *call)
 	 */
 	if (st->handles[slot].open)
 		close(st->handles[slot].fd);
+	else
+		st->nopen++;
+	if ((uint32_t)slot >= st->hwm)
+		st->hwm = (uint32_t)slot + 1;
 	st->handles[slot].fd = fd;
 	st->handles[slot].is_dir = is_dir;
 	st->handles[slot].open = true;
@@ -1361,6 +1372,7 @@ static uint32_t fileio_close(void *state, struct op_call *call)
 		return fileio_bad_handle(call);
 	fd = h->fd;
 	h->open = false;
+	st->nopen--;
 	/* the fd is gone whatever close() says; EINTR is not a failure */
 	if (close(fd) != 0 && errno != EINTR)
 		return fileio_errno(call, errno);

@@ -589,6 +589,37 @@ static void test_failed_open_keeps_handle(void **cm_state)
 	assert_int_equal(count_fds(), fds - 1);
 }
 
+/*
+ * Cleanup closes exactly what is still open: slots opened, replaced and
+ * closed in any order, once; the slots can be used again afterwards.
+ */
+static void test_cleanup_closes_open_handles(void **cm_state)
+{
+	struct fx *fx = *cm_state;
+	unsigned fds;
+
+	fx_open(fx);
+	fds = count_fds();
+	assert_int_equal(ntcreatex(fx, "a", 0x40, 2, 9), NT_STATUS_OK);
+	assert_int_equal(ntcreatex(fx, "b", 0x40, 2, 2), NT_STATUS_OK);
+	assert_int_equal(ntcreatex(fx, "c", 0x40, 2, 4), NT_STATUS_OK);
+	assert_int_equal(ntcreatex(fx, "d", 0x40, 2, 9), NT_STATUS_OK);
+	assert_int_equal(close_h(fx, 4), NT_STATUS_OK);
+	assert_int_equal(count_fds(), fds + 2);
+
+	assert_int_equal(fileio_backend.cleanup(fx->state, "nothing/here"), 0);
+	assert_int_equal(count_fds(), fds);
+	assert_int_equal(close_h(fx, 9), NT_STATUS_INVALID_HANDLE);
+	assert_int_equal(close_h(fx, 2), NT_STATUS_INVALID_HANDLE);
+	assert_int_equal(fileio_backend.cleanup(fx->state, "nothing/here"), 0);
+	assert_int_equal(count_fds(), fds);
+
+	assert_int_equal(ntcreatex(fx, "a", 0x40, 1, 2), NT_STATUS_OK);
+	assert_int_equal(count_fds(), fds + 1);
+	assert_int_equal(fileio_backend.cleanup(fx->state, "nothing/here"), 0);
+	assert_int_equal(count_fds(), fds);
+}
+
 /* ---- handles ---- */
 
 static void test_unopened_handles(void **cm_state)
@@ -2008,6 +2039,7 @@ int main(void)
 		T(test_shared_directories),
 		T(test_missing_parent_vs_missing_file),
 		T(test_failed_open_keeps_handle),
+		T(test_cleanup_closes_open_handles),
 		T(test_unopened_handles),
 		T(test_write_read_round_trip),
 		T(test_readx_past_eof),
