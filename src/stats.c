@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
@@ -96,6 +97,31 @@ static void mismatch_add(struct mismatch_stats *dst,
 		dst->first_err = LOAD(src->first_err);
 		dst->first_client = LOAD(src->first_client);
 		dst->first_found = LOAD(src->first_found);
+	}
+}
+
+/* Read one byte of each page of [p, p + len). */
+static void touch_pages(const void *p, size_t len)
+{
+	uintptr_t a = (uintptr_t)p, end = a + len;
+
+	while (a < end) {
+		(void)*(const volatile char *)a;
+		a = (a | 4095) + 1;
+	}
+}
+
+void stats_prefault(const struct stats_region *r, uint32_t ops_mask)
+{
+	for (unsigned c = 0; c < r->nclients; c++) {
+		const struct client_slot *s = &r->slots[c];
+
+		touch_pages(s, offsetof(struct client_slot, ops));
+		touch_pages(s->mm, sizeof(s->mm));
+		for (unsigned o = 0; o < OP_NUM_MEASURED; o++)
+			if (ops_mask & (1u << o))
+				touch_pages(&s->ops[o],
+					    offsetof(struct op_stats, hist));
 	}
 }
 
