@@ -23,6 +23,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <talloc.h>
@@ -76,6 +77,8 @@ struct lf_state {
 	uint32_t line;
 	uint32_t ops_cap;
 	size_t ops_prefaulted; /* bytes of the op array made resident */
+	uint64_t ops_bound;    /* the most ops the input can have; 0: small */
+	struct lf_ops_area *ops_area; /* the op array's reservation, or NULL */
 	uint32_t paths_cap;
 	struct value_mod *mods; /* prog->mods, writable */
 	uint32_t mods_cap;
@@ -1007,6 +1010,65 @@ static int lf_random_pattern(struct lf_state *st, struct op *op,
 }
 
 /*
+ * The op array of a large loadfile lives in its own reservation of address
+ * space, aligned to 2 MiB and marked for transparent huge pages before the
+ * parser writes it: the pages come in huge from the first fault, and the
+ * array never moves.  (Grown with realloc, it was made of small pages and
+ * had to be copied into huge ones at the end, a third of the compile
+ * time.)  Huge pages matter at fork: see lf_huge_ops().  The reservation
+ * holds as many ops as the input can have (each takes a line of at least
+ * 2 bytes: half the length of a buffer, half of LF_MAX_INPUT for a file,
+ * whose size may change and may be compressed) and costs nothing where it
+ * is not written.  If the kernel refuses it (ulimit -v, strict overcommit)
+ * the array is grown with realloc, as for small inputs.
+ */
+#define LF_HUGE		 (2u << 20)
+#define LF_AREA_MIN_OPS	 (64u * 1024)	/* smaller arrays: plain realloc */
+
+struct lf_ops_area {
+	void *map;
+	size_t len;
+};
+
+static int lf_ops_area_destructor(struct lf_ops_area *a)
+{
+	munmap(a->map, a->len);
+	return 0;
+}
+
+/* Reserve room for st->ops_bound ops; false (nothing changed) if not. */
+static bool lf_ops_reserve(struct lf_state *st)
+{
+	struct lf_ops_area *a;
+	uint64_t bytes = st->ops_bound * sizeof(struct op);
+	uintptr_t start;
+
+	if (st->ops_bound < LF_AREA_MIN_OPS || st->ops_bound > UINT32_MAX ||
+	    bytes > SIZE_MAX - LF_HUGE)
+		return false;
+	a = talloc(st->prog, struct lf_ops_area);
+	if (a == NULL)
+		return false;
+	a->len = (size_t)bytes + LF_HUGE;
+	a->map = mmap(NULL, a->len, PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (a->map == MAP_FAILED) {
+		talloc_free(a);
+		return false;
+	}
+	talloc_set_destructor(a, lf_ops_area_destructor);
+	start = ((uintptr_t)a->map + LF_HUGE - 1) & ~(uintptr_t)(LF_HUGE - 1);
+#ifdef MADV_HUGEPAGE
+	(void)madvise((void *)start, (size_t)bytes, MADV_HUGEPAGE);
+#endif
+	st->ops_area = a;
+	st->prog->ops = (struct op *)start;
+	st->ops_cap = (uint32_t)st->ops_bound;
+	st->ops_prefaulted = 0;
+	return true;
+}
+
+/*
  * Make the next stretch of the op array resident in one call before the
  * parser writes it.  The array is the bulk of a large program (Debian's
  * client.txt: about 95 MB); taking one page fault per 4 KiB costs more
@@ -1037,9 +1099,15 @@ static struct op *lf_new_op(struct lf_state *st)
 	struct program *prog = st->prog;
 	struct op *op;
 
-	if (prog->nops == st->ops_cap) {
+	if (prog->nops == st->ops_cap &&
+	    (st->ops_cap != 0 || !lf_ops_reserve(st))) {
 		uint32_t cap = st->ops_cap ? st->ops_cap * 2 : 1024;
-		struct op *a = talloc_realloc(prog, prog->ops, struct op, cap);
+		/* a full reservation cannot happen: it holds the most ops
+		 * an input of the allowed size can have */
+		struct op *a = st->ops_area != NULL ?
+				       NULL :
+				       talloc_realloc(prog, prog->ops,
+						      struct op, cap);
 
 		if (a == NULL) {
 			lf_nomem(st);
@@ -1393,8 +1461,9 @@ static int lf_finish(struct lf_state *st)
 		}
 	}
 
-	/* give back the unused tails of the growing arrays */
-	if (st->ops_cap > prog->nops) {
+	/* give back the unused tails of the growing arrays (the reserved
+	 * op array's tail was never written: it costs nothing) */
+	if (st->ops_area == NULL && st->ops_cap > prog->nops) {
 		struct op *a =
 			talloc_realloc(prog, prog->ops, struct op, prog->nops);
 		if (a != NULL)
@@ -1484,7 +1553,8 @@ static struct program *lf_run(struct lf_state *st)
 	if (rc < 0 || lf_finish(st) != 0)
 		goto fail;
 	talloc_free(st->tmp);
-	lf_huge_ops(st->prog);
+	if (st->ops_area == NULL)
+		lf_huge_ops(st->prog);
 	return st->prog;
 
 fail:
@@ -1502,6 +1572,7 @@ struct program *program_compile_buffer(void *mem_ctx, const char *name,
 		.err = err,
 		.buf = buf != NULL ? buf : "",
 		.buf_len = buf != NULL ? len : 0,
+		.ops_bound = buf != NULL ? len / 2 + 1 : 0,
 	};
 
 	if (err != NULL)
@@ -1524,6 +1595,7 @@ struct program *program_compile(void *mem_ctx, const char *filename, char **err)
 		.err = err,
 	};
 	struct program *prog;
+	struct stat sb;
 
 	if (err != NULL)
 		*err = NULL;
@@ -1537,6 +1609,11 @@ struct program *program_compile(void *mem_ctx, const char *filename, char **err)
 		return NULL;
 	}
 	gzbuffer(st.gz, 256 * 1024);
+	/* the most ops any file can have, where it is a large one (a small
+	 * gzip file with many lines gets its huge pages by lf_huge_ops) */
+	if (stat(filename, &sb) == 0 && S_ISREG(sb.st_mode) &&
+	    (uint64_t)sb.st_size / 2 >= LF_AREA_MIN_OPS)
+		st.ops_bound = LF_MAX_INPUT / 2;
 	prog = lf_run(&st);
 	gzclose_r(st.gz);
 	return prog;
