@@ -143,13 +143,10 @@ static const char *resolve_random_path(struct client *c, int k,
 				       const struct path *p)
 {
 	size_t used = 0, i = 0;
-	char num[32];
 
 	while (i < p->len) {
 		if ((int64_t)i == p->client_pos) {
-			int n = snprintf(num, sizeof(num), "client%u", c->id);
-
-			if (scratch_put(c, k, &used, num, (size_t)n) != 0)
+			if (scratch_put(c, k, &used, c->cname, c->cname_len) != 0)
 				return NULL;
 			i += p->client_len;
 			continue;
@@ -178,6 +175,28 @@ static const char *resolve_random_path(struct client *c, int k,
 	return c->scratch[k];
 }
 
+/*
+ * "client<N>" into buf (at least 24 bytes); its length.  By hand: the
+ * first snprintf() of a fresh worker faults in the pages of printf's
+ * code and tables, ~5 of its few dozen page faults before it can start.
+ */
+static size_t client_name(char *buf, unsigned id)
+{
+	char digits[16];
+	size_t n = 0, len = 0;
+
+	do {
+		digits[n++] = (char)('0' + id % 10);
+		id /= 10;
+	} while (id != 0);
+	memcpy(buf, "client", 6);
+	len = 6;
+	while (n > 0)
+		buf[len++] = digits[--n];
+	buf[len] = '\0';
+	return len;
+}
+
 struct client *client_new(void *mem_ctx, const struct dbench_options *opts,
 			  const struct program *prog, unsigned prog_index,
 			  const struct backend *be, const char *directory,
@@ -203,8 +222,7 @@ struct client *client_new(void *mem_ctx, const struct dbench_options *opts,
 	c->rng = 0x6462656e6368ull ^ ((uint64_t)client << 32);
 	c->slot->program = prog_index;
 
-	c->cname_len = (size_t)snprintf(c->cname, sizeof(c->cname), "client%u",
-					client);
+	c->cname_len = client_name(c->cname, client);
 	for (unsigned k = 0; k < 2; k++) {
 		c->scratch_len[k] = prog->max_path_len + sizeof(c->cname) + 1;
 		c->scratch[k] = talloc_array(c, char, c->scratch_len[k]);

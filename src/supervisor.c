@@ -127,9 +127,11 @@ static int worker_main(struct run *run, const struct worker *w, int gate_fd,
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
 		_exit(1);
-	signal(SIGINT, SIG_IGN);	/* the parent coordinates the stop */
+	/* the parent's handlers do not apply here: it coordinates the stop */
+	signal(SIGINT, SIG_IGN);
 	signal(SIGHUP, SIG_IGN);
 	signal(SIGTERM, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
 
 	if (cl == NULL || done == NULL || start_at == NULL) {
 		fprintf(stderr, "dbench: client %u: out of memory\n", w->first);
@@ -543,7 +545,6 @@ static int start_workers(struct run *run, int gate[2])
 			int rc;
 
 			close(gate[1]);
-			restore_handlers();
 			rc = worker_main(run, w, gate[0], parent);
 			fflush(stdout);
 			fflush(stderr);
