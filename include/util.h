@@ -48,6 +48,13 @@ static inline int hex_digit_value(char c)
 void *util_zero_pages(void *mem_ctx, size_t size);
 
 /*
+ * size bytes of fresh anonymous memory, read-write, mmap()ed with
+ * MAP_ANONYMOUS | flags (MAP_PRIVATE or MAP_SHARED, maybe MAP_NORESERVE)
+ * and unmapped when mem_ctx is freed.  NULL if the kernel refuses.
+ */
+void *util_map(void *mem_ctx, size_t size, int flags);
+
+/*
  * Zeroed memory shared with the processes forked afterwards (released with
  * mem_ctx).  A page the parent writes between forks is not copied on its
  * next write, as a private page would be after every fork.

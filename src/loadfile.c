@@ -78,7 +78,7 @@ struct lf_state {
 	uint32_t ops_cap;
 	size_t ops_prefaulted; /* bytes of the op array made resident */
 	uint64_t ops_bound;    /* the most ops the input can have; 0: small */
-	struct lf_ops_area *ops_area; /* the op array's reservation, or NULL */
+	bool ops_area;	       /* the op array is in a reservation */
 	uint32_t paths_cap;
 	struct value_mod *mods; /* prog->mods, writable */
 	uint32_t mods_cap;
@@ -1025,43 +1025,26 @@ static int lf_random_pattern(struct lf_state *st, struct op *op,
 #define LF_HUGE		 (2u << 20)
 #define LF_AREA_MIN_OPS	 (64u * 1024)	/* smaller arrays: plain realloc */
 
-struct lf_ops_area {
-	void *map;
-	size_t len;
-};
-
-static int lf_ops_area_destructor(struct lf_ops_area *a)
-{
-	munmap(a->map, a->len);
-	return 0;
-}
-
 /* Reserve room for st->ops_bound ops; false (nothing changed) if not. */
 static bool lf_ops_reserve(struct lf_state *st)
 {
-	struct lf_ops_area *a;
 	uint64_t bytes = st->ops_bound * sizeof(struct op);
 	uintptr_t start;
+	void *map;
 
 	if (st->ops_bound < LF_AREA_MIN_OPS || st->ops_bound > UINT32_MAX ||
 	    bytes > SIZE_MAX - LF_HUGE)
 		return false;
-	a = talloc(st->prog, struct lf_ops_area);
-	if (a == NULL)
+	/* unmapped with the program */
+	map = util_map(st->prog, (size_t)bytes + LF_HUGE,
+		       MAP_PRIVATE | MAP_NORESERVE);
+	if (map == NULL)
 		return false;
-	a->len = (size_t)bytes + LF_HUGE;
-	a->map = mmap(NULL, a->len, PROT_READ | PROT_WRITE,
-		      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (a->map == MAP_FAILED) {
-		talloc_free(a);
-		return false;
-	}
-	talloc_set_destructor(a, lf_ops_area_destructor);
-	start = ((uintptr_t)a->map + LF_HUGE - 1) & ~(uintptr_t)(LF_HUGE - 1);
+	start = ((uintptr_t)map + LF_HUGE - 1) & ~(uintptr_t)(LF_HUGE - 1);
 #ifdef MADV_HUGEPAGE
 	(void)madvise((void *)start, (size_t)bytes, MADV_HUGEPAGE);
 #endif
-	st->ops_area = a;
+	st->ops_area = true;
 	st->prog->ops = (struct op *)start;
 	st->ops_cap = (uint32_t)st->ops_bound;
 	st->ops_prefaulted = 0;
@@ -1104,7 +1087,7 @@ static struct op *lf_new_op(struct lf_state *st)
 		uint32_t cap = st->ops_cap ? st->ops_cap * 2 : 1024;
 		/* a full reservation cannot happen: it holds the most ops
 		 * an input of the allowed size can have */
-		struct op *a = st->ops_area != NULL ?
+		struct op *a = st->ops_area ?
 				       NULL :
 				       talloc_realloc(prog, prog->ops,
 						      struct op, cap);
@@ -1463,7 +1446,7 @@ static int lf_finish(struct lf_state *st)
 
 	/* give back the unused tails of the growing arrays (the reserved
 	 * op array's tail was never written: it costs nothing) */
-	if (st->ops_area == NULL && st->ops_cap > prog->nops) {
+	if (!st->ops_area && st->ops_cap > prog->nops) {
 		struct op *a =
 			talloc_realloc(prog, prog->ops, struct op, prog->nops);
 		if (a != NULL)
@@ -1553,7 +1536,7 @@ static struct program *lf_run(struct lf_state *st)
 	if (rc < 0 || lf_finish(st) != 0)
 		goto fail;
 	talloc_free(st->tmp);
-	if (st->ops_area == NULL)
+	if (!st->ops_area)
 		lf_huge_ops(st->prog);
 	return st->prog;
 

@@ -115,7 +115,7 @@ void sleep_ns(uint64_t ns, const volatile uint32_t *stop)
 	}
 }
 
-/* Owner of a mapping made by util_zero_pages(). */
+/* Owner of a mapping made by util_map(). */
 struct zero_pages {
 	void *p;
 	size_t len;
@@ -127,7 +127,7 @@ static int zero_pages_destructor(struct zero_pages *z)
 	return 0;
 }
 
-static void *zero_pages_map(void *mem_ctx, size_t size, int flags)
+void *util_map(void *mem_ctx, size_t size, int flags)
 {
 	struct zero_pages *z;
 
@@ -149,12 +149,12 @@ void *util_zero_pages(void *mem_ctx, size_t size)
 {
 	if (size < ZERO_PAGES_MIN)
 		return talloc_zero_size(mem_ctx, size > 0 ? size : 1);
-	return zero_pages_map(mem_ctx, size, MAP_PRIVATE);
+	return util_map(mem_ctx, size, MAP_PRIVATE);
 }
 
 void *util_shared_pages(void *mem_ctx, size_t size)
 {
-	return zero_pages_map(mem_ctx, size > 0 ? size : 1, MAP_SHARED);
+	return util_map(mem_ctx, size > 0 ? size : 1, MAP_SHARED);
 }
 
 int util_open_parent_nofollow(int dfd, const char *path, const char **leaf)
