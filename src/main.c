@@ -261,6 +261,27 @@ static int check_directory(const char *dir)
 	return 0;
 }
 
+/*
+ * -D (default "."): the list, each an existing directory we may write in.
+ * Shared by load runs and --disk-test.  Returns 0 or the exit status of a
+ * usage error (said on stderr).
+ */
+static int directory_options(void *mem, const struct raw_options *raw,
+			     struct dbench_options *o)
+{
+	int rc;
+
+	if (split_list(mem, raw->directory ? raw->directory : ".",
+		       &o->directories, &o->ndirectories) != 0)
+		return usage_error("--directory: '%s' is not a comma-separated "
+				   "list of directories%s",
+				   raw->directory, "");
+	for (unsigned i = 0; i < o->ndirectories; i++)
+		if ((rc = check_directory(o->directories[i])) != 0)
+			return rc;
+	return 0;
+}
+
 static int parse_count(const char *name, const char *s, int64_t min,
 		       int64_t max, int64_t *out)
 {
@@ -347,14 +368,8 @@ static int resolve_options(void *mem, struct raw_options *raw,
 		return rc;
 	o->series_path = raw->series;
 
-	if (split_list(mem, raw->directory ? raw->directory : ".",
-		       &o->directories, &o->ndirectories) != 0)
-		return usage_error("--directory: '%s' is not a comma-separated "
-				   "list of directories%s",
-				   raw->directory, "");
-	for (unsigned i = 0; i < o->ndirectories; i++)
-		if ((rc = check_directory(o->directories[i])) != 0)
-			return rc;
+	if ((rc = directory_options(mem, raw, o)) != 0)
+		return rc;
 
 	if (raw->loadfile != NULL) {
 		if (split_list(mem, raw->loadfile, &o->loadfiles,
@@ -453,14 +468,8 @@ static int run_disk_test(void *mem, poptContext pc, struct raw_options *raw,
 			return rc;
 		o->disk_test_repeat = (unsigned)v;
 	}
-	if (split_list(mem, raw->directory ? raw->directory : ".",
-		       &o->directories, &o->ndirectories) != 0)
-		return usage_error("--directory: '%s' is not a comma-separated "
-				   "list of directories%s",
-				   raw->directory, "");
-	for (unsigned i = 0; i < o->ndirectories; i++)
-		if ((rc = check_directory(o->directories[i])) != 0)
-			return rc;
+	if ((rc = directory_options(mem, raw, o)) != 0)
+		return rc;
 
 	cfg = (struct disktest_config){
 		.dirs = o->directories,
