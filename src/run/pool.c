@@ -64,46 +64,16 @@ static void set_state(struct client_slot *s, enum client_state st)
 	__atomic_store_n(&s->state, (uint32_t)st, __ATOMIC_RELEASE);
 }
 
-static int worker_main(struct run *run, const struct worker *w, int gate_fd,
-		       pid_t parent)
+/* Prepare the worker's clients (each marked ready or failed); 0, or 1
+ * when one could not be prepared. */
+static int worker_prepare(struct run *run, const struct worker *w, void *mem,
+			  struct client **cl)
 {
 	const struct run_setup *su = run->su;
 	const struct dbench_options *opts = run->opts;
 	struct stats_region *r = &run->region;
-	/*
-	 * The worker's memory comes from a pool of fresh pages (malloc maps a
-	 * block this large on its own) instead of the heap inherited from
-	 * the parent: each heap page written in a fresh process is a
-	 * copy-on-write fault, and preparing a client took 1.6 ms of CPU,
-	 * 0.9 ms with the pool (0.7 s of CPU less before 1,024 clients start).
-	 * What does not fit, or is allocated after the pool is spent, comes
-	 * from malloc as usual.
-	 */
-	void *mem = talloc_pool(NULL, WORKER_POOL_BASE +
-					      (size_t)w->n * WORKER_POOL_CLIENT);
-	struct client **cl = talloc_zero_array(mem, struct client *, w->n);
-	bool *done = talloc_zero_array(mem, bool, w->n);
-	uint64_t *start_at = talloc_zero_array(mem, uint64_t, w->n);
-	unsigned active = 0;
 	int rc = 0;
-	char b;
 
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)
-		_exit(1);
-	/* the parent's handlers do not apply here: it coordinates the stop */
-	signal(SIGINT, SIG_IGN);
-	signal(SIGHUP, SIG_IGN);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGPIPE, SIG_DFL);
-
-	if (cl == NULL || done == NULL || start_at == NULL) {
-		fprintf(stderr, "dbench: client %u: out of memory\n",
-			stats_client_id(r, w->first));
-		for (unsigned i = 0; i < w->n; i++)
-			set_state(&r->slots[w->first + i], CLIENT_FAILED);
-		return 1;
-	}
 	for (unsigned i = 0; i < w->n; i++) {
 		unsigned slot = w->first + i;
 		unsigned id = stats_client_id(r, slot);
@@ -120,16 +90,19 @@ static int worker_main(struct run *run, const struct worker *w, int gate_fd,
 			set_state(&r->slots[slot], CLIENT_READY);
 		}
 	}
-	if (rc != 0) {
-		talloc_free(mem);
-		return rc;
-	}
+	return rc;
+}
 
-	while (read(gate_fd, &b, 1) < 0 && errno == EINTR)
-		;
-	close(gate_fd);
-
+/* Run the worker's clients from the release (staggered with --stagger)
+ * until each has stopped; 0, or 1 when one failed. */
+static int worker_run(struct run *run, const struct worker *w,
+		      struct client **cl, bool *done, uint64_t *start_at)
+{
+	const struct dbench_options *opts = run->opts;
+	struct stats_region *r = &run->region;
 	uint64_t release = LOAD(r->hdr->release_ns);
+	unsigned active = 0;
+	int rc = 0;
 
 	for (unsigned i = 0; i < w->n; i++) {
 		start_at[i] = release;
@@ -181,6 +154,57 @@ static int worker_main(struct run *run, const struct worker *w, int gate_fd,
 					 &r->hdr->stop);
 		}
 	}
+	return rc;
+}
+
+static int worker_main(struct run *run, const struct worker *w, int gate_fd,
+		       pid_t parent)
+{
+	struct stats_region *r = &run->region;
+	/*
+	 * The worker's memory comes from a pool of fresh pages (malloc maps a
+	 * block this large on its own) instead of the heap inherited from
+	 * the parent: each heap page written in a fresh process is a
+	 * copy-on-write fault, and preparing a client took 1.6 ms of CPU,
+	 * 0.9 ms with the pool (0.7 s of CPU less before 1,024 clients start).
+	 * What does not fit, or is allocated after the pool is spent, comes
+	 * from malloc as usual.
+	 */
+	void *mem = talloc_pool(NULL, WORKER_POOL_BASE +
+					      (size_t)w->n * WORKER_POOL_CLIENT);
+	struct client **cl = talloc_zero_array(mem, struct client *, w->n);
+	bool *done = talloc_zero_array(mem, bool, w->n);
+	uint64_t *start_at = talloc_zero_array(mem, uint64_t, w->n);
+	int rc = 0;
+	char b;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(1);
+	/* the parent's handlers do not apply here: it coordinates the stop */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
+
+	if (cl == NULL || done == NULL || start_at == NULL) {
+		fprintf(stderr, "dbench: client %u: out of memory\n",
+			stats_client_id(r, w->first));
+		for (unsigned i = 0; i < w->n; i++)
+			set_state(&r->slots[w->first + i], CLIENT_FAILED);
+		return 1;
+	}
+	rc = worker_prepare(run, w, mem, cl);
+	if (rc != 0) {
+		talloc_free(mem);
+		return rc;
+	}
+
+	while (read(gate_fd, &b, 1) < 0 && errno == EINTR)
+		;
+	close(gate_fd);
+
+	rc = worker_run(run, w, cl, done, start_at);
 
 	for (unsigned i = 0; i < w->n; i++) {
 		struct client_slot *s = &r->slots[w->first + i];
