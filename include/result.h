@@ -114,6 +114,7 @@ struct result_params {
 	bool failed;
 	unsigned host;		/* label of this host's clients */
 	bool client_ops;	/* keep per-client op figures */
+	bool pass_records;	/* keep the clients' pass records */
 	/* the slots to take: [first_slot, first_slot + nslots); nslots
 	 * 0 = all */
 	unsigned first_slot, nslots;

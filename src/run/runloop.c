@@ -13,6 +13,7 @@
 
 #include <signal.h>
 #include <stdio.h>
+#include <string.h>
 #include <talloc.h>
 
 #include "atomic.h"
@@ -114,9 +115,9 @@ static void step(struct loop *l, enum coord_when when, uint64_t now,
 {
 	if (l->coord->ops->step(l->coord, when, now - l->release, local,
 				out) != 0) {
+		memset(out, 0, sizeof(*out));
+		out->phase = out->line_phase = l->phase;
 		out->stop = COORD_FAILED;
-		out->print = false;
-		out->global.tick = NULL;
 	}
 }
 
@@ -171,7 +172,7 @@ static void finish_phases(struct loop *l)
 	sample_sums(l, &s, false);
 	s.end_ns = last > l->release ? last - l->release : 0;
 	step(l, COORD_FINAL, stop, &s, &out);
-	if (out.stop_ns == 0)
+	if (out.stop_ns == 0 || out.stop_ns > stop - l->release)
 		out.stop_ns = stop - l->release;
 	/* the time ends with the last client when they ended by themselves */
 	l->ended_wall -= stop - l->release - out.stop_ns;
@@ -208,7 +209,8 @@ static void cleanup_phase(struct loop *l)
 		}
 		if (s.alive == 0 || now >= next_tick) {
 			step(l, COORD_CLEANUP, now, &s, &out);
-			if (out.stop != COORD_RUN) {
+			/* never before this host's workers are gone */
+			if (out.stop != COORD_RUN && s.alive == 0) {
 				if (out.print)
 					report_cleanup(stdout, l->o, 0,
 						       out.line_secs);
@@ -251,6 +253,7 @@ static struct run_result *local_result(struct loop *l)
 		.host = l->coord->host,
 		.client_ops = l->o->per_client_results ||
 			      l->o->json_path != NULL,
+		.pass_records = l->o->show_execute_time,
 	};
 	struct run_result *res = result_build(l->mem, &l->pool->region, &p);
 

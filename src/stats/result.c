@@ -188,7 +188,7 @@ static int build_client(struct run_result *res, const struct stats_region *r,
 	const struct client_slot *s = &r->slots[slot];
 	bool in_phase = __atomic_load_n(&s->phase, __ATOMIC_ACQUIRE) ==
 			p->phase;
-	uint32_t npass = LOAD(s->npass_records);
+	uint32_t npass = p->pass_records ? LOAD(s->npass_records) : 0;
 
 	c->client_id = stats_client_id(r, slot);
 	c->host = p->host;

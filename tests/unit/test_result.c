@@ -114,6 +114,7 @@ static struct run_result *build(void *mem, struct fixture *f, unsigned first,
 		.nprocs = n,
 		.host = first,
 		.client_ops = true,
+		.pass_records = true,
 		.first_slot = first,
 		.nslots = n,
 	};
