@@ -120,13 +120,7 @@ struct stats_header {
 	uint32_t stop;		/* 1: clients finish their op and clean up */
 	uint64_t tick;		/* incremented by the parent once a second */
 	uint32_t nclients;
-	/*
-	 * Client ids are client_id_base + slot index: 0 on one host, the
-	 * rank's first id when several hosts share a run.  Ids name the
-	 * clients' directories (clients/clientN) and their lines in the
-	 * report; slots are only where their counters live.
-	 */
-	uint32_t client_id_base;
+	uint32_t pad;
 	uint64_t release_ns;	/* CLOCK_MONOTONIC at the start gate */
 };
 
@@ -134,6 +128,15 @@ struct stats_region {
 	struct stats_header *hdr;
 	struct client_slot *slots;
 	unsigned nclients;
+	/*
+	 * Client ids are client_id_base + slot index: 0 on one host, the
+	 * rank's first id when several hosts share a run.  Ids name the
+	 * clients' directories (clients/clientN) and their lines in the
+	 * report; slots are only where their counters live.  Set before
+	 * the workers are forked; kept here rather than in the shared
+	 * header so that reading it costs a fresh worker no page fault.
+	 */
+	unsigned client_id_base;
 	void *map;
 	size_t map_len;
 };
@@ -216,11 +219,11 @@ static inline void stats_tick_record(struct client_slot *s, uint64_t tick,
 void stats_tick_sum(const struct stats_region *r, uint64_t tick,
 		    struct tick_stats *out);
 
-/* The client id of slot `slot` (see stats_header.client_id_base). */
+/* The client id of slot `slot` (see stats_region.client_id_base). */
 static inline unsigned stats_client_id(const struct stats_region *r,
 				       unsigned slot)
 {
-	return r->hdr->client_id_base + slot;
+	return r->client_id_base + slot;
 }
 
 /* Reset one slot's counters and tag them with phase (client side). */

@@ -638,7 +638,7 @@ struct run *pool_new(void *mem, const struct run_setup *su,
 		talloc_free(run);
 		return NULL;
 	}
-	run->region.hdr->client_id_base = client_id_base;
+	run->region.client_id_base = client_id_base;
 	/* the op timer, calibrated once here so that every worker shares it */
 	timer_init();
 	if (note_shared_paths(run, run) != 0) {

@@ -119,7 +119,7 @@ static int build_mismatch(struct run_result *res, const struct stats_region *r,
 {
 	const struct program *prog;
 	const struct op *op;
-	unsigned slot = m->first_client - r->hdr->client_id_base;
+	unsigned slot = m->first_client - r->client_id_base;
 
 	out->count = m->count;
 	out->fatal = m->fatal;

@@ -368,7 +368,7 @@ static void test_client_id_apart_from_slot(void **state)
 	struct client *c;
 	char *dir;
 
-	f->region.hdr->client_id_base = 20;
+	f->region.client_id_base = 20;
 	mock.status[OP_QPATHINFO] = NT_STATUS_OBJECT_NAME_NOT_FOUND;
 	f->opts.mismatch = MISMATCH_KEEP_GOING;
 	assert_int_equal(run_pass(f, "QUERY_PATH_INFORMATION "

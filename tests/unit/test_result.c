@@ -70,7 +70,7 @@ static void fill(void *mem, struct fixture *f)
 	assert_non_null(f->progs[0]);
 	assert_non_null(f->progs[1]);
 	assert_int_equal(stats_map(&f->r, NCLIENTS), 0);
-	f->r.hdr->client_id_base = 10;
+	f->r.client_id_base = 10;
 	for (unsigned c = 0; c < NCLIENTS; c++) {
 		struct client_slot *s = &f->r.slots[c];
 
