@@ -29,15 +29,24 @@ enum client_step_result {
 };
 
 /*
- * Create client number `client` running `prog` in `directory` through
- * backend `be`; its stats live in region->slots[client].  Sets up the
+ * Create the client whose stats live in region->slots[slot], running
+ * `prog` in `directory` through backend `be`.  Its client id (which names
+ * its tree, its messages and its "$client" substitution) is
+ * stats_client_id(region, slot), recorded in the slot.  Sets up the
  * backend.  Returns NULL on failure after printing why on stderr.  The
  * client is a talloc child of mem_ctx; freeing it releases the backend.
  */
 struct client *client_new(void *mem_ctx, const struct dbench_options *opts,
 			  const struct program *prog, unsigned prog_index,
 			  const struct backend *be, const char *directory,
-			  struct stats_region *region, unsigned client);
+			  struct stats_region *region, unsigned slot);
+
+/*
+ * The tree of client `client_id` relative to its target directory,
+ * "clients/client<N>", allocated under mem_ctx (NULL when out of memory).
+ * The one place that spells it.
+ */
+char *client_dir_name(void *mem_ctx, unsigned client_id);
 
 /*
  * Resolve a path of the program for client number `client` (no "$i"

@@ -1,8 +1,8 @@
 /*
  * report.h - the text writers: progress lines and the end-of-run report in
- * dbench's shapes.  Each writer is a pure function of the aggregated
- * statistics it is given; none of them reads the clock or the region's
- * header.
+ * dbench's shapes.  Each writer is a pure function of what it is given
+ * (the run result, and the options for formatting flags); none of them
+ * reads the clock, the statistics region or the programs.
  */
 #ifndef DBENCH_REPORT_H
 #define DBENCH_REPORT_H
@@ -13,25 +13,8 @@
 
 #include "options.h"
 #include "program.h"
+#include "result.h"
 #include "stats.h"
-
-struct series;
-
-struct report {
-	const struct dbench_options *opts;
-	struct program *const *programs;	/* client i ran programs[slot.program] */
-	unsigned nprograms;
-	const struct stats_region *region;
-	const struct stats_total *total;	/* all clients, phase below */
-	uint32_t phase;				/* whose counters these are */
-	double seconds;				/* duration of that phase */
-	unsigned nprocs;
-	bool interrupted;
-	/* for --percentiles, --json and --series */
-	const struct series *series;		/* NULL when not collected */
-	struct timespec started;		/* CLOCK_REALTIME, the release */
-	struct timespec ended;			/* ... when the clients stopped */
-};
 
 /* One progress line for a warmup or execute tick. */
 void report_progress(FILE *f, const struct dbench_options *o,
@@ -43,11 +26,12 @@ void report_cleanup(FILE *f, const struct dbench_options *o,
 		    unsigned clients, double secs);
 
 /*
- * The end-of-run report: operation table, mismatch summary, per-client
- * results, Throughput line, per-pass execute times.  mem_ctx is used for
- * temporaries only.
+ * The end-of-run report of result r: operation table, mismatch summary,
+ * per-client results, Throughput line, per-pass execute times.  o gives
+ * the formatting flags.  mem_ctx is used for temporaries only.
  */
-void report_text(FILE *f, void *mem_ctx, const struct report *r);
+void report_text(FILE *f, void *mem_ctx, const struct dbench_options *o,
+		 const struct run_result *r);
 
 /*
  * The percentile table (--percentiles): per op, the latency in ms at each

@@ -19,6 +19,7 @@
 
 #include "options.h"
 #include "report.h"
+#include "result.h"
 
 #define REPORT_JSON_SCHEMA_VERSION 1
 
@@ -35,12 +36,14 @@ struct json_object *report_json_header(const struct dbench_options *o,
 				       const struct timespec *ended);
 
 /*
- * The whole document for a load run: the header plus result, phases,
- * operations (with percentiles and histogram buckets), clients and
- * series.  mem_ctx is used for temporaries only.  Returns a new object,
- * or NULL when out of memory.
+ * The whole document for a load run, from its result r: the header plus
+ * result, phases, operations (with percentiles and histogram buckets),
+ * clients and series.  mem_ctx is used for temporaries only.  Returns a
+ * new object, or NULL when out of memory.
  */
-struct json_object *report_json_build(void *mem_ctx, const struct report *r);
+struct json_object *report_json_build(void *mem_ctx,
+				      const struct dbench_options *o,
+				      const struct run_result *r);
 
 struct disktest_result;
 

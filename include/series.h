@@ -2,7 +2,8 @@
  * series.h - the once-a-second series of a run: for every tick of the
  * parent, the phase, the time, and what the clients did in that second
  * (bytes, ops, worst latency, 99th percentile).  Collected by the
- * supervisor, written as CSV (--series) and into the JSON document.
+ * run loop from the coordinator's samples, kept in the run result, written
+ * as CSV (--series) and into the JSON document.
  */
 #ifndef DBENCH_SERIES_H
 #define DBENCH_SERIES_H
@@ -24,19 +25,18 @@ struct series_row {
 struct series {
 	struct series_row *rows;
 	unsigned nrows;
-	struct tick_stats *acc;	/* scratch for the merged histogram */
 };
 
 /* A new, empty series under mem_ctx, or NULL when out of memory. */
 struct series *series_new(void *mem_ctx);
 
 /*
- * Append the row for tick (which the header's tick has moved past).
- * Returns 0, or -1 when out of memory (the row is lost).
+ * Append the row of one second: t holds what every client did in it (for
+ * a run on several hosts, the merge of their samples).  Returns 0, or -1
+ * when out of memory (the row is lost).
  */
-int series_tick(struct series *s, const struct stats_region *r,
-		uint64_t tick, uint32_t phase, double elapsed_s,
-		double duration_s);
+int series_add(struct series *s, const struct tick_stats *t, uint32_t phase,
+	       double elapsed_s, double duration_s);
 
 /* "warmup", "execute", ... */
 const char *series_phase_name(uint32_t phase);

@@ -54,11 +54,12 @@ struct mismatch_stats {
 	uint64_t count;		/* not fatal: counted and summarised */
 	uint64_t fatal;		/* stopped the client (reported on stderr) */
 	/* the first non-fatal one: when, where, what */
-	uint64_t first_ns;	/* CLOCK_MONOTONIC; 0 = none yet */
+	uint64_t first_wall_ns;	/* CLOCK_REALTIME, so that the first of
+				 * two hosts can be told; 0 = none yet */
 	uint32_t first_op;	/* op index in the client's program */
 	uint32_t first_status;	/* the actual status */
 	int32_t first_err;	/* errno behind it, 0 if none */
-	uint32_t first_client;
+	uint32_t first_client;	/* its client id */
 	int64_t first_found;	/* FIND_FIRST: entries found, or -1 */
 };
 
@@ -90,6 +91,8 @@ struct client_slot {
 	uint32_t state;		/* enum client_state */
 	uint32_t program;	/* index of its loadfile */
 	uint32_t cur_op;	/* op index being run (for crash reports) */
+	uint32_t client_id;	/* the client's id (stats_client_id()) */
+	uint32_t directory;	/* index of its target directory */
 	uint64_t lines;		/* loadfile lines done in this phase */
 	uint64_t bytes;		/* ReadX + WriteX bytes in this phase */
 	uint64_t tick_seen;	/* tick the tick_max_ns belongs to */
@@ -125,6 +128,15 @@ struct stats_region {
 	struct stats_header *hdr;
 	struct client_slot *slots;
 	unsigned nclients;
+	/*
+	 * Client ids are client_id_base + slot index: 0 on one host, the
+	 * rank's first id when several hosts share a run.  Ids name the
+	 * clients' directories (clients/clientN) and their lines in the
+	 * report; slots are only where their counters live.  Set before
+	 * the workers are forked; kept here rather than in the shared
+	 * header so that reading it costs a fresh worker no page fault.
+	 */
+	unsigned client_id_base;
 	void *map;
 	size_t map_len;
 };
@@ -207,10 +219,20 @@ static inline void stats_tick_record(struct client_slot *s, uint64_t tick,
 void stats_tick_sum(const struct stats_region *r, uint64_t tick,
 		    struct tick_stats *out);
 
+/* The client id of slot `slot` (see stats_region.client_id_base). */
+static inline unsigned stats_client_id(const struct stats_region *r,
+				       unsigned slot)
+{
+	return r->client_id_base + slot;
+}
+
 /* Reset one slot's counters and tag them with phase (client side). */
 void stats_slot_reset(struct client_slot *s, uint32_t phase);
 
 /* Monotonic clock in nanoseconds. */
 uint64_t now_ns(void);
+
+/* Wall clock (CLOCK_REALTIME) in nanoseconds since the epoch. */
+uint64_t wall_ns(void);
 
 #endif

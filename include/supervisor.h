@@ -1,7 +1,7 @@
 /*
- * supervisor.h - the parent's side of a run: fork the workers, open the
- * start gate, tick once a second, switch phases, stop, reap, and hand the
- * aggregated statistics to the report writers.
+ * supervisor.h - the run of a benchmark on this host: the worker pool,
+ * the run loop under a coordinator, the run result, then the report and
+ * the exit status computed from that result (src/run/).
  */
 #ifndef DBENCH_SUPERVISOR_H
 #define DBENCH_SUPERVISOR_H
@@ -12,6 +12,9 @@
 #include "options.h"
 #include "program.h"
 
+struct coord;
+struct run_result;
+
 struct run_setup {
 	const struct dbench_options *opts;
 	struct program *const *programs;	/* client i runs i % nprograms */
@@ -20,11 +23,36 @@ struct run_setup {
 };
 
 /*
- * Run the benchmark and print its progress and report on stdout.
- * Returns the process exit status: 0 success, 1 the run failed (a client
- * error, a crashed worker, mismatches under --keep-going), 128+signal when
- * interrupted by SIGINT or SIGTERM.
+ * Run the benchmark on this host under the local coordinator, print its
+ * progress and report on stdout and write --json/--series.  Returns the
+ * process exit status (run_exit_status()), or 1 when the run could not
+ * start, 128+signal when a signal stopped the start.
  */
+int run_benchmark(void *mem_ctx, const struct run_setup *setup);
+
+/* The same as run_benchmark() (the name main.c calls). */
 int supervisor_run(void *mem_ctx, const struct run_setup *setup);
+
+/*
+ * run_benchmark() under coordinator c (e.g. one rank of an MPI job): the
+ * rank whose c->prints is set prints and writes the merged result.
+ */
+int run_benchmark_with(void *mem_ctx, const struct run_setup *setup,
+		       struct coord *c);
+
+/*
+ * The end-of-run report of r on stdout, and the --json and --series
+ * files.  Returns 0, or -1 when a file could not be written (said on
+ * stderr).
+ */
+int run_report(void *mem_ctx, const struct dbench_options *o,
+	       const struct run_result *r);
+
+/*
+ * The exit status of a finished run: 128+signal when interrupted, 1 when
+ * a client failed or a worker died, or mismatches were counted under
+ * --keep-going, else 0.
+ */
+int run_exit_status(const struct run_result *r, const struct dbench_options *o);
 
 #endif

@@ -10,13 +10,11 @@
 #include <string.h>
 #include <talloc.h>
 
+#include "atomic.h"
 #include "client.h"
 #include "ntstatus.h"
 #include "timer.h"
 #include "util.h"
-
-#define LOAD(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
-#define STORE(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
 
 struct loop_frame {
 	uint32_t start;		/* index of the first op in the body */
@@ -43,7 +41,8 @@ struct client {
 	void *be_state;
 	struct stats_region *region;
 	struct client_slot *slot;
-	unsigned id;
+	unsigned id;			/* client id: names its tree */
+	unsigned slot_index;		/* its slot in the region */
 
 	/*
 	 * Paths are resolved when an op runs, into scratch[0] and [1]:
@@ -197,11 +196,20 @@ static size_t client_name(char *buf, unsigned id)
 	return len;
 }
 
+char *client_dir_name(void *mem_ctx, unsigned client_id)
+{
+	char name[24];
+
+	client_name(name, client_id);
+	return talloc_asprintf(mem_ctx, "clients/%s", name);
+}
+
 struct client *client_new(void *mem_ctx, const struct dbench_options *opts,
 			  const struct program *prog, unsigned prog_index,
 			  const struct backend *be, const char *directory,
-			  struct stats_region *region, unsigned client)
+			  struct stats_region *region, unsigned slot)
 {
+	unsigned client = stats_client_id(region, slot);
 	struct backend_client_config cfg = {
 		.opts = opts,
 		.client = client,
@@ -217,10 +225,12 @@ struct client *client_new(void *mem_ctx, const struct dbench_options *opts,
 	c->prog = prog;
 	c->be = be;
 	c->region = region;
-	c->slot = &region->slots[client];
+	c->slot = &region->slots[slot];
 	c->id = client;
+	c->slot_index = slot;
 	c->rng = 0x6462656e6368ull ^ ((uint64_t)client << 32);
 	c->slot->program = prog_index;
+	c->slot->client_id = client;
 
 	c->cname_len = client_name(c->cname, client);
 	for (unsigned k = 0; k < 2; k++) {
@@ -529,13 +539,14 @@ static void record_mismatch(struct client *c, const struct op *op,
 {
 	struct mismatch_stats *m = &c->slot->mm[op->kind];
 
-	if (m->first_ns == 0) {
+	if (m->first_wall_ns == 0) {
 		STORE(m->first_op, (uint32_t)(op - c->prog->ops));
 		STORE(m->first_status, status);
 		STORE(m->first_err, err);
 		STORE(m->first_client, c->id);
 		STORE(m->first_found, found);
-		__atomic_store_n(&m->first_ns, now_ns(), __ATOMIC_RELEASE);
+		__atomic_store_n(&m->first_wall_ns, wall_ns(),
+				 __ATOMIC_RELEASE);
 	}
 	STORE(m->count, m->count + 1);
 }
@@ -676,14 +687,17 @@ static enum client_step_result run_measured(struct client *c,
 	return STEP_OK;
 }
 
+/* Wait until client `who` (a client id) has set its SETSP to sp or more. */
 static void wait_sp(struct client *c, int64_t who, int64_t sp)
 {
 	const struct stats_region *r = c->region;
+	/* only clients of this region can be waited for */
+	int64_t slot = who - (int64_t)(c->id - c->slot_index);
 
-	if (who < 0 || (uint64_t)who >= r->nclients || (unsigned)who == c->id)
+	if (slot < 0 || (uint64_t)slot >= r->nclients || (unsigned)who == c->id)
 		return;
 	for (;;) {
-		const struct client_slot *s = &r->slots[who];
+		const struct client_slot *s = &r->slots[slot];
 		uint32_t st = LOAD(s->state);
 
 		if (LOAD(s->sp) >= sp || st == CLIENT_DONE ||
@@ -820,7 +834,7 @@ int client_cleanup(struct client *c)
 	STORE(c->slot->state, CLIENT_CLEANUP);
 	if (c->opts->skip_cleanup)
 		return 0;
-	dir = talloc_asprintf(c, "clients/client%u", c->id);
+	dir = client_dir_name(c, c->id);
 	if (dir == NULL)
 		return -1;
 	ret = c->be->cleanup(c->be_state, dir);

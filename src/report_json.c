@@ -1,6 +1,6 @@
 /*
  * report_json.c - the JSON result document (--json): builds a json-c tree
- * from the aggregated statistics, the options, the host and the target
+ * from the run result, the options, the host and the target
  * directories, and writes it to a file.  See report_json.h; the schema is
  * doc/dbench-result.schema.json.
  */
@@ -341,16 +341,16 @@ static struct json_object *buckets_json(const struct histogram *h)
 	return a;
 }
 
+/* The operations array: ops[k] and errors[k] (mismatches) per kind. */
 static struct json_object *ops_json(const struct dbench_options *o,
 				    const struct op_stats *ops,
-				    const struct mismatch_stats *mm,
-				    bool with_buckets)
+				    const uint64_t *errs, bool with_buckets)
 {
 	struct json_object *a = json_object_new_array();
 
 	for (unsigned k = 0; k < OP_NUM_MEASURED; k++) {
 		const struct op_stats *s = &ops[k];
-		uint64_t errors = mm[k].count + mm[k].fatal;
+		uint64_t errors = errs[k];
 		struct json_object *j;
 
 		if (s->count == 0 && errors == 0)
@@ -376,33 +376,30 @@ static struct json_object *ops_json(const struct dbench_options *o,
 	return a;
 }
 
-static uint64_t max_latency(const struct op_stats *ops)
+/* Per kind, the mismatches of r, fatal or not. */
+static void total_errors(const struct run_result *r, uint64_t *errors)
 {
-	uint64_t m = 0;
-
 	for (unsigned k = 0; k < OP_NUM_MEASURED; k++)
-		if (ops[k].max_ns > m)
-			m = ops[k].max_ns;
-	return m;
+		errors[k] = r->mm[k].count + r->mm[k].fatal;
 }
 
-static struct json_object *result_json(const struct report *r)
+static struct json_object *result_json(const struct run_result *r)
 {
 	struct json_object *j = json_object_new_object();
-	uint64_t errors = 0;
+	uint64_t errs[OP_NUM_MEASURED], errors = 0;
 
+	total_errors(r, errs);
 	for (unsigned k = 0; k < OP_NUM_MEASURED; k++)
-		errors += r->total->mm[k].count + r->total->mm[k].fatal;
+		errors += errs[k];
 	put_str(j, "phase", series_phase_name(r->phase));
 	put_num(j, "seconds", r->seconds, 6);
 	put_bool(j, "interrupted", r->interrupted);
-	put_int(j, "clients", r->opts->nclients);
+	put_int(j, "clients", r->nclients);
 	put_int(j, "procs", r->nprocs);
-	put_int(j, "lines", (int64_t)r->total->lines);
-	put_int(j, "bytes", (int64_t)r->total->bytes);
-	put_num(j, "throughput_mb_per_s",
-		report_mbps(r->total->bytes, r->seconds), 6);
-	put_num(j, "max_latency_ms", ms(max_latency(r->total->ops)), 6);
+	put_int(j, "lines", (int64_t)r->lines);
+	put_int(j, "bytes", (int64_t)r->bytes);
+	put_num(j, "throughput_mb_per_s", report_mbps(r->bytes, r->seconds), 6);
+	put_num(j, "max_latency_ms", ms(result_max_latency(r->ops)), 6);
 	put_int(j, "errors", (int64_t)errors);
 	return j;
 }
@@ -471,52 +468,68 @@ static struct json_object *series_json(const struct series *s)
 	return a;
 }
 
-static struct json_object *clients_json(void *mem, const struct report *r)
+static struct json_object *clients_json(void *mem,
+					const struct dbench_options *o,
+					const struct run_result *r)
 {
 	struct json_object *a = json_object_new_array();
-	const struct dbench_options *o = r->opts;
-	struct stats_total *t = talloc_zero(mem, struct stats_total);
+	struct op_stats *ops = talloc_zero_array(mem, struct op_stats,
+						 OP_NUM_MEASURED);
+	uint64_t errors[OP_NUM_MEASURED];
 
-	if (t == NULL) {
+	if (ops == NULL) {
 		json_object_put(a);
 		return NULL;
 	}
-	for (unsigned c = 0; c < r->region->nclients; c++) {
-		const struct client_slot *s = &r->region->slots[c];
+	for (uint32_t i = 0; i < r->nclient_results; i++) {
+		const struct result_client *c = &r->clients[i];
 		struct json_object *j = json_object_new_object();
-		const struct program *prog =
-			r->programs[s->program % r->nprograms];
 
-		stats_sum_client(r->region, c, r->phase, t);
-		put_int(j, "client", c);
-		put_str(j, "directory", o->directories[c % o->ndirectories]);
-		put_str(j, "loadfile", prog->filename);
-		put_int(j, "lines", (int64_t)t->lines);
-		put_int(j, "bytes", (int64_t)t->bytes);
-		put_int(j, "passes", (int64_t)s->passes);
-		put(j, "operations", ops_json(o, t->ops, t->mm, false));
+		result_client_expand(c, ops, errors);
+		put_int(j, "client", c->client_id);
+		put_str(j, "directory",
+			o->directories[c->directory % o->ndirectories]);
+		put_str(j, "loadfile", c->loadfile);
+		put_int(j, "lines", (int64_t)c->lines);
+		put_int(j, "bytes", (int64_t)c->bytes);
+		put_int(j, "passes", (int64_t)c->passes);
+		put(j, "operations", ops_json(o, ops, errors, false));
 		add(a, j);
 	}
-	talloc_free(t);
+	talloc_free(ops);
 	return a;
 }
 
-struct json_object *report_json_build(void *mem_ctx, const struct report *r)
+static struct timespec to_timespec(uint64_t ns)
 {
-	struct json_object *j = report_json_header(r->opts, &r->started,
-						   &r->ended);
+	struct timespec ts = {
+		.tv_sec = (time_t)(ns / 1000000000u),
+		.tv_nsec = (long)(ns % 1000000000u),
+	};
+
+	return ts;
+}
+
+struct json_object *report_json_build(void *mem_ctx,
+				      const struct dbench_options *o,
+				      const struct run_result *r)
+{
+	struct timespec started = to_timespec(r->started_ns);
+	struct timespec ended = to_timespec(r->ended_ns);
+	struct json_object *j = report_json_header(o, &started, &ended);
 	void *mem = talloc_new(mem_ctx);
+	uint64_t errors[OP_NUM_MEASURED];
 
 	if (j == NULL || mem == NULL) {
 		json_object_put(j);
 		talloc_free(mem);
 		return NULL;
 	}
+	total_errors(r, errors);
 	put(j, "result", result_json(r));
 	put(j, "phases", phases_json(r->series));
-	put(j, "operations", ops_json(r->opts, r->total->ops, r->total->mm,
-				      true));
-	put(j, "clients", clients_json(mem, r));
+	put(j, "operations", ops_json(o, r->ops, errors, true));
+	put(j, "clients", clients_json(mem, o, r));
 	put(j, "series", series_json(r->series));
 	talloc_free(mem);
 	return j;

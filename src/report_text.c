@@ -9,7 +9,6 @@
 #include <string.h>
 #include <talloc.h>
 
-#include "client.h"
 #include "ntstatus.h"
 #include "report.h"
 
@@ -111,55 +110,50 @@ void report_percentiles(FILE *f, const struct dbench_options *o,
 	fputc('\n', f);
 }
 
-static void mismatch_summary(FILE *f, void *mem_ctx, const struct report *r)
+/* "expected X, got Y" or the FIND_FIRST count, under mem_ctx. */
+static char *mismatch_what(void *mem_ctx, const struct result_mismatch *m)
+{
+	char eb[11], ab[11];
+
+	if (m->found >= 0)
+		return talloc_asprintf(mem_ctx, "expected %lld entries, "
+				       "found %lld",
+				       (long long)m->expected_found,
+				       (long long)m->found);
+	return talloc_asprintf(
+		mem_ctx, "expected %s, got %s%s%s",
+		m->check == STATUS_SUCCESS ? "NT_STATUS_OK" :
+		m->check == STATUS_FAILURE ? "a failure" :
+		ntstatus_str(m->expected_status, eb),
+		ntstatus_str(m->status, ab), m->err ? ": " : "",
+		m->err ? strerror(m->err) : "");
+}
+
+static void mismatch_summary(FILE *f, void *mem_ctx,
+			     const struct run_result *r)
 {
 	bool any = false;
 
 	for (unsigned k = 0; k < OP_NUM_MEASURED; k++) {
-		const struct mismatch_stats *m = &r->total->mm[k];
-		const struct program *prog;
-		const struct op *op;
-		char eb[11], ab[11];
+		const struct result_mismatch *m = &r->mm[k];
 		char *path = NULL, *what;
-		unsigned client;
 
 		if (m->count == 0)
 			continue;
 		if (!any)
 			fprintf(f, "Status mismatches (not fatal):\n");
 		any = true;
-		client = m->first_client;
-		prog = r->programs[r->region->slots[client].program %
-				   r->nprograms];
-		if (m->first_op >= prog->nops) {
+		if (!m->has_op) {
 			fprintf(f, " %-12s %7llu\n", op_info[k].short_name,
 				(unsigned long long)m->count);
 			continue;
 		}
-		op = &prog->ops[m->first_op];
-		if (op->path[0] != NULL) {
-			char *p = client_path_for(mem_ctx, op->path[0], client);
-
-			path = talloc_asprintf(mem_ctx, " \"%s\"", p);
-			talloc_free(p);
-		}
-		if (m->first_found >= 0)
-			what = talloc_asprintf(mem_ctx, "expected %lld entries, "
-					       "found %lld",
-					       (long long)op->arg[2].v,
-					       (long long)m->first_found);
-		else
-			what = talloc_asprintf(
-				mem_ctx, "expected %s, got %s%s%s",
-				op->check == STATUS_SUCCESS ? "NT_STATUS_OK" :
-				op->check == STATUS_FAILURE ? "a failure" :
-				ntstatus_str(op->status, eb),
-				ntstatus_str(m->first_status, ab),
-				m->first_err ? ": " : "",
-				m->first_err ? strerror(m->first_err) : "");
+		if (m->path != NULL)
+			path = talloc_asprintf(mem_ctx, " \"%s\"", m->path);
+		what = mismatch_what(mem_ctx, m);
 		fprintf(f, " %-12s %7llu   first: client %u, %s:%u%s: %s\n",
 			op_info[k].short_name, (unsigned long long)m->count,
-			client, prog->filename, op->line, path ? path : "",
+			m->client_id, m->loadfile, m->line, path ? path : "",
 			what ? what : "");
 		talloc_free(path);
 		talloc_free(what);
@@ -168,70 +162,74 @@ static void mismatch_summary(FILE *f, void *mem_ctx, const struct report *r)
 		fprintf(f, "\n");
 }
 
-static void per_client(FILE *f, void *mem_ctx, const struct report *r)
+static void per_client(FILE *f, void *mem_ctx, const struct dbench_options *o,
+		       const struct run_result *r)
 {
-	struct stats_total *t = talloc_zero(mem_ctx, struct stats_total);
+	struct op_stats *ops = talloc_zero_array(mem_ctx, struct op_stats,
+						 OP_NUM_MEASURED);
+	uint64_t errors[OP_NUM_MEASURED];
 
-	if (t == NULL)
+	if (ops == NULL)
 		return;
 	fprintf(f, "Per client results:\n");
-	for (unsigned c = 0; c < r->region->nclients; c++) {
-		stats_sum_client(r->region, c, r->phase, t);
-		fprintf(f, "Client %u did %llu lines and %.0f bytes\n", c,
-			(unsigned long long)t->lines, (double)t->bytes);
-		op_table(f, r->opts, t->ops);
-		if (r->opts->show_percentiles)
-			report_percentiles(f, r->opts, t->ops);
+	for (uint32_t i = 0; i < r->nclient_results; i++) {
+		const struct result_client *c = &r->clients[i];
+
+		result_client_expand(c, ops, errors);
+		fprintf(f, "Client %u did %llu lines and %.0f bytes\n",
+			c->client_id, (unsigned long long)c->lines,
+			(double)c->bytes);
+		op_table(f, o, ops);
+		if (o->show_percentiles)
+			report_percentiles(f, o, ops);
 	}
-	talloc_free(t);
+	talloc_free(ops);
 }
 
-static void execute_times(FILE *f, const struct report *r)
+static void execute_times(FILE *f, const struct dbench_options *o,
+			  const struct run_result *r)
 {
-	for (unsigned c = 0; c < r->region->nclients; c++) {
-		const struct client_slot *s = &r->region->slots[c];
+	for (uint32_t c = 0; c < r->nclient_results; c++) {
+		const struct result_client *cl = &r->clients[c];
 
-		for (uint32_t i = 0; i < s->npass_records; i++) {
-			if (r->opts->machine_readable)
-				fprintf(f, "@E@%u@%u@\n", c, s->pass[i].ms);
+		for (uint32_t i = 0; i < cl->npass; i++) {
+			if (o->machine_readable)
+				fprintf(f, "@E@%u@%u@\n", cl->client_id,
+					cl->pass[i].ms);
 			else
 				fprintf(f, "%4u completed in %u ms at time "
-					"%u ms\n", c, s->pass[i].ms,
-					s->pass[i].at_ms);
+					"%u ms\n", cl->client_id,
+					cl->pass[i].ms, cl->pass[i].at_ms);
 		}
 	}
 }
 
-void report_text(FILE *f, void *mem_ctx, const struct report *r)
+void report_text(FILE *f, void *mem_ctx, const struct dbench_options *o,
+		 const struct run_result *r)
 {
-	const struct dbench_options *o = r->opts;
-	double mbps = report_mbps(r->total->bytes, r->seconds);
-	uint64_t max_ns = 0;
+	double mbps = report_mbps(r->bytes, r->seconds);
+	uint64_t max_ns = result_max_latency(r->ops);
 
-	for (unsigned k = 0; k < OP_NUM_MEASURED; k++)
-		if (r->total->ops[k].max_ns > max_ns)
-			max_ns = r->total->ops[k].max_ns;
-
-	op_table(f, o, r->total->ops);
+	op_table(f, o, r->ops);
 	if (o->show_percentiles)
-		report_percentiles(f, o, r->total->ops);
+		report_percentiles(f, o, r->ops);
 	mismatch_summary(f, mem_ctx, r);
 	if (o->per_client_results)
-		per_client(f, mem_ctx, r);
+		per_client(f, mem_ctx, o, r);
 	if (r->interrupted)
 		fprintf(f, "Interrupted: these results cover %.1f seconds "
 			"of the %s phase\n", r->seconds,
 			r->phase == PHASE_WARMUP ? "warmup" : "execute");
 	if (o->machine_readable)
-		fprintf(f, ";%g;%u;%u;%.03f;\n", mbps, o->nclients, r->nprocs,
+		fprintf(f, ";%g;%u;%u;%.03f;\n", mbps, r->nclients, r->nprocs,
 			ms(max_ns));
 	else
 		fprintf(f, "Throughput %g MB/sec%s%s  %u clients  %u procs  "
 			"max_latency=%.03f ms\n", mbps,
 			o->sync_open ? " (sync open)" : "",
-			o->sync_dirs ? " (sync dirs)" : "", o->nclients,
+			o->sync_dirs ? " (sync dirs)" : "", r->nclients,
 			r->nprocs, ms(max_ns));
 	if (o->show_execute_time)
-		execute_times(f, r);
+		execute_times(f, o, r);
 	fflush(f);
 }

@@ -1,6 +1,6 @@
 /*
  * series.c - the once-a-second series (see series.h): one row per tick
- * from the clients' per-second counters, and its CSV form.
+ * from the clients' summed per-second counters, and its CSV form.
  */
 #include "config.h"
 
@@ -13,25 +13,14 @@
 
 struct series *series_new(void *mem_ctx)
 {
-	struct series *s = talloc_zero(mem_ctx, struct series);
-
-	if (s == NULL)
-		return NULL;
-	s->acc = talloc_zero(s, struct tick_stats);
-	if (s->acc == NULL) {
-		talloc_free(s);
-		return NULL;
-	}
-	return s;
+	return talloc_zero(mem_ctx, struct series);
 }
 
-int series_tick(struct series *s, const struct stats_region *r,
-		uint64_t tick, uint32_t phase, double elapsed_s,
-		double duration_s)
+int series_add(struct series *s, const struct tick_stats *t, uint32_t phase,
+	       double elapsed_s, double duration_s)
 {
 	struct series_row *rows, *row;
 
-	stats_tick_sum(r, tick, s->acc);
 	rows = talloc_realloc(s, s->rows, struct series_row, s->nrows + 1);
 	if (rows == NULL)
 		return -1;
@@ -40,10 +29,10 @@ int series_tick(struct series *s, const struct stats_region *r,
 	row->phase = phase;
 	row->elapsed_s = elapsed_s;
 	row->duration_s = duration_s;
-	row->bytes = s->acc->bytes;
-	row->ops = s->acc->ops;
-	row->max_ns = s->acc->max_ns;
-	row->p99_ns = hist_percentile(&s->acc->hist, 99, 0, s->acc->max_ns);
+	row->bytes = t->bytes;
+	row->ops = t->ops;
+	row->max_ns = t->max_ns;
+	row->p99_ns = hist_percentile(&t->hist, 99, 0, t->max_ns);
 	return 0;
 }
 

@@ -36,6 +36,7 @@ static struct {
 	unsigned ncalls;
 	unsigned cleanups;
 	char cleaned[64];
+	unsigned setup_client;		/* cfg->client of the last setup */
 } mock;
 
 static uint32_t mock_op(void *state, struct op_call *call)
@@ -66,8 +67,8 @@ static uint32_t mock_op(void *state, struct op_call *call)
 static int mock_setup(void *mem_ctx, const struct backend_client_config *cfg,
 		      void **state, char **err)
 {
-	(void)cfg;
 	(void)err;
+	mock.setup_client = cfg->client;
 	*state = talloc_zero(mem_ctx, char);
 	return *state ? 0 : -1;
 }
@@ -356,6 +357,39 @@ static void test_phase_reset(void **state)
 	free_programs(f);
 }
 
+/*
+ * The client id is not the slot: with ids starting at 20 (a second host's
+ * clients), slot 2 is client 22 in its paths, its backend, its tree, its
+ * mismatch records and its slot, and its counters are in slot 2.
+ */
+static void test_client_id_apart_from_slot(void **state)
+{
+	struct fixture *f = *state;
+	struct client *c;
+	char *dir;
+
+	f->region.client_id_base = 20;
+	mock.status[OP_QPATHINFO] = NT_STATUS_OBJECT_NAME_NOT_FOUND;
+	f->opts.mismatch = MISMATCH_KEEP_GOING;
+	assert_int_equal(run_pass(f, "QUERY_PATH_INFORMATION "
+				  "\"\\clients\\client1\\x\" 1004 "
+				  "NT_STATUS_OK\n", 2, &c), STEP_PASS_DONE);
+	assert_int_equal(mock.setup_client, 22);
+	assert_string_equal(mock.calls[0].path[0], "clients/client22/x");
+	assert_int_equal(f->region.slots[2].client_id, 22);
+	assert_int_equal(f->region.slots[2].ops[OP_QPATHINFO].count, 1);
+	assert_int_equal(f->region.slots[2].mm[OP_QPATHINFO].first_client, 22);
+	assert_int_not_equal(f->region.slots[2].mm[OP_QPATHINFO].first_wall_ns,
+			     0);
+	assert_int_equal(f->region.slots[22 % 8].ops[OP_QPATHINFO].count, 0);
+	assert_int_equal(client_cleanup(c), 0);
+	assert_string_equal(mock.cleaned, "clients/client22");
+	dir = client_dir_name(f->mem, 1234);
+	assert_string_equal(dir, "clients/client1234");
+	talloc_free(dir);
+	free_programs(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -369,6 +403,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_unopened_handle_is_fatal, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stop_and_cleanup, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_phase_reset, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_client_id_apart_from_slot,
+						setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1831,10 +1831,9 @@ static void no_locks_run(struct fx *fx, enum mismatch_policy policy)
 	progs[0] = prog;
 	f = open_memstream(&out, &outlen);
 	assert_non_null(f);
-	report_text(f, fx->tmp, &(struct report){
-		.opts = &fx->opts, .programs = progs, .nprograms = 1,
-		.region = &region, .total = tot, .phase = PHASE_EXECUTE,
-		.seconds = 1, .nprocs = 1 });
+	report_text(f, fx->tmp, &fx->opts, result_build(fx->tmp, &region,
+		&(struct result_params){ .programs = progs, .nprograms = 1,
+		.phase = PHASE_EXECUTE, .seconds = 1, .nprocs = 1 }));
 	fclose(f);
 	assert_non_null(strstr(out, "Status mismatches (not fatal):\n"));
 	assert_non_null(strstr(out, " LockX              2   first: client 0, "

@@ -68,14 +68,14 @@ static struct json_object *build(void *mem, struct stats_region *r,
 {
 	struct program *prog = talloc_zero(mem, struct program);
 	struct program **progs = talloc_array(mem, struct program *, 1);
-	struct stats_total *t = talloc_zero(mem, struct stats_total);
 	struct series *ser = series_new(mem);
-	struct report rep;
+	struct tick_stats *acc = talloc_zero(mem, struct tick_stats);
+	struct run_result *res;
 
 	assert_non_null(prog);
 	assert_non_null(progs);
-	assert_non_null(t);
 	assert_non_null(ser);
+	assert_non_null(acc);
 	prog->filename = "t.txt";
 	progs[0] = prog;
 	fill_options(o);
@@ -89,24 +89,24 @@ static struct json_object *build(void *mem, struct stats_region *r,
 	put(&r->slots[1], OP_CLOSE, 5000000);
 	r->slots[1].mm[OP_CLOSE].count = 2;
 	stats_tick_record(&r->slots[0], 0, 1000, 4096);
-	assert_int_equal(series_tick(ser, r, 0, PHASE_WARMUP, 1.0, 1.0), 0);
+	stats_tick_sum(r, 0, acc);
+	assert_int_equal(series_add(ser, acc, PHASE_WARMUP, 1.0, 1.0), 0);
 	stats_tick_record(&r->slots[1], 1, 3000, 100);
-	assert_int_equal(series_tick(ser, r, 1, PHASE_EXECUTE, 2.0, 1.0), 0);
-	stats_sum(r, 0, 2, PHASE_EXECUTE, 0, true, t);
-	memset(&rep, 0, sizeof(rep));
-	rep.opts = o;
-	rep.programs = progs;
-	rep.nprograms = 1;
-	rep.region = r;
-	rep.total = t;
-	rep.phase = PHASE_EXECUTE;
-	rep.seconds = 2.0;
-	rep.nprocs = 2;
-	rep.series = ser;
-	rep.started.tv_sec = 86400;	/* 1970-01-02 */
-	rep.ended.tv_sec = 86402;
-	rep.ended.tv_nsec = 500000000;
-	return report_json_build(mem, &rep);
+	stats_tick_sum(r, 1, acc);
+	assert_int_equal(series_add(ser, acc, PHASE_EXECUTE, 2.0, 1.0), 0);
+	res = result_build(mem, r, &(struct result_params){
+		.programs = progs,
+		.nprograms = 1,
+		.phase = PHASE_EXECUTE,
+		.seconds = 2.0,
+		.nprocs = 2,
+		.client_ops = true,
+		.started_ns = 86400 * 1000000000ull,	/* 1970-01-02 */
+		.ended_ns = 86402 * 1000000000ull + 500000000,
+	});
+	assert_non_null(res);
+	res->series = ser;
+	return report_json_build(mem, o, res);
 }
 
 static struct json_object *path(struct json_object *o, const char *a,

@@ -95,15 +95,15 @@ static void test_mismatch_first(void **state)
 	stats_slot_reset(&r.slots[0], PHASE_EXECUTE);
 	stats_slot_reset(&r.slots[1], PHASE_EXECUTE);
 	stats_slot_reset(&r.slots[2], PHASE_WARMUP);
-	assert_int_equal(r.slots[0].mm[OP_QPATHINFO].first_ns, 0);
+	assert_int_equal(r.slots[0].mm[OP_QPATHINFO].first_wall_ns, 0);
 	/* client 1's came later than client 2's */
 	r.slots[1].mm[OP_QPATHINFO].count = 2;
-	r.slots[1].mm[OP_QPATHINFO].first_ns = 2000;
+	r.slots[1].mm[OP_QPATHINFO].first_wall_ns = 2000;
 	r.slots[1].mm[OP_QPATHINFO].first_op = 17;
 	r.slots[1].mm[OP_QPATHINFO].first_client = 1;
 	r.slots[2].mm[OP_QPATHINFO].count = 1;
 	r.slots[2].mm[OP_QPATHINFO].fatal = 1;
-	r.slots[2].mm[OP_QPATHINFO].first_ns = 1000;
+	r.slots[2].mm[OP_QPATHINFO].first_wall_ns = 1000;
 	r.slots[2].mm[OP_QPATHINFO].first_op = 5;
 	r.slots[2].mm[OP_QPATHINFO].first_status = 0xC0000034;
 	r.slots[2].mm[OP_QPATHINFO].first_client = 2;
@@ -115,7 +115,7 @@ static void test_mismatch_first(void **state)
 	assert_int_equal(t->mm[OP_QPATHINFO].first_client, 2);
 	assert_int_equal(t->mm[OP_QPATHINFO].first_status, 0xC0000034);
 	assert_int_equal(t->mm[OP_READX].count, 0);
-	assert_int_equal(t->mm[OP_READX].first_ns, 0);
+	assert_int_equal(t->mm[OP_READX].first_wall_ns, 0);
 	/* a phase reset keeps them */
 	stats_slot_reset(&r.slots[1], PHASE_EXECUTE);
 	assert_int_equal(r.slots[1].mm[OP_QPATHINFO].count, 2);

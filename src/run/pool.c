@@ -1,20 +1,15 @@
 /*
- * supervisor.c - the parent process of a run.
- *
- * It forks the worker processes (each runs --clients-per-process clients),
- * waits until every client is prepared, releases them all at once by
- * closing the start-gate pipe, then ticks once a second: aggregate the
- * slots, print a progress line, switch from warmup to execute, stop at the
- * time limit.  It notices failed clients and dead workers within a poll
- * interval, stops the others, reaps everyone, cleans up what crashed
- * workers left behind and prints the report.  Nothing is printed from a
- * signal handler: the handlers only set flags.
+ * pool.c - the worker processes of one host: fork them (each runs
+ * --clients-per-process clients), hold them at the start gate until every
+ * client is prepared, release them all at once by closing the gate pipe,
+ * reap them, report and clean up after a worker that died, and pass
+ * signals on.  Nothing is printed from a signal handler: the handlers
+ * only set flags.  The run loop (runloop.c) drives it.
  */
 #include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <json-c/json.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -27,11 +22,9 @@
 #include <talloc.h>
 #include <unistd.h>
 
+#include "atomic.h"
 #include "client.h"
-#include "report.h"
-#include "report_json.h"
-#include "series.h"
-#include "supervisor.h"
+#include "pool.h"
 #include "timer.h"
 #include "util.h"
 
@@ -47,9 +40,6 @@
 #ifdef SUPERVISOR_LSAN
 #include <sanitizer/lsan_interface.h>
 #endif
-
-#define LOAD(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
-#define STORE(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
 
 #define NS_PER_SEC 1000000000ull
 #define POLL_NS (10 * 1000000ull)
@@ -67,32 +57,6 @@ static void on_signal(int sig)
 	signal_count++;
 }
 
-struct worker {
-	pid_t pid;
-	unsigned first;		/* first client it runs */
-	unsigned n;		/* clients it runs */
-	bool reaped;
-	int status;		/* from waitpid */
-};
-
-/* A path the loadfiles create outside the per-client trees. */
-struct shared_path {
-	char *text;
-	bool *existed;		/* per target directory, before the run */
-};
-
-struct run {
-	const struct run_setup *su;
-	const struct dbench_options *opts;
-	struct stats_region region;
-	struct worker *workers;
-	unsigned nprocs;
-	unsigned alive;		/* workers not reaped yet */
-	struct shared_path *shared;
-	unsigned nshared;
-	bool failed;		/* a client failed or a worker died */
-};
-
 /* ---- worker side ---------------------------------------------------- */
 
 static void set_state(struct client_slot *s, enum client_state st)
@@ -100,70 +64,45 @@ static void set_state(struct client_slot *s, enum client_state st)
 	__atomic_store_n(&s->state, (uint32_t)st, __ATOMIC_RELEASE);
 }
 
-static int worker_main(struct run *run, const struct worker *w, int gate_fd,
-		       pid_t parent)
+/* Prepare the worker's clients (each marked ready or failed); 0, or 1
+ * when one could not be prepared. */
+static int worker_prepare(struct run *run, const struct worker *w, void *mem,
+			  struct client **cl)
 {
 	const struct run_setup *su = run->su;
 	const struct dbench_options *opts = run->opts;
 	struct stats_region *r = &run->region;
-	/*
-	 * The worker's memory comes from a pool of fresh pages (malloc maps a
-	 * block this large on its own) instead of the heap inherited from
-	 * the parent: each heap page written in a fresh process is a
-	 * copy-on-write fault, and preparing a client took 1.6 ms of CPU,
-	 * 0.9 ms with the pool (0.7 s of CPU less before 1,024 clients start).
-	 * What does not fit, or is allocated after the pool is spent, comes
-	 * from malloc as usual.
-	 */
-	void *mem = talloc_pool(NULL, WORKER_POOL_BASE +
-					      (size_t)w->n * WORKER_POOL_CLIENT);
-	struct client **cl = talloc_zero_array(mem, struct client *, w->n);
-	bool *done = talloc_zero_array(mem, bool, w->n);
-	uint64_t *start_at = talloc_zero_array(mem, uint64_t, w->n);
-	unsigned active = 0;
 	int rc = 0;
-	char b;
 
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)
-		_exit(1);
-	/* the parent's handlers do not apply here: it coordinates the stop */
-	signal(SIGINT, SIG_IGN);
-	signal(SIGHUP, SIG_IGN);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGPIPE, SIG_DFL);
-
-	if (cl == NULL || done == NULL || start_at == NULL) {
-		fprintf(stderr, "dbench: client %u: out of memory\n", w->first);
-		for (unsigned i = 0; i < w->n; i++)
-			set_state(&r->slots[w->first + i], CLIENT_FAILED);
-		return 1;
-	}
 	for (unsigned i = 0; i < w->n; i++) {
-		unsigned id = w->first + i;
+		unsigned slot = w->first + i;
+		unsigned id = stats_client_id(r, slot);
 		unsigned pi = id % su->nprograms;
+		unsigned d = id % opts->ndirectories;
 
+		STORE(r->slots[slot].directory, d);
 		cl[i] = client_new(mem, opts, su->programs[pi], pi,
-				   su->backend,
-				   opts->directories[id % opts->ndirectories],
-				   r, id);
+				   su->backend, opts->directories[d], r, slot);
 		if (cl[i] == NULL) {
-			set_state(&r->slots[id], CLIENT_FAILED);
+			set_state(&r->slots[slot], CLIENT_FAILED);
 			rc = 1;
 		} else {
-			set_state(&r->slots[id], CLIENT_READY);
+			set_state(&r->slots[slot], CLIENT_READY);
 		}
 	}
-	if (rc != 0) {
-		talloc_free(mem);
-		return rc;
-	}
+	return rc;
+}
 
-	while (read(gate_fd, &b, 1) < 0 && errno == EINTR)
-		;
-	close(gate_fd);
-
+/* Run the worker's clients from the release (staggered with --stagger)
+ * until each has stopped; 0, or 1 when one failed. */
+static int worker_run(struct run *run, const struct worker *w,
+		      struct client **cl, bool *done, uint64_t *start_at)
+{
+	const struct dbench_options *opts = run->opts;
+	struct stats_region *r = &run->region;
 	uint64_t release = LOAD(r->hdr->release_ns);
+	unsigned active = 0;
+	int rc = 0;
 
 	for (unsigned i = 0; i < w->n; i++) {
 		start_at[i] = release;
@@ -215,6 +154,57 @@ static int worker_main(struct run *run, const struct worker *w, int gate_fd,
 					 &r->hdr->stop);
 		}
 	}
+	return rc;
+}
+
+static int worker_main(struct run *run, const struct worker *w, int gate_fd,
+		       pid_t parent)
+{
+	struct stats_region *r = &run->region;
+	/*
+	 * The worker's memory comes from a pool of fresh pages (malloc maps a
+	 * block this large on its own) instead of the heap inherited from
+	 * the parent: each heap page written in a fresh process is a
+	 * copy-on-write fault, and preparing a client took 1.6 ms of CPU,
+	 * 0.9 ms with the pool (0.7 s of CPU less before 1,024 clients start).
+	 * What does not fit, or is allocated after the pool is spent, comes
+	 * from malloc as usual.
+	 */
+	void *mem = talloc_pool(NULL, WORKER_POOL_BASE +
+					      (size_t)w->n * WORKER_POOL_CLIENT);
+	struct client **cl = talloc_zero_array(mem, struct client *, w->n);
+	bool *done = talloc_zero_array(mem, bool, w->n);
+	uint64_t *start_at = talloc_zero_array(mem, uint64_t, w->n);
+	int rc = 0;
+	char b;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(1);
+	/* the parent's handlers do not apply here: it coordinates the stop */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
+
+	if (cl == NULL || done == NULL || start_at == NULL) {
+		fprintf(stderr, "dbench: client %u: out of memory\n",
+			stats_client_id(r, w->first));
+		for (unsigned i = 0; i < w->n; i++)
+			set_state(&r->slots[w->first + i], CLIENT_FAILED);
+		return 1;
+	}
+	rc = worker_prepare(run, w, mem, cl);
+	if (rc != 0) {
+		talloc_free(mem);
+		return rc;
+	}
+
+	while (read(gate_fd, &b, 1) < 0 && errno == EINTR)
+		;
+	close(gate_fd);
+
+	rc = worker_run(run, w, cl, done, start_at);
 
 	for (unsigned i = 0; i < w->n; i++) {
 		struct client_slot *s = &r->slots[w->first + i];
@@ -324,28 +314,30 @@ static void remove_shared_paths(const struct run *run)
 	}
 }
 
-static unsigned count_states(const struct stats_region *r, unsigned *failed,
-			     unsigned *running, unsigned *started)
+void pool_count(const struct run *run, struct coord_sample *s)
 {
-	unsigned busy = 0;
+	const struct stats_region *r = &run->region;
 
-	*failed = *running = *started = 0;
+	s->clients = r->nclients;
+	s->failed = s->running = s->started = s->busy = 0;
 	for (unsigned c = 0; c < r->nclients; c++) {
 		uint32_t st = __atomic_load_n(&r->slots[c].state,
 					      __ATOMIC_ACQUIRE);
 
 		if (st == CLIENT_FAILED)
-			(*failed)++;
+			s->failed++;
 		if (st == CLIENT_READY || st == CLIENT_RUNNING ||
 		    st == CLIENT_PREPARING)
-			(*running)++;
+			s->running++;
 		if (st == CLIENT_RUNNING || st == CLIENT_CLEANUP ||
 		    st == CLIENT_DONE)
-			(*started)++;
+			s->started++;
 		if (st != CLIENT_DONE && st != CLIENT_FAILED)
-			busy++;
+			s->busy++;
 	}
-	return busy;
+	s->failed += run->failed;
+	s->alive = run->alive;
+	s->signal = got_signal;
 }
 
 /* The loadfile line a client was at, for crash reports. */
@@ -370,7 +362,7 @@ static void cleanup_for_dead(void *mem, struct run *run, const struct worker *w)
 	if (o->skip_cleanup)
 		return;
 	for (unsigned i = 0; i < w->n; i++) {
-		unsigned id = w->first + i;
+		unsigned id = stats_client_id(&run->region, w->first + i);
 		const struct program *prog =
 			run->su->programs[id % run->su->nprograms];
 		struct backend_client_config cfg = {
@@ -382,7 +374,7 @@ static void cleanup_for_dead(void *mem, struct run *run, const struct worker *w)
 		void *tmp = talloc_new(mem);
 		void *state = NULL;
 		char *err = NULL;
-		char *dir = talloc_asprintf(tmp, "clients/client%u", id);
+		char *dir = client_dir_name(tmp, id);
 
 		if (tmp == NULL || dir == NULL) {
 			fprintf(stderr, "dbench: client %u: out of memory for "
@@ -413,8 +405,8 @@ static void worker_exited(void *mem, struct run *run, struct worker *w,
 	run->failed = true;
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 1)
 		return;		/* a client failed and said why */
-	fprintf(stderr, "dbench: client %u (process %d) ", w->first,
-		(int)w->pid);
+	fprintf(stderr, "dbench: client %u (process %d) ",
+		stats_client_id(&run->region, w->first), (int)w->pid);
 	if (WIFSIGNALED(status))
 		fprintf(stderr, "was killed by signal %d (%s)",
 			WTERMSIG(status), strsignal(WTERMSIG(status)));
@@ -432,7 +424,7 @@ static void worker_exited(void *mem, struct run *run, struct worker *w,
  * One waitpid(-1) call when nothing happened, however many workers there
  * are.  Returns the number still alive.
  */
-static unsigned reap(void *mem, struct run *run, bool block)
+unsigned pool_reap(void *mem, struct run *run, bool block)
 {
 	while (run->alive > 0) {
 		int status;
@@ -477,7 +469,7 @@ static void restore_handlers(void)
 	signal(SIGPIPE, SIG_DFL);
 }
 
-static void kill_workers(struct run *run, int sig)
+void pool_kill(struct run *run, int sig)
 {
 	for (unsigned p = 0; p < run->nprocs; p++)
 		if (!run->workers[p].reaped && run->workers[p].pid > 0)
@@ -574,8 +566,9 @@ static uint32_t measured_kinds(const struct run_setup *su)
 	return mask;
 }
 
-/* Wait until every client is prepared; false if the run must not start. */
-static bool wait_prepared(void *mem, struct run *run)
+/* Wait until every client is prepared; false if the run must not start.
+ * say: print the "prepared for launch" lines. */
+static bool wait_prepared(void *mem, struct run *run, bool say)
 {
 	uint64_t t0 = now_ns(), next = t0 + NS_PER_SEC;
 	unsigned last = UINT32_MAX;
@@ -602,7 +595,7 @@ static bool wait_prepared(void *mem, struct run *run)
 
 		if (procs_ready != last && (procs_ready == run->nprocs ||
 					    now >= next || last == UINT32_MAX)) {
-			if (!run->opts->machine_readable)
+			if (say && !run->opts->machine_readable)
 				printf("%u of %u processes prepared for launch "
 				       "%3.0f sec\n", procs_ready, run->nprocs,
 				       secs(now - t0));
@@ -614,292 +607,135 @@ static bool wait_prepared(void *mem, struct run *run)
 			return true;
 		if (failed > 0 || got_signal)
 			return false;
-		if (reap(mem, run, false) < run->nprocs || run->failed)
+		if (pool_reap(mem, run, false) < run->nprocs || run->failed)
 			return false;
 		sleep_ns(POLL_NS, NULL);
 	}
 }
 
-/* --json and --series: write the files; -1 (said on stderr) if one failed. */
-static int write_results(void *mem, const struct report *rep)
-{
-	const struct dbench_options *o = rep->opts;
-	char *err = NULL;
-	int rc = 0;
+/* ---- the pool's interface (pool.h) ----------------------------------- */
 
-	if (o->json_path != NULL) {
-		struct json_object *doc = report_json_build(mem, rep);
-
-		if (report_json_write(mem, doc, o->json_path, &err) != 0) {
-			fprintf(stderr, "dbench: --json %s\n", err);
-			rc = -1;
-		}
-		json_object_put(doc);
-	}
-	if (o->series_path != NULL && rep->series != NULL &&
-	    series_write_csv(mem, rep->series, o->series_path, &err) != 0) {
-		fprintf(stderr, "dbench: --series %s\n", err);
-		rc = -1;
-	}
-	return rc;
-}
-
-int supervisor_run(void *mem_ctx, const struct run_setup *su)
+struct run *pool_new(void *mem, const struct run_setup *su,
+		     unsigned client_id_base)
 {
 	const struct dbench_options *o = su->opts;
-	void *mem = talloc_new(mem_ctx);
 	struct run *run = talloc_zero(mem, struct run);
-	struct stats_total *tot = NULL;
-	struct stats_header *hdr;
-	struct series *series = NULL;
-	struct timespec started = { 0 }, ended = { 0 };
-	uint64_t last_tick_ns;
-	uint64_t release, phase_start, stop_ns, next_tick;
-	uint32_t phase;
-	unsigned k = 0, exec_k = 0, nfailed, nrunning, nstarted;
-	bool interrupted = false, finished = false;
-	int gate[2] = { -1, -1 };
-	int rc = 0;
 
 	if (run == NULL)
 		goto nomem;
 	run->su = su;
 	run->opts = o;
+	run->gate[0] = run->gate[1] = -1;
 	run->nprocs = (o->nclients + o->clients_per_process - 1) /
 		      o->clients_per_process;
 	run->workers = util_shared_pages(run, sizeof(struct worker) *
 					      run->nprocs);
-	tot = talloc_zero(run, struct stats_total);
-	if (run->workers == NULL || tot == NULL)
-		goto nomem;
-	if ((o->json_path != NULL || o->series_path != NULL) &&
-	    (series = series_new(run)) == NULL)
+	if (run->workers == NULL)
 		goto nomem;
 	if (stats_map(&run->region, o->nclients) != 0) {
 		fprintf(stderr, "dbench: cannot map statistics for %u clients: "
 			"%s\n", o->nclients, strerror(errno));
-		talloc_free(mem);
-		return 1;
+		talloc_free(run);
+		return NULL;
 	}
-	hdr = run->region.hdr;
+	run->region.client_id_base = client_id_base;
 	/* the op timer, calibrated once here so that every worker shares it */
 	timer_init();
-	if (note_shared_paths(run, run) != 0)
+	if (note_shared_paths(run, run) != 0) {
+		stats_unmap(&run->region);
 		goto nomem;
-	if (pipe2(gate, O_CLOEXEC) != 0) {
+	}
+	if (pipe2(run->gate, O_CLOEXEC) != 0) {
 		fprintf(stderr, "dbench: start gate: %s\n", strerror(errno));
-		rc = 1;
-		goto out;
+		stats_unmap(&run->region);
+		talloc_free(run);
+		return NULL;
 	}
 	got_signal = 0;
 	signal_count = 0;
 	install_handlers();
+	return run;
+nomem:
+	fprintf(stderr, "dbench: out of memory\n");
+	talloc_free(run);
+	return NULL;
+}
 
+static void close_gate_end(struct run *run, int end)
+{
+	if (run->gate[end] >= 0)
+		close(run->gate[end]);
+	run->gate[end] = -1;
+}
+
+void pool_free(struct run *run)
+{
+	restore_handlers();
+	close_gate_end(run, 0);
+	close_gate_end(run, 1);
+	stats_unmap(&run->region);
+	talloc_free(run);
+}
+
+bool pool_start(void *mem, struct run *run, bool say)
+{
 	/* before forking: the fork loop is the critical path of the start,
 	 * and must not wait behind the workers it has already made */
 	raise_parent_priority();
-	if (start_workers(run, gate) != 0 || !wait_prepared(mem, run)) {
-		/* release whoever is waiting into an immediate stop */
-		STORE(hdr->stop, 1);
-		close(gate[1]);
-		close(gate[0]);
-		reap(mem, run, true);
-		remove_shared_paths(run);
-		rc = got_signal ? 128 + got_signal : 1;
-		goto out;
-	}
-	close(gate[0]);
+	if (start_workers(run, run->gate) != 0 ||
+	    !wait_prepared(mem, run, say))
+		return false;
+	close_gate_end(run, 0);
+	return true;
+}
 
-	phase = o->warmup > 0 ? PHASE_WARMUP : PHASE_EXECUTE;
-	STORE(hdr->phase, phase);
-	release = now_ns();
-	clock_gettime(CLOCK_REALTIME, &started);
-	last_tick_ns = release;
-	STORE(hdr->release_ns, release);
-	phase_start = release;
-	if (!o->machine_readable)
-		printf("releasing clients\n");
-	fflush(stdout);
-	close(gate[1]);
+void pool_set_release(struct run *run, uint64_t release_ns)
+{
+	STORE(run->region.hdr->release_ns, release_ns);
+}
+
+void pool_open_gate(struct run *run)
+{
+	close_gate_end(run, 1);
 	/*
 	 * Before the first tick, map the pages the ticks read: those faults
 	 * were the first tick's, and made it late (the same work, earlier;
 	 * not before the release, where it would delay the start).
 	 */
-	stats_prefault(&run->region, measured_kinds(su));
+	stats_prefault(&run->region, measured_kinds(run->su));
+}
 
-	next_tick = release + NS_PER_SEC;
-	for (;;) {
-		uint64_t now = now_ns();
+void pool_abort(void *mem, struct run *run)
+{
+	/* release whoever is waiting into an immediate stop */
+	STORE(run->region.hdr->stop, 1);
+	close_gate_end(run, 1);
+	close_gate_end(run, 0);
+	pool_reap(mem, run, true);
+	remove_shared_paths(run);
+}
 
-		if (now < next_tick)
-			sleep_ns(next_tick - now < POLL_NS ? next_tick - now :
-				 POLL_NS, NULL);
-		now = now_ns();
-		reap(mem, run, false);
-		count_states(&run->region, &nfailed, &nrunning, &nstarted);
-		if (got_signal) {
-			interrupted = true;
-			break;
-		}
-		if (nfailed > 0 || run->failed) {
-			run->failed = true;
-			break;
-		}
-		if (nrunning == 0) {
-			finished = true;
-			break;
-		}
-		if (now < next_tick)
-			continue;
-		/* whole seconds since the release; a late tick skips the
-		 * seconds it missed rather than printing them in a burst */
-		k = (unsigned)((now - release) / NS_PER_SEC);
-		/* as in dbench, the time limit is the execute phase's
-		 * length; the warmup comes on top of it */
-		if (phase == PHASE_EXECUTE &&
-		    k >= exec_k + (unsigned)o->timelimit) {
-			/* the last second shows as cleanup, but the series
-			 * has it */
-			if (series != NULL) {
-				STORE(hdr->tick, hdr->tick + 1);
-				series_tick(series, &run->region,
-					    hdr->tick - 1, phase,
-					    secs(now - release),
-					    secs(now - last_tick_ns));
-			}
-			break;
-		}
-		stats_sum(&run->region, 0, o->nclients, phase,
-			  LOAD(hdr->tick), false, tot);
-		STORE(hdr->tick, hdr->tick + 1);
-		if (series != NULL) {
-			series_tick(series, &run->region, hdr->tick - 1, phase,
-				    secs(now - release),
-				    secs(now - last_tick_ns));
-			last_tick_ns = now;
-		}
-		report_progress(stdout, o, phase,
-				phase == PHASE_WARMUP ? nstarted : o->nclients,
-				(double)tot->lines / o->nclients,
-				report_mbps(tot->bytes, secs(now - phase_start)),
-				secs(now - phase_start),
-				(double)tot->tick_max_ns / 1e6);
-		if (phase == PHASE_WARMUP && k >= (unsigned)o->warmup) {
-			exec_k = k;
-			phase = PHASE_EXECUTE;
-			STORE(hdr->phase, phase);
-			phase_start = now;
-		}
-		next_tick = release + (uint64_t)(k + 1) * NS_PER_SEC;
-	}
+uint64_t pool_last_end(const struct run *run)
+{
+	uint64_t last = 0;
 
-	stop_ns = now_ns();
-	clock_gettime(CLOCK_REALTIME, &ended);
-	STORE(hdr->stop, 1);
-	if (finished) {
-		/* the clients ended by themselves: time ends with the last */
-		uint64_t last = 0;
+	for (unsigned c = 0; c < run->region.nclients; c++)
+		if (LOAD(run->region.slots[c].end_ns) > last)
+			last = LOAD(run->region.slots[c].end_ns);
+	return last;
+}
 
-		for (unsigned c = 0; c < o->nclients; c++)
-			if (run->region.slots[c].end_ns > last)
-				last = run->region.slots[c].end_ns;
-		if (last > phase_start && last < stop_ns) {
-			uint64_t early = stop_ns - last;
+void pool_remove_shared(const struct run *run)
+{
+	remove_shared_paths(run);
+}
 
-			stop_ns = last;
-			ended.tv_sec -= (time_t)(early / NS_PER_SEC);
-			ended.tv_nsec -= (long)(early % NS_PER_SEC);
-			if (ended.tv_nsec < 0) {
-				ended.tv_nsec += (long)NS_PER_SEC;
-				ended.tv_sec--;
-			}
-		}
-		/* the last, partial second of the series */
-		if (series != NULL && stop_ns > last_tick_ns)
-			series_tick(series, &run->region, LOAD(hdr->tick),
-				    phase, secs(stop_ns - release),
-				    secs(stop_ns - last_tick_ns));
-		stats_sum(&run->region, 0, o->nclients, phase,
-			  LOAD(hdr->tick), false, tot);
-		report_progress(stdout, o, phase, o->nclients,
-				(double)tot->lines / o->nclients,
-				report_mbps(tot->bytes,
-					    secs(stop_ns - phase_start)),
-				secs(stop_ns - phase_start),
-				(double)tot->tick_max_ns / 1e6);
-	}
+int pool_signal(void)
+{
+	return got_signal;
+}
 
-	/* cleanup phase: report once a second until every worker is gone */
-	STORE(hdr->phase, PHASE_CLEANUP);
-	next_tick = now_ns();
-	for (;;) {
-		unsigned busy = count_states(&run->region, &nfailed, &nrunning,
-					     &nstarted);
-		unsigned alive = reap(mem, run, false);
-		uint64_t now = now_ns();
-
-		if (signal_count > 1) {
-			kill_workers(run, SIGKILL);
-			reap(mem, run, true);
-			break;
-		}
-		if (alive == 0) {
-			report_cleanup(stdout, o, 0, secs(now - phase_start));
-			break;
-		}
-		if (now >= next_tick) {
-			report_cleanup(stdout, o, busy, secs(now - phase_start));
-			next_tick += NS_PER_SEC;
-		}
-		sleep_ns(POLL_NS, NULL);
-	}
-	if (got_signal)
-		interrupted = true;
-	if (!o->skip_cleanup && signal_count < 2)
-		remove_shared_paths(run);
-
-	/* the report: the execute phase, or the warmup if it never ended */
-	{
-		struct report rep = {
-			.opts = o,
-			.programs = su->programs,
-			.nprograms = su->nprograms,
-			.region = &run->region,
-			.total = tot,
-			.phase = phase,
-			.seconds = secs(stop_ns - phase_start),
-			.nprocs = run->nprocs,
-			.interrupted = interrupted,
-			.series = series,
-			.started = started,
-			.ended = ended,
-		};
-
-		stats_sum(&run->region, 0, o->nclients, rep.phase, 0, true,
-			  tot);
-		report_text(stdout, mem, &rep);
-		if (write_results(mem, &rep) != 0)
-			run->failed = true;
-		for (unsigned c = 0; c < OP_NUM_MEASURED; c++)
-			if (tot->mm[c].count != 0 &&
-			    o->mismatch == MISMATCH_KEEP_GOING)
-				run->failed = true;
-	}
-	if (interrupted)
-		rc = 128 + (got_signal ? got_signal : SIGINT);
-	else if (run->failed)
-		rc = 1;
-out:
-	restore_handlers();
-	stats_unmap(&run->region);
-	talloc_free(mem);
-	return rc;
-
-nomem:
-	fprintf(stderr, "dbench: out of memory\n");
-	if (run != NULL)
-		stats_unmap(&run->region);
-	talloc_free(mem);
-	return 1;
+unsigned pool_signal_count(void)
+{
+	return (unsigned)signal_count;
 }

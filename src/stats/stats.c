@@ -10,15 +10,22 @@
 #include <sys/mman.h>
 #include <time.h>
 
+#include "atomic.h"
 #include "stats.h"
-
-#define LOAD(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
 
 uint64_t now_ns(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t wall_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
@@ -86,12 +93,13 @@ static void op_stats_add(struct op_stats *dst, const struct op_stats *src,
 static void mismatch_add(struct mismatch_stats *dst,
 			 const struct mismatch_stats *src)
 {
-	uint64_t first = LOAD(src->first_ns);
+	uint64_t first = LOAD(src->first_wall_ns);
 
 	dst->count += LOAD(src->count);
 	dst->fatal += LOAD(src->fatal);
-	if (first != 0 && (dst->first_ns == 0 || first < dst->first_ns)) {
-		dst->first_ns = first;
+	if (first != 0 &&
+	    (dst->first_wall_ns == 0 || first < dst->first_wall_ns)) {
+		dst->first_wall_ns = first;
 		dst->first_op = LOAD(src->first_op);
 		dst->first_status = LOAD(src->first_status);
 		dst->first_err = LOAD(src->first_err);

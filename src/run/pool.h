@@ -1,0 +1,94 @@
+/*
+ * pool.h - the worker processes of one host (src/run/pool.c), as the run
+ * loop sees them: fork them, hold them at the start gate, release them,
+ * reap them, count their clients' states, signal them.  Private to
+ * src/run/.
+ */
+#ifndef DBENCH_RUN_POOL_H
+#define DBENCH_RUN_POOL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "coord.h"
+#include "stats.h"
+#include "supervisor.h"
+
+struct worker {
+	pid_t pid;
+	unsigned first;		/* first slot it runs */
+	unsigned n;		/* clients it runs */
+	bool reaped;
+	int status;		/* from waitpid */
+};
+
+/* A path the loadfiles create outside the per-client trees. */
+struct shared_path {
+	char *text;
+	bool *existed;		/* per target directory, before the run */
+};
+
+/* The pool of one host's workers (named `run` for the shared-path and
+ * cleanup functions that take it). */
+struct run {
+	const struct run_setup *su;
+	const struct dbench_options *opts;
+	struct stats_region region;
+	struct worker *workers;
+	unsigned nprocs;
+	unsigned alive;		/* workers not reaped yet */
+	struct shared_path *shared;
+	unsigned nshared;
+	bool failed;		/* a client failed or a worker died */
+	int gate[2];		/* the start gate: workers block reading it */
+};
+
+/*
+ * A pool for su's clients under mem, with its statistics region mapped
+ * (client ids from client_id_base), the shared paths noted and the gate
+ * made; signal handlers are installed.  NULL after saying why on stderr.
+ * pool_free() undoes it.
+ */
+struct run *pool_new(void *mem, const struct run_setup *su,
+		     unsigned client_id_base);
+void pool_free(struct run *run);
+
+/*
+ * Fork the workers; they prepare their clients and wait at the gate.
+ * Then wait until all are prepared (saying so once a second when say).
+ * Returns true when every client is ready, false when one failed, a
+ * worker died, a signal came or a fork failed.
+ */
+bool pool_start(void *mem, struct run *run, bool say);
+
+/* Note the release time in the region (before pool_open_gate()). */
+void pool_set_release(struct run *run, uint64_t release_ns);
+
+/* Release every client, and map the pages the ticks will read. */
+void pool_open_gate(struct run *run);
+
+/* The run did not start: release everyone into a stop, reap them all,
+ * remove the shared paths. */
+void pool_abort(void *mem, struct run *run);
+
+/* Reap the workers that have exited (all of them when block); returns
+ * how many are still alive. */
+unsigned pool_reap(void *mem, struct run *run, bool block);
+
+/* Send sig to every worker not reaped. */
+void pool_kill(struct run *run, int sig);
+
+/* The client states and workers of this host into s (the counts only). */
+void pool_count(const struct run *run, struct coord_sample *s);
+
+/* The latest end of a client (CLOCK_MONOTONIC ns), 0 if none ended. */
+uint64_t pool_last_end(const struct run *run);
+
+/* Remove the shared paths the run created (see note_shared_paths()). */
+void pool_remove_shared(const struct run *run);
+
+/* The last signal received (SIGINT, SIGTERM, SIGHUP) or 0, and how many. */
+int pool_signal(void);
+unsigned pool_signal_count(void);
+
+#endif

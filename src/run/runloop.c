@@ -1,0 +1,323 @@
+/*
+ * runloop.c - the run of one host, from the release to the result: once
+ * a poll interval it samples its clients and asks the coordinator what to
+ * do; at every whole second since the release it also adds up the
+ * counters, moves the tick on, and (on the printing rank) prints the
+ * progress line and adds the series row; it applies the phase the
+ * coordinator decides and stops when told.  Then the cleanup phase, and
+ * the result, built from the region and gathered by the coordinator.
+ * Nothing here decides a phase or a stop (coord_policy.c does, on the
+ * deciding rank) or writes a report (run.c does, from the result).
+ */
+#include "config.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <talloc.h>
+
+#include "atomic.h"
+#include "coord.h"
+#include "pool.h"
+#include "report.h"
+#include "runloop.h"
+#include "series.h"
+#include "timer.h"
+#include "util.h"
+
+#define NS_PER_SEC 1000000000ull
+#define POLL_NS (10 * 1000000ull)
+
+struct loop {
+	void *mem;
+	struct run *pool;
+	struct coord *coord;
+	const struct dbench_options *o;
+	struct stats_header *hdr;
+	struct stats_total *tot;	/* scratch for the sums */
+	struct tick_stats *tick;	/* scratch for the series' second */
+	struct series *series;		/* NULL when not collected */
+	uint64_t release;		/* CLOCK_MONOTONIC */
+	uint64_t last_tick;		/* ... of the last series row */
+	uint64_t started_wall, ended_wall;	/* CLOCK_REALTIME */
+	uint32_t phase;
+	enum coord_stop stop;
+	uint64_t stop_ns;		/* since the release: phase time end */
+	double seconds;			/* of the reported phase */
+	double phase_seconds[PHASE_DONE];
+	uint64_t phase_start;		/* since the release */
+};
+
+static double secs(uint64_t ns)
+{
+	return (double)ns / 1e9;
+}
+
+/*
+ * This host's sums for the progress line, and the ops of the second that
+ * ends now for the series.  advance: move the tick on (a whole second).
+ */
+static void sample_sums(struct loop *l, struct coord_sample *s, bool advance)
+{
+	const struct stats_region *r = &l->pool->region;
+	uint64_t tick = LOAD(l->hdr->tick);
+
+	stats_sum(r, 0, r->nclients, l->phase, tick, false, l->tot);
+	s->lines = l->tot->lines;
+	s->bytes = l->tot->bytes;
+	s->max_ns = l->tot->tick_max_ns;
+	if (advance)
+		STORE(l->hdr->tick, tick + 1);
+	if (l->tick != NULL) {
+		stats_tick_sum(r, tick, l->tick);
+		s->tick = l->tick;
+	}
+}
+
+/* The progress line of out (on the printing rank). */
+static void print_line(const struct loop *l, const struct coord_out *out)
+{
+	const struct coord_sample *g = &out->global;
+
+	report_progress(stdout, l->o, out->line_phase,
+			out->line_phase == PHASE_WARMUP ? g->started :
+							  g->clients,
+			(double)g->lines / g->clients,
+			report_mbps(g->bytes, out->line_secs), out->line_secs,
+			(double)g->max_ns / 1e6);
+}
+
+/* A row of the series for the second that ends at now. */
+static void series_row(struct loop *l, const struct coord_out *out,
+		       uint64_t now)
+{
+	if (l->series == NULL || out->global.tick == NULL || !l->coord->prints)
+		return;
+	series_add(l->series, out->global.tick, out->line_phase,
+		   secs(now - l->release), secs(now - l->last_tick));
+	l->last_tick = now;
+}
+
+/* Apply a phase the coordinator decided. */
+static void set_phase(struct loop *l, uint32_t phase, uint64_t elapsed)
+{
+	if (phase == l->phase)
+		return;
+	l->phase_seconds[l->phase] = secs(elapsed - l->phase_start);
+	l->phase = phase;
+	l->phase_start = elapsed;
+	STORE(l->hdr->phase, phase);
+}
+
+/* One step of the coordinator; a failed coordination stops the run. */
+static void step(struct loop *l, enum coord_when when, uint64_t now,
+		 const struct coord_sample *local, struct coord_out *out)
+{
+	if (l->coord->ops->step(l->coord, when, now - l->release, local,
+				out) != 0) {
+		memset(out, 0, sizeof(*out));
+		out->phase = out->line_phase = l->phase;
+		out->stop = COORD_FAILED;
+	}
+}
+
+/* Warmup and execute: until the coordinator says stop. */
+static void run_phases(struct loop *l)
+{
+	uint64_t next_tick = l->release + NS_PER_SEC;
+
+	for (;;) {
+		struct coord_sample s = { 0 };
+		struct coord_out out;
+		uint64_t now = now_ns();
+		bool tick;
+
+		if (now < next_tick)
+			sleep_ns(next_tick - now < POLL_NS ? next_tick - now :
+				 POLL_NS, NULL);
+		now = now_ns();
+		pool_reap(l->mem, l->pool, false);
+		pool_count(l->pool, &s);
+		tick = now >= next_tick;
+		if (tick)
+			sample_sums(l, &s, true);
+		step(l, tick ? COORD_TICK : COORD_POLL, now, &s, &out);
+		if (out.stop != COORD_RUN) {
+			l->stop = out.stop;
+			if (out.stop == COORD_TIMELIMIT)
+				series_row(l, &out, now);
+			return;
+		}
+		if (!tick)
+			continue;
+		series_row(l, &out, now);
+		if (out.print)
+			print_line(l, &out);
+		set_phase(l, out.phase, now - l->release);
+		next_tick = l->release +
+			    ((now - l->release) / NS_PER_SEC + 1) * NS_PER_SEC;
+	}
+}
+
+/* The run has stopped: when its time ended, and the last partial line. */
+static void finish_phases(struct loop *l)
+{
+	uint64_t stop = now_ns(), last = pool_last_end(l->pool);
+	struct coord_sample s = { 0 };
+	struct coord_out out;
+
+	l->ended_wall = wall_ns();
+	STORE(l->hdr->stop, 1);
+	pool_count(l->pool, &s);
+	sample_sums(l, &s, false);
+	s.end_ns = last > l->release ? last - l->release : 0;
+	step(l, COORD_FINAL, stop, &s, &out);
+	if (out.stop_ns == 0 || out.stop_ns > stop - l->release)
+		out.stop_ns = stop - l->release;
+	/* the time ends with the last client when they ended by themselves */
+	l->ended_wall -= stop - l->release - out.stop_ns;
+	stop = l->release + out.stop_ns;
+	l->stop_ns = out.stop_ns;
+	l->seconds = secs(out.stop_ns - l->phase_start);
+	l->phase_seconds[l->phase] = l->seconds;
+	if (!out.print)
+		return;
+	/* the last, partial second of the series */
+	if (stop > l->last_tick)
+		series_row(l, &out, stop);
+	print_line(l, &out);
+}
+
+/* Cleanup phase: report once a second until every worker is gone. */
+static void cleanup_phase(struct loop *l)
+{
+	uint64_t next_tick = now_ns();
+
+	STORE(l->hdr->phase, PHASE_CLEANUP);
+	for (;;) {
+		struct coord_sample s = { 0 };
+		struct coord_out out;
+		uint64_t now;
+
+		pool_count(l->pool, &s);
+		s.alive = pool_reap(l->mem, l->pool, false);
+		now = now_ns();
+		if (pool_signal_count() > 1) {
+			pool_kill(l->pool, SIGKILL);
+			pool_reap(l->mem, l->pool, true);
+			break;
+		}
+		if (s.alive == 0 || now >= next_tick) {
+			step(l, COORD_CLEANUP, now, &s, &out);
+			/* never before this host's workers are gone */
+			if (out.stop != COORD_RUN && s.alive == 0) {
+				if (out.print)
+					report_cleanup(stdout, l->o, 0,
+						       out.line_secs);
+				break;
+			}
+			if (now >= next_tick) {
+				if (out.print)
+					report_cleanup(stdout, l->o,
+						       out.global.busy,
+						       out.line_secs);
+				next_tick += NS_PER_SEC;
+			}
+		}
+		sleep_ns(POLL_NS, NULL);
+	}
+	l->phase_seconds[PHASE_CLEANUP] = secs(now_ns() - l->release -
+					       l->stop_ns);
+	if (!l->o->skip_cleanup && pool_signal_count() < 2)
+		pool_remove_shared(l->pool);
+}
+
+/* This host's result, from its region. */
+static struct run_result *local_result(struct loop *l)
+{
+	const struct run_setup *su = l->pool->su;
+	int sig = pool_signal();
+	bool interrupted = l->stop == COORD_INTERRUPTED || sig != 0;
+	struct result_params p = {
+		.programs = su->programs,
+		.nprograms = su->nprograms,
+		.phase = l->phase,
+		.seconds = l->seconds,
+		.phase_seconds = l->phase_seconds,
+		.started_ns = l->started_wall,
+		.ended_ns = l->ended_wall,
+		.nprocs = l->pool->nprocs,
+		.interrupted = interrupted,
+		.signal = interrupted ? (sig ? sig : SIGINT) : 0,
+		.failed = l->pool->failed || l->stop == COORD_FAILED,
+		.host = l->coord->host,
+		.client_ops = l->o->per_client_results ||
+			      l->o->json_path != NULL,
+		.pass_records = l->o->show_execute_time,
+	};
+	struct run_result *res = result_build(l->mem, &l->pool->region, &p);
+
+	if (res != NULL && l->series != NULL)
+		res->series = talloc_steal(res, l->series);
+	return res;
+}
+
+/* Release the clients: the phase, the times, the line, the gate. */
+static void release(struct loop *l)
+{
+	l->phase = l->coord->policy.phase;
+	STORE(l->hdr->phase, l->phase);
+	l->release = now_ns();
+	l->started_wall = wall_ns();
+	l->last_tick = l->release;
+	pool_set_release(l->pool, l->release);
+	if (l->coord->prints && !l->o->machine_readable)
+		printf("releasing clients\n");
+	fflush(stdout);
+	pool_open_gate(l->pool);
+}
+
+struct run_result *runloop_run(void *mem, struct run *pool, struct coord *c,
+			       int *status)
+{
+	const struct dbench_options *o = pool->opts;
+	struct loop *l = talloc_zero(mem, struct loop);
+	struct run_result *local, *merged = NULL;
+	bool ok, go = false;
+
+	*status = 1;
+	if (l == NULL)
+		return NULL;
+	l->mem = mem;
+	l->pool = pool;
+	l->coord = c;
+	l->o = o;
+	l->hdr = pool->region.hdr;
+	l->tot = talloc_zero(l, struct stats_total);
+	if (l->tot == NULL ||
+	    ((o->json_path != NULL || o->series_path != NULL) &&
+	     ((l->series = series_new(l)) == NULL ||
+	      (l->tick = talloc_zero(l, struct tick_stats)) == NULL))) {
+		fprintf(stderr, "dbench: out of memory\n");
+		return NULL;
+	}
+	ok = pool_start(mem, pool, c->prints);
+	if (c->ops->start(c, ok, &go) != 0 || !go) {
+		pool_abort(mem, pool);
+		*status = pool_signal() ? 128 + pool_signal() : 1;
+		return NULL;
+	}
+	release(l);
+	run_phases(l);
+	finish_phases(l);
+	cleanup_phase(l);
+	local = local_result(l);
+	if (local == NULL) {
+		fprintf(stderr, "dbench: out of memory for the result\n");
+		return NULL;
+	}
+	if (c->ops->gather(c, mem, local, &merged) != 0)
+		return NULL;
+	*status = 0;
+	return merged != NULL ? merged : local;
+}
