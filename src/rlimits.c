@@ -59,42 +59,61 @@ uint32_t rlimits_max_open(const struct program *p)
 	return max;
 }
 
-/* Does p[0..n) (a path's text) equal one of the directories seen[0..nseen)? */
-static bool rl_seen(const char *const *seen, const size_t *len, uint32_t nseen,
-		    const char *p, size_t n)
+/* A path's directory: the first len bytes of its text. */
+struct rl_dir {
+	const char *text;
+	size_t len;
+};
+
+static uint64_t rl_hash(const char *s, size_t len)
 {
-	for (uint32_t i = 0; i < nseen; i++)
-		if (len[i] == n && memcmp(seen[i], p, n) == 0)
-			return true;
-	return false;
+	uint64_t h = 0xcbf29ce484222325ull;	/* FNV-1a */
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
+	return h;
+}
+
+/* Add d to the open-addressing set (size a power of two, never full);
+ * true if it was not there yet. */
+static bool rl_dir_add(struct rl_dir *set, size_t size, struct rl_dir d)
+{
+	size_t i = (size_t)rl_hash(d.text, d.len) & (size - 1);
+
+	for (; set[i].text != NULL; i = (i + 1) & (size - 1))
+		if (set[i].len == d.len &&
+		    memcmp(set[i].text, d.text, d.len) == 0)
+			return false;
+	set[i] = d;
+	return true;
 }
 
 uint32_t rlimits_max_dirs(const struct program *p)
 {
-	const char **seen = calloc(p->npaths > 0 ? p->npaths : 1,
-				   sizeof(*seen));
-	size_t *len = calloc(p->npaths > 0 ? p->npaths : 1, sizeof(*len));
+	size_t size = 16;
+	struct rl_dir *set;
 	uint32_t n = 0;
 
-	if (seen == NULL || len == NULL) {
-		n = UINT32_MAX;	/* the safe side */
-		goto out;
-	}
-	for (uint32_t i = 0; i < p->npaths && n != UINT32_MAX; i++) {
+	while (size < 2 * (size_t)p->npaths)
+		size *= 2;
+	set = calloc(size, sizeof(*set));
+	if (set == NULL)
+		return UINT32_MAX;	/* the safe side */
+	for (uint32_t i = 0; i < p->npaths; i++) {
 		const struct path *path = p->paths[i];
 		const char *slash = memrchr(path->text, '/', path->len);
-		size_t dlen = slash != NULL ? (size_t)(slash - path->text) : 0;
 
-		if (path->has_random)
+		if (path->has_random) {
 			n = UINT32_MAX;	/* any directory at all */
-		else if (dlen > 0 && !rl_seen(seen, len, n, path->text, dlen)) {
-			seen[n] = path->text;
-			len[n++] = dlen;
+			break;
 		}
+		if (slash != NULL && slash > path->text &&
+		    rl_dir_add(set, size, (struct rl_dir){
+				       path->text,
+				       (size_t)(slash - path->text) }))
+			n++;
 	}
-out:
-	free(seen);
-	free(len);
+	free(set);
 	return n;
 }
 
