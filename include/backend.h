@@ -72,7 +72,7 @@ typedef uint32_t (*backend_op_fn)(void *state, struct op_call *call);
 struct poptOption;
 
 struct backend {
-	unsigned abi;		/* BACKEND_ABI; the registry check refuses others */
+	unsigned abi;		/* BACKEND_ABI, or the registry refuses it */
 	const char *name;	/* -B NAME; unique in the registry */
 	const char *description;
 	/* NULL when usable; otherwise why this backend is not available

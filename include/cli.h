@@ -23,8 +23,8 @@ enum cli_action {
 
 struct cli {
 	enum cli_action action;
-	struct dbench_options opts;	/* checked, for CLI_RUN and CLI_DISK_TEST */
-	const struct backend *backend;	/* CLI_RUN: the selected backend */
+	struct dbench_options opts;	/* checked (CLI_RUN, CLI_DISK_TEST) */
+	const struct backend *backend;	/* CLI_RUN: the one selected */
 	const char *loadfile_arg;	/* -c as given; NULL: the default */
 };
 

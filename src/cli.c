@@ -395,46 +395,37 @@ static int backend_options(void *mem, const struct cli_parse *cp,
 static int count_options(const struct raw_options *raw, const char *clients,
 			 struct dbench_options *o)
 {
-	int64_t v;
+	int64_t n = 0, tl = o->timelimit, wu = -1,
+		cpp = o->clients_per_process, st = 0, ti = 0;
+	const struct {
+		const char *name;
+		const char *text;	/* NULL: not given */
+		int64_t min, max;
+		int64_t *out;
+	} counts[] = {
+		{ "number of clients", clients, 1, MAX_CLIENTS, &n },
+		{ "--timelimit", raw->timelimit, 1, INT_MAX / 2, &tl },
+		{ "--warmup", raw->warmup, 0, INT_MAX / 2, &wu },
+		{ "--clients-per-process", raw->clients_per_process, 1,
+		  MAX_CLIENTS, &cpp },
+		{ "--stagger", raw->stagger, 0, 1000000, &st },
+		{ "--trunc-io", raw->trunc_io, 1, INT64_MAX / 2, &ti },
+	};
 	int rc;
 
-	if ((rc = parse_count("number of clients", clients, 1, MAX_CLIENTS,
-			      &v)) != 0)
-		return rc;
-	o->nclients = (unsigned)v;
-	if (raw->timelimit != NULL) {
-		if ((rc = parse_count("--timelimit", raw->timelimit, 1,
-				      INT_MAX / 2, &v)) != 0)
+	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++)
+		if (counts[i].text != NULL &&
+		    (rc = parse_count(counts[i].name, counts[i].text,
+				      counts[i].min, counts[i].max,
+				      counts[i].out)) != 0)
 			return rc;
-		o->timelimit = (int)v;
-	}
+	o->nclients = (unsigned)n;
+	o->timelimit = (int)tl;
 	o->run_once = raw->run_once;
-	o->warmup = o->run_once ? 0 : o->timelimit / 5;
-	if (raw->warmup != NULL) {
-		if ((rc = parse_count("--warmup", raw->warmup, 0,
-				      INT_MAX / 2, &v)) != 0)
-			return rc;
-		o->warmup = (int)v;
-	}
-	if (raw->clients_per_process != NULL) {
-		if ((rc = parse_count("--clients-per-process",
-				      raw->clients_per_process, 1,
-				      MAX_CLIENTS, &v)) != 0)
-			return rc;
-		o->clients_per_process = (unsigned)v;
-	}
-	if (raw->stagger != NULL) {
-		if ((rc = parse_count("--stagger", raw->stagger, 0, 1000000,
-				      &v)) != 0)
-			return rc;
-		o->stagger = (unsigned)v;
-	}
-	if (raw->trunc_io != NULL) {
-		if ((rc = parse_count("--trunc-io", raw->trunc_io, 1,
-				      INT64_MAX / 2, &v)) != 0)
-			return rc;
-		o->trunc_io = v;
-	}
+	o->warmup = wu >= 0 ? (int)wu : o->run_once ? 0 : o->timelimit / 5;
+	o->clients_per_process = (unsigned)cpp;
+	o->stagger = (unsigned)st;
+	o->trunc_io = ti;
 	if (raw->target_rate != NULL &&
 	    parse_double(raw->target_rate, 0, 1e12, &o->target_rate) != 0)
 		return usage_error("--target-rate: '%s' is not a number of "

@@ -48,7 +48,8 @@ static const char *backend_missing_hook(const struct backend *b)
 		{ "its target_check hook is missing", b->target_check != NULL },
 		{ "its client_fds hook is missing", b->client_fds != NULL },
 		{ "its shared_note hook is missing", b->shared_note != NULL },
-		{ "its shared_remove hook is missing", b->shared_remove != NULL },
+		{ "its shared_remove hook is missing",
+		  b->shared_remove != NULL },
 		{ "its setup hook is missing", b->setup != NULL },
 		{ "its cleanup hook is missing", b->cleanup != NULL },
 	};

@@ -375,7 +375,7 @@ static void test_registry_options(void **state)
 
 struct parsed {
 	int rc;
-	char *err;		/* what went to stderr (under the test's ctx) */
+	char *err;		/* what went to stderr (under mem) */
 	struct cli cli;
 };
 
@@ -413,25 +413,53 @@ static struct parsed parse(void *mem, const struct backend *const *list,
 	return p;
 }
 
-#define PARSE(ts, f, ...) parse((ts)->ctx, (f)->list, __VA_ARGS__, NULL)
+/* A command-line test: fake backends, and a context for what cli_parse
+ * leaves to its caller (freed before the leak check). */
+struct cli_fx {
+	struct fakes f;
+	void *mem;
+	void *ts;		/* the talloc fixture's state */
+};
+
+static int cli_setup(void **state)
+{
+	struct cli_fx *x = calloc(1, sizeof(*x));
+
+	if (x == NULL || setup(&x->ts) != 0) {
+		free(x);
+		return -1;
+	}
+	x->mem = talloc_new(((struct tstate *)x->ts)->ctx);
+	fakes_init(&x->f);
+	*state = x;
+	return x->mem != NULL ? 0 : -1;
+}
+
+static int cli_teardown(void **state)
+{
+	struct cli_fx *x = *state;
+	void *ts = x->ts;
+
+	talloc_free(x->mem);
+	free(x);
+	return teardown(&ts);
+}
+
+#define PARSE(x, ...) parse((x)->mem, (x)->f.list, __VA_ARGS__, NULL)
 
 static void test_cli_routes_options(void **state)
 {
-	struct tstate *ts = *state;
-	void *mem = talloc_new(ts->ctx);
-	struct tstate sub = { .ctx = mem };
+	struct cli_fx *x = *state;
 	const struct alpha_opts *a;
-	struct fakes f;
 	struct parsed p;
 
-	fakes_init(&f);
 	/* the option comes before -B: routed once -B is known */
-	p = PARSE(&sub, &f, "--alpha-x", "5", "--alpha-flag", "-B", "alpha",
+	p = PARSE(x, "--alpha-x", "5", "--alpha-flag", "-B", "alpha",
 		  "-c", "lf.txt", "3");
 	assert_int_equal(p.rc, 0);
 	assert_string_equal(p.err, "");
 	assert_int_equal(p.cli.action, CLI_RUN);
-	assert_ptr_equal(p.cli.backend, &f.alpha);
+	assert_ptr_equal(p.cli.backend, &x->f.alpha);
 	assert_int_equal(p.cli.opts.nclients, 3);
 	a = p.cli.opts.backend_opts;
 	assert_non_null(a);
@@ -440,73 +468,63 @@ static void test_cli_routes_options(void **state)
 	assert_int_equal(a->calls, 2);
 	assert_true(a->done);
 	/* repeated: each one is handed over, in order */
-	p = PARSE(&sub, &f, "-B", "alpha", "--alpha-x", "1", "--alpha-x=2",
+	p = PARSE(x, "-B", "alpha", "--alpha-x", "1", "--alpha-x=2",
 		  "-c", "lf.txt", "1");
 	assert_int_equal(p.rc, 0);
 	a = p.cli.opts.backend_opts;
 	assert_string_equal(a->x, "2");
 	assert_int_equal(a->calls, 2);
 	/* none given: options_done still makes the object */
-	p = PARSE(&sub, &f, "-B", "alpha", "-c", "lf.txt", "1");
+	p = PARSE(x, "-B", "alpha", "-c", "lf.txt", "1");
 	assert_int_equal(p.rc, 0);
 	a = p.cli.opts.backend_opts;
 	assert_non_null(a);
 	assert_int_equal(a->calls, 0);
 	assert_true(a->done);
 	/* a backend without options has no options object */
-	p = PARSE(&sub, &f, "-B", "gamma", "-c", "lf.txt", "1");
+	p = PARSE(x, "-B", "gamma", "-c", "lf.txt", "1");
 	assert_int_equal(p.rc, 0);
 	assert_null(p.cli.opts.backend_opts);
-	talloc_free(mem);
 }
 
 static void test_cli_refuses_foreign_option(void **state)
 {
-	struct tstate *ts = *state;
-	void *mem = talloc_new(ts->ctx);
-	struct tstate sub = { .ctx = mem };
-	struct fakes f;
+	struct cli_fx *x = *state;
 	struct parsed p;
 
-	fakes_init(&f);
 	beta_calls = 0;
-	p = PARSE(&sub, &f, "--beta-y", "1", "-B", "alpha", "-c", "lf.txt", "1");
+	p = PARSE(x, "--beta-y", "1", "-B", "alpha", "-c", "l", "1");
 	assert_int_equal(beta_calls, 0);
 	assert_int_equal(p.rc, CLI_EXIT_USAGE);
 	assert_string_equal(p.err, "dbench: --beta-y belongs to backend "
 			    "'beta', but backend 'alpha' is selected\n");
 	/* whichever comes first on the command line */
-	p = PARSE(&sub, &f, "-B", "gamma", "--alpha-flag", "-c", "lf.txt", "1");
+	p = PARSE(x, "-B", "gamma", "--alpha-flag", "-c", "lf.txt", "1");
 	assert_int_equal(p.rc, CLI_EXIT_USAGE);
 	assert_string_equal(p.err, "dbench: --alpha-flag belongs to backend "
 			    "'alpha', but backend 'gamma' is selected\n");
 	/* and with --disk-test, which has no backend */
-	p = PARSE(&sub, &f, "--disk-test", "--alpha-flag");
+	p = PARSE(x, "--disk-test", "--alpha-flag");
 	assert_int_equal(p.rc, CLI_EXIT_USAGE);
 	assert_string_equal(p.err, "dbench: --alpha-flag does not go with "
 			    "--disk-test (it is for load runs)\n");
-	talloc_free(mem);
 }
 
 static void test_cli_option_errors(void **state)
 {
-	struct tstate *ts = *state;
-	void *mem = talloc_new(ts->ctx);
-	struct tstate sub = { .ctx = mem };
-	struct fakes f;
+	struct cli_fx *x = *state;
 	struct parsed p;
 
-	fakes_init(&f);
-	p = PARSE(&sub, &f, "-B", "alpha", "--alpha-x", "bad", "-c", "l", "1");
+	p = PARSE(x, "-B", "alpha", "--alpha-x", "bad", "-c", "l", "1");
 	assert_int_equal(p.rc, CLI_EXIT_USAGE);
 	assert_string_equal(p.err,
 			    "dbench: --alpha-x: 'bad' is not a value\n");
-	p = PARSE(&sub, &f, "-B", "alpha", "--alpha-x", "late", "-c", "l", "1");
+	p = PARSE(x, "-B", "alpha", "--alpha-x", "late", "-c", "l", "1");
 	assert_int_equal(p.rc, CLI_EXIT_USAGE);
 	assert_string_equal(p.err, "dbench: backend 'alpha': 'late' is "
 			    "refused at the end\n");
 	/* popt's own complaint names the option */
-	p = PARSE(&sub, &f, "-B", "alpha", "-c", "l", "1", "--alpha-x");
+	p = PARSE(x, "-B", "alpha", "-c", "l", "1", "--alpha-x");
 	assert_int_equal(p.rc, CLI_EXIT_USAGE);
 	assert_non_null(strstr(p.err, "--alpha-x"));
 	/* a backend option that shadows a common one: internal error */
@@ -516,71 +534,60 @@ static void test_cli_option_errors(void **state)
 			POPT_TABLEEND
 		};
 
-		f.beta.options = shadow;
-		p = PARSE(&sub, &f, "-B", "alpha", "-c", "l", "1");
+		x->f.beta.options = shadow;
+		p = PARSE(x, "-B", "alpha", "-c", "l", "1");
 		assert_int_equal(p.rc, 1);
 		assert_non_null(strstr(p.err, "internal error"));
 	}
 	/* a malformed registry: internal error naming the backend */
-	fakes_init(&f);
-	f.gamma.client_fds = NULL;
-	p = PARSE(&sub, &f, "-B", "alpha", "-c", "l", "1");
+	fakes_init(&x->f);
+	x->f.gamma.client_fds = NULL;
+	p = PARSE(x, "-B", "alpha", "-c", "l", "1");
 	assert_int_equal(p.rc, 1);
 	assert_string_equal(p.err, "dbench: internal error: backend 'gamma': "
 			    "its client_fds hook is missing\n");
-	talloc_free(mem);
 }
 
 static void test_cli_tcp_options(void **state)
 {
-	struct tstate *ts = *state;
-	void *mem = talloc_new(ts->ctx);
-	struct tstate sub = { .ctx = mem };
-	struct fakes f;
+	struct cli_fx *x = *state;
 	struct parsed p;
 
-	fakes_init(&f);
-	p = PARSE(&sub, &f, "-B", "gamma", "-T", "TCP_NODELAY", "-c", "l", "1");
+	p = PARSE(x, "-B", "gamma", "-T", "TCP_NODELAY", "-c", "l", "1");
 	assert_int_equal(p.rc, 0);
 	assert_string_equal(p.cli.opts.tcp_options, "TCP_NODELAY");
-	p = PARSE(&sub, &f, "-B", "alpha", "-T", "TCP_NODELAY", "-c", "l", "1");
+	p = PARSE(x, "-B", "alpha", "-T", "TCP_NODELAY", "-c", "l", "1");
 	assert_int_equal(p.rc, CLI_EXIT_USAGE);
 	assert_string_equal(p.err, "dbench: --tcp-options applies to the "
 			    "socket backend (tbench) only, not to backend "
 			    "'alpha'\n");
-	p = PARSE(&sub, &f, "-B", "alpha", "-c", "l", "1");
+	p = PARSE(x, "-B", "alpha", "-c", "l", "1");
 	assert_int_equal(p.rc, 0);
 	assert_null(p.cli.opts.tcp_options);
-	talloc_free(mem);
 }
 
 static void test_cli_target_check(void **state)
 {
-	struct tstate *ts = *state;
-	void *mem = talloc_new(ts->ctx);
-	struct tstate sub = { .ctx = mem };
-	struct fakes f;
+	struct cli_fx *x = *state;
 	struct parsed p;
 
-	fakes_init(&f);
-	p = PARSE(&sub, &f, "-B", "beta", "-D", "a,forbidden", "-c", "l", "2");
+	p = PARSE(x, "-B", "beta", "-D", "a,forbidden", "-c", "l", "2");
 	assert_int_equal(p.rc, CLI_EXIT_USAGE);
 	assert_string_equal(p.err, "dbench: fake: 'forbidden' is refused\n");
-	p = PARSE(&sub, &f, "-B", "beta", "-D", "a,b", "-c", "l", "2");
+	p = PARSE(x, "-B", "beta", "-D", "a,b", "-c", "l", "2");
 	assert_int_equal(p.rc, 0);
 	assert_int_equal(p.cli.opts.ndirectories, 2);
 	/* --disk-test: a local-filesystem backend checks -D */
-	p = PARSE(&sub, &f, "--disk-test", "-D", "forbidden");
+	p = PARSE(x, "--disk-test", "-D", "forbidden");
 	assert_int_equal(p.rc, CLI_EXIT_USAGE);
 	assert_string_equal(p.err, "dbench: fake: 'forbidden' is refused\n");
-	p = PARSE(&sub, &f, "--disk-test", "-D", "x");
+	p = PARSE(x, "--disk-test", "-D", "x");
 	assert_int_equal(p.rc, 0);
 	assert_int_equal(p.cli.action, CLI_DISK_TEST);
 	/* without one, --disk-test cannot run */
-	f.alpha.flags = 0;
-	p = PARSE(&sub, &f, "--disk-test", "-D", "x");
+	x->f.alpha.flags = 0;
+	p = PARSE(x, "--disk-test", "-D", "x");
 	assert_int_equal(p.rc, CLI_EXIT_USAGE);
-	talloc_free(mem);
 }
 
 /* ---- fileio's hooks and the descriptor estimate ---- */
@@ -683,21 +690,23 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+#define C(f) cmocka_unit_test_setup_teardown(f, cli_setup, cli_teardown)
 		T(test_registry_real),
 		T(test_registry_fakes_pass),
 		T(test_registry_abi),
 		T(test_registry_missing_hooks),
 		T(test_registry_names),
 		T(test_registry_options),
-		T(test_cli_routes_options),
-		T(test_cli_refuses_foreign_option),
-		T(test_cli_option_errors),
-		T(test_cli_tcp_options),
-		T(test_cli_target_check),
+		C(test_cli_routes_options),
+		C(test_cli_refuses_foreign_option),
+		C(test_cli_option_errors),
+		C(test_cli_tcp_options),
+		C(test_cli_target_check),
 		T(test_fileio_client_fds),
 		T(test_rlimits_max_dirs),
 		T(test_fileio_shared_paths),
 #undef T
+#undef C
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
