@@ -539,6 +539,22 @@ static void test_cli_option_errors(void **state)
 		assert_int_equal(p.rc, 1);
 		assert_non_null(strstr(p.err, "internal error"));
 	}
+	/* a backend that is not built: its options are still known, so
+	 * they are refused with its name, and selecting it says why */
+	fakes_init(&x->f);
+	x->f.beta.unavailable = "built without libbeta";
+	p = PARSE(x, "-B", "beta", "--beta-y", "1", "-c", "l", "1");
+	assert_int_equal(p.rc, CLI_EXIT_USAGE);
+	assert_string_equal(p.err, "dbench: backend 'beta' is not available: "
+			    "built without libbeta\n");
+	p = PARSE(x, "-B", "gamma", "--beta-y", "1", "-c", "l", "1");
+	assert_int_equal(p.rc, CLI_EXIT_USAGE);
+	assert_string_equal(p.err, "dbench: --beta-y belongs to backend "
+			    "'beta', but backend 'gamma' is selected\n");
+	p = PARSE(x, "-B", "nosuch", "-c", "l", "1");
+	assert_int_equal(p.rc, CLI_EXIT_USAGE);
+	assert_string_equal(p.err, "dbench: unknown backend 'nosuch'; "
+			    "available: alpha, gamma\n");
 	/* a malformed registry: internal error naming the backend */
 	fakes_init(&x->f);
 	x->f.gamma.client_fds = NULL;
