@@ -10,6 +10,16 @@
  * Backends never print and never exit: an op returns an NT status (0 for
  * success) and leaves the errno behind a failure in call->err; the engine
  * compares it with the expectation and reports it with context.
+ *
+ * Besides its ops, a backend owns what main and the supervisor must not
+ * know about it: its command-line options (a popt sub-table and a hook
+ * that parses their values into an options object of its own), the check
+ * of a target before the run, the file descriptors a client needs (for
+ * the up-front resource check) and the bookkeeping of paths the loadfiles
+ * create above the per-client trees.  The life of a run, in order:
+ * ->option per option given, ->options_done, ->target_check per -D
+ * entry, ->client_fds, ->shared_note per target; in each client ->setup,
+ * ->ops[], ->cleanup; at the end ->shared_remove per target.
  */
 #ifndef DBENCH_BACKEND_H
 #define DBENCH_BACKEND_H
@@ -42,15 +52,112 @@ struct op_call {
 /* One operation; returns its NT status (NT_STATUS_OK on success). */
 typedef uint32_t (*backend_op_fn)(void *state, struct op_call *call);
 
+/* struct backend's abi: bump when a hook is added or changes meaning. */
+#define BACKEND_ABI 2
+
+/* Flags (struct backend's flags). */
+/* Targets (-D) are local directories this process can reach: --disk-test
+ * checks its directories with such a backend's target check. */
+#define BACKEND_LOCAL_FS	(1u << 0)
+/* The backend performs nothing (null): its results say nothing about the
+ * loadfile, so they are not compared with the expected statuses. */
+#define BACKEND_NO_STATUS	(1u << 1)
+/* The backend talks to a server over TCP sockets: -T/--tcp-options is
+ * its (without this flag, -T is a usage error). */
+#define BACKEND_SOCKETS		(1u << 2)
+
+/* The most options one backend's sub-table may hold. */
+#define BACKEND_MAX_OPTIONS	64
+
+struct poptOption;
+
 struct backend {
-	const char *name;
+	unsigned abi;		/* BACKEND_ABI, or the registry refuses it */
+	const char *name;	/* -B NAME; unique in the registry */
 	const char *description;
-	/* NULL when usable; otherwise why this backend is not available */
+	/* NULL when usable; otherwise why this backend is not available
+	 * (e.g. "built without libsmbclient"); then only abi, name,
+	 * description, flags and options are read */
 	const char *unavailable;
-	/* true for a backend that performs nothing (null): its results
-	 * say nothing about the loadfile, so they are not compared with
-	 * the expected statuses */
-	bool ignore_status;
+	unsigned flags;		/* BACKEND_* */
+
+	/*
+	 * The backend's own command-line options: NULL, or a popt table
+	 * ended by POPT_TABLEEND whose entries each have a long name, argInfo
+	 * POPT_ARG_NONE or POPT_ARG_STRING, arg NULL and a val other than 0
+	 * that the backend chooses (at most BACKEND_MAX_OPTIONS entries).
+	 * main lists them under the backend's name in --help; given with
+	 * another backend selected, they are a usage error naming this one.
+	 */
+	const struct poptOption *options;
+
+	/*
+	 * Take one parsed option of ->options (required with them): val is
+	 * the entry's val, arg its argument (NULL for POPT_ARG_NONE).  The
+	 * backend keeps what it parsed in an options object of its own that
+	 * it allocates under mem_ctx on first use and stores in *bopts
+	 * (NULL until then); run hooks find it in dbench_options'
+	 * backend_opts.  Called in command-line order, only for the selected
+	 * backend.  Returns 0, or -1 with *err (under mem_ctx) saying what
+	 * is wrong with the value; that is a usage error.
+	 */
+	int (*option)(void *mem_ctx, void **bopts, int val, const char *arg,
+		      char **err);
+
+	/*
+	 * Optional: called once after the command line, for the selected
+	 * backend only, also when none of its options was given: fill in
+	 * defaults, check combinations.  Same contract as ->option.
+	 */
+	int (*options_done)(void *mem_ctx, void **bopts, char **err);
+
+	/*
+	 * Check one target (one -D entry) before anything is forked or
+	 * written: a local backend that the directory exists and is
+	 * writable, a network one that the server answers.  Returns 0, or
+	 * -1 with *err (under mem_ctx) one line without the "dbench: "
+	 * prefix; that is a usage error (exit 2).
+	 */
+	int (*target_check)(void *mem_ctx, const struct dbench_options *o,
+			    const char *target, char **err);
+
+	/*
+	 * The file descriptors one client holds at most (its connection or
+	 * directory, what it keeps open between ops, what one op opens for
+	 * a moment) when its program holds max_open_handles handles open at
+	 * once and names max_dirs distinct directories (UINT32_MAX: not
+	 * known, e.g. a $N substitution in a path).  The up-front resource
+	 * check (rlimits.c) adds up this value for every client of a worker
+	 * process; an estimate must err on the high side.
+	 */
+	uint64_t (*client_fds)(const struct dbench_options *o,
+			       uint32_t max_open_handles, uint32_t max_dirs);
+
+	/*
+	 * Shared paths are those the loadfiles may create outside the
+	 * per-client trees (like "clients" above every clients/clientN).
+	 * Before the run: set existed[i] for each of paths[0..n) (relative
+	 * to target, '/'-separated) that exists in target now (a final
+	 * symlink is not followed); when that cannot be told (out of
+	 * memory), count it as existing: ->shared_remove must never remove
+	 * what the run did not create.  Returns 0 or a negative errno (then
+	 * every existed[] is true).
+	 */
+	int (*shared_note)(void *mem_ctx, const struct dbench_options *o,
+			   const char *target, const char *const *paths,
+			   size_t n, bool *existed);
+
+	/*
+	 * After the run: remove paths[0..n) from target, in that order (the
+	 * caller lists deeper paths first), each only if it is a file or an
+	 * empty directory now, never through a symlink: never another's
+	 * data.  A path that is gone, not empty or not reachable is left
+	 * alone.  Returns 0 or the first negative errno other than those;
+	 * callers may ignore it.
+	 */
+	int (*shared_remove)(void *mem_ctx, const struct dbench_options *o,
+			     const char *target, const char *const *paths,
+			     size_t n);
 
 	/*
 	 * Prepare one client.  Allocate the state under mem_ctx (a talloc
@@ -79,9 +186,25 @@ extern const struct backend *const backend_registry[];
 const struct backend *backend_find(const char *name);
 
 /*
- * Check the registry (every available backend fills every hook).  Returns
- * 0, or -1 with the name of the faulty backend in *bad.
+ * Find a backend by name in a NULL-terminated list; NULL if there is
+ * none of that name (or name is NULL).
  */
+const struct backend *backend_find_in(const struct backend *const *list,
+				      const char *name);
+
+/*
+ * Check a NULL-terminated list of backends: every one has a name no
+ * other has and abi BACKEND_ABI; every available one fills every
+ * required hook (all but ->options and ->options_done); an options table
+ * is well formed (see ->options), comes with ->option, and none of its
+ * long names is another backend's.  Returns 0, or -1 with the name of
+ * the faulty backend in *bad and, if why is not NULL, a static phrase
+ * saying what is wrong in *why.
+ */
+int backend_list_check(const struct backend *const *list, const char **bad,
+		       const char **why);
+
+/* backend_list_check() of backend_registry, without the reason. */
 int backend_registry_check(const char **bad);
 
 #endif

@@ -12,6 +12,15 @@
 /* Local filesystem through POSIX calls (src/backends/fileio.c). */
 extern const struct backend fileio_backend;
 
+/*
+ * fileio's target check, which null shares: target is an existing
+ * directory this process may write in.  Returns 0, or -1 with *err
+ * ("directory 'DIR': strerror" or "directory 'DIR' is not writable:
+ * strerror") allocated under mem_ctx.
+ */
+int fileio_target_check(void *mem_ctx, const struct dbench_options *o,
+			const char *target, char **err);
+
 /* Does nothing; measures the engine's own cost (src/backends/null.c). */
 extern const struct backend null_backend;
 

@@ -25,6 +25,10 @@ struct dbench_options {
 	const char **directories;	/* client i uses directories[i % ndirectories] */
 	unsigned ndirectories;
 	const char *backend;		/* registry name, "fileio" by default */
+	/* the selected backend's own options object (its ->option and
+	 * ->options_done hooks made it; NULL when they made none) */
+	const void *backend_opts;
+	const char *tcp_options;	/* -T: only for a BACKEND_SOCKETS backend */
 	double target_rate;		/* MB/s per client, 0 = unpaced */
 	unsigned clients_per_process;
 	unsigned stagger;		/* > 0: client i starts i * 10 ms late */

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "backend.h"
 #include "options.h"
 #include "program.h"
 
@@ -23,22 +24,31 @@
 uint32_t rlimits_max_open(const struct program *p);
 
 /*
- * The file descriptors one worker process needs to run nclients clients of
- * a program that holds max_open handles at once (each client also keeps
- * its directory open and briefly opens parents; the process its stdio,
- * the start gate and a margin).
+ * The distinct directories a program's paths name (each path's parent,
+ * as written, per client), or UINT32_MAX when that is not known (a path
+ * with a $N substitution, no memory): what a backend that keeps
+ * directories open may keep.
  */
-uint64_t rlimits_fds_needed(unsigned nclients, uint32_t max_open);
+uint32_t rlimits_max_dirs(const struct program *p);
 
 /*
- * Check that the run o describes can start: enough file descriptors for
- * the busiest worker (the soft RLIMIT_NOFILE is raised towards the hard
+ * The file descriptors one worker process needs to run nclients clients
+ * that hold client_fds each (the backend's ->client_fds), with the
+ * process's own (stdio, the start gate, a margin).
+ */
+uint64_t rlimits_fds_needed(unsigned nclients, uint64_t client_fds);
+
+/*
+ * Check that the run o describes can start with backend be: enough file
+ * descriptors for the busiest worker (be->client_fds() per client of the
+ * busiest program; the soft RLIMIT_NOFILE is raised towards the hard
  * limit when that is enough) and, for a user RLIMIT_NPROC applies to,
  * enough processes for every worker beside those the user already runs.
  * Returns 0, or -1 with *msg (allocated under mem_ctx) saying what is
  * short and what to do.
  */
 int rlimits_check(void *mem_ctx, const struct dbench_options *o,
-		  struct program *const *progs, unsigned nprogs, char **msg);
+		  const struct backend *be, struct program *const *progs,
+		  unsigned nprogs, char **msg);
 
 #endif

@@ -663,7 +663,7 @@ static enum client_step_result run_measured(struct client *c,
 			(uint32_t)(op - c->prog->ops) + 1;
 	}
 
-	if (c->be->ignore_status)
+	if (c->be->flags & BACKEND_NO_STATUS)
 		return STEP_OK;
 	if (!ntstatus_matches(op->check, op->status, status)) {
 		if (mismatch_is_fatal(c, op, status) ||

@@ -4,8 +4,9 @@
  *
  * Workers are separate processes, so the number of clients counts against
  * RLIMIT_NPROC (one process per --clients-per-process clients), and the
- * descriptors a worker holds grow with the clients it runs.  Both are
- * checked up front; a limit that still bites later (other processes of the
+ * descriptors a worker holds grow with the clients it runs (how many one
+ * client holds is the backend's to say: ->client_fds).  Both are checked
+ * up front; a limit that still bites later (other processes of the
  * user started meanwhile, a loop that opens more than the estimate) shows
  * as a clear error from fork or open, never as a crash.
  */
@@ -31,8 +32,6 @@
 
 /* descriptors a worker holds besides its clients' (stdio, gate, margin) */
 #define RL_FDS_BASE		16
-/* per client: its directory and the parents opened during one op */
-#define RL_FDS_PER_CLIENT	4
 
 uint32_t rlimits_max_open(const struct program *p)
 {
@@ -60,10 +59,67 @@ uint32_t rlimits_max_open(const struct program *p)
 	return max;
 }
 
-uint64_t rlimits_fds_needed(unsigned nclients, uint32_t max_open)
+/* A path's directory: the first len bytes of its text. */
+struct rl_dir {
+	const char *text;
+	size_t len;
+};
+
+static uint64_t rl_hash(const char *s, size_t len)
 {
-	return RL_FDS_BASE +
-	       (uint64_t)nclients * ((uint64_t)max_open + RL_FDS_PER_CLIENT);
+	uint64_t h = 0xcbf29ce484222325ull;	/* FNV-1a */
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
+	return h;
+}
+
+/* Add d to the open-addressing set (size a power of two, never full);
+ * true if it was not there yet. */
+static bool rl_dir_add(struct rl_dir *set, size_t size, struct rl_dir d)
+{
+	size_t i = (size_t)rl_hash(d.text, d.len) & (size - 1);
+
+	for (; set[i].text != NULL; i = (i + 1) & (size - 1))
+		if (set[i].len == d.len &&
+		    memcmp(set[i].text, d.text, d.len) == 0)
+			return false;
+	set[i] = d;
+	return true;
+}
+
+uint32_t rlimits_max_dirs(const struct program *p)
+{
+	size_t size = 16;
+	struct rl_dir *set;
+	uint32_t n = 0;
+
+	while (size < 2 * (size_t)p->npaths)
+		size *= 2;
+	set = calloc(size, sizeof(*set));
+	if (set == NULL)
+		return UINT32_MAX;	/* the safe side */
+	for (uint32_t i = 0; i < p->npaths; i++) {
+		const struct path *path = p->paths[i];
+		const char *slash = memrchr(path->text, '/', path->len);
+
+		if (path->has_random) {
+			n = UINT32_MAX;	/* any directory at all */
+			break;
+		}
+		if (slash != NULL && slash > path->text &&
+		    rl_dir_add(set, size, (struct rl_dir){
+				       path->text,
+				       (size_t)(slash - path->text) }))
+			n++;
+	}
+	free(set);
+	return n;
+}
+
+uint64_t rlimits_fds_needed(unsigned nclients, uint64_t client_fds)
+{
+	return RL_FDS_BASE + (uint64_t)nclients * client_fds;
 }
 
 /* Does this process have a capability that lifts RLIMIT_NPROC? */
@@ -148,23 +204,27 @@ static int rl_check_nproc(void *mem_ctx, const struct dbench_options *o,
 }
 
 static int rl_check_nofile(void *mem_ctx, const struct dbench_options *o,
+			   const struct backend *be,
 			   struct program *const *progs, unsigned nprogs,
 			   char **msg)
 {
 	unsigned per = o->clients_per_process < o->nclients ?
 			       o->clients_per_process : o->nclients;
-	uint32_t max_open = 0;
+	uint32_t max_open = 0, max_dirs = 0;
 	struct rlimit rl;
 	uint64_t need;
 
 	/* the busiest program for every client of the busiest worker */
 	for (unsigned i = 0; i < nprogs; i++) {
 		uint32_t m = rlimits_max_open(progs[i]);
+		uint32_t d = rlimits_max_dirs(progs[i]);
 
 		if (m > max_open)
 			max_open = m;
+		if (d > max_dirs)
+			max_dirs = d;
 	}
-	need = rlimits_fds_needed(per, max_open);
+	need = rlimits_fds_needed(per, be->client_fds(o, max_open, max_dirs));
 	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 ||
 	    rl.rlim_cur == RLIM_INFINITY || need <= (uint64_t)rl.rlim_cur)
 		return 0;
@@ -190,13 +250,14 @@ static int rl_check_nofile(void *mem_ctx, const struct dbench_options *o,
 }
 
 int rlimits_check(void *mem_ctx, const struct dbench_options *o,
-		  struct program *const *progs, unsigned nprogs, char **msg)
+		  const struct backend *be, struct program *const *progs,
+		  unsigned nprogs, char **msg)
 {
 	unsigned nprocs = (o->nclients + o->clients_per_process - 1) /
 			  o->clients_per_process;
 
 	*msg = NULL;
-	if (rl_check_nofile(mem_ctx, o, progs, nprogs, msg) != 0)
+	if (rl_check_nofile(mem_ctx, o, be, progs, nprogs, msg) != 0)
 		return -1;
 	return rl_check_nproc(mem_ctx, o, nprocs, msg);
 }

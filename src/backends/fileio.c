@@ -1895,10 +1895,110 @@ static uint32_t fileio_find(void *state, struct op_call *call)
 	return NT_STATUS_OK;
 }
 
+/* ---- backend hooks: target, descriptors, shared paths ---- */
+
+/*
+ * Descriptors one op opens for a moment beside the kept ones: a parent
+ * or a directory being read, and the two of a component-by-component
+ * walk where the kernel has no openat2.
+ */
+#define FILEIO_TRANSIENT_FDS	4
+
+int fileio_target_check(void *mem_ctx, const struct dbench_options *o,
+			const char *target, char **err)
+{
+	struct stat sb;
+
+	(void)o;
+	if (stat(target, &sb) != 0)
+		*err = talloc_asprintf(mem_ctx, "directory '%s': %s", target,
+				       strerror(errno));
+	else if (!S_ISDIR(sb.st_mode))
+		*err = talloc_asprintf(mem_ctx, "directory '%s': %s", target,
+				       strerror(ENOTDIR));
+	else if (access(target, W_OK | X_OK) != 0)
+		*err = talloc_asprintf(mem_ctx,
+				       "directory '%s' is not writable: %s",
+				       target, strerror(errno));
+	else
+		return 0;
+	return -1;
+}
+
+/*
+ * The client directory, the kept directories (at most FILEIO_DIRCACHE,
+ * one per distinct directory the loadfile names), every open handle and
+ * what one op opens for a moment.
+ */
+static uint64_t fileio_client_fds(const struct dbench_options *o,
+				  uint32_t max_open_handles, uint32_t max_dirs)
+{
+	uint32_t kept = max_dirs < FILEIO_DIRCACHE ? max_dirs : FILEIO_DIRCACHE;
+
+	(void)o;
+	return 1 + (uint64_t)kept + max_open_handles + FILEIO_TRANSIENT_FDS;
+}
+
+static int fileio_shared_note(void *mem_ctx, const struct dbench_options *o,
+			      const char *target, const char *const *paths,
+			      size_t n, bool *existed)
+{
+	(void)o;
+	for (size_t i = 0; i < n; i++) {
+		char *full = talloc_asprintf(mem_ctx, "%s/%s", target,
+					     paths[i]);
+		struct stat sb;
+
+		existed[i] = full == NULL || lstat(full, &sb) == 0;
+		talloc_free(full);
+	}
+	return 0;
+}
+
+static int fileio_shared_remove(void *mem_ctx, const struct dbench_options *o,
+				const char *target, const char *const *paths,
+				size_t n)
+{
+	int dfd = open(target, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int ret = 0;
+
+	(void)mem_ctx;
+	(void)o;
+	if (dfd < 0)
+		return -errno;
+	for (size_t i = 0; i < n; i++) {
+		const char *leaf;
+		struct stat sb;
+		int pfd;
+
+		/* a symlink on the way (planted during the run) makes this
+		 * fail: nothing behind it is removed */
+		pfd = util_open_parent_nofollow(dfd, paths[i], &leaf);
+		if (pfd < 0)
+			continue;
+		/* only what is empty now: never another's data */
+		if (fstatat(pfd, leaf, &sb, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    unlinkat(pfd, leaf,
+			     S_ISDIR(sb.st_mode) ? AT_REMOVEDIR : 0) != 0 &&
+		    errno != ENOENT && errno != ENOTEMPTY && errno != EEXIST &&
+		    ret == 0)
+			ret = -errno;
+		close(pfd);
+	}
+	close(dfd);
+	return ret;
+}
+
 const struct backend fileio_backend = {
+	.abi = BACKEND_ABI,
 	.name = "fileio",
 	.description = "local filesystem through POSIX calls",
 	.unavailable = NULL,
+	.flags = BACKEND_LOCAL_FS,
+	.target_check = fileio_target_check,
+	.client_fds = fileio_client_fds,
+	.shared_note = fileio_shared_note,
+	.shared_remove = fileio_shared_remove,
 	.setup = fileio_setup,
 	.cleanup = fileio_cleanup,
 	.ops = {

@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include <popt.h>
 #include <string.h>
 
 #include "backend.h"
@@ -18,55 +19,131 @@ const struct backend *const backend_registry[] = {
 	NULL
 };
 
-const struct backend *backend_find(const char *name)
+const struct backend *backend_find_in(const struct backend *const *list,
+				      const char *name)
 {
 	size_t i;
 
 	if (name == NULL)
 		return NULL;
-	for (i = 0; backend_registry[i] != NULL; i++) {
-		if (strcmp(backend_registry[i]->name, name) == 0)
-			return backend_registry[i];
+	for (i = 0; list[i] != NULL; i++) {
+		if (strcmp(list[i]->name, name) == 0)
+			return list[i];
 	}
 	return NULL;
 }
 
-/* Does an available backend fill every hook? */
-static int backend_complete(const struct backend *b)
+const struct backend *backend_find(const char *name)
 {
-	size_t i;
+	return backend_find_in(backend_registry, name);
+}
 
-	if (b->setup == NULL || b->cleanup == NULL)
-		return 0;
-	for (i = 0; i < OP_NUM_MEASURED; i++) {
+/* The hook an available backend lacks, or NULL when it fills every one. */
+static const char *backend_missing_hook(const struct backend *b)
+{
+	const struct {
+		const char *missing;
+		bool set;
+	} hooks[] = {
+		{ "its target_check hook is missing", b->target_check != NULL },
+		{ "its client_fds hook is missing", b->client_fds != NULL },
+		{ "its shared_note hook is missing", b->shared_note != NULL },
+		{ "its shared_remove hook is missing",
+		  b->shared_remove != NULL },
+		{ "its setup hook is missing", b->setup != NULL },
+		{ "its cleanup hook is missing", b->cleanup != NULL },
+	};
+
+	for (size_t i = 0; i < sizeof(hooks) / sizeof(hooks[0]); i++)
+		if (!hooks[i].set)
+			return hooks[i].missing;
+	for (size_t i = 0; i < OP_NUM_MEASURED; i++)
 		if (b->ops[i] == NULL)
-			return 0;
+			return "an entry of its ops[] is missing";
+	return NULL;
+}
+
+/* Does some backend of list[0..n) have an option of this long name? */
+static bool backend_option_taken(const struct backend *const *list, size_t n,
+				 const char *name)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct poptOption *t = list[i]->options;
+
+		for (size_t j = 0; t != NULL && t[j].longName != NULL; j++)
+			if (strcmp(t[j].longName, name) == 0)
+				return true;
 	}
-	return 1;
+	return false;
+}
+
+/* What is wrong with list[k]'s options table, or NULL. */
+static const char *backend_bad_options(const struct backend *const *list,
+				       size_t k)
+{
+	const struct backend *b = list[k];
+	const struct poptOption *t = b->options;
+	size_t n;
+
+	if (t == NULL)
+		return NULL;
+	if (b->option == NULL)
+		return "it has options but no option hook";
+	for (n = 0; t[n].longName != NULL || t[n].shortName != '\0' ||
+		    t[n].argInfo != 0; n++) {
+		const struct poptOption *e = &t[n];
+
+		if (n >= BACKEND_MAX_OPTIONS)
+			return "it has too many options";
+		if (e->longName == NULL || e->arg != NULL || e->val == 0 ||
+		    (e->argInfo != POPT_ARG_NONE &&
+		     e->argInfo != POPT_ARG_STRING))
+			return "an option entry is malformed";
+		if (backend_option_taken(list, k, e->longName))
+			return "an option name is another backend's";
+	}
+	return NULL;
+}
+
+int backend_list_check(const struct backend *const *list, const char **bad,
+		       const char **why)
+{
+	const char *reason = NULL;
+	size_t i, j;
+
+	for (i = 0; list[i] != NULL && reason == NULL; i++) {
+		const struct backend *b = list[i];
+
+		*bad = b->name != NULL && b->name[0] != '\0' ?
+			       b->name :
+			       "(a backend without a name)";
+		if (b->name == NULL || b->name[0] == '\0') {
+			reason = "it has no name";
+			break;
+		}
+		if (b->abi != BACKEND_ABI) {
+			reason = "it was built for another BACKEND_ABI";
+			break;
+		}
+		/* two backends of one name: backend_find() would hide one */
+		for (j = 0; j < i && reason == NULL; j++)
+			if (strcmp(list[j]->name, b->name) == 0)
+				reason = "another backend has its name";
+		if (reason == NULL && b->unavailable == NULL)
+			reason = backend_missing_hook(b);
+		if (reason == NULL)
+			reason = backend_bad_options(list, i);
+	}
+	if (reason == NULL) {
+		*bad = NULL;
+		return 0;
+	}
+	if (why != NULL)
+		*why = reason;
+	return -1;
 }
 
 int backend_registry_check(const char **bad)
 {
-	size_t i, j;
-
-	for (i = 0; backend_registry[i] != NULL; i++) {
-		const struct backend *b = backend_registry[i];
-
-		if (b->name == NULL || b->name[0] == '\0') {
-			*bad = "(a backend without a name)";
-			return -1;
-		}
-		/* two backends of one name: backend_find() would hide one */
-		for (j = 0; j < i; j++) {
-			if (strcmp(backend_registry[j]->name, b->name) == 0) {
-				*bad = b->name;
-				return -1;
-			}
-		}
-		if (b->unavailable == NULL && !backend_complete(b)) {
-			*bad = b->name;
-			return -1;
-		}
-	}
-	return 0;
+	return backend_list_check(backend_registry, bad, NULL);
 }

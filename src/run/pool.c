@@ -231,13 +231,15 @@ static bool creates_shared(const struct op *op)
 
 /*
  * Remember which paths outside the per-client trees the loadfiles may
- * create, and whether each already existed, so that the end of the run
- * removes exactly what the run added.
+ * create, and whether each already existed (the backend looks), so that
+ * the end of the run removes exactly what the run added.
  */
 static int note_shared_paths(void *mem, struct run *run)
 {
 	const struct dbench_options *o = run->opts;
 	const struct run_setup *su = run->su;
+	const char **texts;
+	bool *existed;
 
 	for (unsigned p = 0; p < su->nprograms; p++) {
 		const struct program *prog = su->programs[p];
@@ -266,52 +268,50 @@ static int note_shared_paths(void *mem, struct run *run)
 							o->ndirectories);
 			if (sp->text == NULL || sp->existed == NULL)
 				return -1;
-			for (unsigned d = 0; d < o->ndirectories; d++) {
-				char *full = talloc_asprintf(
-					mem, "%s/%s", o->directories[d],
-					sp->text);
-				struct stat st;
-
-				sp->existed[d] = full == NULL ||
-					lstat(full, &st) == 0;
-				talloc_free(full);
-			}
 		}
 	}
+	if (run->nshared == 0)
+		return 0;
+	texts = talloc_array(mem, const char *, run->nshared);
+	existed = talloc_array(mem, bool, run->nshared);
+	if (texts == NULL || existed == NULL)
+		return -1;
+	for (unsigned j = 0; j < run->nshared; j++)
+		texts[j] = run->shared[j].text;
+	for (unsigned d = 0; d < o->ndirectories; d++) {
+		if (su->backend->shared_note(mem, o, o->directories[d], texts,
+					     run->nshared, existed) != 0)
+			memset(existed, true, run->nshared * sizeof(bool));
+		for (unsigned j = 0; j < run->nshared; j++)
+			run->shared[j].existed[d] = existed[j];
+	}
+	talloc_free(texts);
+	talloc_free(existed);
 	return 0;
 }
 
+/* Have the backend remove the shared paths the run added, deepest (the
+ * last noted) first. */
 static void remove_shared_paths(const struct run *run)
 {
 	const struct dbench_options *o = run->opts;
+	const char **todo = talloc_array(NULL, const char *,
+					 run->nshared > 0 ? run->nshared : 1);
 
+	if (todo == NULL)
+		return;
 	for (unsigned d = 0; d < o->ndirectories; d++) {
-		int dfd = open(o->directories[d],
-			       O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		size_t n = 0;
 
-		if (dfd < 0)
-			continue;
-		for (unsigned j = run->nshared; j-- > 0;) {
-			const struct shared_path *sp = &run->shared[j];
-			const char *leaf;
-			struct stat st;
-			int pfd;
-
-			if (sp->existed[d])
-				continue;
-			/* a symlink on the way (planted during the run)
-			 * makes this fail: nothing behind it is removed */
-			pfd = util_open_parent_nofollow(dfd, sp->text, &leaf);
-			if (pfd < 0)
-				continue;
-			/* only what is empty now: never another's data */
-			if (fstatat(pfd, leaf, &st, AT_SYMLINK_NOFOLLOW) == 0)
-				unlinkat(pfd, leaf, S_ISDIR(st.st_mode) ?
-							    AT_REMOVEDIR : 0);
-			close(pfd);
-		}
-		close(dfd);
+		for (unsigned j = run->nshared; j-- > 0;)
+			if (!run->shared[j].existed[d])
+				todo[n++] = run->shared[j].text;
+		/* best effort: what cannot be removed stays */
+		if (n > 0)
+			(void)run->su->backend->shared_remove(
+				todo, o, o->directories[d], todo, n);
 	}
+	talloc_free(todo);
 }
 
 void pool_count(const struct run *run, struct coord_sample *s)

@@ -132,9 +132,26 @@ warmup_negative() { mkdir t; usage_error --warmup -1 -t 5 -c "$LF" -D "$W/t" 1; 
 accepted_options() {
 	mkdir t
 	run_db --run-once -t 60 --loadfile="$LF" --directory="$W/t" --backend=fileio \
-		-T TCP_NODELAY --tcp-options=SO_SNDBUF=1000 --stagger 1 1
+		--stagger 1 1
 	assert_rc 0
 	assert_empty_dir "$W/t" "target directory after the run"
+}
+
+# -T is the socket backend's (tbench): with fileio (which has no sockets)
+# it is refused, not silently ignored.
+tcp_options_refused() {
+	mkdir t
+	usage_error --run-once --loadfile="$LF" --directory="$W/t" --backend=fileio \
+		-T TCP_NODELAY 1
+	assert_grep "^dbench: --tcp-options applies to the socket backend \(tbench\) only, not to backend 'fileio'\$" \
+		"$W/err" "message names the socket backend and the selected one"
+	usage_error --run-once -c "$LF" -D "$W/t" --tcp-options=SO_SNDBUF=1000 1
+	assert_grep "not to backend 'fileio'" "$W/err" "--tcp-options, default backend"
+	usage_error --run-once -c "$LF" -D "$W/t" -B null -T TCP_NODELAY 1
+	assert_grep "not to backend 'null'" "$W/err" "-T with the null backend"
+	usage_error --disk-test -D "$W/t" -T TCP_NODELAY
+	assert_grep "^dbench: --tcp-options applies to the socket backend \(tbench\) only, not to --disk-test\$" \
+		"$W/err" "-T with --disk-test"
 }
 
 check "--version: exit 0, names dbench and a version" version
@@ -162,5 +179,6 @@ check "--clients-per-process x: usage error" cpp_alpha
 check "-R -1: usage error" rate_negative
 check "-R fast: usage error" rate_alpha
 check "--warmup -1: usage error" warmup_negative
-check "long forms, -T, --stagger: accepted" accepted_options
+check "long forms, --stagger: accepted" accepted_options
+check "-T without a socket backend: usage error naming tbench" tcp_options_refused
 finish
