@@ -12,22 +12,25 @@ BUILDDIR=$(dirname "$DBENCH")
 OURS=$SRCDIR/loadfiles/client.txt
 JOBS=2	# the -j of their `make`: their NUM_CPU_JOBS / NUMCPUS
 
-# make_tarball: $W/dist/NAME.tar.gz made by `make dist`, run in a copy of
-# this tree (`make distdir`, as check-sanitize does) configured in $W:
-# sets TARBALL (its path) and TOPDIR (the directory it unpacks to).
+# make_tarball: $TOP/dist/NAME.tar.gz made by `make dist`, run in a copy
+# of this tree (`make distdir`, as check-sanitize does) configured in $W;
+# made once, for all the checks.  Sets TARBALL (its path) and TOPDIR (the
+# directory it unpacks to).
 make_tarball() {
 	command -v autoreconf >/dev/null 2>&1 ||
 		skip "autoreconf is not installed (both suites run ./autogen.sh)"
-	LAST_CMD="make distdir distdir=$W/src"
-	make -s -C "$BUILDDIR" distdir distdir="$W/src" >"$W/out" 2>"$W/err" ||
-		fail "make distdir failed"
-	LAST_CMD="(cd src && ./configure && make dist)"
-	(cd src && ./configure -q && make -s dist) >"$W/out" 2>&1 ||
-		fail "make dist failed"
-	mkdir dist
-	mv src/*.tar.gz dist/ || fail "make dist wrote no tarball"
-	rm -rf src
-	TARBALL=$(echo "$W"/dist/*.tar.gz)
+	if ! [ -f "$TOP"/dist/*.tar.gz ]; then
+		LAST_CMD="make distdir distdir=$W/src"
+		make -s -C "$BUILDDIR" distdir distdir="$W/src" >"$W/out" 2>"$W/err" ||
+			fail "make distdir failed"
+		LAST_CMD="(cd src && ./configure && make dist)"
+		(cd src && ./configure -q && make -s dist) >"$W/out" 2>&1 ||
+			fail "make dist failed"
+		mkdir -p "$TOP/dist"
+		mv src/*.tar.gz "$TOP/dist/" || fail "make dist wrote no tarball"
+		rm -rf src
+	fi
+	TARBALL=$(echo "$TOP"/dist/*.tar.gz)
 	TOPDIR=$(basename "$TARBALL" .tar.gz)
 	LAST_CMD=""
 }
