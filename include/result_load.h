@@ -11,15 +11,20 @@
 struct json_object;
 
 /*
- * Read and parse path, and check that it is a dbench result this code
- * understands (schema_version <= REPORT_JSON_SCHEMA_VERSION, tool.name
- * "dbench", and either a result and an operations array (a load run) or a
- * disk_test section with a directories array (dbench --disk-test)).  Returns the document
- * (release with json_object_put()), or NULL with *err (under mem_ctx),
- * one line starting with the file name: unreadable, empty, truncated or
- * invalid JSON, not a dbench result, or from a newer schema.
+ * Read and parse path ("-": standard input, read to its end and left
+ * open), and check that it is a dbench result this code understands
+ * (schema_version <= REPORT_JSON_SCHEMA_VERSION, tool.name "dbench", and
+ * either a result and an operations array (a load run) or a disk_test
+ * section with a directories array (dbench --disk-test)).  Returns the
+ * document (release with json_object_put()), or NULL with *err (under
+ * mem_ctx), one line starting with the file name (result_file_name()):
+ * unreadable, empty, truncated or invalid JSON, not a dbench result, or
+ * from a newer schema.
  */
 struct json_object *result_load(void *mem_ctx, const char *path, char **err);
+
+/* path as messages name it: "standard input" for "-", else path. */
+const char *result_file_name(const char *path);
 
 /* Is doc (as result_load() accepted it) a disk test rather than a load
  * run? */
@@ -50,5 +55,12 @@ double result_op_percentile(struct json_object *op, double p);
 
 /* A label for the run: "host:dir[,dir...]". */
 char *result_label(void *mem_ctx, struct json_object *doc);
+
+/*
+ * A JSON value as a person reads it (under mem_ctx): booleans "yes"/"no",
+ * numbers with %g, strings unquoted, arrays as their elements joined by
+ * ","; "(none)" for NULL (an absent member).  NULL if out of memory.
+ */
+char *result_value_text(void *mem_ctx, struct json_object *v);
 
 #endif

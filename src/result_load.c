@@ -14,10 +14,14 @@
 #include "report_json.h"
 #include "result_load.h"
 
-/* The whole file, NUL-terminated, or NULL with errno set. */
+/*
+ * The whole file ("-": standard input, left open), NUL-terminated, or
+ * NULL with errno set.
+ */
 static char *slurp(void *mem, const char *path, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
+	bool is_stdin = strcmp(path, "-") == 0;
+	FILE *f = is_stdin ? stdin : fopen(path, "rb");
 	char *buf = NULL;
 	size_t n = 0, cap = 0;
 
@@ -32,7 +36,8 @@ static char *slurp(void *mem, const char *path, size_t *len)
 
 			if (nb == NULL) {
 				talloc_free(buf);
-				fclose(f);
+				if (!is_stdin)
+					fclose(f);
 				errno = ENOMEM;
 				return NULL;
 			}
@@ -47,12 +52,14 @@ static char *slurp(void *mem, const char *path, size_t *len)
 	if (ferror(f)) {
 		int e = errno;
 
-		fclose(f);
+		if (!is_stdin)
+			fclose(f);
 		talloc_free(buf);
 		errno = e ? e : EIO;
 		return NULL;
 	}
-	fclose(f);
+	if (!is_stdin)
+		fclose(f);
 	buf[n] = '\0';
 	*len = n;
 	return buf;
@@ -93,6 +100,11 @@ static bool is_array(struct json_object *o)
 	return o != NULL && json_object_is_type(o, json_type_array);
 }
 
+const char *result_file_name(const char *path)
+{
+	return strcmp(path, "-") == 0 ? "standard input" : path;
+}
+
 bool result_is_disktest(struct json_object *doc)
 {
 	struct json_object *dt = result_get(doc, "disk_test");
@@ -110,13 +122,14 @@ struct json_object *result_load(void *mem_ctx, const char *path, char **err)
 	size_t len = 0, used;
 	char *text;
 	int64_t version;
+	const char *name = result_file_name(path);
 
 	*err = NULL;
 	if (tmp == NULL)
 		goto nomem;
 	text = slurp(tmp, path, &len);
 	if (text == NULL) {
-		*err = talloc_asprintf(mem_ctx, "%s: %s", path,
+		*err = talloc_asprintf(mem_ctx, "%s: %s", name,
 				       strerror(errno));
 		goto out;
 	}
@@ -124,7 +137,7 @@ struct json_object *result_load(void *mem_ctx, const char *path, char **err)
 		len--;
 	if (len == 0) {
 		*err = talloc_asprintf(mem_ctx, "%s: empty file, not a dbench "
-				       "result", path);
+				       "result", name);
 		goto out;
 	}
 	tok = json_tokener_new();
@@ -135,19 +148,19 @@ struct json_object *result_load(void *mem_ctx, const char *path, char **err)
 	used = json_tokener_get_parse_end(tok);
 	if (jerr == json_tokener_continue) {
 		*err = talloc_asprintf(mem_ctx, "%s: the JSON ends early after "
-				       "%zu bytes (truncated file?)", path,
+				       "%zu bytes (truncated file?)", name,
 				       len);
 		goto bad;
 	}
 	if (jerr != json_tokener_success) {
 		*err = talloc_asprintf(mem_ctx, "%s: not valid JSON (%s near "
-				       "byte %zu)", path,
+				       "byte %zu)", name,
 				       json_tokener_error_desc(jerr), used);
 		goto bad;
 	}
 	if (used < len) {
 		*err = talloc_asprintf(mem_ctx, "%s: not valid JSON (extra "
-				       "text after byte %zu)", path, used);
+				       "text after byte %zu)", name, used);
 		goto bad;
 	}
 	tool = result_get(doc, "tool");
@@ -157,14 +170,14 @@ struct json_object *result_load(void *mem_ctx, const char *path, char **err)
 	    strcmp(result_str(tool, "name", ""), "dbench") != 0) {
 		*err = talloc_asprintf(mem_ctx, "%s: not a dbench result (no "
 				       "schema_version and tool.name "
-				       "\"dbench\")", path);
+				       "\"dbench\")", name);
 		goto bad;
 	}
 	version = json_object_get_int64(v);
 	if (version > REPORT_JSON_SCHEMA_VERSION || version < 1) {
 		*err = talloc_asprintf(mem_ctx, "%s: schema_version %lld is "
 				       "not supported (this tool reads up to "
-				       "%d; %s)", path, (long long)version,
+				       "%d; %s)", name, (long long)version,
 				       REPORT_JSON_SCHEMA_VERSION,
 				       version > 1 ? "written by a newer "
 				       "dbench: update this one" :
@@ -177,7 +190,7 @@ struct json_object *result_load(void *mem_ctx, const char *path, char **err)
 		*err = talloc_asprintf(mem_ctx, "%s: not a dbench result "
 				       "(neither \"result\" and "
 				       "\"operations\" nor \"disk_test\")",
-				       path);
+				       name);
 		goto bad;
 	}
 	goto out;
@@ -186,7 +199,7 @@ bad:
 	doc = NULL;
 	goto out;
 nomem:
-	*err = talloc_asprintf(mem_ctx, "%s: out of memory", path);
+	*err = talloc_asprintf(mem_ctx, "%s: out of memory", name);
 out:
 	if (tok != NULL)
 		json_tokener_free(tok);
@@ -265,4 +278,37 @@ char *result_label(void *mem_ctx, struct json_object *doc)
 			result_str(json_object_array_get_idx(dirs, i),
 				   "path", "?"));
 	return s;
+}
+
+char *result_value_text(void *mem_ctx, struct json_object *v)
+{
+	char *s;
+
+	if (v == NULL)
+		return talloc_strdup(mem_ctx, "(none)");
+	switch (json_object_get_type(v)) {
+	case json_type_boolean:
+		return talloc_strdup(mem_ctx, json_object_get_boolean(v) ?
+					      "yes" : "no");
+	case json_type_int:
+	case json_type_double:
+		return talloc_asprintf(mem_ctx, "%g",
+				       json_object_get_double(v));
+	case json_type_string:
+		return talloc_strdup(mem_ctx, json_object_get_string(v));
+	case json_type_array:
+		s = talloc_strdup(mem_ctx, "");
+		for (size_t i = 0; s != NULL &&
+				   i < json_object_array_length(v); i++) {
+			char *e = result_value_text(s,
+				json_object_array_get_idx(v, i));
+
+			s = e ? talloc_asprintf_append(s, "%s%s", i ? "," : "",
+						       e) : NULL;
+		}
+		return s;
+	default:
+		return talloc_strdup(mem_ctx, json_object_to_json_string_ext(
+			v, JSON_C_TO_STRING_PLAIN));
+	}
 }

@@ -5,7 +5,9 @@
  * column with its change against the first run in percent.  Results of
  * dbench --disk-test compare the same way, a row per measurement (median
  * MB/s and p99 latency) and directory.  Plain text by default, a Markdown
- * table with --markdown.
+ * table with --markdown.  Runs whose workload differs (loadfile, client
+ * count, backend, sync flags, ...) are compared all the same, under a
+ * warning that names what differs, on stderr and above the table.
  */
 #include "config.h"
 
@@ -32,11 +34,16 @@ static void usage(FILE *f)
 		"change against the first result in percent.  Disk tests "
 		"(dbench --disk-test\n"
 		"--json) compare per measurement: median MB/s and p99 "
-		"latency.\n\n"
+		"latency.  A file\n"
+		"named - is standard input.  Runs of different workloads "
+		"(loadfile,\n"
+		"clients, backend, sync flags, ...) get a warning naming what "
+		"differs.\n\n"
 		"  -l, --label LABEL  name the next column (in the order of "
 		"the files;\n"
 		"                     default: host:directory of the run)\n"
 		"  -m, --markdown     print a Markdown table\n"
+		"  -V, --version      print the version and exit\n"
 		"  -h, --help         show this help\n");
 }
 
@@ -294,112 +301,240 @@ static int build_disktest(struct table *t, struct json_object **docs)
 	return 0;
 }
 
-int main(int argc, char **argv)
+/* The options of a run that define its workload, and their names here. */
+static const struct {
+	const char *key;	/* member of the result's "options" */
+	const char *name;
+} workload_options[] = {
+	{ "loadfiles", "loadfile (-c)" },
+	{ "clients", "clients" },
+	{ "clients_per_process", "clients per process" },
+	{ "backend", "backend (-B)" },
+	{ "sync_open", "sync open (-s)" },
+	{ "sync_dirs", "sync directories (-S)" },
+	{ "fsync_writes", "fsync after writes (-F)" },
+	{ "xattr", "xattrs (-x)" },
+	{ "target_rate_mb_per_s", "target rate MB/s (-R)" },
+	{ "trunc_io", "--trunc-io" },
+	{ "fake_io", "--fake-io" },
+	{ "one_byte_write_fix", "--one-byte-write-fix" },
+	{ "no_resolve", "--no-resolve" },
+	{ "stat_check", "--stat-check" },
+};
+
+/*
+ * The workload options in which the n runs differ, one line each,
+ * "NAME: VALUE (FILE), VALUE (FILE)...", in *lines (under mem); returns
+ * their number (0: the same workload), or -1 if out of memory.
+ */
+static int workload_diffs(void *mem, struct json_object **docs,
+			  const char *const *files, unsigned n, char ***lines)
 {
-	void *mem = talloc_new(NULL);
-	struct table *t = talloc_zero(mem, struct table);
-	const char **files = talloc_array(mem, const char *, argc);
-	const char **labels = talloc_array(mem, const char *, argc);
-	struct json_object **docs;
-	unsigned nfiles = 0, nlabels = 0;
-	bool markdown = false, opts_done = false;
-	int rc = 0;
+	size_t nopts = sizeof(workload_options) / sizeof(workload_options[0]);
+	int count = 0;
 
-	if (t == NULL || files == NULL || labels == NULL) {
-		fprintf(stderr, "dbench-compare: out of memory\n");
-		return 1;
+	*lines = talloc_array(mem, char *, nopts);
+	if (*lines == NULL)
+		return -1;
+	for (size_t k = 0; k < nopts; k++) {
+		char **text = talloc_array(*lines, char *, n);
+		bool differ = false;
+		char *line;
+
+		if (text == NULL)
+			return -1;
+		for (unsigned c = 0; c < n; c++) {
+			text[c] = result_value_text(text, result_get(
+				result_get(docs[c], "options"),
+				workload_options[k].key));
+			if (text[c] == NULL)
+				return -1;
+			differ |= strcmp(text[c], text[0]) != 0;
+		}
+		if (!differ)
+			continue;
+		line = talloc_asprintf(*lines, "%s:", workload_options[k].name);
+		for (unsigned c = 0; line != NULL && c < n; c++)
+			line = talloc_asprintf_append(line, "%s %s (%s)",
+						      c ? "," : "", text[c],
+						      result_file_name(files[c]));
+		if (line == NULL)
+			return -1;
+		(*lines)[count++] = line;
 	}
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
+	return count;
+}
 
-		if (opts_done || a[0] != '-' || a[1] == '\0') {
-			files[nfiles++] = a;
-		} else if (strcmp(a, "--") == 0) {
-			opts_done = true;
-		} else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-			usage(stdout);
-			talloc_free(mem);
-			return 0;
-		} else if (strcmp(a, "-m") == 0 ||
-			   strcmp(a, "--markdown") == 0) {
-			markdown = true;
-		} else if (strcmp(a, "-l") == 0 || strcmp(a, "--label") == 0) {
-			if (i + 1 >= argc) {
-				fprintf(stderr, "dbench-compare: %s needs a "
-					"label\n", a);
-				talloc_free(mem);
+/* The warning above the table: plain text, or a Markdown quote. */
+static void print_workload_warning(char **lines, int n, bool markdown)
+{
+	if (markdown) {
+		printf("> **Warning:** these runs differ in workload; their "
+		       "figures do not measure the same thing:\n>\n");
+		for (int i = 0; i < n; i++) {
+			printf("> - ");
+			md_cell(lines[i]);
+			printf("\n");
+		}
+	} else {
+		printf("Warning: these runs differ in workload; their figures "
+		       "do not measure the same thing:\n");
+		for (int i = 0; i < n; i++)
+			printf("  %s\n", lines[i]);
+	}
+	printf("\n");
+}
+
+struct args {
+	const char **files;
+	const char **labels;
+	unsigned nfiles, nlabels;
+	bool markdown;
+};
+
+/*
+ * Parse the command line into a.  Returns -1 to go on, or the exit
+ * status (after --help, --version or a usage error).
+ */
+static int parse_args(int argc, char **argv, struct args *a)
+{
+	bool opts_done = false, have_stdin = false;
+
+	for (int i = 1; i < argc; i++) {
+		const char *s = argv[i];
+
+		if (opts_done || s[0] != '-' || s[1] == '\0') {
+			if (strcmp(s, "-") == 0 && have_stdin) {
+				fprintf(stderr, "dbench-compare: - (standard "
+					"input) can be given once\n");
 				return EXIT_USAGE;
 			}
-			labels[nlabels++] = argv[++i];
-		} else if (strncmp(a, "--label=", 8) == 0) {
-			labels[nlabels++] = a + 8;
+			have_stdin |= strcmp(s, "-") == 0;
+			a->files[a->nfiles++] = s;
+		} else if (strcmp(s, "--") == 0) {
+			opts_done = true;
+		} else if (strcmp(s, "-h") == 0 || strcmp(s, "--help") == 0) {
+			usage(stdout);
+			return 0;
+		} else if (strcmp(s, "-V") == 0 ||
+			   strcmp(s, "--version") == 0) {
+			printf("dbench-compare %s\n", PACKAGE_VERSION);
+			return 0;
+		} else if (strcmp(s, "-m") == 0 ||
+			   strcmp(s, "--markdown") == 0) {
+			a->markdown = true;
+		} else if (strcmp(s, "-l") == 0 || strcmp(s, "--label") == 0) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "dbench-compare: %s needs a "
+					"label\n", s);
+				return EXIT_USAGE;
+			}
+			a->labels[a->nlabels++] = argv[++i];
+		} else if (strncmp(s, "--label=", 8) == 0) {
+			a->labels[a->nlabels++] = s + 8;
 		} else {
 			fprintf(stderr, "dbench-compare: unknown option '%s' "
-				"(try --help)\n", a);
-			talloc_free(mem);
+				"(try --help)\n", s);
 			return EXIT_USAGE;
 		}
 	}
-	if (nfiles == 0) {
+	if (a->nfiles == 0) {
 		fprintf(stderr, "dbench-compare: no result files given "
 			"(usage: dbench-compare [--markdown] [--label L]... "
 			"A.json B.json ...)\n");
-		talloc_free(mem);
 		return EXIT_USAGE;
 	}
-	if (nlabels > nfiles) {
+	if (a->nlabels > a->nfiles) {
 		fprintf(stderr, "dbench-compare: %u labels for %u files\n",
-			nlabels, nfiles);
-		talloc_free(mem);
+			a->nlabels, a->nfiles);
 		return EXIT_USAGE;
 	}
-	docs = talloc_zero_array(mem, struct json_object *, nfiles);
-	t->ncols = nfiles;
-	t->head = talloc_array(t, char *, nfiles);
-	if (docs == NULL || t->head == NULL) {
-		fprintf(stderr, "dbench-compare: out of memory\n");
-		talloc_free(mem);
-		return 1;
-	}
-	for (unsigned i = 0; i < nfiles; i++) {
+	return -1;
+}
+
+/* Load every file into docs and head its column; 0, or 1 with a message. */
+static int load_all(void *mem, struct table *t, const struct args *a,
+		    struct json_object **docs)
+{
+	for (unsigned i = 0; i < a->nfiles; i++) {
 		char *err = NULL;
 
-		docs[i] = result_load(mem, files[i], &err);
+		docs[i] = result_load(mem, a->files[i], &err);
 		if (docs[i] == NULL) {
 			fprintf(stderr, "dbench-compare: %s\n",
-				err ? err : files[i]);
-			rc = 1;
-			goto out;
+				err ? err : a->files[i]);
+			return 1;
 		}
-		t->head[i] = i < nlabels ? talloc_strdup(t, labels[i]) :
-					   result_label(t, docs[i]);
+		t->head[i] = i < a->nlabels ? talloc_strdup(t, a->labels[i]) :
+					      result_label(t, docs[i]);
 	}
-	for (unsigned i = 1; i < nfiles; i++)
+	for (unsigned i = 1; i < a->nfiles; i++)
 		if (result_is_disktest(docs[i]) !=
 		    result_is_disktest(docs[0])) {
 			unsigned dt = result_is_disktest(docs[i]) ? i : 0;
 
 			fprintf(stderr, "dbench-compare: %s is a disk test "
 				"(dbench --disk-test) and %s a load run: they "
-				"cannot be compared\n", files[dt],
-				files[dt == 0 ? i : 0]);
-			rc = 1;
-			goto out;
+				"cannot be compared\n",
+				result_file_name(a->files[dt]),
+				result_file_name(a->files[dt == 0 ? i : 0]));
+			return 1;
 		}
-	if ((result_is_disktest(docs[0]) ? build_disktest(t, docs)
-					 : build(t, docs)) != 0) {
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	void *mem = talloc_new(NULL);
+	struct table *t = talloc_zero(mem, struct table);
+	struct args a = {
+		.files = talloc_array(mem, const char *, argc),
+		.labels = talloc_array(mem, const char *, argc),
+	};
+	struct json_object **docs = NULL;
+	char **diffs = NULL;
+	int rc, ndiffs;
+
+	if (t == NULL || a.files == NULL || a.labels == NULL) {
 		fprintf(stderr, "dbench-compare: out of memory\n");
-		rc = 1;
+		return 1;
+	}
+	rc = parse_args(argc, argv, &a);
+	if (rc >= 0) {
+		talloc_free(mem);
+		return rc;
+	}
+	rc = 1;
+	docs = talloc_zero_array(mem, struct json_object *, a.nfiles);
+	t->ncols = a.nfiles;
+	t->head = talloc_array(t, char *, a.nfiles);
+	if (docs == NULL || t->head == NULL) {
+		fprintf(stderr, "dbench-compare: out of memory\n");
 		goto out;
 	}
-	if (markdown)
+	if (load_all(mem, t, &a, docs) != 0)
+		goto out;
+	ndiffs = workload_diffs(mem, docs, a.files, a.nfiles, &diffs);
+	if (ndiffs < 0 || (result_is_disktest(docs[0]) ?
+			   build_disktest(t, docs) : build(t, docs)) != 0) {
+		fprintf(stderr, "dbench-compare: out of memory\n");
+		goto out;
+	}
+	if (ndiffs > 0)
+		fprintf(stderr, "dbench-compare: warning: these runs differ "
+			"in workload; their figures do not measure the same "
+			"thing:\n");
+	for (int i = 0; i < ndiffs; i++)
+		fprintf(stderr, "dbench-compare:   %s\n", diffs[i]);
+	if (ndiffs > 0)
+		print_workload_warning(diffs, ndiffs, a.markdown);
+	if (a.markdown)
 		print_markdown(t);
 	else
 		print_text(t);
-	if (fflush(stdout) != 0)
-		rc = 1;
+	rc = fflush(stdout) != 0 ? 1 : 0;
 out:
-	for (unsigned i = 0; i < nfiles; i++)
+	for (unsigned i = 0; docs != NULL && i < a.nfiles; i++)
 		json_object_put(docs[i]);
 	talloc_free(mem);
 	return rc;

@@ -3,7 +3,8 @@
  * drawn by gnuplot: throughput over time with the warmup shaded, latency
  * percentiles per operation, and the latency distribution of each
  * operation.  It writes the data and a gnuplot script to a temporary
- * directory, runs gnuplot there, and removes them.
+ * directory, runs gnuplot there, and removes them.  The output directory
+ * is created (with its parents) when it is missing.
  */
 #include "config.h"
 
@@ -39,8 +40,11 @@ static void usage(FILE *f)
 		"A disk test (dbench --disk-test --json) gives one chart:\n"
 		"  disk_test.png             median MB/s of each measurement "
 		"per directory\n\n"
+		"RESULT.json may be - (standard input).\n\n"
 		"  -o, --output DIR  where to write them (default: the "
-		"current directory)\n"
+		"current directory;\n"
+		"                    created with its parents when missing)\n"
+		"  -V, --version     print the version and exit\n"
 		"  -h, --help        show this help\n\n"
 		"Needs gnuplot (Debian: apt-get install gnuplot-nox).\n");
 }
@@ -443,53 +447,108 @@ static int plot_disktest(struct plot *p)
 	return 0;
 }
 
-int main(int argc, char **argv)
+struct plot_args {
+	const char *file;	/* the result ("-": standard input) */
+	const char *outdir;
+};
+
+/*
+ * Parse the command line into a.  Returns -1 to go on, or the exit
+ * status (after --help, --version or a usage error).
+ */
+static int parse_args(int argc, char **argv, struct plot_args *a)
 {
-	void *mem = talloc_new(NULL);
-	const char *file = NULL, *outdir = ".";
-	struct plot p = { .mem = mem };
-	char *gnuplot, *tmpl, *script, *err = NULL, *label;
-	const char *tmpdir = getenv("TMPDIR");
-	struct json_object *res;
-	struct stat st;
-	double nclients;
-	int rc = 1;
-
-	if (mem == NULL)
-		return 1;
 	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
+		const char *s = argv[i];
 
-		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+		if (strcmp(s, "-h") == 0 || strcmp(s, "--help") == 0) {
 			usage(stdout);
-			talloc_free(mem);
 			return 0;
-		} else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
+		} else if (strcmp(s, "-V") == 0 ||
+			   strcmp(s, "--version") == 0) {
+			printf("dbench-plot %s\n", PACKAGE_VERSION);
+			return 0;
+		} else if (strcmp(s, "-o") == 0 || strcmp(s, "--output") == 0) {
 			if (i + 1 >= argc) {
 				fprintf(stderr, "dbench-plot: %s needs a "
-					"directory\n", a);
-				talloc_free(mem);
+					"directory\n", s);
 				return EXIT_USAGE;
 			}
-			outdir = argv[++i];
-		} else if (a[0] == '-' && a[1] != '\0') {
+			a->outdir = argv[++i];
+		} else if (s[0] == '-' && s[1] != '\0') {
 			fprintf(stderr, "dbench-plot: unknown option '%s' "
-				"(try --help)\n", a);
-			talloc_free(mem);
+				"(try --help)\n", s);
 			return EXIT_USAGE;
-		} else if (file != NULL) {
+		} else if (a->file != NULL) {
 			fprintf(stderr, "dbench-plot: one result file at a "
-				"time ('%s' and '%s')\n", file, a);
-			talloc_free(mem);
+				"time ('%s' and '%s')\n", a->file, s);
 			return EXIT_USAGE;
 		} else {
-			file = a;
+			a->file = s;
 		}
 	}
-	if (file == NULL) {
+	if (a->file == NULL) {
 		fprintf(stderr, "dbench-plot: no result file given (usage: "
 			"dbench-plot RESULT.json [-o DIR])\n");
-		talloc_free(mem);
+		return EXIT_USAGE;
+	}
+	return -1;
+}
+
+/*
+ * mkdir -p: create path and whichever of its parents are missing (mode
+ * 0777 less the umask).  Returns 0, or -1 with errno set and *failed the
+ * directory that could not be made (under mem; NULL if out of memory).
+ */
+static int make_dirs(void *mem, const char *path, char **failed)
+{
+	char *p = talloc_strdup(mem, path);
+
+	*failed = NULL;
+	if (p == NULL || *p == '\0') {
+		errno = p == NULL ? ENOMEM : ENOENT;
+		*failed = p;
+		return -1;
+	}
+	for (char *s = p + 1;; s++) {
+		char c = *s;
+
+		if (c != '/' && c != '\0')
+			continue;
+		if (s[-1] != '/') {
+			*s = '\0';
+			if (mkdir(p, 0777) != 0 && errno != EEXIST) {
+				*failed = p;
+				return -1;
+			}
+			*s = c;
+		}
+		if (c == '\0')
+			return 0;
+	}
+}
+
+/*
+ * The output directory: created when missing, then checked to be a
+ * writable directory.  Returns 0, or EXIT_USAGE after a message naming
+ * the directory and the system's reason.
+ */
+static int output_dir(void *mem, const char *outdir)
+{
+	struct stat st;
+	char *failed;
+
+	if (make_dirs(mem, outdir, &failed) != 0) {
+		int e = errno;
+
+		if (failed != NULL && strcmp(failed, outdir) != 0)
+			fprintf(stderr, "dbench-plot: cannot create the "
+				"output directory '%s': '%s': %s\n", outdir,
+				failed, strerror(e));
+		else
+			fprintf(stderr, "dbench-plot: cannot create the "
+				"output directory '%s': %s\n", outdir,
+				strerror(e));
 		return EXIT_USAGE;
 	}
 	if (stat(outdir, &st) != 0 || !S_ISDIR(st.st_mode) ||
@@ -497,14 +556,116 @@ int main(int argc, char **argv)
 		fprintf(stderr, "dbench-plot: output directory '%s': %s\n",
 			outdir, errno && stat(outdir, &st) != 0 ?
 			strerror(errno) : "not a writable directory");
-		talloc_free(mem);
 		return EXIT_USAGE;
 	}
-	p.doc = result_load(mem, file, &err);
-	if (p.doc == NULL) {
-		fprintf(stderr, "dbench-plot: %s\n", err ? err : file);
-		talloc_free(mem);
+	return 0;
+}
+
+/* The charts' title: the run, its clients and start time (quoted). */
+static char *chart_title(struct plot *p)
+{
+	char *label = result_label(p->mem, p->doc);
+	double nclients = result_num(result_get(p->doc, "result"), "clients",
+				     0);
+
+	if (result_is_disktest(p->doc))
+		return gp_quote(p->mem, talloc_asprintf(p->mem, "dbench "
+			"--disk-test %s, %s", label ? label : "",
+			result_str(p->doc, "start_time", "")));
+	return gp_quote(p->mem, talloc_asprintf(p->mem, "dbench %s, "
+		"%.0f client%s, %s", label ? label : "", nclients,
+		nclients == 1 ? "" : "s", result_str(p->doc, "start_time", "")));
+}
+
+/* Write the script and the data into p->tmp; 0, or -1 with a message. */
+static int write_script(struct plot *p, const char *script)
+{
+	p->gp = fopen(script, "w");
+	if (p->gp == NULL || p->title == NULL) {
+		fprintf(stderr, "dbench-plot: %s: %s\n", p->tmp,
+			strerror(errno));
+		return -1;
+	}
+	fprintf(p->gp, "set terminal pngcairo size 1000,600 font 'sans,10' "
+		"noenhanced\n");
+	if (result_is_disktest(p->doc) ? plot_disktest(p) != 0 :
+	    plot_throughput(p) != 0 || plot_percentiles(p) != 0 ||
+	    plot_distribution(p) != 0) {
+		fprintf(stderr, "dbench-plot: writing data in %s: %s\n",
+			p->tmp, strerror(errno));
+		return -1;
+	}
+	if (fclose(p->gp) != 0) {
+		p->gp = NULL;
+		fprintf(stderr, "dbench-plot: %s: %s\n", script,
+			strerror(errno));
+		return -1;
+	}
+	p->gp = NULL;
+	return 0;
+}
+
+/*
+ * Draw the charts of p->doc into p->out with gnuplot, through a scratch
+ * directory; returns the exit status.
+ */
+static int draw(struct plot *p, const char *gnuplot, const char *file,
+		const char *outdir)
+{
+	const char *tmpdir = getenv("TMPDIR");
+	char *tmpl, *script;
+	int rc = 1;
+
+	tmpl = talloc_asprintf(p->mem, "%s/dbench-plot.XXXXXX",
+			       tmpdir && *tmpdir ? tmpdir : "/tmp");
+	if (p->out == NULL || p->qout == NULL || tmpl == NULL ||
+	    mkdtemp(tmpl) == NULL) {
+		fprintf(stderr, "dbench-plot: cannot make a scratch "
+			"directory: %s\n", strerror(errno));
 		return 1;
+	}
+	p->tmp = tmpl;
+	p->title = chart_title(p);
+	script = talloc_asprintf(p->mem, "%s/plot.gp", p->tmp);
+	if (script == NULL || write_script(p, script) != 0)
+		goto scratch;
+	if (run_gnuplot(gnuplot, script, p->tmp) != 0) {
+		fprintf(stderr, "dbench-plot: %s failed on the charts of %s\n",
+			gnuplot, result_file_name(file));
+		goto scratch;
+	}
+	if (result_is_disktest(p->doc))
+		printf("%s/disk_test.png\n", outdir);
+	else
+		printf("%s/throughput.png\n%s/latency_percentiles.png\n"
+		       "%s/latency_distribution.png\n", outdir, outdir,
+		       outdir);
+	rc = fflush(stdout) != 0 ? 1 : 0;
+scratch:
+	if (p->gp != NULL)
+		fclose(p->gp);
+	remove_scratch(p->mem, p->tmp);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	void *mem = talloc_new(NULL);
+	struct plot_args a = { .outdir = "." };
+	struct plot p = { .mem = mem };
+	char *gnuplot, *err = NULL;
+	int rc;
+
+	if (mem == NULL)
+		return 1;
+	rc = parse_args(argc, argv, &a);
+	if (rc >= 0)
+		goto out;
+	rc = 1;
+	p.doc = result_load(mem, a.file, &err);
+	if (p.doc == NULL) {
+		fprintf(stderr, "dbench-plot: %s\n", err ? err : a.file);
+		goto out;
 	}
 	gnuplot = find_gnuplot(mem);
 	if (gnuplot == NULL) {
@@ -513,7 +674,10 @@ int main(int argc, char **argv)
 			"gnuplot-nox)\n");
 		goto out;
 	}
-	p.out = realpath(outdir, NULL);
+	rc = output_dir(mem, a.outdir);
+	if (rc != 0)
+		goto out;
+	p.out = realpath(a.outdir, NULL);
 	if (p.out != NULL) {
 		char *o = talloc_strdup(mem, p.out);
 
@@ -521,75 +685,7 @@ int main(int argc, char **argv)
 		p.out = o;
 	}
 	p.qout = gp_quote(mem, p.out);
-	tmpl = talloc_asprintf(mem, "%s/dbench-plot.XXXXXX",
-			       tmpdir && *tmpdir ? tmpdir : "/tmp");
-	if (p.out == NULL || p.qout == NULL || tmpl == NULL ||
-	    mkdtemp(tmpl) == NULL) {
-		fprintf(stderr, "dbench-plot: cannot make a scratch "
-			"directory: %s\n", strerror(errno));
-		goto out;
-	}
-	p.tmp = tmpl;
-	res = result_get(p.doc, "result");
-	label = result_label(mem, p.doc);
-	nclients = result_num(res, "clients", 0);
-	if (result_is_disktest(p.doc))
-		p.title = gp_quote(mem, talloc_asprintf(mem, "dbench "
-			"--disk-test %s, %s", label ? label : "",
-			result_str(p.doc, "start_time", "")));
-	else
-		p.title = gp_quote(mem, talloc_asprintf(mem, "dbench %s, "
-			"%.0f client%s, %s", label ? label : "", nclients,
-			nclients == 1 ? "" : "s",
-			result_str(p.doc, "start_time", "")));
-	script = talloc_asprintf(mem, "%s/plot.gp", p.tmp);
-	p.gp = script ? fopen(script, "w") : NULL;
-	if (p.gp == NULL || p.title == NULL) {
-		fprintf(stderr, "dbench-plot: %s: %s\n", p.tmp,
-			strerror(errno));
-		goto scratch;
-	}
-	fprintf(p.gp, "set terminal pngcairo size 1000,600 font 'sans,10' "
-		"noenhanced\n");
-	if (result_is_disktest(p.doc)) {
-		if (plot_disktest(&p) != 0) {
-			fprintf(stderr, "dbench-plot: writing data in %s: "
-				"%s\n", p.tmp, strerror(errno));
-			goto scratch;
-		}
-	} else if (plot_throughput(&p) != 0 || plot_percentiles(&p) != 0) {
-		fprintf(stderr, "dbench-plot: writing data in %s: %s\n",
-			p.tmp, strerror(errno));
-		goto scratch;
-	}
-	if (!result_is_disktest(p.doc) && plot_distribution(&p) != 0) {
-		fprintf(stderr, "dbench-plot: writing data in %s: %s\n",
-			p.tmp, strerror(errno));
-		goto scratch;
-	}
-	if (fclose(p.gp) != 0) {
-		p.gp = NULL;
-		fprintf(stderr, "dbench-plot: %s: %s\n", script,
-			strerror(errno));
-		goto scratch;
-	}
-	p.gp = NULL;
-	if (run_gnuplot(gnuplot, script, p.tmp) != 0) {
-		fprintf(stderr, "dbench-plot: %s failed on the charts of %s\n",
-			gnuplot, file);
-		goto scratch;
-	}
-	if (result_is_disktest(p.doc))
-		printf("%s/disk_test.png\n", outdir);
-	else
-		printf("%s/throughput.png\n%s/latency_percentiles.png\n"
-		       "%s/latency_distribution.png\n", outdir, outdir,
-		       outdir);
-	rc = 0;
-scratch:
-	if (p.gp != NULL)
-		fclose(p.gp);
-	remove_scratch(mem, p.tmp);
+	rc = draw(&p, gnuplot, a.file, a.outdir);
 out:
 	json_object_put(p.doc);
 	talloc_free(mem);

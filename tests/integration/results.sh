@@ -218,12 +218,13 @@ if jsonschema.Draft202012Validator(schema).is_valid(bad):
 EOF
 }
 
-# Two real result files for the tools.
+# Two real result files for the tools, of one workload (runs of different
+# workloads get a warning: compare_workload_differs).
 make_results() {
 	mkdir t
-	run_db --run-once -c "$DATA/basic.txt" -D "$W/t" --json a.json 1
+	run_db --run-once -c "$DATA/basic.txt" -D "$W/t" --json a.json 2
 	assert_rc 0
-	run_db --run-once -c "$DATA/basic.txt" -D "$W/t" --json b.json 3
+	run_db --run-once -c "$DATA/basic.txt" -D "$W/t" --json b.json 2
 	assert_rc 0
 	[ -s a.json ] && [ -s b.json ] || fail "result files missing"
 }
@@ -354,6 +355,178 @@ tool_usage() {
 	assert_rc 2
 }
 
+# ---- issue 17: the result tools' conventions ----
+
+# run_tool TOOL ARGS...: run dbench-TOOL (compare or plot) like run_db:
+# stdout in $W/out, stderr in $W/err, the status in $RC.
+run_tool() {
+	local tool=$1
+	shift
+	LAST_CMD="dbench-$tool $*"
+	"$BINDIR/dbench-$tool" "$@" >"$W/out" 2>"$W/err"
+	RC=$?
+}
+
+# Both tools print "NAME VERSION" like dbench --version, with -V too.
+tool_version() {
+	local version tool opt
+	version=$("$DBENCH" --version | sed -n 's/^dbench //p')
+	[ -n "$version" ] || fail "dbench --version printed no version"
+	for tool in compare plot; do
+		for opt in --version -V; do
+			run_tool "$tool" "$opt"
+			assert_rc 0
+			assert_eq "dbench-$tool $version" "$(cat "$W/out")" \
+				"dbench-$tool $opt"
+			[ -s "$W/err" ] && fail "dbench-$tool $opt: stderr not empty"
+		done
+	done
+	return 0
+}
+
+# Runs of one workload: no warning anywhere.
+compare_same_workload() {
+	make_results
+	run_tool compare a.json b.json
+	assert_rc 0
+	[ -s "$W/err" ] && fail "stderr not empty for one workload"
+	assert_no_grep '[Ww]arning|differ' "$W/out" "warning for one workload"
+	assert_match '^Metric ' "$(head -n 1 "$W/out")" "first line"
+}
+
+# Three runs, differing in loadfile, clients, backend, -s and -F: one
+# line per option that differs, with every run's value and file, on
+# stderr and above the table (text and Markdown); the table still follows.
+compare_workload_differs() {
+	mkdir t
+	run_db --run-once -c "$DATA/basic.txt" -D "$W/t" --json a.json 1
+	assert_rc 0
+	run_db --run-once -c "$DATA/basic.txt" -D "$W/t" -s -F --json b.json 3
+	assert_rc 0
+	run_db --run-once -c "$DATA/tree.txt" -D "$W/t" -B null --json c.json 1
+	assert_rc 0
+	{
+		echo "Warning: these runs differ in workload; their figures do not measure the same thing:"
+		echo "  loadfile (-c): $DATA/basic.txt (a.json), $DATA/basic.txt (b.json), $DATA/tree.txt (c.json)"
+		echo "  clients: 1 (a.json), 3 (b.json), 1 (c.json)"
+		echo "  backend (-B): fileio (a.json), fileio (b.json), null (c.json)"
+		echo "  sync open (-s): no (a.json), yes (b.json), no (c.json)"
+		echo "  fsync after writes (-F): no (a.json), yes (b.json), no (c.json)"
+		echo ""
+	} >want
+	run_tool compare a.json b.json c.json
+	assert_rc 0
+	head -n 7 "$W/out" >found
+	assert_same_lines want found "warning above the table"
+	assert_match '^Metric ' "$(sed -n 8p "$W/out")" "the table after the warning"
+	assert_grep '^Throughput MB/s +[0-9.]+ +[0-9.]+ \([+-][0-9.]+%\) +[0-9.]+ \([+-][0-9.]+%\)$' \
+		"$W/out" "throughput row of three runs"
+	{
+		echo "dbench-compare: warning: these runs differ in workload; their figures do not measure the same thing:"
+		sed -n '2,6s/^/dbench-compare: /p' want
+	} >want.err
+	assert_same_lines want.err "$W/err" "warning on stderr"
+	# two of them: only what differs between those two
+	run_tool compare --markdown a.json b.json
+	assert_rc 0
+	{
+		echo "> **Warning:** these runs differ in workload; their figures do not measure the same thing:"
+		echo ">"
+		echo "> - clients: 1 (a.json), 3 (b.json)"
+		echo "> - sync open (-s): no (a.json), yes (b.json)"
+		echo "> - fsync after writes (-F): no (a.json), yes (b.json)"
+		echo ""
+	} >want
+	head -n 6 "$W/out" >found
+	assert_same_lines want found "Markdown warning"
+	assert_match '^\| Metric \| ' "$(sed -n 7p "$W/out")" "Markdown table after the warning"
+	assert_eq 4 "$(wc -l <"$W/err")" "stderr lines for two differences"
+}
+
+# - is standard input, once at most; its errors name it.
+compare_stdin() {
+	make_results
+	run_tool compare a.json b.json
+	assert_rc 0
+	cp "$W/out" from_files
+	LAST_CMD="dbench-compare a.json - <b.json"
+	"$COMPARE" a.json - <b.json >"$W/out" 2>"$W/err"
+	RC=$?
+	assert_rc 0
+	assert_same_lines from_files "$W/out" "b.json from standard input"
+	LAST_CMD="echo 'not json' | dbench-compare - a.json"
+	echo 'not json' | "$COMPARE" - a.json >"$W/out" 2>"$W/err"
+	RC=$?
+	assert_rc 1
+	assert_match '^dbench-compare: standard input: not valid JSON ' \
+		"$(cat "$W/err")" "bad JSON on standard input"
+	assert_eq 1 "$(wc -l <"$W/err")" "one line of error"
+	run_tool compare - - </dev/null
+	assert_rc 2
+	assert_eq "dbench-compare: - (standard input) can be given once" \
+		"$(cat "$W/err")" "- twice"
+	# a warning names standard input as the run's file
+	run_db --run-once -c "$DATA/basic.txt" -D "$W/t" --json c.json 1
+	assert_rc 0
+	LAST_CMD="dbench-compare a.json - <c.json"
+	"$COMPARE" a.json - <c.json >"$W/out" 2>"$W/err"
+	RC=$?
+	assert_rc 0
+	assert_grep '^  clients: 2 \(a\.json\), 1 \(standard input\)$' "$W/out" \
+		"standard input named in the warning"
+}
+
+# dbench-plot -o DIR creates DIR and its parents (mode 0777 less the
+# umask) and draws there; the result may come from standard input.
+plot_creates_dir() {
+	command -v gnuplot >/dev/null 2>&1 ||
+		skip "gnuplot is not installed (Debian: gnuplot-nox)"
+	make_results
+	LAST_CMD="(umask 027; dbench-plot a.json -o charts/run1)"
+	(umask 027 && exec "$PLOT" a.json -o charts/run1) >"$W/out" 2>"$W/err"
+	RC=$?
+	assert_rc 0
+	for f in throughput latency_percentiles latency_distribution; do
+		[ -s "charts/run1/$f.png" ] || fail "charts/run1/$f.png missing or empty"
+		assert_grep "^charts/run1/$f.png$" "$W/out" "$f.png listed"
+	done
+	assert_eq 750 "$(stat -c %a charts)" "mode of the created parent"
+	assert_eq 750 "$(stat -c %a charts/run1)" "mode of the created directory"
+	LAST_CMD="dbench-plot - -o from-stdin <b.json"
+	"$PLOT" - -o from-stdin <b.json >"$W/out" 2>"$W/err"
+	RC=$?
+	assert_rc 0
+	[ -s from-stdin/throughput.png ] || fail "no chart from standard input"
+	# an existing directory is used as it is
+	run_tool plot a.json -o charts
+	assert_rc 0
+	[ -s charts/throughput.png ] || fail "no chart in an existing directory"
+}
+
+# An output directory that cannot be made: one line naming it, the part
+# that failed and the system's reason; nothing created.  (GNUPLOT points
+# at true(1): the directory is checked before gnuplot would run.)
+plot_dir_errors() {
+	make_results
+	: >afile
+	export GNUPLOT
+	GNUPLOT=$(type -P true)
+	run_tool plot a.json -o afile/x/y
+	assert_rc 2
+	assert_eq "dbench-plot: cannot create the output directory 'afile/x/y': 'afile/x': Not a directory" \
+		"$(cat "$W/err")" "a parent that is a file"
+	run_tool plot a.json -o afile/x
+	assert_rc 2
+	assert_eq "dbench-plot: cannot create the output directory 'afile/x': Not a directory" \
+		"$(cat "$W/err")" "a directory under a file"
+	run_tool plot a.json -o afile
+	assert_rc 2
+	assert_eq "dbench-plot: output directory 'afile': not a writable directory" \
+		"$(cat "$W/err")" "a file as the directory"
+	[ -s "$W/out" ] && fail "stdout not empty"
+	assert_eq "a.json afile b.json t " "$(ls | grep -Ev "^(out|err)$" | tr "\n" " ")" "nothing created"
+}
+
 check "--percentiles: table after the main one, same ops, ascending" percentiles_table
 check "--percentiles=LIST: sorted, distinct; p99.99 of one client is the max" percentiles_list
 check "no --percentiles: no second table" percentiles_absent
@@ -369,4 +542,10 @@ check "dbench-plot: bad input files" bad_input plot
 check "dbench-plot: three non-empty PNGs" plot_pngs
 check "dbench-plot without gnuplot names the package" plot_without_gnuplot
 check "dbench-compare/dbench-plot: usage and --help" tool_usage
+check "dbench-compare/dbench-plot --version and -V: NAME VERSION" tool_version
+check "dbench-compare: one workload, no warning" compare_same_workload
+check "dbench-compare: workloads that differ are named per run (stderr, text, Markdown)" compare_workload_differs
+check "dbench-compare: - is standard input, once" compare_stdin
+check "dbench-plot -o: creates the directory and its parents; - is standard input" plot_creates_dir
+check "dbench-plot -o: a directory that cannot be made is named with the reason" plot_dir_errors
 finish
