@@ -193,8 +193,13 @@ static bool readable_file(const char *path)
 {
 	struct stat st;
 
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
-	       access(path, R_OK) == 0;
+	if (stat(path, &st) != 0)
+		return false;
+	if (!S_ISREG(st.st_mode)) {
+		errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+		return false;
+	}
+	return access(path, R_OK) == 0;
 }
 
 /*
@@ -254,22 +259,20 @@ static char *exe_dir(void *mem)
 }
 
 /*
- * The shipped client.txt: beside the binary in a build tree, then the
- * installed data directory, then the source tree of a VPATH build.
+ * The shipped client.txt: beside the binary in a build tree (no path is
+ * built into the binary for that), then the installed data directory.
+ * Returns NULL, with errno saying why the installed one is not readable.
  */
 static const char *default_loadfile(void *mem)
 {
 	char *dir = exe_dir(mem);
-	const char *candidates[3] = {
-		dir ? talloc_asprintf(mem, "%s/loadfiles/client.txt", dir)
-		    : NULL,
-		PKGDATADIR "/client.txt",
-		ABS_TOP_SRCDIR "/loadfiles/client.txt",
-	};
+	const char *built = dir ? talloc_asprintf(mem, "%s/loadfiles/client.txt",
+						  dir) : NULL;
 
-	for (unsigned i = 0; i < 3; i++)
-		if (candidates[i] != NULL && readable_file(candidates[i]))
-			return candidates[i];
+	if (built != NULL && readable_file(built))
+		return built;
+	if (readable_file(PKGDATADIR "/client.txt"))
+		return PKGDATADIR "/client.txt";
 	return NULL;
 }
 
@@ -449,9 +452,9 @@ static int loadfile_options(void *mem, const struct raw_options *raw,
 	}
 	def = default_loadfile(mem);
 	if (def == NULL)
-		return usage_error("no loadfile given and the default "
-				   "client.txt is not installed in %s",
-				   PKGDATADIR);
+		return usage_error("no loadfile given (-c) and the default "
+				   "loadfile %s cannot be read: %s",
+				   PKGDATADIR "/client.txt", strerror(errno));
 	o->loadfiles = talloc_array(mem, const char *, 1);
 	if (o->loadfiles == NULL)
 		return EXIT_USAGE;

@@ -193,6 +193,21 @@ mmtests_install() {
 		"DESTDIR: the loadfiles/client.txt link"
 	cmp -s "$W/staged$inst/share/dbench/client.txt" "$OURS" ||
 		fail "DESTDIR: share/dbench/client.txt is not installed"
+	# with the installed client.txt moved away, the staged binary finds
+	# no loadfile: none is built into it (the build tree's is not a
+	# fallback), and the message names the file
+	mkdir nodef
+	mv "$inst/share/dbench/client.txt" "$W/client.txt.away"
+	(cd "$W/nodef" && timeout -k 5 "$IT_TIMEOUT" \
+		"$W/staged$inst/bin/dbench" --run-once 1) >"$W/out" 2>"$W/err"
+	RC=$?
+	mv "$W/client.txt.away" "$inst/share/dbench/client.txt"
+	assert_rc 2
+	assert_grep "^dbench: no loadfile given \\(-c\\) and the default loadfile $inst/share/dbench/client\\.txt cannot be read: No such file or directory\$" \
+		"$W/err" "the missing default loadfile named"
+	if grep -aq "$SRCDIR" "$W/staged$inst/bin/dbench"; then
+		fail "the installed binary embeds the source tree's path"
+	fi
 	# dbench-bench's warmup command, from the installed tree
 	mkdir data
 	LAST_CMD="./bin/dbench --run-once --skip-cleanup -D $W/data --loadfile share/client-warmup.txt 2"
