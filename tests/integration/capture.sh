@@ -1,0 +1,180 @@
+#!/bin/bash
+# capture.sh - dbench-capture turns real workloads into loadfiles that
+# replay them: known programs run under strace (tar, cp -r, make, git) and
+# smbclient against a private smbd (captured with tcpdump), each converted,
+# replayed once with the fileio backend, and the replay must leave the same
+# files with the same sizes as the program did, run exactly one op per
+# call the converter kept, and have no status mismatch.  Bad input fails
+# with the trace's line number.  Checks needing a missing tool skip.
+if [ -z "$BASH_VERSION" ]; then exec bash "$0" "$@"; fi
+. "$(dirname "$0")/lib.sh"
+
+CAPTURE=${CAPTURE:-$SRCDIR/tools/dbench-capture}
+
+need() {
+	local t
+	for t in "$@"; do
+		command -v "$t" >/dev/null 2>&1 || skip "$t is not installed"
+	done
+}
+
+need_strace() {
+	need strace python3
+	strace -f -o /dev/null true 2>/dev/null ||
+		skip "strace cannot trace here (ptrace not permitted)"
+}
+
+# expected_counts ERRFILE: the converter's reported ops and prepare ops as
+# "TableName count" lines, sorted (the names the op table prints).
+expected_counts() {
+	sed -n 's/^dbench-capture: \(ops\|prepare\): //p' "$1" | tr ' ' '\n' |
+		awk -F= '
+		BEGIN {
+			m["QUERY_PATH_INFORMATION"] = "Qpathinfo"
+			m["QUERY_FILE_INFORMATION"] = "Qfileinfo"
+			m["QUERY_FS_INFORMATION"] = "Qfsinfo"
+			m["SET_FILE_INFORMATION"] = "Sfileinfo"
+			m["FIND_FIRST"] = "Find"
+		}
+		NF == 2 { n[($1 in m) ? m[$1] : $1] += $2 }
+		END { for (k in n) print k, n[k] }' | sort
+}
+
+# replay_check LOADFILE ERRFILE TREEDIR WHAT: replay LOADFILE once; the
+# op table must match the converter's counts, nothing may mismatch, and
+# the client's tree must equal TREEDIR (names, types, file sizes).
+replay_check() {
+	local lf=$1 errf=$2 tree=$3 what=$4 kept ops
+	rm -rf "$W/replay" && mkdir "$W/replay"
+	run_db --run-once --skip-cleanup -c "$lf" -D "$W/replay" 1
+	assert_clean_run "$what replay"
+	expected_counts "$errf" >"$W/expected.counts"
+	assert_counts "$W/expected.counts" "$what: replayed ops vs kept calls"
+	kept=$(sed -n 's/.*; \([0-9]*\) calls kept as \([0-9]*\) ops;.*/\1 \2/p' "$errf")
+	[ -n "$kept" ] || fail "$what: no 'calls kept' line in the report"
+	ops=${kept#* }
+	kept=${kept% *}
+	[ "$kept" -gt 0 ] || fail "$what: no call kept"
+	# every kept call is one op (copy_file_range/sendfile: two)
+	if ! grep -q 'copy_file_range\|sendfile' "$W/trace" 2>/dev/null; then
+		assert_eq "$ops" "$kept" "$what: ops per kept call"
+	fi
+	tree_listing "$tree" >"$W/want.tree"
+	tree_listing "$W/replay/clients/client0" >"$W/got.tree"
+	assert_same_lines "$W/want.tree" "$W/got.tree" "$what: replayed tree"
+	[ -z "$CAPTURE_KEEP" ] || cp -r "$W" "$CAPTURE_KEEP/$(basename "$tree")"
+}
+
+# capture_run WHAT ROOT CMD...: run CMD under strace, convert with
+# --root ROOT, replay, compare.
+capture_run() {
+	local what=$1 root=$2
+	shift 2
+	strace -f -ttt -y -o "$W/trace" "$@" >"$W/cmd.out" 2>&1 ||
+		{ cat "$W/cmd.out"; fail "$what: the traced command failed"; }
+	"$CAPTURE" --root "$root" -o "$W/my.txt" "$W/trace" 2>"$W/capture.err" ||
+		{ cat "$W/capture.err"; fail "$what: dbench-capture failed"; }
+	replay_check "$W/my.txt" "$W/capture.err" "$root" "$what"
+}
+
+# make_tree DIR: a small tree of files of several sizes.
+make_tree() {
+	local d=$1 i
+	mkdir -p "$d/sub/deeper" "$d/empty"
+	for i in 1 2 3 4 5; do
+		head -c $((i * 7919)) /dev/urandom >"$d/file$i"
+	done
+	head -c 200000 /dev/urandom >"$d/sub/big"
+	: >"$d/sub/zero"
+	echo hello >"$d/sub/deeper/hello.txt"
+}
+
+tar_extract() {
+	need_strace
+	need tar
+	make_tree src
+	tar -cf a.tar src
+	mkdir extracted
+	capture_run "tar -xf" "$W/extracted" tar -xf a.tar -C extracted
+}
+
+cp_recursive() {
+	need_strace
+	mkdir root
+	make_tree root/src
+	capture_run "cp -r" "$W/root" cp -r root/src root/dst
+	assert_grep 'NTCreateX "\\clients\\client1\\src\\sub\\big" 0x40 0x2' \
+		"$W/my.txt" "cp -r: the source tree is prepared"
+}
+
+make_project() {
+	need_strace
+	need make cc
+	local i
+	mkdir proj
+	for i in 1 2 3; do
+		printf 'int f%d(void) { return %d; }\n' "$i" "$i" >"proj/f$i.c"
+	done
+	printf 'int f1(void); int f2(void); int f3(void);\n' >proj/main.c
+	printf 'int main(void) { return f1() + f2() + f3() - 6; }\n' >>proj/main.c
+	printf 'prog: main.o f1.o f2.o f3.o\n\t$(CC) -o $@ $^\n' >proj/Makefile
+	capture_run "make" "$W/proj" make -C proj
+	[ -x proj/prog ] || fail "make: no program built"
+}
+
+git_commit() {
+	need_strace
+	need git
+	mkdir repo
+	make_tree repo
+	capture_run "git" "$W/repo" sh -c 'cd repo && git init -q . &&
+		git add . && git -c user.name=t -c user.email=t@t commit -qm t'
+}
+
+# Bad input: a message with the line number, exit status 1, no loadfile.
+bad_input() {
+	local input=$1 want=$2 what=$3
+	printf '%s' "$input" >bad.tr
+	"$CAPTURE" --root "$W" -o bad.txt bad.tr 2>bad.err
+	RC=$?
+	assert_rc 1
+	assert_grep "$want" bad.err "$what"
+}
+
+bad_truncated_line() {
+	need python3
+	bad_input '1 1.0 openat(AT_FDCWD, "x", O_RDONLY) = 3
+1 1.1 read(3, "ab"..., 10' 'line 2: .*truncated' "cut-off last line"
+}
+
+bad_unfinished() {
+	need python3
+	bad_input '1 1.0 openat(AT_FDCWD, "x", O_RDONLY) = 3
+1 1.1 read(3,  <unfinished ...>
+' 'line 2: read of process 1 never finished' "unfinished call at the end"
+}
+
+bad_not_strace() {
+	need python3
+	bad_input 'hello world
+this is not a trace
+' 'line 1: not an strace line' "non-strace file"
+}
+
+bad_unknown_syscall() {
+	need python3
+	bad_input '1 1.0 openat(AT_FDCWD, "x", O_RDONLY) = 3
+1 1.1 frobnicate(3, 7) = 0
+1 1.2 +++ exited with 0 +++
+' 'line 2: unknown system call frobnicate' "unknown syscall"
+}
+
+check "tar -xf of a generated archive replays to the same tree" tar_extract
+check "cp -r of a generated tree replays to the same tree" cp_recursive
+check "make of a generated C project replays to the same tree" make_project
+check "git init/add/commit replays to the same tree" git_commit
+check "a trace cut in the middle of a line is refused" bad_truncated_line
+check "a trace ending inside a call is refused" bad_unfinished
+check "a file that is not an strace trace is refused" bad_not_strace
+check "an unknown system call is refused" bad_unknown_syscall
+finish
