@@ -131,6 +131,51 @@ git_commit() {
 		git add . && git -c user.name=t -c user.email=t@t commit -qm t'
 }
 
+# smbclient against a private smbd, captured with tcpdump on lo: put,
+# get, ls, rename, del, mkdir, rmdir on a share holding files from before
+# the capture (which --prepare must recreate).
+smb_client() {
+	local rc i td
+	need python3 tshark tcpdump smbclient
+	. "$IT_DIR/lib_smbd.sh"
+	smbd_start "$W/srv" >smbd.msg
+	rc=$?
+	[ "$rc" -eq 77 ] && skip "$(cat smbd.msg)"
+	[ "$rc" -eq 0 ] || { cat smbd.msg; fail "smbd did not start"; }
+	mkdir -p local "$SMBD_SHARE/old/deep"
+	head -c 150000 /dev/urandom >local/big
+	echo small >local/small
+	head -c 12345 /dev/urandom >"$SMBD_SHARE/old/deep/before"
+	echo x >"$SMBD_SHARE/old/kept"
+	tcpdump -i lo -s 0 -U --immediate-mode -w smb.pcap \
+		"tcp port $SMBD_PORT" 2>tcpdump.err &
+	td=$!
+	for i in $(seq 1 100); do
+		grep -q listening tcpdump.err && break
+		sleep 0.1
+	done
+	grep -q listening tcpdump.err ||
+		{ kill "$td"; skip "tcpdump cannot capture on lo here"; }
+	smbd_client 'mkdir d; cd d; lcd local; put big; put small;
+		get big big.back; ls; rename small renamed; put small gone;
+		del gone; cd ..; mkdir e; mkdir e/f; rmdir e/f;
+		get old/deep/before before.back; ls old/*' >smbclient.out 2>&1 ||
+		{ kill -INT "$td"; cat smbclient.out; fail "smbclient failed"; }
+	# let tcpdump write the last packets before it stops
+	sleep 1
+	kill -INT "$td"
+	wait "$td"
+	smbd_stop
+	"$CAPTURE" --pcap --port "$SMBD_PORT" -o my.txt smb.pcap \
+		2>capture.err || { cat capture.err; fail "dbench-capture failed"; }
+	[ -z "$CAPTURE_KEEP" ] || cp -r "$W" "$CAPTURE_KEEP/smb"
+	assert_grep '^NTCreateX "\\clients\\client1\\old\\deep\\before" 0x40 0x2' \
+		my.txt "the file from before the capture is prepared"
+	assert_grep '^Rename ' my.txt "the rename is in the loadfile"
+	assert_grep '^Unlink ' my.txt "the delete is in the loadfile"
+	replay_check "$W/my.txt" "$W/capture.err" "$SMBD_SHARE" "smbclient"
+}
+
 # Bad input: a message with the line number, exit status 1, no loadfile.
 bad_input() {
 	local input=$1 want=$2 what=$3
@@ -173,6 +218,7 @@ check "tar -xf of a generated archive replays to the same tree" tar_extract
 check "cp -r of a generated tree replays to the same tree" cp_recursive
 check "make of a generated C project replays to the same tree" make_project
 check "git init/add/commit replays to the same tree" git_commit
+check "smbclient traffic (SMB3) replays to the same tree" smb_client
 check "a trace cut in the middle of a line is refused" bad_truncated_line
 check "a trace ending inside a call is refused" bad_unfinished
 check "a file that is not an strace trace is refused" bad_not_strace
