@@ -1,6 +1,114 @@
 #!/bin/bash
 # capture.sh - dbench-capture turns real workloads into loadfiles that
 # replay them: known programs run under strace (tar, cp -r, make, git) and
+# The hand-written trace data/capture-formats.tr (two processes, a
+# call split in unfinished/resumed halves, dup2, fork-shared offsets,
+# O_APPEND, locks, failures) in the formats strace can write: every form
+# gives the same ops, the expected ones (data/capture-formats.txt).
+formats_trace() {
+	mkdir r
+	sed "s#/R#$W/r#g" "$DATA/capture-formats.tr" >y.tr
+}
+
+ops_of() {
+	grep -v '^#' "$1"
+}
+
+format_variants() {
+	need python3
+	formats_trace
+	# without -y
+	sed 's#</[^>]*>##g' y.tr >noy.tr
+	# with -T
+	awk '/\) += / { print $0 " <0.000012>"; next } { print }' y.tr >T.tr
+	# -tt times and [pid N] prefixes (strace's stderr form)
+	awk '{ $1 = "[pid " $1 "]"; split($2, t, "."); if (t[2] != "")
+		$2 = sprintf("10:00:%02d.%s", t[1], t[2]); print }' y.tr >tt.tr
+	# -f without timestamps
+	awk '{ $2 = ""; print }' y.tr >nots.tr
+	"$CAPTURE" --root "$W/r" -o y.txt y.tr 2>y.err ||
+		{ cat y.err; fail "the -y trace was refused"; }
+	ops_of y.txt >want.ops
+	ops_of "$DATA/capture-formats.txt" >golden.ops
+	assert_same_lines golden.ops want.ops "ops of the hand-written trace"
+	for v in noy T tt nots; do
+		"$CAPTURE" --root "$W/r" --cwd "$W/r" -o $v.txt $v.tr 2>$v.err ||
+			{ cat $v.err; fail "variant $v was refused"; }
+		ops_of $v.txt >$v.ops
+		assert_same_lines want.ops $v.ops "ops of the $v variant"
+	done
+}
+
+# The replay of the hand-written trace leaves the tree the trace implies.
+format_replay() {
+	need python3
+	formats_trace
+	"$CAPTURE" --root "$W/r" -o y.txt y.tr 2>y.err || fail "refused"
+	mkdir -p tree/out
+	head -c 8001 /dev/zero >tree/in.dat
+	head -c 5 /dev/zero >tree/child.txt
+	replay_check "$W/y.txt" "$W/y.err" "$W/tree" "hand-written trace"
+	assert_grep 'dropped 1: a name the loadfile cannot spell' y.err \
+		"the name with a double quote is reported"
+	assert_grep 'dropped 1: end of a directory listing' y.err \
+		"the empty getdents64 is reported"
+}
+
+format_timed() {
+	need python3
+	formats_trace
+	"$CAPTURE" --timed --root "$W/r" -o t.txt y.tr 2>t.err ||
+		{ cat t.err; fail "refused"; }
+	assert_grep '^0\.000000 Deltree ' t.txt "prepare at time 0"
+	assert_grep '^0\.000200 ReadX 1 0 4096 4096 NT_STATUS_OK$' t.txt \
+		"a read at its time since the first call"
+	assert_grep '^0\.003500 Unlink ' t.txt "the last op at its time"
+	mkdir -p tree/out
+	head -c 8001 /dev/zero >tree/in.dat
+	head -c 5 /dev/zero >tree/child.txt
+	replay_check "$W/t.txt" "$W/t.err" "$W/tree" "timed"
+}
+
+format_per_process() {
+	need python3
+	formats_trace
+	"$CAPTURE" --per-process --root "$W/r" -o p y.tr 2>p.err ||
+		{ cat p.err; fail "refused"; }
+	[ -f p-1.txt ] && [ -f p-2.txt ] && [ ! -e p-3.txt ] ||
+		fail "--per-process: expected p-1.txt and p-2.txt"
+	assert_grep '^NTCreateX "\\clients\\client1\\child.txt"' p-2.txt \
+		"the child's own open is in the child's loadfile"
+	assert_no_grep 'child.txt' p-1.txt "the parent's loadfile"
+	assert_grep 'dropped 1: descriptor of another process' p.err \
+		"the child's read of its parent's descriptor is dropped"
+	mkdir replay
+	run_db --run-once --skip-cleanup -c "$W/p-1.txt,$W/p-2.txt" \
+		-D "$W/replay" 2
+	assert_clean_run "per-process replay"
+	[ -f replay/clients/client1/child.txt ] ||
+		fail "client 1 did not run the child's loadfile"
+}
+
+format_summary() {
+	need python3
+	"$CAPTURE" --summary "$DATA/capture-formats.txt" >sum.out 2>sum.err ||
+		{ cat sum.err; fail "--summary of a loadfile failed"; }
+	assert_grep '^bytes read: *5146$' sum.out "bytes read"
+	assert_grep '^bytes written: *4113$' sum.out "bytes written"
+	assert_grep '^  NTCreateX  *7 ' sum.out "NTCreateX in the op mix"
+	assert_grep '^read sizes:$' sum.out "the read size distribution"
+	sed -n '/^read sizes:$/,/^$/p' sum.out >reads.out
+	assert_grep '^  <= 64 B  *1$' reads.out "a read of 50 bytes"
+	assert_grep '^  <= 1 KiB  *1$' reads.out "a read of 1000 bytes"
+	assert_grep '^  <= 4 KiB  *1$' reads.out "a read of 4096 bytes"
+	assert_grep '^file sizes' sum.out "the file size distribution"
+	formats_trace
+	"$CAPTURE" --summary --root "$W/r" y.tr >tsum.out 2>tsum.err ||
+		{ cat tsum.err; fail "--summary of a trace failed"; }
+	assert_grep '^  ReadX  *3 ' tsum.out "ReadX in the trace's op mix"
+	assert_grep '^bytes read: *5146$' tsum.out "bytes read of the trace"
+}
+
 # smbclient against a private smbd (captured with tcpdump), each converted,
 # replayed once with the fileio backend, and the replay must leave the same
 # files with the same sizes as the program did, run exactly one op per
@@ -218,6 +326,11 @@ check "tar -xf of a generated archive replays to the same tree" tar_extract
 check "cp -r of a generated tree replays to the same tree" cp_recursive
 check "make of a generated C project replays to the same tree" make_project
 check "git init/add/commit replays to the same tree" git_commit
+check "strace's output forms (-y or not, -T, -tt, [pid]) give the same ops" format_variants
+check "the hand-written trace replays to the tree it implies" format_replay
+check "--timed keeps each call's time" format_timed
+check "--per-process writes one loadfile per process" format_per_process
+check "--summary of a loadfile and of a trace" format_summary
 check "smbclient traffic (SMB3) replays to the same tree" smb_client
 check "a trace cut in the middle of a line is refused" bad_truncated_line
 check "a trace ending inside a call is refused" bad_unfinished
