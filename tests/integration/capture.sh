@@ -170,7 +170,6 @@ replay_check() {
 	tree_listing "$tree" >"$W/want.tree"
 	tree_listing "$W/replay/clients/client0" >"$W/got.tree"
 	assert_same_lines "$W/want.tree" "$W/got.tree" "$what: replayed tree"
-	[ -z "$CAPTURE_KEEP" ] || cp -r "$W" "$CAPTURE_KEEP/$(basename "$tree")"
 }
 
 # capture_run WHAT ROOT CMD...: run CMD under strace, convert with
@@ -246,6 +245,8 @@ smb_client() {
 	local rc i td
 	need python3 tshark tcpdump smbclient
 	. "$IT_DIR/lib_smbd.sh"
+	td=
+	trap '[ -z "$td" ] || kill "$td" 2>/dev/null; smbd_stop' EXIT
 	smbd_start "$W/srv" >smbd.msg
 	rc=$?
 	[ "$rc" -eq 77 ] && skip "$(cat smbd.msg)"
@@ -273,15 +274,20 @@ smb_client() {
 	sleep 1
 	kill -INT "$td"
 	wait "$td"
+	td=
 	smbd_stop
 	"$CAPTURE" --pcap --port "$SMBD_PORT" -o my.txt smb.pcap \
 		2>capture.err || { cat capture.err; fail "dbench-capture failed"; }
-	[ -z "$CAPTURE_KEEP" ] || cp -r "$W" "$CAPTURE_KEEP/smb"
 	assert_grep '^NTCreateX "\\clients\\client1\\old\\deep\\before" 0x40 0x2' \
 		my.txt "the file from before the capture is prepared"
 	assert_grep '^Rename ' my.txt "the rename is in the loadfile"
 	assert_grep '^Unlink ' my.txt "the delete is in the loadfile"
 	replay_check "$W/my.txt" "$W/capture.err" "$SMBD_SHARE" "smbclient"
+	"$CAPTURE" --summary --pcap --port "$SMBD_PORT" smb.pcap >sum.out ||
+		fail "--summary of the capture failed"
+	assert_grep '^bytes written: *150012$' sum.out \
+		"bytes the client wrote (150000 + 6 + 6)"
+	assert_grep '^  Rename  *1 ' sum.out "the rename in the op mix"
 }
 
 # Bad input: a message with the line number, exit status 1, no loadfile.

@@ -6,8 +6,9 @@
 # read or written.  The logon is an existing Unix account (SMBD_USER,
 # default nobody; the share forces root so file permissions never get in
 # the way) with the password SMBD_PASS.  smbd runs in the foreground (-F)
-# in its own process group, and is stopped by its PID (smbd_stop, also
-# run at exit).  After smbd_start: SMBD_PORT, SMBD_PID, SMBD_CONF,
+# in its own process group, and is stopped by its PID: the caller runs
+# smbd_stop (for instance from its EXIT trap; smbd_start sets no trap, so
+# that it never replaces the caller's).  After smbd_start: SMBD_PORT, SMBD_PID, SMBD_CONF,
 # SMBD_SHARE (the share's directory), SMBD_LOG.  It returns 77 with a
 # message on stdout when smbd, smbclient or smbpasswd is missing (the
 # caller skips), 1 when the server does not come up.
@@ -83,7 +84,6 @@ EOF
 	PATH=$PATH:/usr/sbin smbd -F -s "$SMBD_CONF" </dev/null \
 		>"$dir/smbd.out" 2>&1 &
 	SMBD_PID=$!
-	trap 'smbd_stop' EXIT
 	for i in $(seq 1 100); do
 		if smbclient -L 127.0.0.1 -p "$SMBD_PORT" \
 			-U "$SMBD_USER%$SMBD_PASS" >/dev/null 2>&1; then
