@@ -238,6 +238,22 @@ git_commit() {
 		git add . && git -c user.name=t -c user.email=t@t commit -qm t'
 }
 
+# pcap_settle FILE: wait (up to 20 s) until FILE has kept its size for 1 s.
+pcap_settle() {
+	local last=-1 size same=0 i
+	for i in $(seq 1 100); do
+		size=$(stat -c %s "$1" 2>/dev/null || echo 0)
+		if [ "$size" = "$last" ]; then
+			same=$((same + 1))
+			[ "$same" -ge 5 ] && return 0
+		else
+			same=0
+		fi
+		last=$size
+		sleep 0.2
+	done
+}
+
 # smbclient against a private smbd, captured with tcpdump on lo: put,
 # get, ls, rename, del, mkdir, rmdir on a share holding files from before
 # the capture (which --prepare must recreate).
@@ -270,14 +286,17 @@ smb_client() {
 		del gone; cd ..; mkdir e; mkdir e/f; rmdir e/f;
 		get old/deep/before before.back; ls old/*' >smbclient.out 2>&1 ||
 		{ kill -INT "$td"; cat smbclient.out; fail "smbclient failed"; }
-	# let tcpdump write the last packets before it stops
-	sleep 1
+	# let tcpdump write the last packets before it stops: wait until the
+	# capture has not grown for a second (a loaded machine delays it)
+	pcap_settle smb.pcap
 	kill -INT "$td"
 	wait "$td"
 	td=
 	smbd_stop
 	"$CAPTURE" --pcap --port "$SMBD_PORT" -o my.txt smb.pcap \
 		2>capture.err || { cat capture.err; fail "dbench-capture failed"; }
+	show_file capture.err "dbench-capture's report"
+	show_file tcpdump.err "tcpdump"
 	assert_grep '^NTCreateX "\\clients\\client1\\old\\deep\\before" 0x40 0x2' \
 		my.txt "the file from before the capture is prepared"
 	assert_grep '^Rename ' my.txt "the rename is in the loadfile"
