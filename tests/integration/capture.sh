@@ -332,6 +332,13 @@ bad_unfinished() {
 ' 'line 2: read of process 1 never finished' "unfinished call at the end"
 }
 
+bad_cut_at_line_end() {
+	need python3
+	bad_input '1 1.0 openat(AT_FDCWD, "x", O_RDONLY) = 3
+1 1.1 close(3) = 0
+' 'line 2: the trace ends before process 1 exited' "trace cut between lines"
+}
+
 bad_not_strace() {
 	need python3
 	bad_input 'hello world
@@ -359,6 +366,7 @@ check "--summary of a loadfile and of a trace" format_summary
 check "smbclient traffic (SMB3) replays to the same tree" smb_client
 check "a trace cut in the middle of a line is refused" bad_truncated_line
 check "a trace ending inside a call is refused" bad_unfinished
+check "a trace cut between two lines is refused" bad_cut_at_line_end
 check "a file that is not an strace trace is refused" bad_not_strace
 check "an unknown system call is refused" bad_unknown_syscall
 finish
