@@ -1,6 +1,22 @@
 #!/bin/bash
 # capture.sh - dbench-capture turns real workloads into loadfiles that
 # replay them: known programs run under strace (tar, cp -r, make, git) and
+# ls -R lists entries it never names in a call (it needs no stat):
+# --prepare must still create them, from strace -v's listing or from the
+# disk (the directories are as the trace left them).
+listing_only() {
+	need_strace
+	mkdir lsroot
+	make_tree lsroot/t
+	echo hidden >lsroot/t/.hidden
+	mkdir lsroot/t/.hiddendir
+	head -c 3000 /dev/urandom >lsroot/t/sub/.dot
+	capture_run "ls -R" "$W/lsroot" ls -R lsroot
+	assert_grep '^NTCreateX "\\clients\\client1\\t\\.hidden" 0x40 0x2' \
+		"$W/my.txt" "ls -R: an entry no call named is prepared"
+	STRACE_EXTRA=-v capture_run "ls -R (strace -v)" "$W/lsroot" ls -R lsroot
+}
+
 # The hand-written trace data/capture-formats.tr (two processes, a
 # call split in unfinished/resumed halves, dup2, fork-shared offsets,
 # O_APPEND, locks, failures) in the formats strace can write: every form
@@ -177,7 +193,8 @@ replay_check() {
 capture_run() {
 	local what=$1 root=$2
 	shift 2
-	strace -f -ttt -y -o "$W/trace" "$@" >"$W/cmd.out" 2>&1 ||
+	# shellcheck disable=SC2086 # STRACE_EXTRA: more strace options
+	strace -f -ttt -y $STRACE_EXTRA -o "$W/trace" "$@" >"$W/cmd.out" 2>&1 ||
 		{ cat "$W/cmd.out"; fail "$what: the traced command failed"; }
 	"$CAPTURE" --root "$root" -o "$W/my.txt" "$W/trace" 2>"$W/capture.err" ||
 		{ cat "$W/capture.err"; fail "$what: dbench-capture failed"; }
@@ -358,6 +375,7 @@ check "tar -xf of a generated archive replays to the same tree" tar_extract
 check "cp -r of a generated tree replays to the same tree" cp_recursive
 check "make of a generated C project replays to the same tree" make_project
 check "git init/add/commit replays to the same tree" git_commit
+check "ls -R: entries only a listing shows are prepared" listing_only
 check "strace's output forms (-y or not, -T, -tt, [pid]) give the same ops" format_variants
 check "the hand-written trace replays to the tree it implies" format_replay
 check "--timed keeps each call's time" format_timed
