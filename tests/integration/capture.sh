@@ -354,6 +354,7 @@ bad_input() {
 	RC=$?
 	assert_rc 1
 	assert_grep "$want" bad.err "$what"
+	[ ! -e bad.txt ] || fail "$what: a loadfile was written anyway"
 }
 
 bad_truncated_line() {
