@@ -43,6 +43,7 @@
 #define LF_MAX_FIELDS	  8  /* more than any command has */
 #define LF_MAX_MODS	  16 /* modifiers after one '*' */
 #define LF_SHOW_MAX	  40 /* bytes of a token quoted in errors */
+#define LF_MAX_TIME	  1e9 /* seconds (31 years): nanoseconds fit in 63 bits */
 
 #define LF_PRINTF(a, b) __attribute__((format(printf, a, b)))
 
@@ -1140,6 +1141,12 @@ static int lf_time(struct lf_state *st, const char *p, size_t len, double *out)
 				"bad time '%s'; expected seconds such as "
 				"12.345 before the command",
 				lf_show(st, p, len));
+	if (v > LF_MAX_TIME)
+		return lf_error(st,
+				"time '%s' is more than %.0f seconds (31 "
+				"years) into the pass; expected a smaller "
+				"timestamp",
+				lf_show(st, p, len), LF_MAX_TIME);
 	*out = v;
 	return 0;
 }
@@ -1318,6 +1325,11 @@ static int lf_line(struct lf_state *st, const char *p, size_t len)
 	if (memchr(p, '\0', len) != NULL)
 		return lf_error(st, "binary data (a NUL byte); expected a text "
 				    "loadfile");
+	/* a UTF-8 byte order mark, as some Windows editors write */
+	if (st->line == 1 && len >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0) {
+		p += 3;
+		len -= 3;
+	}
 	if (len > 0 && p[len - 1] == '\r')
 		len--;
 	while (len > 0 && lf_is_space(p[len - 1]))

@@ -133,6 +133,7 @@ static int check_output_file(void *mem, const char *opt, const char *path)
 {
 	char *dir = talloc_strdup(mem, path), *slash;
 	struct stat st;
+	int err = 0;
 
 	if (dir == NULL)
 		return EXIT_USAGE;
@@ -143,7 +144,10 @@ static int check_output_file(void *mem, const char *opt, const char *path)
 			return usage_error("%s '%s': is a directory", opt,
 					   path);
 		if (access(path, W_OK) != 0)
-			return usage_error("%s '%s': not writable", opt, path);
+			return usage_error("%s: not writable: %s",
+					   talloc_asprintf(mem, "%s '%s'", opt,
+							   path),
+					   strerror(errno));
 		return 0;
 	}
 	slash = strrchr(dir, '/');
@@ -155,10 +159,16 @@ static int check_output_file(void *mem, const char *opt, const char *path)
 		*slash = '\0';
 	if (dir == NULL)
 		return EXIT_USAGE;
-	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) ||
-	    access(dir, W_OK | X_OK) != 0)
-		return usage_error("%s '%s': cannot create the file there",
-				   opt, path);
+	if (stat(dir, &st) != 0)
+		err = errno;
+	else if (!S_ISDIR(st.st_mode))
+		err = ENOTDIR;
+	else if (access(dir, W_OK | X_OK) != 0)
+		err = errno;
+	if (err != 0)
+		return usage_error("%s: cannot create the file there: %s",
+				   talloc_asprintf(mem, "%s '%s'", opt, path),
+				   strerror(err));
 	return 0;
 }
 
@@ -338,10 +348,13 @@ static int resolve_options(void *mem, struct raw_options *raw,
 			return rc;
 		o->trunc_io = v;
 	}
+	/* below 1 byte/s the pacing delay overflows its nanoseconds */
 	if (raw->target_rate != NULL &&
-	    parse_double(raw->target_rate, 0, 1e12, &o->target_rate) != 0)
+	    (parse_double(raw->target_rate, 0, 1e12, &o->target_rate) != 0 ||
+	     (o->target_rate > 0 && o->target_rate < 1e-6)))
 		return usage_error("--target-rate: '%s' is not a number of "
-				   "MB/s (0 or more)%s", raw->target_rate, "");
+				   "MB/s (0 for no pacing, or from 0.000001 "
+				   "to 1e12)%s", raw->target_rate, "");
 	if (raw->strict && raw->keep_going)
 		return usage_error("--strict and --keep-going contradict each "
 				   "other%s%s", "", "");

@@ -561,6 +561,9 @@ static const struct error_case error_cases[] = {
 	  1, "is the client's own directory" },
 	{ "Qfsinfo 1 *\nDeltree \"\\clients\\client1\" *\n"
 	  "Deltree \"\\clients\\\" *", 3, "outside" },
+	/* a byte order mark is skipped at the start of the file only */
+	{ "Qfsinfo 1 *\n\xef\xbb\xbfQfsinfo 1 *", 2, "unknown operation" },
+	{ "\xef\xbb\xbf\xef\xbb\xbfQfsinfo 1 *", 1, "unknown operation" },
 	/* numbers */
 	{ "Qfsinfo abc *", 1,
 	  "QUERY_FS_INFORMATION: level: expected a "
@@ -755,6 +758,9 @@ static void test_line_forms(void **state)
 		"# a comment\n\n   # indented comment\n\t\n"
 		"NTCreateX \"\\a b\\c\" 0 1 5 NT_STATUS_OK\n\n"
 		"Close 5 NT_STATUS_INVALID_HANDLE\n# end\n",
+		/* a UTF-8 byte order mark before the first command */
+		"\xef\xbb\xbfNTCreateX \"\\a b\\c\" 0 1 5 NT_STATUS_OK\r\n"
+		"Close 5 NT_STATUS_INVALID_HANDLE\r\n",
 	};
 	size_t i;
 
@@ -798,6 +804,17 @@ static void test_timed(void **state)
 	assert_true(p->ops[4].time == 3.0);
 	assert_int_equal(p->ops[4].kind, OP_SLEEP);
 	talloc_free(p);
+
+	/* the largest time accepted, and what would overflow nanoseconds */
+	p = compile_ok(ts, "1000000000.0 Qfsinfo 1 *\n");
+	assert_true(p->ops[0].time == 1e9);
+	talloc_free(p);
+	expect_error(ts, "Qfsinfo 1 *\n1000000000.001 Qfsinfo 1 *\n", 2,
+		     "time '1000000000.001' is more than 1000000000 seconds");
+	expect_error(ts, "18446744073.8 Qfsinfo 1 *\n", 1,
+		     "more than 1000000000 seconds (31 years)");
+	expect_error(ts, "99999999999999999999999999.0 Qfsinfo 1 *\n", 1,
+		     "expected a smaller timestamp");
 }
 
 /* ---- paths ---- */
