@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "backend.h"
+#include "dirlock.h"
 #include "disktest.h"
 #include "options.h"
 #include "program.h"
@@ -445,6 +446,7 @@ static int run_disk_test(void *mem, poptContext pc, struct raw_options *raw,
 	struct disktest_config cfg;
 	struct disktest_result *res = NULL;
 	struct timespec started, ended;
+	char *why = NULL;
 	int64_t v;
 	int rc;
 
@@ -483,6 +485,9 @@ static int run_disk_test(void *mem, poptContext pc, struct raw_options *raw,
 	}
 	if ((rc = directory_options(mem, raw, o)) != 0)
 		return rc;
+	/* one dbench per directory; released with mem */
+	if (dirlock_acquire(mem, o->directories, o->ndirectories, &why) == NULL)
+		return usage_error("%s%s", why, "");
 
 	cfg = (struct disktest_config){
 		.dirs = o->directories,
@@ -781,6 +786,13 @@ int main(int argc, const char **argv)
 		if (rlimits_check(mem, &o, progs, o.nloadfiles, &why) != 0) {
 			fprintf(stderr, "dbench: %s\n",
 				why ? why : "resource limits too low");
+			rc = EXIT_USAGE;
+			goto out;
+		}
+		/* one dbench per directory; released with mem at the end */
+		if (dirlock_acquire(mem, o.directories, o.ndirectories,
+				    &why) == NULL) {
+			fprintf(stderr, "dbench: %s\n", why);
 			rc = EXIT_USAGE;
 			goto out;
 		}

@@ -66,6 +66,106 @@ lf_other_client() {
 # (the shipped client.txt and Debian's still replay without a mismatch:
 # default_loadfile.sh)
 
+# ---- two runs on one -D ----
+
+# start_first ARGS...: start dbench in the background (its PID in $FIRST,
+# output in $W/first.out) and wait until its workers are released.
+start_first() {
+	LAST_CMD="dbench $* (in the background)"
+	"$DBENCH" "$@" >"$W/first.out" 2>"$W/first.err" </dev/null &
+	FIRST=$!
+	for _ in $(seq 1 600); do
+		grep -q 'releasing clients' "$W/first.out" && return 0
+		kill -0 "$FIRST" 2>/dev/null || break
+		sleep 0.1
+	done
+	show_file "$W/first.out" "first run's stdout"
+	show_file "$W/first.err" "first run's stderr"
+	fail "the first run did not start"
+}
+
+# stop_first: SIGINT the first run and wait (bounded) for it to end.
+stop_first() {
+	kill -INT "$FIRST" 2>/dev/null
+	for _ in $(seq 1 600); do
+		kill -0 "$FIRST" 2>/dev/null || { wait "$FIRST"; return 0; }
+		sleep 0.1
+	done
+	kill -KILL "$FIRST" 2>/dev/null
+	fail "the first run did not end within 60 s of SIGINT"
+}
+
+two_runs() {
+	decoy
+	mkdir elsewhere
+	# a loadfile whose passes leave the tree as it was
+	printf '%s\n' 'NTCreateX "\clients\client1\f" 0 3 1 *' \
+		'WriteX 1 0 4096 4096 *' 'Close 1 *' 'Qfsinfo 1 *' >stable.txt
+	decoy_sum >before
+	start_first -t 600 -c "$W/stable.txt" -D "$W/t" 2
+	[ -f t/.dbench.lock ] || { stop_first; fail "no t/.dbench.lock during the run"; }
+	tree_listing t/clients >tree.before
+	run_db --run-once -c "$BASIC" -D "$W/t" 3
+	keep second
+	run_db --disk-test --size 1M --repeat 1 -D "$W/t"
+	keep disktest
+	run_db --run-once -c "$BASIC" -D "$W/elsewhere,$W/t" 1
+	keep list
+	tree_listing t/clients >tree.after
+	stop_first
+	for r in second disktest list; do
+		cp "$W/$r.out" "$W/out"; cp "$W/$r.err" "$W/err"
+		RC=2
+		[ -s "$W/$r.out" ] && fail "$r: the refused run printed on stdout"
+		assert_grep "^dbench: another dbench \(pid $FIRST\) is using $W/t\$" "$W/err" "$r: message"
+	done
+	assert_same_lines tree.before tree.after "the first run's client trees"
+	assert_grep 'Interrupted' "$W/first.out" "the first run ended by SIGINT"
+	[ -e t/.dbench.lock ] && fail "the first run left t/.dbench.lock"
+	[ -e elsewhere/.dbench.lock ] && fail "the refused run left elsewhere/.dbench.lock"
+	[ -e t/clients/client0 ] && fail "the first run's cleanup left t/clients/client0"
+	decoy_sum >after
+	assert_same_lines before after "the decoy files"
+}
+
+# The same directory twice in one -D list (or by two names) is one lock.
+same_dir_twice() {
+	mkdir t
+	ln -s t t2
+	run_db --run-once -c "$BASIC" -D "$W/t,$W/t,$W/t2" 3
+	assert_clean_run "-D t,t,t2"
+	assert_empty_dir "$W/t" "target"
+}
+
+# A symlink planted at DIR/.dbench.lock is never followed.
+lock_symlink() {
+	mkdir t
+	echo precious >victim
+	ln -s "$W/victim" t/.dbench.lock
+	run_db --run-once -c "$BASIC" -D "$W/t" 1
+	assert_usage_error "symlink at .dbench.lock"
+	assert_grep "\.dbench\.lock is a symbolic link or not a regular file" "$W/err" "message"
+	assert_eq precious "$(cat victim)" "the file behind the link"
+	[ -L t/.dbench.lock ] || fail "the planted link was removed"
+	rm t/.dbench.lock
+	mkfifo t/.dbench.lock
+	run_db --run-once -c "$BASIC" -D "$W/t" 1
+	assert_usage_error "FIFO at .dbench.lock"
+	[ -p t/.dbench.lock ] || fail "the FIFO was removed"
+}
+
+# A lock file left by a killed run (no lock held) does not block the
+# next run, which leaves it where it was (it did not create it).
+lock_stale_file() {
+	mkdir t
+	echo 999999 >t/.dbench.lock
+	run_db --run-once -c "$BASIC" -D "$W/t" 1
+	assert_clean_run "stale .dbench.lock"
+	[ -f t/.dbench.lock ] || fail "a lock file the run did not create was removed"
+	[ -e t/clients ] && fail "t/clients left"
+	return 0
+}
+
 # ---- small input traps ----
 
 # A UTF-8 byte order mark before the first command is skipped.
@@ -126,6 +226,10 @@ check "Deltree \"\\clients\": usage error, nothing touched" lf_deltree_clients
 check "Unlink of a file outside the client's directory: usage error" lf_unlink_outside
 check "Rename out of or into the client's directory from outside: usage error" lf_rename_out
 check "Deltree of another client's directory: usage error" lf_other_client
+check "two runs on one -D (load run, --disk-test, in a -D list): the second refused naming the first's PID, the first's tree intact" two_runs
+check "the same directory twice in -D (and by a symlink): locked once, the run works" same_dir_twice
+check "a symlink or FIFO planted at DIR/.dbench.lock: refused, never followed or removed" lock_symlink
+check "a stale .dbench.lock from a killed run: the run goes on, the file is left" lock_stale_file
 check "a UTF-8 byte order mark before the first command is skipped" lf_bom
 check "a timestamp of 1.8e10 s: usage error at its line" lf_huge_time
 check "-R 1e-300 and other rates under 1 byte/s: usage error" rate_tiny
