@@ -66,6 +66,88 @@ lf_other_client() {
 # (the shipped client.txt and Debian's still replay without a mismatch:
 # default_loadfile.sh)
 
+# ---- processes: kernel.pid_max and the cgroup's pids.max, root included ----
+
+# mount_point FSTYPE [OPTION]: the first mount of FSTYPE (with OPTION among
+# its super options) in /proc/self/mountinfo.
+mount_point() {
+	awk -v t="$1" -v o="$2" '{
+		n = index($0, " - ")
+		split(substr($0, 1, n), a, " ")
+		split(substr($0, n + 3), b, " ")
+		if (b[1] == t && (o == "" || ("," b[3] ",") ~ ("," o ",")))
+			{ print a[5]; exit }
+	}' /proc/self/mountinfo
+}
+
+# make_pids_cgroup MAX: a child of our pids cgroup (v1, or v2 with the
+# pids controller enabled for children) limited to MAX tasks, its
+# directory in $CG, removed when the check ends; skips when none can be
+# made here.
+make_pids_cgroup() {
+	local mp path
+	[ "$(id -u)" -eq 0 ] || skip "needs root to make a cgroup"
+	mp=$(mount_point cgroup pids)
+	if [ -n "$mp" ]; then
+		path=$(awk -F: '("," $2 ",") ~ /,pids,/ { print $3; exit }' /proc/self/cgroup)
+	else
+		mp=$(mount_point cgroup2)
+		path=$(awk -F: '$1 == "0" { print $3; exit }' /proc/self/cgroup)
+		[ -n "$mp" ] && grep -qw pids "$mp${path%/}/cgroup.subtree_control" 2>/dev/null ||
+			skip "no pids cgroup controller usable here"
+	fi
+	CG="$mp${path%/}/dbench-test.$BASHPID"
+	mkdir "$CG" 2>/dev/null || skip "cannot create a cgroup in $mp${path%/}"
+	trap 'rmdir "$CG/inner" "$CG" 2>/dev/null' EXIT
+	echo "$1" >"$CG/pids.max" || skip "cannot set pids.max in $CG"
+}
+
+# in_cgroup DIR ARGS...: run dbench with ARGS as a member of cgroup DIR.
+in_cgroup() {
+	local dir=$1
+	shift
+	LAST_CMD="(in cgroup $dir) dbench $*"
+	timeout -k 5 "$IT_TIMEOUT" bash -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' \
+		_ "$dir" "$DBENCH" "$@" >"$W/out" 2>"$W/err" </dev/null
+	RC=$?
+}
+
+cgroup_pids_max() {
+	make_pids_cgroup 40
+	mkdir t
+	in_cgroup "$CG" --run-once -c "$BASIC" -D "$W/t" 60
+	assert_usage_error "60 clients, pids.max 40"
+	assert_grep "60 clients need 60 worker processes, but the cgroup $CG allows 40 tasks \(pids\.max\) and already has [0-9]+ \(pids\.current\)" \
+		"$W/err" "message names the cgroup and its numbers"
+	assert_empty_dir "$W/t" "target"
+	# a limit on a parent binds its children
+	mkdir "$CG/inner" || fail "cannot make $CG/inner"
+	in_cgroup "$CG/inner" --run-once -c "$BASIC" -D "$W/t" 60
+	assert_usage_error "60 clients, parent's pids.max 40"
+	assert_grep "but the cgroup $CG allows 40 tasks" "$W/err" "message names the parent"
+	# 60 clients in 6 processes fit
+	in_cgroup "$CG" --run-once --clients-per-process 10 -c "$BASIC" -D "$W/t" 60
+	assert_clean_run "60 clients in 6 processes under pids.max 40"
+	assert_empty_dir "$W/t" "target"
+}
+
+# dbench 100000 as root: refused when kernel.pid_max cannot hold it (in
+# a cgroup of 200 tasks, so that a missing check cannot exhaust the host).
+kernel_pid_max() {
+	local pid_max tasks
+	pid_max=$(cat /proc/sys/kernel/pid_max)
+	tasks=$(awk '{ split($4, a, "/"); print a[2] }' /proc/loadavg)
+	[ $((pid_max - 300 - tasks - 64)) -lt 100000 ] ||
+		skip "kernel.pid_max $pid_max has room for 100000 workers here"
+	make_pids_cgroup 200
+	mkdir t
+	in_cgroup "$CG" --run-once -c "$BASIC" -D "$W/t" 100000
+	assert_usage_error "100000 clients, kernel.pid_max $pid_max"
+	assert_grep "100000 clients need 100000 worker processes, but kernel\.pid_max is $pid_max and [0-9]+ tasks already run" \
+		"$W/err" "message names kernel.pid_max"
+	assert_empty_dir "$W/t" "target"
+}
+
 # ---- two runs on one -D ----
 
 # start_first ARGS...: start dbench in the background (its PID in $FIRST,
@@ -226,6 +308,8 @@ check "Deltree \"\\clients\": usage error, nothing touched" lf_deltree_clients
 check "Unlink of a file outside the client's directory: usage error" lf_unlink_outside
 check "Rename out of or into the client's directory from outside: usage error" lf_rename_out
 check "Deltree of another client's directory: usage error" lf_other_client
+check "a cgroup's pids.max (or its parent's) too small for the workers, as root: usage error naming it" cgroup_pids_max
+check "dbench 100000 as root beyond kernel.pid_max: usage error naming it" kernel_pid_max
 check "two runs on one -D (load run, --disk-test, in a -D list): the second refused naming the first's PID, the first's tree intact" two_runs
 check "the same directory twice in -D (and by a symlink): locked once, the run works" same_dir_twice
 check "a symlink or FIFO planted at DIR/.dbench.lock: refused, never followed or removed" lock_symlink
