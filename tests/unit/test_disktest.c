@@ -134,6 +134,14 @@ static unsigned entries(const char *dir)
 	return n;
 }
 
+/* dir holds nothing (the test file is gone): remove it, free its name. */
+static void rm_empty_dir(char *dir)
+{
+	assert_int_equal(entries(dir), 0);
+	assert_int_equal(rmdir(dir), 0);
+	talloc_free(dir);
+}
+
 static struct disktest_config small_cfg(const char *const *dirs, unsigned n)
 {
 	return (struct disktest_config){
@@ -324,9 +332,7 @@ static void test_check(void **state)
 	assert_non_null(strstr(err, " free"));
 	talloc_free(err);
 	/* nothing was created */
-	assert_int_equal(entries(dir), 0);
-	rmdir(dir);
-	talloc_free(dir);
+	rm_empty_dir(dir);
 }
 
 /* O_DIRECT refused: those rows say so, the others are measured. */
@@ -383,9 +389,7 @@ static void test_run_direct_refused(void **state)
 	talloc_free(out);
 	talloc_free(res);
 	/* the file is gone */
-	assert_int_equal(entries(dir), 0);
-	rmdir(dir);
-	talloc_free(dir);
+	rm_empty_dir(dir);
 }
 
 /* A signal during setup: nothing measured, marked, the file removed. */
@@ -452,9 +456,7 @@ static void test_run_stopped_midway(void **state)
 	assert_non_null(strstr(out, "INTERRUPTED"));
 	talloc_free(out);
 	talloc_free(res);
-	assert_int_equal(entries(dir), 0);
-	rmdir(dir);
-	talloc_free(dir);
+	rm_empty_dir(dir);
 }
 
 /* The write fails: the row says why, the rest is not run, file removed. */
@@ -486,9 +488,7 @@ static void test_run_write_fails(void **state)
 	assert_non_null(strstr(out, "\nwrite+fdatasync  FAILED: write: "));
 	talloc_free(out);
 	talloc_free(res);
-	assert_int_equal(entries(dir), 0);
-	rmdir(dir);
-	talloc_free(dir);
+	rm_empty_dir(dir);
 }
 
 /*
@@ -567,9 +567,7 @@ static void test_run_unnamed_file(void **state)
 	/* the file existed (the O_DIRECT open is of it) but had no name */
 	assert_int_equal(watch_entries, 0);
 	talloc_free(res);
-	assert_int_equal(entries(dir), 0);
-	rmdir(dir);
-	talloc_free(dir);
+	rm_empty_dir(dir);
 }
 
 /* Without O_TMPFILE: a new random name each time, removed at the end. */
@@ -613,9 +611,7 @@ static void test_run_no_tmpfile(void **state)
 	assert_non_null(strstr(res->dirs[0].row[DT_WRITE].note,
 			       "create a test file in "));
 	talloc_free(res);
-	assert_int_equal(entries(dir), 0);
-	rmdir(dir);
-	talloc_free(dir);
+	rm_empty_dir(dir);
 }
 
 /* The write fails in run 2 of 3: said so, not "interrupted". */
@@ -652,9 +648,7 @@ static void test_run_write_fails_later(void **state)
 		fail_msg("run 2's failed write misreported:\n%s", out);
 	talloc_free(out);
 	talloc_free(res);
-	assert_int_equal(entries(dir), 0);
-	rmdir(dir);
-	talloc_free(dir);
+	rm_empty_dir(dir);
 }
 
 int main(void)
