@@ -152,14 +152,17 @@ static void dt_stamp(struct dt_ctx *x, uint64_t block_no)
 static void dt_note(struct disktest_row *row, void *mem, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* Set the row's note; the arguments may include the old note. */
 static void dt_note(struct disktest_row *row, void *mem, const char *fmt, ...)
 {
 	va_list ap;
+	char *note;
 
-	talloc_free(row->note);
 	va_start(ap, fmt);
-	row->note = talloc_vasprintf(mem, fmt, ap);
+	note = talloc_vasprintf(mem, fmt, ap);
 	va_end(ap);
+	talloc_free(row->note);
+	row->note = note;
 }
 
 /* ---- planning ---- */
