@@ -65,7 +65,15 @@ struct disktest_row {
 /* One directory's test. */
 struct disktest_dir {
 	const char *path;		/* as given */
-	char *file;			/* the test file's name inside it */
+	/* the test file's name inside it; NULL when it has none (O_TMPFILE:
+	 * nothing is left behind even after a SIGKILL) */
+	char *file;
+	/* test files left by earlier runs (killed ones): reported, never
+	 * removed (they are not this run's) */
+	unsigned nstale;
+	uint64_t stale_bytes;
+	char *stale_names;		/* the first few, ", "-separated */
+	unsigned failed_run;		/* the run (from 1) whose write failed */
 	uint64_t size;			/* bytes of the test file */
 	bool size_reduced;		/* default size lowered to fit free space */
 	uint64_t free_bytes;		/* available before the test (statvfs) */

@@ -39,11 +39,48 @@ uint32_t rlimits_max_dirs(const struct program *p);
 uint64_t rlimits_fds_needed(unsigned nclients, uint64_t client_fds);
 
 /*
+ * The room the kernel and the pids cgroup leave for new tasks (processes
+ * and threads alike).  A limit of 0 is "none, or unknown".
+ */
+struct rlimits_pids {
+	uint64_t pid_max;     /* kernel.pid_max */
+	uint64_t threads_max; /* kernel.threads-max */
+	uint64_t tasks;	      /* tasks on the whole system now */
+	uint64_t cg_max;      /* pids.max of the tightest cgroup level */
+	uint64_t cg_current;  /* pids.current of that level */
+	const char *cg_dir;   /* that level's directory, for the message */
+};
+
+/* Tasks kept free for the rest of the system (a shell to stop us). */
+#define RLIMITS_PIDS_SPARE 64
+
+/*
+ * Can nprocs more worker processes start within room?  Pure (no system
+ * calls): 0 if they fit; -1 with *msg (under mem_ctx) naming the limit,
+ * its numbers and what to change (nclients and clients_per_process are
+ * for the message).  Root is not exempt: these limits bind everyone.
+ */
+int rlimits_pids_fit(void *mem_ctx, const struct rlimits_pids *room,
+		     unsigned nprocs, unsigned nclients,
+		     unsigned clients_per_process, char **msg);
+
+/*
+ * The directory of this process's pids cgroup (v1 "pids" hierarchy, else
+ * v2) and the mount point above it, from the texts of /proc/self/cgroup
+ * and /proc/self/mountinfo.  Pure.  Returns 0 with *dir and *top
+ * allocated under mem_ctx, or -1 when no such cgroup is mounted here.
+ */
+int rlimits_pids_cgroup(void *mem_ctx, const char *proc_cgroup,
+			const char *mountinfo, char **dir, char **top);
+
+/*
  * Check that the run o describes can start with backend be: enough file
  * descriptors for the busiest worker (be->client_fds() per client of the
  * busiest program; the soft RLIMIT_NOFILE is raised towards the hard
  * limit when that is enough) and, for a user RLIMIT_NPROC applies to,
- * enough processes for every worker beside those the user already runs.
+ * enough processes for every worker beside those the user already runs;
+ * for everyone, root included, room under kernel.pid_max,
+ * kernel.threads-max and the pids.max of the cgroup and its ancestors.
  * Returns 0, or -1 with *msg (allocated under mem_ctx) saying what is
  * short and what to do.
  */

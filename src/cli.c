@@ -160,6 +160,7 @@ static int check_output_file(void *mem, const char *opt, const char *path)
 {
 	char *dir = talloc_strdup(mem, path), *slash;
 	struct stat st;
+	int err = 0;
 
 	if (dir == NULL)
 		return EXIT_USAGE;
@@ -170,7 +171,8 @@ static int check_output_file(void *mem, const char *opt, const char *path)
 			return usage_error("%s '%s': is a directory", opt,
 					   path);
 		if (access(path, W_OK) != 0)
-			return usage_error("%s '%s': not writable", opt, path);
+			return usage_error("%s '%s': not writable: %s", opt,
+					   path, strerror(errno));
 		return 0;
 	}
 	slash = strrchr(dir, '/');
@@ -182,10 +184,15 @@ static int check_output_file(void *mem, const char *opt, const char *path)
 		*slash = '\0';
 	if (dir == NULL)
 		return EXIT_USAGE;
-	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) ||
-	    access(dir, W_OK | X_OK) != 0)
-		return usage_error("%s '%s': cannot create the file there",
-				   opt, path);
+	if (stat(dir, &st) != 0)
+		err = errno;
+	else if (!S_ISDIR(st.st_mode))
+		err = ENOTDIR;
+	else if (access(dir, W_OK | X_OK) != 0)
+		err = errno;
+	if (err != 0)
+		return usage_error("%s '%s': cannot create the file there: %s",
+				   opt, path, strerror(err));
 	return 0;
 }
 
@@ -429,10 +436,13 @@ static int count_options(const struct raw_options *raw, const char *clients,
 	o->clients_per_process = (unsigned)cpp;
 	o->stagger = (unsigned)st;
 	o->trunc_io = ti;
+	/* below 1 byte/s the pacing delay overflows its nanoseconds */
 	if (raw->target_rate != NULL &&
-	    parse_double(raw->target_rate, 0, 1e12, &o->target_rate) != 0)
+	    (parse_double(raw->target_rate, 0, 1e12, &o->target_rate) != 0 ||
+	     (o->target_rate > 0 && o->target_rate < 1e-6)))
 		return usage_error("--target-rate: '%s' is not a number of "
-				   "MB/s (0 or more)", raw->target_rate);
+				   "MB/s (0 for no pacing, or from 0.000001 "
+				   "to 1e12)", raw->target_rate);
 	return 0;
 }
 

@@ -2,8 +2,10 @@
  * disktest.c - `dbench --disk-test`: the administrators' dd measurements
  * as one command that needs no root, no huge file and no cleanup.
  *
- * In each directory, one after the other, a file named
- * .dbench-disktest.<pid> is created (O_EXCL, O_NOFOLLOW) and, --repeat
+ * In each directory, one after the other, an unnamed file is created
+ * (O_TMPFILE: a SIGKILL leaves nothing behind; where the filesystem has
+ * no O_TMPFILE, a file with a unique random name, O_EXCL and O_NOFOLLOW,
+ * removed at the end) and, --repeat
  * times, written sequentially and flushed with fdatasync (the flush is in
  * the time), evicted from the page cache with POSIX_FADV_DONTNEED and read
  * cold, read again hot, overwritten with O_DIRECT and read with O_DIRECT.
@@ -19,6 +21,7 @@
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -49,6 +52,9 @@
 #define DT_EVICT_ATTEMPTS 3		/* POSIX_FADV_DONTNEED calls */
 #define DT_FALLBACK_ALIGN 4096u		/* a multiple of every logical
 					 * block size in use */
+#define DT_FILE_PREFIX	".dbench-disktest."
+#define DT_NAME_ATTEMPTS 100		/* random names tried (O_EXCL) */
+#define DT_STALE_SHOWN	3		/* stale names listed by name */
 
 const char *const disktest_kind_name[DT_NUM_KINDS] = {
 	[DT_WRITE] = "write+fdatasync",
@@ -66,6 +72,7 @@ struct dt_ctx {
 	int dirfd;
 	int fd;			/* buffered */
 	int dfd;		/* O_DIRECT, -1 when not usable */
+	char *reopen;		/* the path that opens fd's file again */
 	uint8_t *buf;		/* block_size bytes, aligned */
 	uint64_t seed;		/* data generator state */
 	struct histogram *run_lat;	/* the run in progress */
@@ -116,19 +123,23 @@ static int dt_cmp_u64(const void *a, const void *b)
  * with random bytes once (before anything is timed) and every block
  * written gets its own first word.
  */
+/* The next random number of the run (splitmix64). */
+static uint64_t dt_next(struct dt_ctx *x)
+{
+	uint64_t z = (x->seed += 0x9E3779B97F4A7C15ull);
+
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
 static void dt_fill(struct dt_ctx *x)
 {
 	uint64_t *w = (uint64_t *)(void *)x->buf;
 	size_t n = x->res->block_size / sizeof(uint64_t);
 
-	for (size_t i = 0; i < n; i++) {
-		/* splitmix64 */
-		uint64_t z = (x->seed += 0x9E3779B97F4A7C15ull);
-
-		z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-		z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-		w[i] = z ^ (z >> 31);
-	}
+	for (size_t i = 0; i < n; i++)
+		w[i] = dt_next(x);
 }
 
 static void dt_stamp(struct dt_ctx *x, uint64_t block_no)
@@ -141,14 +152,17 @@ static void dt_stamp(struct dt_ctx *x, uint64_t block_no)
 static void dt_note(struct disktest_row *row, void *mem, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* Set the row's note; the arguments may include the old note. */
 static void dt_note(struct disktest_row *row, void *mem, const char *fmt, ...)
 {
 	va_list ap;
+	char *note;
 
-	talloc_free(row->note);
 	va_start(ap, fmt);
-	row->note = talloc_vasprintf(mem, fmt, ap);
+	note = talloc_vasprintf(mem, fmt, ap);
 	va_end(ap);
+	talloc_free(row->note);
+	row->note = note;
 }
 
 /* ---- planning ---- */
@@ -670,8 +684,11 @@ static void dt_setup_direct(struct dt_ctx *x)
 
 	known = dt_dio_align(x, &d->dio_mem_align, &d->dio_offset_align,
 			     &d->dio_source);
-	x->dfd = openat(x->dirfd, d->file,
-			O_RDWR | O_DIRECT | O_NOFOLLOW | O_CLOEXEC);
+	/* an unnamed file is reached through /proc (a magic link, so no
+	 * O_NOFOLLOW there); the identity check below covers both */
+	x->dfd = openat(x->dirfd, x->reopen,
+			O_RDWR | O_DIRECT | O_CLOEXEC |
+				(d->file != NULL ? O_NOFOLLOW : 0));
 	if (x->dfd < 0)
 		err = errno;
 	else if (fstat(x->fd, &a) != 0 || fstat(x->dfd, &b) != 0 ||
@@ -711,6 +728,86 @@ static void dt_mark_rest(struct disktest_dir *d, void *mem, const char *why)
 	}
 }
 
+/*
+ * Note the test files earlier runs left in the directory (a SIGKILL
+ * before O_TMPFILE, or on a filesystem without it): they are reported,
+ * not removed, since this run did not create them.
+ */
+static void dt_find_stale(struct dt_ctx *x)
+{
+	struct disktest_dir *d = x->d;
+	int fd = dup(x->dirfd);
+	DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
+	struct dirent *de;
+
+	if (dir == NULL) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	while ((de = readdir(dir)) != NULL) {
+		struct stat st;
+
+		if (strncmp(de->d_name, DT_FILE_PREFIX,
+			    strlen(DT_FILE_PREFIX)) != 0)
+			continue;
+		if (fstatat(x->dirfd, de->d_name, &st,
+			    AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode))
+			d->stale_bytes += (uint64_t)st.st_size;
+		if (d->nstale < DT_STALE_SHOWN)
+			d->stale_names = talloc_asprintf_append(
+				d->stale_names ? d->stale_names :
+						 talloc_strdup(x->res, ""),
+				"%s%s", d->nstale ? ", " : "", de->d_name);
+		d->nstale++;
+	}
+	closedir(dir);
+}
+
+/*
+ * Create the test file: unnamed (O_TMPFILE) where the filesystem can,
+ * else under a new random name (O_EXCL | O_NOFOLLOW: never an existing
+ * file or a symlink).  Sets x->fd, x->reopen and d->file (NULL when
+ * unnamed).  Returns 0, or -1 with errno set.
+ */
+static int dt_create(struct dt_ctx *x)
+{
+	struct disktest_dir *d = x->d;
+	const int flags = O_RDWR | O_NOFOLLOW | O_CLOEXEC;
+
+	x->fd = openat(x->dirfd, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (x->fd >= 0) {
+		d->file = NULL;
+		x->reopen = talloc_asprintf(x->res, "/proc/self/fd/%d", x->fd);
+		return x->reopen != NULL ? 0 : (errno = ENOMEM, -1);
+	}
+	/* no O_TMPFILE here: old kernels say EISDIR, filesystems
+	 * EOPNOTSUPP, some EINVAL */
+	if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL)
+		return -1;
+	for (unsigned i = 0; i < DT_NAME_ATTEMPTS; i++) {
+		talloc_free(d->file);
+		d->file = talloc_asprintf(x->res, DT_FILE_PREFIX "%ld.%06llx",
+					  (long)getpid(),
+					  (unsigned long long)((dt_next(x) ^
+								now_ns()) &
+							       0xffffff));
+		if (d->file == NULL)
+			return errno = ENOMEM, -1;
+		x->fd = openat(x->dirfd, d->file, flags | O_CREAT | O_EXCL,
+			       0600);
+		if (x->fd >= 0) {
+			x->reopen = talloc_strdup(x->res, d->file);
+			return x->reopen != NULL ? 0 : (errno = ENOMEM, -1);
+		}
+		if (errno != EEXIST)
+			break;
+	}
+	talloc_free(d->file);
+	d->file = NULL;
+	return -1;
+}
+
 /* All runs in one directory; the file is gone when this returns. */
 static void dt_dir(struct dt_ctx *x)
 {
@@ -726,22 +823,16 @@ static void dt_dir(struct dt_ctx *x)
 		dt_failed(x, DT_WRITE, d->path, errno);
 		goto out;
 	}
-	d->file = talloc_asprintf(x->res, ".dbench-disktest.%ld",
-				  (long)getpid());
-	if (d->file == NULL)
-		goto out;
-	x->fd = openat(x->dirfd, d->file,
-		       O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-		       0600);
-	if (x->fd < 0) {
-		char *what = talloc_asprintf(x->res, "create %s/%s", d->path,
-					     d->file);
+	dt_find_stale(x);
+	if (dt_create(x) != 0) {
+		char *what = talloc_asprintf(x->res, "create a test file in %s",
+					     d->path);
 
 		dt_failed(x, DT_WRITE, what ? what : "create", errno);
 		talloc_free(what);
 		goto out;
 	}
-	created = true;
+	created = d->file != NULL;
 	dt_setup_direct(x);
 	if (d->dio_mem_align > align)
 		align = d->dio_mem_align;
@@ -765,8 +856,10 @@ static void dt_dir(struct dt_ctx *x)
 				x->res->interrupted = true;
 				goto out;
 			}
-			if (o == DT_RUN_FATAL)
+			if (o == DT_RUN_FATAL) {
+				d->failed_run = run + 1;
 				goto out;
+			}
 		}
 	}
 out:
@@ -774,8 +867,13 @@ out:
 		dt_mark_rest(d, x->res, "not run (interrupted)");
 	else if (d->row[DT_WRITE].state == DT_FAILED)
 		dt_mark_rest(d, x->res, "not run: the write failed");
+	if (d->failed_run > 0 && cfg->repeat > 1)
+		dt_note(&d->row[DT_WRITE], x->res, "%s (in run %u of %u)",
+			d->row[DT_WRITE].note, d->failed_run, cfg->repeat);
 	free(buf);
 	x->buf = NULL;
+	talloc_free(x->reopen);
+	x->reopen = NULL;
 	if (x->dfd >= 0)
 		close(x->dfd);
 	if (x->fd >= 0)
@@ -884,8 +982,9 @@ nomem:
 /* ---- text output ---- */
 
 static char *dt_cell(void *mem, const struct disktest_result *res,
-		     const struct disktest_row *row, enum disktest_kind k)
+		     const struct disktest_dir *d, enum disktest_kind k)
 {
+	const struct disktest_row *row = &d->row[k];
 	char *s;
 
 	switch (row->state) {
@@ -918,7 +1017,12 @@ static char *dt_cell(void *mem, const struct disktest_result *res,
 					   row->resident_pct);
 	if (row->note != NULL)
 		s = talloc_asprintf_append(s, "  (%s)", row->note);
-	if (row->interrupted || row->nruns < res->repeat)
+	/* fewer runs than asked: a signal, or the write failing later */
+	if (d->failed_run > 0 && !row->interrupted)
+		s = talloc_asprintf_append(s, "  (%u of %u runs: the write "
+					   "failed in run %u)", row->nruns,
+					   res->repeat, d->failed_run);
+	else if (row->interrupted || row->nruns < res->repeat)
 		s = talloc_asprintf_append(s, "  (interrupted: %u of %u runs)",
 					   row->nruns, res->repeat);
 	return s;
@@ -946,8 +1050,7 @@ void disktest_print(FILE *f, const struct disktest_result *res)
 		if (cells[k] == NULL)
 			goto out;
 		for (unsigned i = 0; i < nd; i++) {
-			cells[k][i] = dt_cell(cells, res, &res->dirs[i].row[k],
-					      k);
+			cells[k][i] = dt_cell(cells, res, &res->dirs[i], k);
 			if (cells[k][i] == NULL)
 				goto out;
 			n = strlen(cells[k][i]);
@@ -982,6 +1085,15 @@ void disktest_print(FILE *f, const struct disktest_result *res)
 	for (unsigned i = 0; i < nd; i++) {
 		const struct disktest_dir *d = &res->dirs[i];
 
+		if (d->nstale > 0)
+			fprintf(f, "%s: %u stale test file%s from earlier "
+				"runs (%s), left alone: %s%s; remove %s if no "
+				"dbench runs there\n", d->path, d->nstale,
+				d->nstale == 1 ? "" : "s",
+				dt_size_str(tmp, d->stale_bytes),
+				d->stale_names ? d->stale_names : "",
+				d->nstale > DT_STALE_SHOWN ? ", ..." : "",
+				d->nstale == 1 ? "it" : "them");
 		if (d->size == 0)
 			continue;
 		fprintf(f, "%s: %s test file%s, %s free before; direct I/O "

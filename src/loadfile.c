@@ -43,6 +43,7 @@
 #define LF_MAX_FIELDS	  8  /* more than any command has */
 #define LF_MAX_MODS	  16 /* modifiers after one '*' */
 #define LF_SHOW_MAX	  40 /* bytes of a token quoted in errors */
+#define LF_MAX_TIME	  1e9 /* seconds (31 years): nanoseconds fit in 63 bits */
 
 #define LF_PRINTF(a, b) __attribute__((format(printf, a, b)))
 
@@ -1140,6 +1141,12 @@ static int lf_time(struct lf_state *st, const char *p, size_t len, double *out)
 				"bad time '%s'; expected seconds such as "
 				"12.345 before the command",
 				lf_show(st, p, len));
+	if (v > LF_MAX_TIME)
+		return lf_error(st,
+				"time '%s' is more than %.0f seconds (31 "
+				"years) into the pass; expected a smaller "
+				"timestamp",
+				lf_show(st, p, len), LF_MAX_TIME);
 	*out = v;
 	return 0;
 }
@@ -1208,6 +1215,59 @@ static int lf_control(struct lf_state *st, struct op *op,
 	return 0;
 }
 
+/* A normalised path shown as the loadfile spells it, '\' between components
+ * (without the leading one). */
+static const char *lf_show_dos(struct lf_state *st, const struct path *pp)
+{
+	char *s = (char *)lf_show(st, pp->text, pp->len);
+
+	for (char *c = s; *c != '\0'; c++)
+		if (*c == '/')
+			*c = '\\';
+	return s;
+}
+
+/* the client's directory, "clients/client1", at the start of a path */
+#define LF_CLIENT_POS	  8  /* strlen("clients/") */
+#define LF_CLIENT_DIR_LEN 15 /* strlen("clients/client1") */
+
+/*
+ * Deltree, Rmdir, Unlink and Rename remove or move what they name, so
+ * their paths must lie inside the client's own directory
+ * (\clients\client1\...): anything at or above it, or beside it, may
+ * hold files the run did not create (the user's, or another client's).
+ * Deltree and Rmdir may name the client's directory itself (dbench 4.00's
+ * client.txt starts and ends with Deltree "\clients\client1").
+ */
+static int lf_removal_confined(struct lf_state *st, const struct op *op)
+{
+	const struct op_info *oi = &op_info[op->kind];
+	bool own_dir_ok = op->kind == OP_DELTREE || op->kind == OP_RMDIR;
+
+	if (op->kind != OP_DELTREE && op->kind != OP_RMDIR &&
+	    op->kind != OP_UNLINK && op->kind != OP_RENAME)
+		return 0;
+	for (unsigned i = 0; i < oi->npaths; i++) {
+		const struct path *pp = op->path[i];
+		bool inside = pp->client_pos == LF_CLIENT_POS &&
+			      pp->len > LF_CLIENT_DIR_LEN;
+		bool own = pp->client_pos == LF_CLIENT_POS &&
+			   pp->len == LF_CLIENT_DIR_LEN;
+
+		if (inside || (own && own_dir_ok))
+			continue;
+		return lf_error(st,
+				"%s: path \"\\%s\" is %s; expected a path "
+				"inside it, \"\\clients\\client1\\...\" "
+				"(a run never removes or moves what it did "
+				"not create)",
+				lf_op_name(op), lf_show_dos(st, pp),
+				own ? "the client's own directory" :
+				      "outside the client's directory");
+	}
+	return 0;
+}
+
 static int lf_measured(struct lf_state *st, struct op *op,
 		       const struct lf_field *f, unsigned nf)
 {
@@ -1249,7 +1309,7 @@ static int lf_measured(struct lf_state *st, struct op *op,
 				"field, found %s",
 				lf_op_name(op), lf_show_field(st, status));
 	op->check = (uint8_t)check;
-	return 0;
+	return lf_removal_confined(st, op);
 }
 
 /* Compile one line. */
@@ -1265,6 +1325,11 @@ static int lf_line(struct lf_state *st, const char *p, size_t len)
 	if (memchr(p, '\0', len) != NULL)
 		return lf_error(st, "binary data (a NUL byte); expected a text "
 				    "loadfile");
+	/* a UTF-8 byte order mark, as some Windows editors write */
+	if (st->line == 1 && len >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0) {
+		p += 3;
+		len -= 3;
+	}
 	if (len > 0 && p[len - 1] == '\r')
 		len--;
 	while (len > 0 && lf_is_space(p[len - 1]))

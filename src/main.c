@@ -14,6 +14,7 @@
 
 #include "backend.h"
 #include "cli.h"
+#include "dirlock.h"
 #include "disktest.h"
 #include "options.h"
 #include "program.h"
@@ -34,8 +35,15 @@ static int run_disk_test(void *mem, struct dbench_options *o)
 	};
 	struct disktest_result *res = NULL;
 	struct timespec started, ended;
+	char *why = NULL;
 	int rc;
 
+	/* one dbench per directory; released with mem */
+	if (dirlock_acquire(mem, o->directories, o->ndirectories, &why) ==
+	    NULL) {
+		fprintf(stderr, "dbench: %s\n", why);
+		return CLI_EXIT_USAGE;
+	}
 	clock_gettime(CLOCK_REALTIME, &started);
 	rc = disktest_main(mem, &cfg, o->json_path ? &res : NULL);
 	clock_gettime(CLOCK_REALTIME, &ended);
@@ -109,6 +117,12 @@ static int run_load(void *mem, const struct cli *cli)
 			  &why) != 0) {
 		fprintf(stderr, "dbench: %s\n",
 			why ? why : "resource limits too low");
+		return CLI_EXIT_USAGE;
+	}
+	/* one dbench per directory; released with mem at the end */
+	if (dirlock_acquire(mem, o->directories, o->ndirectories, &why) ==
+	    NULL) {
+		fprintf(stderr, "dbench: %s\n", why);
 		return CLI_EXIT_USAGE;
 	}
 	printf("dbench %s - a dbench-compatible filesystem load generator\n\n",

@@ -2,7 +2,9 @@
 # disk_test.sh - `dbench --disk-test` and the dd loadfiles, for real:
 # on a disk-backed directory the cold read starts with (almost) nothing in
 # the page cache; on tmpfs the cold row says it could not evict; the test
-# file is gone after a normal run and after SIGINT or SIGTERM mid-run; a
+# file is gone after a normal run and after SIGINT or SIGTERM mid-run, and
+# has no name at all (a SIGKILL leaves nothing); files of earlier runs are
+# reported and left alone; a
 # size larger than the free space is refused; the shipped dd-*.txt
 # loadfiles replay with the op counts they promise; DropCache errors name
 # file:line; --json writes the disk_test section (validated against
@@ -90,22 +92,33 @@ two_dirs() {
 	assert_empty_dir b "test file removed from the second directory"
 }
 
-# interrupted SIGNAL STATUS: signal a long run once its file exists.
-interrupted() {
-	local sig=$1 want=$2 pid i
+# has_test_file PID DIR: process PID holds a file of DIR open (named or
+# not: an O_TMPFILE file shows as "DIR/#INODE (deleted)").
+has_test_file() {
+	ls -l "/proc/$1/fd" 2>/dev/null | grep -q -- "-> $2/"
+}
+
+# start_long_test: a long --disk-test of $W/t in the background (PID in
+# $pid), once its test file is open.
+start_long_test() {
+	local i
 	mkdir t
-	LAST_CMD="dbench --disk-test -D $W/t --size 64M --repeat 1000 (then SIG$sig)"
 	"$DBENCH" --disk-test -D "$W/t" --size 64M --repeat 1000 --json "$W/i.json" \
 		>"$W/out" 2>"$W/err" </dev/null &
 	pid=$!
 	for i in $(seq 200); do
-		compgen -G "$W/t/.dbench-disktest.*" >/dev/null && break
+		has_test_file "$pid" "$W/t" && return 0
 		sleep 0.05
 	done
-	compgen -G "$W/t/.dbench-disktest.*" >/dev/null || {
-		kill -KILL "$pid" 2>/dev/null
-		fail "the test file never appeared in $W/t"
-	}
+	kill -KILL "$pid" 2>/dev/null
+	fail "the test never opened a file in $W/t"
+}
+
+# interrupted SIGNAL STATUS: signal a long run once its file exists.
+interrupted() {
+	local sig=$1 want=$2 pid
+	LAST_CMD="dbench --disk-test -D $W/t --size 64M --repeat 1000 (then SIG$sig)"
+	start_long_test
 	sleep 0.3
 	kill -"$sig" "$pid"
 	wait "$pid"
@@ -130,6 +143,37 @@ PY
 
 sigint() { interrupted INT 130; }
 sigterm() { interrupted TERM 143; }
+
+# SIGKILL leaves nothing (the file has no name), and the next run works.
+sigkill() {
+	local pid
+	LAST_CMD="dbench --disk-test -D $W/t --size 64M --repeat 1000 (then SIGKILL)"
+	start_long_test
+	# (the directory's lock, .dbench.lock, is all there is)
+	[ "$(ls -A t)" = .dbench.lock ] || fail "the test file has a name: $(ls -A t | tr '\n' ' ')"
+	kill -KILL "$pid"
+	wait "$pid" 2>/dev/null
+	[ "$(ls -A t)" = .dbench.lock ] || fail "after SIGKILL: $(ls -A t | tr '\n' ' ')"
+	run_db --disk-test -D "$W/t" --size 1M --repeat 1
+	assert_rc 0
+	assert_no_grep 'stale' "$W/out" "no stale file reported"
+	[ "$(ls -A t)" = .dbench.lock ] || fail "after the next run: $(ls -A t | tr '\n' ' ')"
+}
+
+# Files a killed older version left (named after its PID, which a
+# container may give again): reported, left alone, the run goes on.
+stale_files() {
+	mkdir t
+	head -c 5000 /dev/zero >"t/.dbench-disktest.$$"
+	: >t/.dbench-disktest.1
+	run_db --disk-test -D "$W/t" --size 1M --repeat 1
+	assert_rc 0
+	assert_table "$W/t"
+	assert_grep "^$W/t: 2 stale test files from earlier runs \(4\.9 KiB\), left alone: \.dbench-disktest\.[0-9]+, \.dbench-disktest\.[0-9]+; remove them if no dbench runs there$" \
+		"$W/out" "stale files reported"
+	[ "$(ls -A t | wc -l)" -eq 2 ] || fail "expected the 2 stale files only, found: $(ls -A t | tr '\n' ' ')"
+	[ "$(stat -c %s "t/.dbench-disktest.$$")" -eq 5000 ] || fail "a stale file was changed"
+}
 
 too_large() {
 	mkdir t
@@ -443,6 +487,8 @@ check "tmpfs: the cold row says it could not evict" tmpfs_not_evicted
 check "two directories: one column each, both files removed" two_dirs
 check "SIGINT mid-run: exit 130, results marked, file removed" sigint
 check "SIGTERM mid-run: exit 143, results marked, file removed" sigterm
+check "SIGKILL mid-run: no file left (unnamed), the next run works" sigkill
+check "stale test files of earlier runs: reported and left alone, the run works" stale_files
 check "a size larger than the free space is refused (exit 2)" too_large
 check "bad --disk-test options are usage errors" usage_errors
 check "--drop-caches without root is a clear error" drop_caches_needs_root

@@ -103,7 +103,7 @@ output_file_errors() {
 	mkdir t
 	run_db --run-once -c "$DATA/basic.txt" -D "$W/t" --json "$W/nodir/r.json" 1
 	assert_rc 2
-	assert_grep "^dbench: --json '$W/nodir/r.json': cannot create the file there$" \
+	assert_grep "^dbench: --json '$W/nodir/r.json': cannot create the file there: No such file or directory$" \
 		"$W/err" "--json in a missing directory"
 	run_db --run-once -c "$DATA/basic.txt" -D "$W/t" --series "$W/t" 1
 	assert_rc 2

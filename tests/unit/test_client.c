@@ -200,7 +200,7 @@ static void test_paths_per_client(void **state)
 		"RANDOMSTRING 0 \"[x]A[yy]\"\n"
 		"Mkdir \"\\clients\" NT_STATUS_OK\n"
 		"Rename \"\\clients\\client1\\a\" \"\\clients\\client1\\$0.tmp\" NT_STATUS_OK\n"
-		"Unlink \"\\clients\\client10\\b\" NT_STATUS_OK\n";
+		"Mkdir \"\\clients\\client10\\b\" NT_STATUS_OK\n";
 
 	assert_int_equal(run_pass(f, text, 7, NULL), STEP_PASS_DONE);
 	assert_int_equal(mock.ncalls, 3);

@@ -39,13 +39,23 @@ static bool refuse_direct;	/* O_DIRECT opens fail with EINVAL */
 static bool stop_at_direct;	/* the O_DIRECT open raises the stop flag */
 static int pwrite_fail_errno;	/* pwrite fails with this, 0 = never */
 static unsigned stop_after_writes;	/* raise the flag at this pwrite */
+static unsigned pwrite_fail_from;	/* pwrite fails from this call on */
 static unsigned pwrite_calls;
+static int tmpfile_errno;	/* O_TMPFILE opens fail with this, 0 = never */
+static const char *watch_dir;	/* counted at the O_DIRECT open: */
+static int watch_entries;	/* its entries then, -1 = not counted */
+
+static unsigned entries(const char *dir);
 
 static int test_openat(int dfd, const char *path, int flags, ...)
 {
 	mode_t mode = 0;
 
-	if (flags & O_CREAT) {
+	if ((flags & O_TMPFILE) == O_TMPFILE && tmpfile_errno != 0) {
+		errno = tmpfile_errno;
+		return -1;
+	}
+	if ((flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE) {
 		va_list ap;
 
 		va_start(ap, flags);
@@ -53,6 +63,8 @@ static int test_openat(int dfd, const char *path, int flags, ...)
 		va_end(ap);
 	}
 	if (flags & O_DIRECT) {
+		if (watch_dir != NULL)
+			watch_entries = (int)entries(watch_dir);
 		if (stop_at_direct)
 			stop_flag = SIGINT;
 		if (refuse_direct) {
@@ -67,7 +79,8 @@ static ssize_t test_pwrite(int fd, const void *buf, size_t n, off_t off)
 {
 	if (++pwrite_calls == stop_after_writes)
 		stop_flag = SIGTERM;
-	if (pwrite_fail_errno != 0) {
+	if (pwrite_fail_errno != 0 &&
+	    (pwrite_fail_from == 0 || pwrite_calls >= pwrite_fail_from)) {
 		errno = pwrite_fail_errno;
 		return -1;
 	}
@@ -89,7 +102,11 @@ static void reset_injections(void)
 	stop_at_direct = false;
 	pwrite_fail_errno = 0;
 	stop_after_writes = 0;
+	pwrite_fail_from = 0;
 	pwrite_calls = 0;
+	tmpfile_errno = 0;
+	watch_dir = NULL;
+	watch_entries = -1;
 }
 
 /* A fresh directory on /dev/shm (removed by rm_dir). */
@@ -115,6 +132,14 @@ static unsigned entries(const char *dir)
 			n++;
 	closedir(d);
 	return n;
+}
+
+/* dir holds nothing (the test file is gone): remove it, free its name. */
+static void rm_empty_dir(char *dir)
+{
+	assert_int_equal(entries(dir), 0);
+	assert_int_equal(rmdir(dir), 0);
+	talloc_free(dir);
 }
 
 static struct disktest_config small_cfg(const char *const *dirs, unsigned n)
@@ -307,9 +332,7 @@ static void test_check(void **state)
 	assert_non_null(strstr(err, " free"));
 	talloc_free(err);
 	/* nothing was created */
-	assert_int_equal(entries(dir), 0);
-	rmdir(dir);
-	talloc_free(dir);
+	rm_empty_dir(dir);
 }
 
 /* O_DIRECT refused: those rows say so, the others are measured. */
@@ -366,9 +389,7 @@ static void test_run_direct_refused(void **state)
 	talloc_free(out);
 	talloc_free(res);
 	/* the file is gone */
-	assert_int_equal(entries(dir), 0);
-	rmdir(dir);
-	talloc_free(dir);
+	rm_empty_dir(dir);
 }
 
 /* A signal during setup: nothing measured, marked, the file removed. */
@@ -435,9 +456,7 @@ static void test_run_stopped_midway(void **state)
 	assert_non_null(strstr(out, "INTERRUPTED"));
 	talloc_free(out);
 	talloc_free(res);
-	assert_int_equal(entries(dir), 0);
-	rmdir(dir);
-	talloc_free(dir);
+	rm_empty_dir(dir);
 }
 
 /* The write fails: the row says why, the rest is not run, file removed. */
@@ -469,41 +488,167 @@ static void test_run_write_fails(void **state)
 	assert_non_null(strstr(out, "\nwrite+fdatasync  FAILED: write: "));
 	talloc_free(out);
 	talloc_free(res);
-	assert_int_equal(entries(dir), 0);
-	rmdir(dir);
-	talloc_free(dir);
+	rm_empty_dir(dir);
 }
 
-/* A name already taken (O_EXCL) is a failure, and is left alone. */
-static void test_run_name_taken(void **state)
+/*
+ * Test files left by earlier runs (the old PID-named ones a SIGKILL left,
+ * even with this process's PID, and a symlink planted with such a name)
+ * no longer stop the test: they are reported and left alone.
+ */
+static void test_run_stale_files(void **state)
 {
 	struct tstate *ts = *state;
-	char *dir = mk_dir(ts->ctx), *path;
+	char *dir = mk_dir(ts->ctx), *own, *old, *link, *out;
 	const char *dirs[] = { dir };
 	struct disktest_config cfg = small_cfg(dirs, 1);
 	struct disktest_result *res;
 	int fd;
 
 	reset_injections();
-	path = talloc_asprintf(ts->ctx, "%s/.dbench-disktest.%ld", dir,
-			       (long)getpid());
-	/* a symlink where the file would go: never followed */
-	assert_int_equal(symlink("/etc/passwd", path), 0);
+	own = talloc_asprintf(ts->ctx, "%s/.dbench-disktest.%ld", dir,
+			      (long)getpid());
+	old = talloc_asprintf(ts->ctx, "%s/.dbench-disktest.1", dir);
+	link = talloc_asprintf(ts->ctx, "%s/.dbench-disktest.2.abcdef", dir);
+	fd = open(own, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, 3000), 0);
+	close(fd);
+	fd = open(old, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, 72), 0);
+	close(fd);
+	assert_int_equal(symlink("/etc/passwd", link), 0);
+
+	res = disktest_run(ts->ctx, &cfg);
+	assert_non_null(res);
+	assert_false(res->failed);
+	assert_int_equal(res->dirs[0].row[DT_WRITE].state, DT_MEASURED);
+	assert_int_equal(res->dirs[0].row[DT_WRITE].nruns, 2);
+	assert_int_equal(res->dirs[0].nstale, 3);
+	assert_int_equal(res->dirs[0].stale_bytes, 3072);
+	out = printed(ts->ctx, res);
+	if (strstr(out, ": 3 stale test files from earlier runs (3 KiB), "
+			"left alone: .dbench-disktest.") == NULL ||
+	    strstr(out, "; remove them if no dbench runs there\n") == NULL)
+		fail_msg("no stale report in:\n%s", out);
+	talloc_free(out);
+	talloc_free(res);
+	/* the three are still there, untouched, and nothing else */
+	assert_int_equal(entries(dir), 3);
+	fd = open(link, O_RDONLY | O_NOFOLLOW | O_PATH);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(unlink(own), 0);
+	assert_int_equal(unlink(old), 0);
+	assert_int_equal(unlink(link), 0);
+	rmdir(dir);
+	talloc_free(own);
+	talloc_free(old);
+	talloc_free(link);
+	talloc_free(dir);
+}
+
+/* The file has no name while the test runs (O_TMPFILE). */
+static void test_run_unnamed_file(void **state)
+{
+	struct tstate *ts = *state;
+	char *dir = mk_dir(ts->ctx);
+	const char *dirs[] = { dir };
+	struct disktest_config cfg = small_cfg(dirs, 1);
+	struct disktest_result *res;
+
+	reset_injections();
+	stop_at_direct = true;	/* stop right after the file is made */
+	watch_dir = dir;
+	res = disktest_run(ts->ctx, &cfg);
+	assert_non_null(res);
+	assert_null(res->dirs[0].file);
+	/* the file existed (the O_DIRECT open is of it) but had no name */
+	assert_int_equal(watch_entries, 0);
+	talloc_free(res);
+	rm_empty_dir(dir);
+}
+
+/* Without O_TMPFILE: a new random name each time, removed at the end. */
+static void test_run_no_tmpfile(void **state)
+{
+	struct tstate *ts = *state;
+	char *dir = mk_dir(ts->ctx);
+	const char *dirs[] = { dir };
+	struct disktest_config cfg = small_cfg(dirs, 1);
+	struct disktest_result *res;
+	char *first;
+	const int errs[] = { EOPNOTSUPP, EISDIR, EINVAL };
+
+	for (unsigned i = 0; i < 3; i++) {
+		reset_injections();
+		tmpfile_errno = errs[i];
+		res = disktest_run(ts->ctx, &cfg);
+		assert_non_null(res);
+		assert_false(res->failed);
+		assert_int_equal(res->dirs[0].row[DT_WRITE].nruns, 2);
+		assert_int_equal(res->dirs[0].row[DT_HOT_READ].nruns, 2);
+		assert_non_null(res->dirs[0].file);
+		first = talloc_asprintf(ts->ctx, ".dbench-disktest.%ld.",
+					(long)getpid());
+		assert_int_equal(strncmp(res->dirs[0].file, first,
+					 strlen(first)),
+				 0);
+		assert_int_equal(strlen(res->dirs[0].file),
+				 strlen(first) + 6);
+		talloc_free(first);
+		talloc_free(res);
+		assert_int_equal(entries(dir), 0);
+	}
+	/* another failure of O_TMPFILE is reported, not worked around */
+	reset_injections();
+	tmpfile_errno = EACCES;
+	res = disktest_run(ts->ctx, &cfg);
+	assert_true(res->failed);
+	assert_non_null(strstr(res->dirs[0].row[DT_WRITE].note,
+			       strerror(EACCES)));
+	assert_non_null(strstr(res->dirs[0].row[DT_WRITE].note,
+			       "create a test file in "));
+	talloc_free(res);
+	rm_empty_dir(dir);
+}
+
+/* The write fails in run 2 of 3: said so, not "interrupted". */
+static void test_run_write_fails_later(void **state)
+{
+	struct tstate *ts = *state;
+	char *dir = mk_dir(ts->ctx);
+	const char *dirs[] = { dir };
+	struct disktest_config cfg = small_cfg(dirs, 1);
+	struct disktest_result *res;
+	const struct disktest_dir *d;
+	char *out;
+
+	reset_injections();
+	cfg.repeat = 3;
+	/* run 1: 4 buffered + 4 direct writes; run 2's first write fails */
+	pwrite_fail_errno = ENOSPC;
+	pwrite_fail_from = 9;
 	res = disktest_run(ts->ctx, &cfg);
 	assert_non_null(res);
 	assert_true(res->failed);
-	assert_int_equal(res->dirs[0].row[DT_WRITE].state, DT_FAILED);
-	assert_non_null(strstr(res->dirs[0].row[DT_WRITE].note, "create "));
-	assert_non_null(strstr(res->dirs[0].row[DT_WRITE].note,
-			       strerror(EEXIST)));
+	assert_false(res->interrupted);
+	d = &res->dirs[0];
+	assert_int_equal(d->failed_run, 2);
+	assert_int_equal(d->row[DT_WRITE].state, DT_FAILED);
+	assert_int_equal(d->row[DT_HOT_READ].nruns, 1);
+	assert_false(d->row[DT_HOT_READ].interrupted);
+	out = printed(ts->ctx, res);
+	if (strstr(out, "\nwrite+fdatasync  FAILED: write: ") == NULL ||
+	    strstr(out, "No space left on device (in run 2 of 3)") == NULL ||
+	    strstr(out, "(1 of 3 runs: the write failed in run 2)") == NULL ||
+	    strstr(out, "nterrupted") != NULL ||
+	    strstr(out, "INTERRUPTED") != NULL)
+		fail_msg("run 2's failed write misreported:\n%s", out);
+	talloc_free(out);
 	talloc_free(res);
-	fd = open(path, O_RDONLY | O_NOFOLLOW | O_PATH);
-	assert_true(fd >= 0);	/* the link is still there, untouched */
-	close(fd);
-	assert_int_equal(unlink(path), 0);
-	rmdir(dir);
-	talloc_free(path);
-	talloc_free(dir);
+	rm_empty_dir(dir);
 }
 
 int main(void)
@@ -518,7 +663,10 @@ int main(void)
 		T(test_run_stopped_early),
 		T(test_run_stopped_midway),
 		T(test_run_write_fails),
-		T(test_run_name_taken),
+		T(test_run_stale_files),
+		T(test_run_unnamed_file),
+		T(test_run_no_tmpfile),
+		T(test_run_write_fails_later),
 #undef T
 	};
 

@@ -210,16 +210,18 @@ static const struct cmd_case cmd_cases[] = {
 	  STATUS_EXACT, NT_STATUS_OBJECT_NAME_COLLISION },
 	{ H "Close 77 NT_STATUS_OK", 1, OP_CLOSE, NULL, NULL, 0, 0, { 0 },
 	  STATUS_SUCCESS, 0 },
-	{ "Rename \"\\a\\b\" \"/c/d\" NT_STATUS_OK", 0, OP_RENAME, "a/b",
-	  "c/d", -1, 0, { 0 }, STATUS_SUCCESS, 0 },
-	{ "Unlink \"\\a\" 0x6 NT_STATUS_OK", 0, OP_UNLINK, "a", NULL, -1, 1,
-	  { 6 }, STATUS_SUCCESS, 0 },
-	{ "Unlink \"\\a\" NT_STATUS_NO_SUCH_FILE", 0, OP_UNLINK, "a", NULL,
-	  -1, 1, { 0 }, STATUS_EXACT, NT_STATUS_NO_SUCH_FILE },
+	{ "Rename \"\\clients\\client1\\a\\b\" \"/clients/client1/c/d\" "
+	  "NT_STATUS_OK", 0, OP_RENAME, "clients/client1/a/b",
+	  "clients/client1/c/d", -1, 0, { 0 }, STATUS_SUCCESS, 0 },
+	{ "Unlink \"\\clients\\client1\\a\" 0x6 NT_STATUS_OK", 0, OP_UNLINK,
+	  "clients/client1/a", NULL, -1, 1, { 6 }, STATUS_SUCCESS, 0 },
+	{ "Unlink \"\\clients\\client1\\a\" NT_STATUS_NO_SUCH_FILE", 0,
+	  OP_UNLINK, "clients/client1/a", NULL, -1, 1, { 0 }, STATUS_EXACT,
+	  NT_STATUS_NO_SUCH_FILE },
 	{ "Deltree \"\\clients\\client1\" NT_STATUS_OK", 0, OP_DELTREE,
 	  "clients/client1", NULL, -1, 0, { 0 }, STATUS_SUCCESS, 0 },
-	{ "Rmdir \"\\a\" ERROR", 0, OP_RMDIR, "a", NULL, -1, 0, { 0 },
-	  STATUS_FAILURE, 0 },
+	{ "Rmdir \"\\clients\\client1\\a\" ERROR", 0, OP_RMDIR,
+	  "clients/client1/a", NULL, -1, 0, { 0 }, STATUS_FAILURE, 0 },
 	{ "Mkdir \"\\clients\" *", 0, OP_MKDIR, "clients", NULL, -1, 0,
 	  { 0 }, STATUS_ANY, 0 },
 	{ "QUERY_PATH_INFORMATION \"\\a\" 1004 NT_STATUS_OBJECT_NAME_NOT_FOUND",
@@ -519,19 +521,49 @@ static const struct error_case error_cases[] = {
 	  "is 256 bytes long; expected at most 255" },
 	{ "Unlink \"" C250x4 C250x4 C250x4 C250x4 C250x4 "\" *", 1,
 	  "longer than 4095 bytes" },
-	{ "Unlink \"\\a$100\" *", 1, "uses $100; expected $0 to $99" },
-	{ "Unlink \"\\a$3\" *", 1,
+	{ "Mkdir \"\\a$100\" *", 1, "uses $100; expected $0 to $99" },
+	{ "Mkdir \"\\a$3\" *", 1,
 	  "path uses $3, but the file has no "
 	  "RANDOMSTRING 3" },
-	{ "RANDOMSTRING 1 \"x\"\nQfsinfo 1 *\nUnlink \"\\a$1\\$2\" *", 3,
+	{ "RANDOMSTRING 1 \"x\"\nQfsinfo 1 *\nMkdir \"\\a$1\\$2\" *", 3,
 	  "no RANDOMSTRING 2" },
-	{ "RANDOMSTRING 0 \"[.]\"\nUnlink \"\\a\\$0\\b\" *", 2,
+	{ "RANDOMSTRING 0 \"[.]\"\nMkdir \"\\a\\$0\\b\" *", 2,
 	  "component \"$0\" may expand to '.' or '..'" },
-	{ "RANDOMSTRING 0 \"[.a]\"\nUnlink \"\\a\\.$0\" *", 2,
+	{ "RANDOMSTRING 0 \"[.a]\"\nMkdir \"\\a\\.$0\" *", 2,
 	  "may expand to" },
 	{ "RANDOMSTRING 0 \".\"\nRANDOMSTRING 1 \"[x.]\"\n"
-	  "Unlink \"\\$1$0\" *",
+	  "Mkdir \"\\$1$0\" *",
 	  3, "may expand to" },
+	/* removals and renames stay inside \clients\client1 (issue 18) */
+	{ "Deltree \"\\\" *", 1,
+	  "Deltree: path \"\\\" is outside the client's directory; "
+	  "expected a path inside it, \"\\clients\\client1\\...\"" },
+	{ "Deltree \"/\" NT_STATUS_OK", 1, "outside the client's directory" },
+	{ "Deltree \"\\clients\" *", 1,
+	  "path \"\\clients\" is outside the client's directory" },
+	{ "Rmdir \"\\clients\" *", 1, "outside the client's directory" },
+	{ "Unlink \"\\foo\" *", 1,
+	  "Unlink: path \"\\foo\" is outside the client's directory" },
+	{ "Unlink \"\\clients\\client1\" *", 1,
+	  "Unlink: path \"\\clients\\client1\" is the client's own "
+	  "directory; expected a path inside it" },
+	{ "Unlink \"\\clients\\client10\\b\" *", 1,
+	  "\"\\clients\\client10\\b\" is outside" },
+	{ "Unlink \"\\clients\\client2\\b\" *", 1, "is outside" },
+	{ "Unlink \"\\a\\clients\\client1\\b\" *", 1, "is outside" },
+	{ "RANDOMSTRING 0 \"[ab]\"\nDeltree \"\\$0\\clients\\client1\\x\" *", 2,
+	  "is outside" },
+	{ "Rename \"\\clients\\client1\\a\" \"\\b\" *", 1,
+	  "Rename: path \"\\b\" is outside" },
+	{ "Rename \"\\etc\\x\" \"\\clients\\client1\\b\" *", 1,
+	  "Rename: path \"\\etc\\x\" is outside" },
+	{ "Rename \"\\clients\\client1\" \"\\clients\\client1\\b\" *",
+	  1, "is the client's own directory" },
+	{ "Qfsinfo 1 *\nDeltree \"\\clients\\client1\" *\n"
+	  "Deltree \"\\clients\\\" *", 3, "outside" },
+	/* a byte order mark is skipped at the start of the file only */
+	{ "Qfsinfo 1 *\n\xef\xbb\xbfQfsinfo 1 *", 2, "unknown operation" },
+	{ "\xef\xbb\xbf\xef\xbb\xbfQfsinfo 1 *", 1, "unknown operation" },
 	/* numbers */
 	{ "Qfsinfo abc *", 1,
 	  "QUERY_FS_INFORMATION: level: expected a "
@@ -726,6 +758,9 @@ static void test_line_forms(void **state)
 		"# a comment\n\n   # indented comment\n\t\n"
 		"NTCreateX \"\\a b\\c\" 0 1 5 NT_STATUS_OK\n\n"
 		"Close 5 NT_STATUS_INVALID_HANDLE\n# end\n",
+		/* a UTF-8 byte order mark before the first command */
+		"\xef\xbb\xbfNTCreateX \"\\a b\\c\" 0 1 5 NT_STATUS_OK\r\n"
+		"Close 5 NT_STATUS_INVALID_HANDLE\r\n",
 	};
 	size_t i;
 
@@ -769,6 +804,17 @@ static void test_timed(void **state)
 	assert_true(p->ops[4].time == 3.0);
 	assert_int_equal(p->ops[4].kind, OP_SLEEP);
 	talloc_free(p);
+
+	/* the largest time accepted, and what would overflow nanoseconds */
+	p = compile_ok(ts, "1000000000.0 Qfsinfo 1 *\n");
+	assert_true(p->ops[0].time == 1e9);
+	talloc_free(p);
+	expect_error(ts, "Qfsinfo 1 *\n1000000000.001 Qfsinfo 1 *\n", 2,
+		     "time '1000000000.001' is more than 1000000000 seconds");
+	expect_error(ts, "18446744073.8 Qfsinfo 1 *\n", 1,
+		     "more than 1000000000 seconds (31 years)");
+	expect_error(ts, "99999999999999999999999999.0 Qfsinfo 1 *\n", 1,
+		     "expected a smaller timestamp");
 }
 
 /* ---- paths ---- */
@@ -821,7 +867,7 @@ static void test_paths(void **state)
 		char *text = talloc_asprintf(ts->ctx,
 					     "RANDOMSTRING 0 \"x\"\n"
 					     "RANDOMSTRING 12 \"[ab]\"\n"
-					     "Unlink \"%s\" *\n",
+					     "Mkdir \"%s\" *\n",
 					     c->raw);
 		struct program *p = compile_ok(ts, text);
 		const struct path *pp = p->ops[2].path[0];
@@ -853,7 +899,7 @@ static void test_paths(void **state)
 
 		memset(comp, 'c', 255);
 		text = talloc_asprintf(ts->ctx,
-				       "Unlink \"\\%s\\%s\\%s\\%s\\"
+				       "Mkdir \"\\%s\\%s\\%s\\%s\\"
 				       "%s\\%s\\%s\\%s\\%s\\%s\\%s\\%s\\%s"
 				       "\\%s\\%s\\%.255s\" *",
 				       comp, comp, comp, comp, comp, comp, comp,
@@ -868,14 +914,45 @@ static void test_paths(void **state)
 	}
 }
 
+/*
+ * What may be removed or moved: anything inside the client's directory
+ * (in any case, with any separators), and the directory itself for
+ * Deltree and Rmdir; paths outside it are fine for other commands.
+ */
+static void test_removal_confinement(void **state)
+{
+	struct tstate *ts = *state;
+	struct program *p = compile_ok(
+		ts, "Deltree \"\\clients\\client1\" *\n"
+		    "Rmdir \"/clients/client1/\" *\n"
+		    "Deltree \"\\CLIENTS\\Client1\\sub\" *\n"
+		    "Unlink \"clients//client1/./f\" *\n"
+		    "Rename \"\\clients\\client1\\a\" \"\\clients\\client1\\d\\b\" *\n"
+		    "Mkdir \"\\shared\" *\n"
+		    "NTCreateX \"\\shared\\f\" 0 0 1 *\n"
+		    "Close 1 *\n"
+		    "Qpathinfo \"\\\" 1004 *\n");
+
+	assert_int_equal(p->nops, 9);
+	assert_int_equal(p->ops[0].kind, OP_DELTREE);
+	assert_string_equal(p->ops[0].path[0]->text, "clients/client1");
+	assert_int_equal(p->ops[1].kind, OP_RMDIR);
+	assert_string_equal(p->ops[2].path[0]->text, "CLIENTS/Client1/sub");
+	assert_string_equal(p->ops[3].path[0]->text, "clients/client1/f");
+	assert_string_equal(p->ops[4].path[1]->text, "clients/client1/d/b");
+	talloc_free(p);
+}
+
 static void test_path_interning(void **state)
 {
 	struct tstate *ts = *state;
-	struct program *p = compile_ok(ts, "Unlink \"\\a\\b\" *\n"
-					   "Unlink \"/a//b/\" *\n"
-					   "Rename \"a/./b\" \"\\c\" *\n"
-					   "Unlink \"\\A\\b\" *\n"
-					   "Rename \"\\c\" \"\\a\\b\" *\n");
+	/* Rename's paths must be inside the client's directory */
+	struct program *p = compile_ok(
+		ts, "Unlink \"\\clients\\client1\\a\\b\" *\n"
+		    "Unlink \"/clients/client1//a//b/\" *\n"
+		    "Rename \"clients/client1/a/./b\" \"\\clients\\client1\\c\" *\n"
+		    "Unlink \"\\clients\\client1\\A\\b\" *\n"
+		    "Rename \"\\clients\\client1\\c\" \"\\clients\\client1\\a\\b\" *\n");
 	uint32_t i;
 
 	assert_int_equal(p->npaths, 3);
@@ -886,9 +963,9 @@ static void test_path_interning(void **state)
 	assert_ptr_not_equal(p->ops[0].path[0], p->ops[3].path[0]);
 	for (i = 0; i < p->npaths; i++)
 		assert_int_equal(p->paths[i]->id, i);
-	assert_string_equal(p->paths[0]->text, "a/b");
-	assert_string_equal(p->paths[1]->text, "c");
-	assert_string_equal(p->paths[2]->text, "A/b");
+	assert_string_equal(p->paths[0]->text, "clients/client1/a/b");
+	assert_string_equal(p->paths[1]->text, "clients/client1/c");
+	assert_string_equal(p->paths[2]->text, "clients/client1/A/b");
 	talloc_free(p);
 }
 
@@ -902,9 +979,9 @@ static void test_many_paths(void **state)
 
 	sb_init(ts, &b);
 	for (i = 0; i < 5000; i++)
-		sb_printf(&b, "Unlink \"\\d\\f%d\" *\n", i);
+		sb_printf(&b, "Mkdir \"\\d\\f%d\" *\n", i);
 	for (i = 4999; i >= 0; i--)
-		sb_printf(&b, "Unlink \"/d/f%d\" *\n", i);
+		sb_printf(&b, "Mkdir \"/d/f%d\" *\n", i);
 	p = compile_ok(ts, b.s);
 	assert_int_equal(p->npaths, 5000);
 	for (i = 0; i < 5000; i++) {
@@ -1011,7 +1088,7 @@ static void test_texts(void **state)
 			       "WRITEPATTERN\tx\n"
 			       "RANDOMSTRING 3 \"[abc][0-9]-[[]x y\"\n"
 			       "RANDOMSTRING 0 \"..[.a]\"\n"
-			       "Unlink \"\\d\\f$3.$0\" *\n"
+			       "Mkdir \"\\d\\f$3.$0\" *\n"
 			       "WRITEPATTERN \"quoted\" #not a comment");
 
 	assert_int_equal(p->ops[0].kind, OP_WRITEPATTERN);
@@ -1032,11 +1109,11 @@ static void test_texts(void **state)
 	talloc_free(p);
 
 	/* RANDOMSTRING may come after the paths that use it */
-	p = compile_ok(ts, "Unlink \"\\$7\" *\nRANDOMSTRING 7 \"[ab]\"\n");
+	p = compile_ok(ts, "Mkdir \"\\$7\" *\nRANDOMSTRING 7 \"[ab]\"\n");
 	assert_int_equal(p->nrandom, 8);
 	talloc_free(p);
 
-	p = compile_ok(ts, "Unlink \"\\a\" *\n");
+	p = compile_ok(ts, "Mkdir \"\\a\" *\n");
 	assert_int_equal(p->nrandom, 0);
 	talloc_free(p);
 }
@@ -1271,7 +1348,7 @@ static void test_window(void **state)
 			sb_printf(&sb, "WRITEPATTERN %.*s\n",
 				  (int)(i * 61 % 300000) + 1, pattern);
 		else
-			sb_printf(&sb, "Unlink \"\\d%u\\f%u\" %u *\r\n", i % 97,
+			sb_printf(&sb, "Qpathinfo \"\\d%u\\f%u\" %u *\r\n", i % 97,
 				  i, i);
 	}
 	text = sb.s;
@@ -1460,6 +1537,8 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_timed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_paths, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_removal_confinement, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_path_interning, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_many_paths, setup,
