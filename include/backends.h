@@ -15,4 +15,7 @@ extern const struct backend fileio_backend;
 /* Does nothing; measures the engine's own cost (src/backends/null.c). */
 extern const struct backend null_backend;
 
+/* nbvfs over an in-memory tree per process (src/backends/memfs.c). */
+extern const struct backend memfs_backend;
+
 #endif

@@ -15,6 +15,7 @@
 const struct backend *const backend_registry[] = {
 	&fileio_backend,
 	&null_backend,
+	&memfs_backend,
 	NULL
 };
 
