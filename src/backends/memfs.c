@@ -214,6 +214,19 @@ static int mem_lookup(const struct memfs *m, const char *path,
 	return 0;
 }
 
+/* A new entry leaf of dir (the caller's reference), or NULL. */
+static struct mem_node *mem_create(struct memfs *m, struct mem_node *dir,
+				   const char *path, mode_t mode)
+{
+	struct mem_node *n = mem_node_new(m->tree, mem_leaf(path), mode);
+
+	if (n != NULL && mem_attach(dir, n) < 0) {
+		mem_unref(n);
+		n = NULL;
+	}
+	return n;
+}
+
 /* ---- handles ---- */
 
 static struct mem_fh *mem_fh(struct memfs *m, int fh)
@@ -312,15 +325,12 @@ static int mem_open(struct vfs *vfs, const char *path, int flags,
 		return mem_open_existing(m, n, flags);
 	if (!(flags & O_CREAT))
 		return -ENOENT;
-	n = mem_node_new(m->tree, mem_leaf(path), S_IFREG | (mode & 07777));
+	n = mem_create(m, dir, path, S_IFREG | (mode & 07777));
 	if (n == NULL)
 		return -ENOMEM;
-	r = mem_attach(dir, n);
-	if (r == 0)
-		r = mem_fh_new(m, n, (flags & O_ACCMODE) != O_RDONLY);
+	r = mem_fh_new(m, n, (flags & O_ACCMODE) != O_RDONLY);
 	if (r < 0) {
-		if (n->parent != NULL)
-			mem_detach(n);
+		mem_detach(n);
 		mem_unref(n);
 	}
 	return r;
@@ -361,13 +371,8 @@ static int mem_mkdir(struct vfs *vfs, const char *path, mode_t mode)
 		return r;
 	if (n != NULL)
 		return -EEXIST;
-	n = mem_node_new(m->tree, mem_leaf(path), S_IFDIR | (mode & 07777));
-	if (n == NULL)
-		return -ENOMEM;
-	r = mem_attach(dir, n);
-	if (r < 0)
-		mem_unref(n);
-	return r;
+	return mem_create(m, dir, path, S_IFDIR | (mode & 07777)) != NULL ?
+		       0 : -ENOMEM;
 }
 
 /* Unlink the entry at path: want_dir for rmdir, else unlink. */

@@ -95,6 +95,12 @@ static uint32_t nb_errno(struct op_call *call, int err)
 	return ntstatus_failure(err);
 }
 
+/* The status of a vfs call that returned r (0 or a negative errno). */
+static uint32_t nb_status(struct op_call *call, int r)
+{
+	return r < 0 ? nb_errno(call, -r) : NT_STATUS_OK;
+}
+
 /* A directory on the way to the path is missing or not a directory. */
 static uint32_t nb_no_path(struct op_call *call, int err)
 {
@@ -341,7 +347,7 @@ static uint32_t nb_xattr_fd_write(struct nbvfs *nb, struct op_call *call,
 	memcpy(buf, &now, sizeof(now));
 	r = nb->vfs->ops->fsetxattr(nb->vfs, fh, NBVFS_XATTR_NAME, buf,
 				    sizeof(buf));
-	return r < 0 ? nb_errno(call, -r) : NT_STATUS_OK;
+	return nb_status(call, r);
 }
 
 /* ---- the name lookup ---- */
@@ -581,9 +587,8 @@ int nbvfs_cleanup(void *state, const char *path)
 
 uint32_t nbvfs_deltree(void *state, struct op_call *call)
 {
-	int r = nb_tree_remove(state, nb_at_path(call->path[0]));
-
-	return r != 0 ? nb_errno(call, -r) : NT_STATUS_OK;
+	return nb_status(call, nb_tree_remove(state,
+					      nb_at_path(call->path[0])));
 }
 
 /* ---- set-up ---- */
@@ -855,45 +860,43 @@ uint32_t nbvfs_close(void *state, struct op_call *call)
 {
 	struct nbvfs *nb = state;
 	struct nb_handle *h = nb_handle(nb, call);
-	int r;
 
 	if (h == NULL)
 		return nb_bad_handle(call);
 	h->open = false;
 	nb->nopen--;
-	r = nb->vfs->ops->close(nb->vfs, h->fh);
-	return r < 0 ? nb_errno(call, -r) : NT_STATUS_OK;
+	return nb_status(call, nb->vfs->ops->close(nb->vfs, h->fh));
+}
+
+/* An op that is one vfs call on the op's handle (NULL: nothing to do). */
+static uint32_t nb_handle_call(struct nbvfs *nb, struct op_call *call,
+			       int (*fn)(struct vfs *vfs, int fh))
+{
+	struct nb_handle *h = nb_handle(nb, call);
+
+	if (h == NULL)
+		return nb_bad_handle(call);
+	return fn != NULL ? nb_status(call, fn(nb->vfs, h->fh)) :
+			    NT_STATUS_OK;
 }
 
 uint32_t nbvfs_flush(void *state, struct op_call *call)
 {
 	struct nbvfs *nb = state;
-	struct nb_handle *h = nb_handle(nb, call);
-	int r;
 
-	if (h == NULL)
-		return nb_bad_handle(call);
-	r = nb->vfs->ops->fsync(nb->vfs, h->fh);
-	return r < 0 ? nb_errno(call, -r) : NT_STATUS_OK;
+	return nb_handle_call(nb, call, nb->vfs->ops->fsync);
 }
 
 /*
  * DropCache: write the file's dirty pages out and drop its cached ones,
  * so that the next read comes from the device.  A store without a cache
- * has nothing to drop.
+ * (no drop_cache) has nothing to drop.
  */
 uint32_t nbvfs_dropcache(void *state, struct op_call *call)
 {
 	struct nbvfs *nb = state;
-	struct nb_handle *h = nb_handle(nb, call);
-	int r;
 
-	if (h == NULL)
-		return nb_bad_handle(call);
-	if (nb->vfs->ops->drop_cache == NULL)
-		return NT_STATUS_OK;
-	r = nb->vfs->ops->drop_cache(nb->vfs, h->fh);
-	return r < 0 ? nb_errno(call, -r) : NT_STATUS_OK;
+	return nb_handle_call(nb, call, nb->vfs->ops->drop_cache);
 }
 
 /*
@@ -927,7 +930,7 @@ static bool nb_one_byte_write(struct nbvfs *nb, struct op_call *call, int fh,
 	if (call->data[0] != 0)
 		return false;
 	r = vfs->ops->ftruncate(vfs, fh, off + 1);
-	*status = r < 0 ? nb_errno(call, -r) : NT_STATUS_OK;
+	*status = nb_status(call, r);
 	return true;
 }
 
@@ -1069,10 +1072,9 @@ uint32_t nbvfs_qfileinfo(void *state, struct op_call *call)
 	if (h == NULL)
 		return nb_bad_handle(call);
 	r = nb->vfs->ops->fstat(nb->vfs, h->fh, &sb);
-	if (r < 0)
-		return nb_errno(call, -r);
-	if (nb->opts->xattr)
-		return nb_xattr_fd_read(nb, call, h->fh);
+	if (r < 0 || !nb->opts->xattr)
+		return nb_status(call, r);
+	return nb_xattr_fd_read(nb, call, h->fh);
 	return NT_STATUS_OK;
 }
 
@@ -1142,9 +1144,8 @@ uint32_t nbvfs_unlockx(void *state, struct op_call *call)
 uint32_t nbvfs_qfsinfo(void *state, struct op_call *call)
 {
 	struct nbvfs *nb = state;
-	int r = nb->vfs->ops->statfs(nb->vfs);
 
-	return r < 0 ? nb_errno(call, -r) : NT_STATUS_OK;
+	return nb_status(call, nb->vfs->ops->statfs(nb->vfs));
 }
 
 /* ---- path operations ---- */
