@@ -227,6 +227,16 @@ static struct mem_node *mem_create(struct memfs *m, struct mem_node *dir,
 	return n;
 }
 
+/* The node at path, which must exist: 0 or a negative errno. */
+static int mem_find(const struct memfs *m, const char *path,
+		    struct mem_node **n)
+{
+	struct mem_node *dir;
+	int r = mem_lookup(m, path, &dir, n);
+
+	return r < 0 ? r : *n == NULL ? -ENOENT : 0;
+}
+
 /* ---- handles ---- */
 
 static struct mem_fh *mem_fh(struct memfs *m, int fh)
@@ -350,15 +360,12 @@ static void mem_fill_stat(const struct mem_node *n, struct stat *sb)
 
 static int mem_stat(struct vfs *vfs, const char *path, struct stat *sb)
 {
-	struct mem_node *dir, *n;
-	int r = mem_lookup(mem_of(vfs), path, &dir, &n);
+	struct mem_node *n;
+	int r = mem_find(mem_of(vfs), path, &n);
 
-	if (r < 0)
-		return r;
-	if (n == NULL)
-		return -ENOENT;
-	mem_fill_stat(n, sb);
-	return 0;
+	if (r == 0)
+		mem_fill_stat(n, sb);
+	return r;
 }
 
 static int mem_mkdir(struct vfs *vfs, const char *path, mode_t mode)
@@ -379,13 +386,11 @@ static int mem_mkdir(struct vfs *vfs, const char *path, mode_t mode)
 static int mem_remove(struct vfs *vfs, const char *path, bool want_dir)
 {
 	struct memfs *m = mem_of(vfs);
-	struct mem_node *dir, *n;
-	int r = mem_lookup(m, path, &dir, &n);
+	struct mem_node *n;
+	int r = mem_find(m, path, &n);
 
 	if (r < 0)
 		return r;
-	if (n == NULL)
-		return -ENOENT;
 	if (n == m->tree->root)
 		return want_dir ? -EBUSY : -EISDIR;
 	if (want_dir && !S_ISDIR(n->mode))

@@ -1200,97 +1200,105 @@ uint32_t nbvfs_rename(void *state, struct op_call *call)
 	return status;
 }
 
-uint32_t nbvfs_unlink(void *state, struct op_call *call)
+/* A path op's path[0] and what the lookup before it found. */
+struct nb_looked {
+	const char *path;
+	enum nb_found found;
+	struct stat sb;		/* filled for FOUND_YES */
+	int err;		/* why not, otherwise */
+};
+
+/* The lookup every path op starts with; returns the nbvfs. */
+static struct nbvfs *nb_look(void *state, const struct op_call *call,
+			     struct nb_looked *l)
 {
 	struct nbvfs *nb = state;
-	const char *path = nb_at_path(call->path[0]);
-	enum nb_found found;
-	struct stat sb;
-	int err = 0, r;
 
-	found = nb_lookup(nb, path, &sb, &err);
-	r = nb->vfs->ops->unlink(nb->vfs, path);
+	l->path = nb_at_path(call->path[0]);
+	l->err = 0;
+	l->found = nb_lookup(nb, l->path, &l->sb, &l->err);
+	return nb;
+}
+
+uint32_t nbvfs_unlink(void *state, struct op_call *call)
+{
+	struct nb_looked l;
+	struct nbvfs *nb = nb_look(state, call, &l);
+	int r = nb->vfs->ops->unlink(nb->vfs, l.path);
+
 	if (r == 0)
-		return nb_synced(nb, call, path);
+		return nb_synced(nb, call, l.path);
 	if (r == -EISDIR ||
-	    (r == -EPERM && found == FOUND_YES && S_ISDIR(sb.st_mode)))
+	    (r == -EPERM && l.found == FOUND_YES && S_ISDIR(l.sb.st_mode)))
 		return nb_fail(call, NT_STATUS_FILE_IS_A_DIRECTORY, -r);
-	return nb_found_errno(nb, call, path, -r, found);
+	return nb_found_errno(nb, call, l.path, -r, l.found);
 }
 
 uint32_t nbvfs_rmdir(void *state, struct op_call *call)
 {
-	struct nbvfs *nb = state;
-	const char *path = nb_at_path(call->path[0]);
-	enum nb_found found;
-	struct stat sb;
-	int err = 0, r;
+	struct nb_looked l;
+	struct nbvfs *nb = nb_look(state, call, &l);
+	int r;
 
-	found = nb_lookup(nb, path, &sb, &err);
 	/* --stat-check: no rmdir of what the lookup shows is not a directory */
 	if (nb->opts->stat_check) {
-		if (found != FOUND_YES)
-			return nb_not_found(nb, call, path, err, found);
-		if (!S_ISDIR(sb.st_mode))
+		if (l.found != FOUND_YES)
+			return nb_not_found(nb, call, l.path, l.err, l.found);
+		if (!S_ISDIR(l.sb.st_mode))
 			return nb_fail(call, NT_STATUS_NOT_A_DIRECTORY,
 				       ENOTDIR);
 	}
-	r = nb->vfs->ops->rmdir(nb->vfs, path);
+	r = nb->vfs->ops->rmdir(nb->vfs, l.path);
 	if (r == 0)
-		return nb_synced(nb, call, path);
+		return nb_synced(nb, call, l.path);
 	if (r == -ENOTEMPTY || r == -EEXIST)
 		return nb_fail(call, NT_STATUS_DIRECTORY_NOT_EMPTY, -r);
 	if (r == -ENOTDIR)
-		return nb_not_dir(nb, call, path, -r);
-	return nb_found_errno(nb, call, path, -r, found);
+		return nb_not_dir(nb, call, l.path, -r);
+	return nb_found_errno(nb, call, l.path, -r, l.found);
 }
 
 uint32_t nbvfs_mkdir(void *state, struct op_call *call)
 {
-	struct nbvfs *nb = state;
-	const char *path = nb_at_path(call->path[0]);
-	enum nb_found found;
-	struct stat sb;
-	int err = 0, r;
+	struct nb_looked l;
+	struct nbvfs *nb = nb_look(state, call, &l);
+	int r;
 
-	found = nb_lookup(nb, path, &sb, &err);
 	/* --stat-check: no mkdir of what the lookup shows exists */
-	if (nb->opts->stat_check && found == FOUND_YES)
+	if (nb->opts->stat_check && l.found == FOUND_YES)
 		r = -EEXIST;
 	else
-		r = nb->vfs->ops->mkdir(nb->vfs, path, 0755);
+		r = nb->vfs->ops->mkdir(nb->vfs, l.path, 0755);
 	if (r == 0)
-		return nb_synced(nb, call, path);
+		return nb_synced(nb, call, l.path);
 	if (r == -ENOENT || r == -ENOTDIR)
 		return nb_no_path(call, -r);
-	if (r != -EEXIST || (found != FOUND_YES &&
-			     nb->vfs->ops->stat(nb->vfs, path, &sb) != 0))
+	if (r != -EEXIST || (l.found != FOUND_YES &&
+			     nb->vfs->ops->stat(nb->vfs, l.path, &l.sb) != 0))
 		return nb_errno(call, -r);
 	/* a shared directory: another client made it already */
-	if (nb_shared(call, 0) && S_ISDIR(sb.st_mode))
+	if (nb_shared(call, 0) && S_ISDIR(l.sb.st_mode))
 		return NT_STATUS_OK;
 	return nb_fail(call, NT_STATUS_OBJECT_NAME_COLLISION, EEXIST);
 }
 
 uint32_t nbvfs_qpathinfo(void *state, struct op_call *call)
 {
-	struct nbvfs *nb = state;
-	const char *path = nb_at_path(call->path[0]);
-	struct stat sb;
-	int err = 0;
+	struct nb_looked l;
+	struct nbvfs *nb = nb_look(state, call, &l);
 
-	switch (nb_lookup(nb, path, &sb, &err)) {
+	switch (l.found) {
 	case FOUND_YES:
 		if (nb->opts->xattr)
-			return nb_xattr_path_read(nb, call, path);
+			return nb_xattr_path_read(nb, call, l.path);
 		return NT_STATUS_OK;
 	case FOUND_CASE:
 		return NT_STATUS_OK;
 	case FOUND_NAME:
 		return nb_fail(call, NT_STATUS_OBJECT_NAME_NOT_FOUND, ENOENT);
 	case FOUND_NO_PATH:
-		return nb_no_path(call, err);
+		return nb_no_path(call, l.err);
 	default:
-		return nb_path_errno(nb, call, path, err);
+		return nb_path_errno(nb, call, l.path, l.err);
 	}
 }
