@@ -1115,6 +1115,39 @@ static void test_kept_directories(void **cm_state)
 	assert_true(count_fds() <= fds + 32);
 }
 
+/*
+ * The descriptors a client keeps beyond its handles stay within what
+ * vfs_posix_fds_per_client() announces (the up-front budget counts on
+ * it), however many directories the loadfile touches.
+ */
+static void test_fds_per_client(void **cm_state)
+{
+	struct fx *fx = *cm_state;
+	unsigned base = count_fds();
+
+	assert_int_equal(vfs_posix_fds_per_client(), 34);
+	fx_open(fx);
+	for (int i = 0; i < 40; i++) {
+		char *d = talloc_asprintf(fx->tmp, "dir%d", i);
+		char *f = talloc_asprintf(fx->tmp, "dir%d/sub/f", i);
+		char *p = talloc_asprintf(fx->tmp, "dir%d/sub/*", i);
+
+		assert_int_equal(RUN(fx, .kind = OP_MKDIR, .path = { d }),
+				 NT_STATUS_OK);
+		assert_int_equal(RUN(fx, .kind = OP_MKDIR, .path = {
+			talloc_asprintf(fx->tmp, "%s/sub", d) }), NT_STATUS_OK);
+		assert_int_equal(ntcreatex(fx, f, 0x40, 2, 0), NT_STATUS_OK);
+		assert_int_equal(close_h(fx, 0), NT_STATUS_OK);
+		assert_int_equal(RUN(fx, .kind = OP_FIND, .path = { p },
+				     .arg = { 260, 100, 3 }), NT_STATUS_OK);
+		assert_int_equal(RUN(fx, .kind = OP_QPATHINFO,
+				     .path = { talloc_asprintf(fx->tmp,
+						"dir%d/sub/F", i) } ),
+				 NT_STATUS_OK);
+		assert_true(count_fds() - base <= vfs_posix_fds_per_client());
+	}
+}
+
 /* Build a nested tree under root: files, empty and full directories. */
 static void mk_tree(struct fx *fx, const char *root)
 {
@@ -2066,6 +2099,7 @@ int main(void)
 		T(test_symlinks_on_the_way),
 		T(test_symlinks_on_the_way_no_openat2),
 		T(test_kept_directories),
+		T(test_fds_per_client),
 		T(test_qpathinfo_resolve),
 		T(test_fs_and_file_info),
 		T(test_mask_match),
