@@ -564,6 +564,12 @@ static void test_wildcards(void **state)
 	memset(longname, 'a', 4000);
 	assert_false(wildcard_match("*a*a*a*a*a*a*a*a*a*a*a*a*c", longname));
 	assert_true(wildcard_match("*a*a*a*a*a*a*a*a*a*a*a*a*a", longname));
+	/* the same for masks with '<' (the other matcher), past 256 bytes */
+	assert_false(wildcard_match("<a<a<a<a<a<a<a<a<a<a<a<a<c", longname));
+	assert_true(wildcard_match("<a<a<a<a<a<a<a<a<a<a<a<a<a", longname));
+	longname[3000] = '.';
+	assert_true(wildcard_match("<a<a<a.<", longname));
+	assert_false(wildcard_match("<a<a<a.", longname));
 	assert_true(wildcard_is_pattern("a<b"));
 	assert_false(wildcard_is_pattern("a.b"));
 	talloc_free(longname);
