@@ -560,6 +560,8 @@ static ssize_t mem_pwrite(struct vfs *vfs, int fh, const void *buf, size_t n,
 	node = h->node;
 	if (off < 0 || (uint64_t)off > SIZE_MAX - n)
 		return -EINVAL;
+	if (n == 0)
+		return 0;	/* (and no memcpy from a NULL buffer) */
 	if ((size_t)off + n > node->size &&
 	    (r = mem_resize(node, (size_t)off + n)) < 0)
 		return r;
