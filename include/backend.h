@@ -207,4 +207,19 @@ int backend_list_check(const struct backend *const *list, const char **bad,
 /* backend_list_check() of backend_registry, without the reason. */
 int backend_registry_check(const char **bad);
 
+/*
+ * Hooks for a backend that has nothing of the kind: its clients hold no
+ * descriptor (client_fds returns 0), and it creates nothing outside the
+ * clients' trees (shared_note says every path existed; shared_remove does
+ * nothing).
+ */
+uint64_t backend_none_client_fds(const struct dbench_options *o,
+				 uint32_t max_open_handles, uint32_t max_dirs);
+int backend_none_shared_note(void *mem_ctx, const struct dbench_options *o,
+			     const char *target, const char *const *paths,
+			     size_t n, bool *existed);
+int backend_none_shared_remove(void *mem_ctx, const struct dbench_options *o,
+			       const char *target, const char *const *paths,
+			       size_t n);
+
 #endif

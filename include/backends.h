@@ -24,4 +24,7 @@ int fileio_target_check(void *mem_ctx, const struct dbench_options *o,
 /* Does nothing; measures the engine's own cost (src/backends/null.c). */
 extern const struct backend null_backend;
 
+/* nbvfs over an in-memory tree per process (src/backends/memfs.c). */
+extern const struct backend memfs_backend;
+
 #endif

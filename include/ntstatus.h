@@ -56,6 +56,36 @@ int ntstatus_parse(const char *tok, size_t len, enum status_check *check,
 uint32_t ntstatus_from_errno(int err);
 
 /*
+ * The status of a call that failed with err: ntstatus_from_errno(), except
+ * that err 0 (a failure without a reason) is UNSUCCESSFUL, never OK.
+ */
+uint32_t ntstatus_failure(int err);
+
+/*
+ * Faults: failures that say something about the run rather than about the
+ * one request (the whole target is full, gone or out of resources).  The
+ * client's fatal-fault policy stops on any class but FAULT_NONE.
+ */
+enum ntstatus_fault {
+	FAULT_NONE = 0,		/* an answer to this request only */
+	FAULT_DISK_FULL,	/* ENOSPC, EDQUOT */
+	FAULT_READ_ONLY,	/* EROFS */
+	FAULT_NO_HANDLES,	/* EMFILE, ENFILE */
+	FAULT_NO_MEMORY,	/* ENOMEM */
+	FAULT_IO,		/* EIO */
+	FAULT_TRANSPORT,	/* the connection is lost: ECONNRESET,
+				 * ECONNABORTED, ECONNREFUSED, ETIMEDOUT,
+				 * EPIPE, ENOTCONN, EHOSTUNREACH,
+				 * ENETUNREACH, ENETDOWN, ESTALE */
+};
+
+/* The fault class of an errno (negative taken as its absolute value). */
+enum ntstatus_fault ntstatus_fault_class(int err);
+
+/* "disk full", "transport lost", ...: a short name, for messages. */
+const char *ntstatus_fault_name(enum ntstatus_fault fault);
+
+/*
  * Does actual satisfy the expectation?  For STATUS_EXACT, a failure in the
  * same family as expected (the errno mapping cannot tell the members of a
  * family apart, e.g. NAME_NOT_FOUND / PATH_NOT_FOUND / NO_SUCH_FILE)

@@ -482,27 +482,15 @@ static bool mismatch_is_fatal(const struct client *c, const struct op *op,
 /*
  * Under the default policy, a failure that says the system cannot carry
  * the load (disk full, read-only, out of descriptors or memory, I/O
- * error) stops the run whatever the op: going on would measure nothing.
+ * error, a lost connection: ntstatus_fault_class) stops the run whatever
+ * the op: going on would measure nothing.
  * --keep-going counts them like any mismatch; --strict stops anyway.
  */
 static bool fault_is_fatal(const struct client *c, int err)
 {
 	if (c->opts->mismatch != MISMATCH_DEFAULT)
 		return false;
-	switch (err) {
-	case ENOSPC:
-#ifdef EDQUOT
-	case EDQUOT:
-#endif
-	case EROFS:
-	case EMFILE:
-	case ENFILE:
-	case EIO:
-	case ENOMEM:
-		return true;
-	default:
-		return false;
-	}
+	return ntstatus_fault_class(err) != FAULT_NONE;
 }
 
 /* Record one measured op in the slot. */

@@ -28,43 +28,6 @@ static int null_setup(void *mem_ctx, const struct backend_client_config *cfg,
 	return 0;
 }
 
-/* A null client holds no descriptor. */
-static uint64_t null_client_fds(const struct dbench_options *o,
-				uint32_t max_open_handles, uint32_t max_dirs)
-{
-	(void)o;
-	(void)max_open_handles;
-	(void)max_dirs;
-	return 0;
-}
-
-/* Nothing is created, so there is nothing to remove: every shared path
- * counts as one that existed before the run. */
-static int null_shared_note(void *mem_ctx, const struct dbench_options *o,
-			    const char *target, const char *const *paths,
-			    size_t n, bool *existed)
-{
-	(void)mem_ctx;
-	(void)o;
-	(void)target;
-	(void)paths;
-	for (size_t i = 0; i < n; i++)
-		existed[i] = true;
-	return 0;
-}
-
-static int null_shared_remove(void *mem_ctx, const struct dbench_options *o,
-			      const char *target, const char *const *paths,
-			      size_t n)
-{
-	(void)mem_ctx;
-	(void)o;
-	(void)target;
-	(void)paths;
-	(void)n;
-	return 0;
-}
-
 static int null_cleanup(void *state, const char *path)
 {
 	(void)state;
@@ -94,9 +57,9 @@ const struct backend null_backend = {
 	.flags = BACKEND_NO_STATUS,
 	/* the same -D as fileio's, so that the same command lines compare */
 	.target_check = fileio_target_check,
-	.client_fds = null_client_fds,
-	.shared_note = null_shared_note,
-	.shared_remove = null_shared_remove,
+	.client_fds = backend_none_client_fds,
+	.shared_note = backend_none_shared_note,
+	.shared_remove = backend_none_shared_remove,
 	.setup = null_setup,
 	.cleanup = null_cleanup,
 	.ops = {

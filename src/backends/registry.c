@@ -16,6 +16,7 @@
 const struct backend *const backend_registry[] = {
 	&fileio_backend,
 	&null_backend,
+	&memfs_backend,
 	NULL
 };
 
@@ -146,4 +147,43 @@ int backend_list_check(const struct backend *const *list, const char **bad,
 int backend_registry_check(const char **bad)
 {
 	return backend_list_check(backend_registry, bad, NULL);
+}
+
+/* ---- hooks for backends that have nothing of the kind ---- */
+
+/* For a backend whose clients hold no descriptor. */
+uint64_t backend_none_client_fds(const struct dbench_options *o,
+				 uint32_t max_open_handles, uint32_t max_dirs)
+{
+	(void)o;
+	(void)max_open_handles;
+	(void)max_dirs;
+	return 0;
+}
+
+/* For a backend that creates nothing outside its clients' trees: every
+ * shared path counts as one that existed before the run. */
+int backend_none_shared_note(void *mem_ctx, const struct dbench_options *o,
+			     const char *target, const char *const *paths,
+			     size_t n, bool *existed)
+{
+	(void)mem_ctx;
+	(void)o;
+	(void)target;
+	(void)paths;
+	for (size_t i = 0; i < n; i++)
+		existed[i] = true;
+	return 0;
+}
+
+int backend_none_shared_remove(void *mem_ctx, const struct dbench_options *o,
+			       const char *target, const char *const *paths,
+			       size_t n)
+{
+	(void)mem_ctx;
+	(void)o;
+	(void)target;
+	(void)paths;
+	(void)n;
+	return 0;
 }

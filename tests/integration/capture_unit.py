@@ -98,30 +98,16 @@ class OpenFlags(unittest.TestCase):
 
 
 class ErrnoTable(unittest.TestCase):
-    """ERRNO_NT must be ntstatus_from_errno() of src/ntstatus.c."""
+    """ERRNO_NT must be the errno table of src/smb/ntstatus.c."""
 
     def c_table(self):
-        path = os.path.join(SRCDIR, "src", "ntstatus.c")
-        try:
-            with open(path) as f:
-                text = f.read()
-        except OSError:
-            self.skipTest("src/ntstatus.c not found")
-        m = re.search(r"ntstatus_from_errno\(int err\)\n\{(.*?)\n\}",
-                      text, re.S)
-        if m is None:
-            self.skipTest("ntstatus_from_errno() not found")
-        table, pending = {}, []
-        for line in m.group(1).splitlines():
-            case = re.match(r"\s*case (E[A-Z0-9]+):", line)
-            ret = re.match(r"\s*return NT_STATUS_([A-Z_]+);", line)
-            if case:
-                pending.append(case.group(1))
-            elif ret and pending:
-                for e in pending:
-                    table[e] = ret.group(1)
-                pending = []
-        return table
+        path = os.path.join(SRCDIR, "src", "smb", "ntstatus.c")
+        with open(path) as f:
+            text = f.read()
+        m = re.search(r"errno_table\[\] = \{\n(.*?)\n\};", text, re.S)
+        self.assertIsNotNone(m, "errno_table[] not found in " + path)
+        return {e: s for e, s in re.findall(
+            r"\{\s*(E[A-Z0-9]+),\s*NT_STATUS_([A-Z_]+),", m.group(1))}
 
     def test_same_as_ntstatus_c(self):
         want = self.c_table()

@@ -3,9 +3,9 @@
  *
  * Every test works in a fresh mkdtemp directory under /dev/shm and drives
  * the backend through its op table, as the client engine does, with hand
- * built struct op / struct path values.  fileio.c is included rather than
- * linked so that its wildcard matcher and FIND counter can be checked
- * directly, so that pwrite() can be replaced to inject short writes,
+ * built struct op / struct path values.  The POSIX vfs (vfs_posix.c) is
+ * included rather than linked so that its openat2 fallback can be forced,
+ * so that pwrite() can be replaced to inject short writes,
  * EINTR and ENOSPC, openat() to refuse O_DIRECT as filesystems
  * without direct I/O do, and the lock and xattr calls to fail with
  * ENOSYS/ENOTSUP as filesystems without locks or attributes do (those
@@ -146,7 +146,7 @@ static int test_fsetxattr(int fd, const char *name, const void *v, size_t n,
 #define pwrite test_pwrite
 #define openat test_openat
 #define fcntl test_fcntl
-#include "../../src/backends/fileio.c"
+#include "../../src/vfs/vfs_posix.c"
 #undef fcntl
 #undef openat
 #undef pwrite
@@ -156,9 +156,17 @@ static int test_fsetxattr(int fd, const char *name, const void *v, size_t n,
 #undef fsetxattr
 #endif
 
+#include <dirent.h>
+
+#include "backend.h"
+#include "backends.h"
 #include "client.h"
+#include "nbvfs.h"
+#include "ntstatus.h"
+#include "options.h"
 #include "report.h"
 #include "util.h"
+#include "wildcard.h"
 
 /* ---- fixture ---- */
 
@@ -209,7 +217,7 @@ static int fx_teardown(void **cm_state)
 	oa_refuse_direct = false;
 	nosys_lock_err = 0;
 	nosys_xattr_err = 0;
-	fileio_no_openat2 = false;
+	vfs_posix_no_openat2 = false;
 	talloc_free(fx->state);
 	/* everything the backend allocated went with its state */
 	assert_int_equal(talloc_total_blocks(fx->ctx), fx->blocks);
@@ -792,7 +800,7 @@ static void test_write_failures(void **cm_state)
 /* The fd behind a handle slot, to look at its flags. */
 static int fd_of(struct fx *fx, int32_t slot)
 {
-	return ((struct fileio_state *)fx->state)->handles[slot].fd;
+	return nbvfs_handle_fh(fx->state, slot);
 }
 
 /* Create options 0x2 and 0x8: O_DSYNC and O_DIRECT, aligned transfers. */
@@ -854,7 +862,7 @@ static void test_direct_refused(void **cm_state)
 
 	oa_refuse_direct = true;
 	/* the stand-in is openat(): take the path that calls it */
-	fileio_no_openat2 = true;
+	vfs_posix_no_openat2 = true;
 	fx_open(fx);
 	memset(&call, 0, sizeof(call));
 	assert_int_equal(run_call(fx, &(struct req){ .kind = OP_NTCREATEX,
@@ -866,7 +874,7 @@ static void test_direct_refused(void **cm_state)
 			 NT_STATUS_INVALID_HANDLE);
 	/* without 0x8 the same open works */
 	assert_int_equal(ntcreatex(fx, "f", 0x40, 2, 0), NT_STATUS_OK);
-	fileio_no_openat2 = false;
+	vfs_posix_no_openat2 = false;
 }
 
 /* Pages of a file in the page cache, in percent (mincore). */
@@ -1039,7 +1047,7 @@ static void test_rename_unlink_rmdir(void **cm_state)
 }
 
 /*
- * Directories are resolved once per client and kept (fileio_dircache_get):
+ * Directories are resolved once per client and kept (vp_dircache_get):
  * what this client renames or removes is forgotten, and a kept directory
  * that someone else removed and made again is looked up anew.
  */
@@ -1105,6 +1113,39 @@ static void test_kept_directories(void **cm_state)
 							       i) }),
 				 NT_STATUS_OK);
 	assert_true(count_fds() <= fds + 32);
+}
+
+/*
+ * The descriptors a client keeps beyond its handles stay within what
+ * vfs_posix_fds_per_client() announces (the up-front budget counts on
+ * it), however many directories the loadfile touches.
+ */
+static void test_fds_per_client(void **cm_state)
+{
+	struct fx *fx = *cm_state;
+	unsigned base = count_fds();
+
+	assert_int_equal(vfs_posix_fds_per_client(), 34);
+	fx_open(fx);
+	for (int i = 0; i < 40; i++) {
+		char *d = talloc_asprintf(fx->tmp, "dir%d", i);
+		char *f = talloc_asprintf(fx->tmp, "dir%d/sub/f", i);
+		char *p = talloc_asprintf(fx->tmp, "dir%d/sub/*", i);
+
+		assert_int_equal(RUN(fx, .kind = OP_MKDIR, .path = { d }),
+				 NT_STATUS_OK);
+		assert_int_equal(RUN(fx, .kind = OP_MKDIR, .path = {
+			talloc_asprintf(fx->tmp, "%s/sub", d) }), NT_STATUS_OK);
+		assert_int_equal(ntcreatex(fx, f, 0x40, 2, 0), NT_STATUS_OK);
+		assert_int_equal(close_h(fx, 0), NT_STATUS_OK);
+		assert_int_equal(RUN(fx, .kind = OP_FIND, .path = { p },
+				     .arg = { 260, 100, 3 }), NT_STATUS_OK);
+		assert_int_equal(RUN(fx, .kind = OP_QPATHINFO,
+				     .path = { talloc_asprintf(fx->tmp,
+						"dir%d/sub/F", i) } ),
+				 NT_STATUS_OK);
+		assert_true(count_fds() - base <= vfs_posix_fds_per_client());
+	}
 }
 
 /* Build a nested tree under root: files, empty and full directories. */
@@ -1245,7 +1286,7 @@ static void symlinks_on_the_way(struct fx *fx, bool walk)
 	assert_int_equal(symlinkat("precious", fx->dfd, "top"), 0);
 	assert_int_equal(symlinkat("/", fx->dfd, "c/root"), 0);
 	fx_open(fx);
-	fileio_no_openat2 = walk;
+	vfs_posix_no_openat2 = walk;
 
 	for (i = 0; i < sizeof(links) / sizeof(links[0]); i++) {
 		const char *l = links[i];
@@ -1290,7 +1331,7 @@ static void symlinks_on_the_way(struct fx *fx, bool walk)
 	/* a link to / : nothing there is even looked at */
 	assert_int_not_equal(RUN(fx, .kind = OP_QPATHINFO,
 				 .path = { "c/root/etc" }), OK);
-	assert_int_not_equal(fileio_find_count(fx->state, &(struct op_call){0},
+	assert_int_not_equal(nbvfs_find_count(fx->state, &(struct op_call){0},
 					       "c/root/*", 0, &n), OK);
 	assert_int_equal(n, 0);
 
@@ -1301,7 +1342,7 @@ static void symlinks_on_the_way(struct fx *fx, bool walk)
 	assert_int_equal(type_of(fx, "top"), -1);
 	check_precious(fx);
 	assert_int_equal(type_of(fx, "precious/sub"), S_IFDIR);
-	fileio_no_openat2 = false;
+	vfs_posix_no_openat2 = false;
 }
 
 static void test_symlinks_on_the_way(void **cm_state)
@@ -1435,7 +1476,7 @@ static void test_mask_match(void **cm_state)
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		print_message("mask '%s' name '%s'\n", cases[i].mask,
 			      cases[i].name);
-		assert_int_equal(fileio_mask_match(cases[i].mask,
+		assert_int_equal(wildcard_match(cases[i].mask,
 						   cases[i].name),
 				 cases[i].match);
 	}
@@ -1490,12 +1531,12 @@ static void test_find(void **cm_state)
 				     .arg = { 260, cases[i].maxcount,
 					      (int64_t)cases[i].count }),
 				 cases[i].status);
-		if (strpbrk(p, FILEIO_WILDCARDS) != NULL &&
+		if (strpbrk(p, WILDCARD_CHARS) != NULL &&
 		    cases[i].status != NT_STATUS_OBJECT_PATH_NOT_FOUND) {
 			uint64_t n = 99;
 
 			memset(&call, 0, sizeof(call));
-			assert_int_equal(fileio_find_count(fx->state, &call, p,
+			assert_int_equal(nbvfs_find_count(fx->state, &call, p,
 					 cases[i].maxcount, &n), NT_STATUS_OK);
 			assert_int_equal(n, cases[i].count);
 		}
@@ -1701,8 +1742,8 @@ static void test_xattr(void **cm_state)
 	run_script(fx);
 	assert_int_equal(ntcreatex(fx, "f", 0x40, 2, 0), NT_STATUS_OK);
 	n = getxattr(talloc_asprintf(fx->tmp, "%s/f", fx->dir),
-		     FILEIO_XATTR_NAME, val, sizeof(val));
-	assert_int_equal(n, FILEIO_XATTR_SIZE);
+		     NBVFS_XATTR_NAME, val, sizeof(val));
+	assert_int_equal(n, NBVFS_XATTR_SIZE);
 	assert_int_equal(RUN(fx, .kind = OP_QFILEINFO, .handle = 0,
 			     .arg = { 1004 }), NT_STATUS_OK);
 	assert_int_equal(RUN(fx, .kind = OP_SFILEINFO, .handle = 0,
@@ -1712,7 +1753,7 @@ static void test_xattr(void **cm_state)
 	/* directories are opened without writing one */
 	assert_int_equal(ntcreatex(fx, "d", 0x1, 2, 1), NT_STATUS_OK);
 	assert_true(getxattr(talloc_asprintf(fx->tmp, "%s/d", fx->dir),
-			     FILEIO_XATTR_NAME, val, sizeof(val)) < 0);
+			     NBVFS_XATTR_NAME, val, sizeof(val)) < 0);
 #else
 	fx->opts.xattr = true;
 	fx_open(fx);
@@ -2020,8 +2061,12 @@ static void test_registry(void **cm_state)
 	for (i = 0; backend_registry[i] != NULL; i++) {
 		assert_non_null(backend_registry[i]->name);
 		assert_non_null(backend_registry[i]->description);
+		/* each entry is found by its name (no two share one) */
+		assert_ptr_equal(backend_find(backend_registry[i]->name),
+				 backend_registry[i]);
 	}
-	assert_int_equal(i, 2);
+	/* fileio and null at least: a new backend is one more line */
+	assert_true(i >= 2);
 }
 
 int main(void)
@@ -2053,6 +2098,7 @@ int main(void)
 		T(test_symlinks_on_the_way),
 		T(test_symlinks_on_the_way_no_openat2),
 		T(test_kept_directories),
+		T(test_fds_per_client),
 		T(test_qpathinfo_resolve),
 		T(test_fs_and_file_info),
 		T(test_mask_match),

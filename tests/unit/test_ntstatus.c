@@ -319,6 +319,56 @@ static void test_errno_roundtrip(void **state)
 		ntstatus_matches(STATUS_SUCCESS, 0, ntstatus_from_errno(0)));
 }
 
+/* the one fault classification: what stops a run under the default
+ * policy, and the statuses of a lost connection */
+static void test_fault_classes(void **state)
+{
+	static const struct {
+		int err;
+		enum ntstatus_fault fault;
+		const char *status;	/* NULL: not checked by name */
+	} cases[] = {
+		{ ENOSPC, FAULT_DISK_FULL, "NT_STATUS_DISK_FULL" },
+		{ EDQUOT, FAULT_DISK_FULL, "NT_STATUS_DISK_FULL" },
+		{ EFBIG, FAULT_NONE, "NT_STATUS_DISK_FULL" },
+		{ EROFS, FAULT_READ_ONLY, "NT_STATUS_MEDIA_WRITE_PROTECTED" },
+		{ EMFILE, FAULT_NO_HANDLES, "NT_STATUS_TOO_MANY_OPENED_FILES" },
+		{ ENFILE, FAULT_NO_HANDLES, "NT_STATUS_TOO_MANY_OPENED_FILES" },
+		{ ENOMEM, FAULT_NO_MEMORY, "NT_STATUS_NO_MEMORY" },
+		{ -EIO, FAULT_IO, "NT_STATUS_UNSUCCESSFUL" },
+		{ ECONNRESET, FAULT_TRANSPORT, "NT_STATUS_CONNECTION_RESET" },
+		{ ECONNABORTED, FAULT_TRANSPORT,
+		  "NT_STATUS_CONNECTION_ABORTED" },
+		{ ETIMEDOUT, FAULT_TRANSPORT, "NT_STATUS_IO_TIMEOUT" },
+		{ EPIPE, FAULT_TRANSPORT, "NT_STATUS_PIPE_BROKEN" },
+		{ ESTALE, FAULT_TRANSPORT, "NT_STATUS_FILE_INVALID" },
+		{ ENOTCONN, FAULT_TRANSPORT,
+		  "NT_STATUS_CONNECTION_DISCONNECTED" },
+		{ EHOSTUNREACH, FAULT_TRANSPORT, "NT_STATUS_HOST_UNREACHABLE" },
+		{ ENOENT, FAULT_NONE, "NT_STATUS_OBJECT_NAME_NOT_FOUND" },
+		{ EACCES, FAULT_NONE, "NT_STATUS_ACCESS_DENIED" },
+		{ EAGAIN, FAULT_NONE, "NT_STATUS_UNSUCCESSFUL" },
+		{ 0, FAULT_NONE, "NT_STATUS_OK" },
+		{ 99999, FAULT_NONE, "NT_STATUS_UNSUCCESSFUL" },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		print_message("errno %d\n", cases[i].err);
+		assert_int_equal(ntstatus_fault_class(cases[i].err),
+				 cases[i].fault);
+		assert_string_equal(ntstatus_name(ntstatus_from_errno(
+					    cases[i].err)), cases[i].status);
+	}
+	assert_string_equal(ntstatus_fault_name(FAULT_TRANSPORT),
+			    "transport lost");
+	assert_string_equal(ntstatus_fault_name(FAULT_NONE), "none");
+	/* a failure without a reason never reads as success */
+	assert_int_equal(ntstatus_failure(0), NT_STATUS_UNSUCCESSFUL);
+	assert_int_equal(ntstatus_failure(ENOSPC), NT_STATUS_DISK_FULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -328,6 +378,8 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_matches, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_errno_roundtrip, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_fault_classes, setup,
 						teardown),
 	};
 

@@ -31,9 +31,15 @@
  * Beyond the required mappings: ENAMETOOLONG -> OBJECT_NAME_INVALID,
  * EINVAL -> INVALID_PARAMETER, ENOMEM -> NO_MEMORY, EBUSY and ETXTBSY ->
  * SHARING_VIOLATION, EXDEV -> NOT_SAME_DEVICE, ELOOP -> STOPPED_ON_SYMLINK
- * and EFBIG -> DISK_FULL.  A negative errno is taken as its absolute
- * value; anything else is UNSUCCESSFUL (EAGAIN on a lock is for the
- * backend to turn into LOCK_NOT_GRANTED).
+ * and EFBIG -> DISK_FULL; the errnos of a lost connection map to the
+ * CONNECTION_* / IO_TIMEOUT / PIPE_BROKEN statuses (ESTALE, an NFS export
+ * that forgot the file, to FILE_INVALID).  A negative errno is taken as
+ * its absolute value; anything else is UNSUCCESSFUL (EAGAIN on a lock is
+ * for the backend to turn into LOCK_NOT_GRANTED).
+ *
+ * The same table classifies the faults that are more than one request's
+ * answer (ntstatus_fault_class): the client's fatal-fault policy and
+ * every backend sort errno through it, nowhere else.
  */
 #include "config.h"
 
@@ -63,6 +69,15 @@
 #define NT_STATUS_NAME_TOO_LONG		 0xC0000106u
 #define NT_STATUS_INVALID_LEVEL		 0xC0000148u
 #define NT_STATUS_FILE_TOO_LARGE	 0xC0000904u
+#define NT_STATUS_FILE_INVALID		 0xC0000098u
+#define NT_STATUS_IO_TIMEOUT		 0xC00000B5u
+#define NT_STATUS_PIPE_BROKEN		 0xC000014Bu
+#define NT_STATUS_CONNECTION_DISCONNECTED 0xC000020Cu
+#define NT_STATUS_CONNECTION_RESET	 0xC000020Du
+#define NT_STATUS_CONNECTION_REFUSED	 0xC0000236u
+#define NT_STATUS_NETWORK_UNREACHABLE	 0xC000023Cu
+#define NT_STATUS_HOST_UNREACHABLE	 0xC000023Du
+#define NT_STATUS_CONNECTION_ABORTED	 0xC0000241u
 
 enum nt_family {
 	FAM_NONE = 0,
@@ -133,6 +148,16 @@ static const struct nt_entry nt_table[] = {
 	NT(NT_STATUS_NAME_TOO_LONG, FAM_BAD_NAME),
 	NT(NT_STATUS_INVALID_LEVEL, FAM_NONE),
 	NT(NT_STATUS_FILE_TOO_LARGE, FAM_NONE),
+	/* what a lost connection answers (remote backends) */
+	NT(NT_STATUS_FILE_INVALID, FAM_NONE),
+	NT(NT_STATUS_IO_TIMEOUT, FAM_NONE),
+	NT(NT_STATUS_PIPE_BROKEN, FAM_NONE),
+	NT(NT_STATUS_CONNECTION_DISCONNECTED, FAM_NONE),
+	NT(NT_STATUS_CONNECTION_RESET, FAM_NONE),
+	NT(NT_STATUS_CONNECTION_REFUSED, FAM_NONE),
+	NT(NT_STATUS_NETWORK_UNREACHABLE, FAM_NONE),
+	NT(NT_STATUS_HOST_UNREACHABLE, FAM_NONE),
+	NT(NT_STATUS_CONNECTION_ABORTED, FAM_NONE),
 };
 
 #define NT_TABLE_LEN (sizeof(nt_table) / sizeof(nt_table[0]))
@@ -233,60 +258,111 @@ int ntstatus_parse(const char *tok, size_t len, enum status_check *check,
 	return -1;
 }
 
-uint32_t ntstatus_from_errno(int err)
+/*
+ * The one errno -> NT status table, with the fault class of each errno
+ * that is more than an answer to one request (see ntstatus.h).  A
+ * linear scan: the table is short and a failure path is not hot.
+ */
+struct errno_entry {
+	int err;
+	uint32_t code;
+	enum ntstatus_fault fault;
+};
+
+static const struct errno_entry errno_table[] = {
+	{ ENOENT, NT_STATUS_OBJECT_NAME_NOT_FOUND, FAULT_NONE },
+	{ EEXIST, NT_STATUS_OBJECT_NAME_COLLISION, FAULT_NONE },
+	{ ENOTEMPTY, NT_STATUS_DIRECTORY_NOT_EMPTY, FAULT_NONE },
+	{ EISDIR, NT_STATUS_FILE_IS_A_DIRECTORY, FAULT_NONE },
+	{ ENOTDIR, NT_STATUS_NOT_A_DIRECTORY, FAULT_NONE },
+	{ EACCES, NT_STATUS_ACCESS_DENIED, FAULT_NONE },
+	{ EPERM, NT_STATUS_ACCESS_DENIED, FAULT_NONE },
+	{ ENOSPC, NT_STATUS_DISK_FULL, FAULT_DISK_FULL },
+	{ EDQUOT, NT_STATUS_DISK_FULL, FAULT_DISK_FULL },
+	/* too large for this file, not a full disk: no fault */
+	{ EFBIG, NT_STATUS_DISK_FULL, FAULT_NONE },
+	{ EROFS, NT_STATUS_MEDIA_WRITE_PROTECTED, FAULT_READ_ONLY },
+	{ EMFILE, NT_STATUS_TOO_MANY_OPENED_FILES, FAULT_NO_HANDLES },
+	{ ENFILE, NT_STATUS_TOO_MANY_OPENED_FILES, FAULT_NO_HANDLES },
+	{ EBADF, NT_STATUS_INVALID_HANDLE, FAULT_NONE },
+	{ ENOSYS, NT_STATUS_NOT_SUPPORTED, FAULT_NONE },
+	{ EOPNOTSUPP, NT_STATUS_NOT_SUPPORTED, FAULT_NONE },
+#if defined(ENOTSUP) && ENOTSUP != EOPNOTSUPP
+	{ ENOTSUP, NT_STATUS_NOT_SUPPORTED, FAULT_NONE },
+#endif
+	{ ENAMETOOLONG, NT_STATUS_OBJECT_NAME_INVALID, FAULT_NONE },
+	{ EINVAL, NT_STATUS_INVALID_PARAMETER, FAULT_NONE },
+	{ ENOMEM, NT_STATUS_NO_MEMORY, FAULT_NO_MEMORY },
+	{ EBUSY, NT_STATUS_SHARING_VIOLATION, FAULT_NONE },
+	{ ETXTBSY, NT_STATUS_SHARING_VIOLATION, FAULT_NONE },
+	{ EXDEV, NT_STATUS_NOT_SAME_DEVICE, FAULT_NONE },
+	{ ELOOP, NT_STATUS_STOPPED_ON_SYMLINK, FAULT_NONE },
+	/* EIO keeps UNSUCCESSFUL, the status its messages always showed */
+	{ EIO, NT_STATUS_UNSUCCESSFUL, FAULT_IO },
+	/* the connection to the server or the export is gone */
+	{ ECONNRESET, NT_STATUS_CONNECTION_RESET, FAULT_TRANSPORT },
+	{ ECONNABORTED, NT_STATUS_CONNECTION_ABORTED, FAULT_TRANSPORT },
+	{ ECONNREFUSED, NT_STATUS_CONNECTION_REFUSED, FAULT_TRANSPORT },
+	{ ETIMEDOUT, NT_STATUS_IO_TIMEOUT, FAULT_TRANSPORT },
+	{ EPIPE, NT_STATUS_PIPE_BROKEN, FAULT_TRANSPORT },
+	{ ENOTCONN, NT_STATUS_CONNECTION_DISCONNECTED, FAULT_TRANSPORT },
+	{ EHOSTUNREACH, NT_STATUS_HOST_UNREACHABLE, FAULT_TRANSPORT },
+	{ ENETUNREACH, NT_STATUS_NETWORK_UNREACHABLE, FAULT_TRANSPORT },
+	{ ENETDOWN, NT_STATUS_NETWORK_UNREACHABLE, FAULT_TRANSPORT },
+	{ ESTALE, NT_STATUS_FILE_INVALID, FAULT_TRANSPORT },
+};
+
+#define ERRNO_TABLE_LEN (sizeof(errno_table) / sizeof(errno_table[0]))
+
+static const struct errno_entry *errno_entry(int err)
 {
 	if (err < 0)
 		err = -err;
-	switch (err) {
-	case 0:
-		return NT_STATUS_OK;
-	case ENOENT:
-		return NT_STATUS_OBJECT_NAME_NOT_FOUND;
-	case EEXIST:
-		return NT_STATUS_OBJECT_NAME_COLLISION;
-	case ENOTEMPTY:
-		return NT_STATUS_DIRECTORY_NOT_EMPTY;
-	case EISDIR:
-		return NT_STATUS_FILE_IS_A_DIRECTORY;
-	case ENOTDIR:
-		return NT_STATUS_NOT_A_DIRECTORY;
-	case EACCES:
-	case EPERM:
-		return NT_STATUS_ACCESS_DENIED;
-	case ENOSPC:
-	case EDQUOT:
-	case EFBIG:
-		return NT_STATUS_DISK_FULL;
-	case EROFS:
-		return NT_STATUS_MEDIA_WRITE_PROTECTED;
-	case EMFILE:
-	case ENFILE:
-		return NT_STATUS_TOO_MANY_OPENED_FILES;
-	case EBADF:
-		return NT_STATUS_INVALID_HANDLE;
-	case ENOSYS:
-	case EOPNOTSUPP:
-#if defined(ENOTSUP) && ENOTSUP != EOPNOTSUPP
-	case ENOTSUP:
-#endif
-		return NT_STATUS_NOT_SUPPORTED;
-	case ENAMETOOLONG:
-		return NT_STATUS_OBJECT_NAME_INVALID;
-	case EINVAL:
-		return NT_STATUS_INVALID_PARAMETER;
-	case ENOMEM:
-		return NT_STATUS_NO_MEMORY;
-	case EBUSY:
-	case ETXTBSY:
-		return NT_STATUS_SHARING_VIOLATION;
-	case EXDEV:
-		return NT_STATUS_NOT_SAME_DEVICE;
-	case ELOOP:
-		return NT_STATUS_STOPPED_ON_SYMLINK;
-	default:
-		/* EAGAIN and friends on locks are the backend's to map */
-		return NT_STATUS_UNSUCCESSFUL;
+	for (size_t i = 0; i < ERRNO_TABLE_LEN; i++) {
+		if (errno_table[i].err == err)
+			return &errno_table[i];
 	}
+	return NULL;
+}
+
+uint32_t ntstatus_from_errno(int err)
+{
+	const struct errno_entry *e;
+
+	if (err == 0)
+		return NT_STATUS_OK;
+	e = errno_entry(err);
+	/* EAGAIN and friends on locks are the backend's to map */
+	return e != NULL ? e->code : NT_STATUS_UNSUCCESSFUL;
+}
+
+uint32_t ntstatus_failure(int err)
+{
+	/* a failure must never read as success */
+	return err == 0 ? NT_STATUS_UNSUCCESSFUL : ntstatus_from_errno(err);
+}
+
+enum ntstatus_fault ntstatus_fault_class(int err)
+{
+	const struct errno_entry *e = errno_entry(err);
+
+	return e != NULL ? e->fault : FAULT_NONE;
+}
+
+const char *ntstatus_fault_name(enum ntstatus_fault fault)
+{
+	static const char *const names[] = {
+		[FAULT_NONE] = "none",
+		[FAULT_DISK_FULL] = "disk full",
+		[FAULT_READ_ONLY] = "read-only",
+		[FAULT_NO_HANDLES] = "out of handles",
+		[FAULT_NO_MEMORY] = "out of memory",
+		[FAULT_IO] = "I/O error",
+		[FAULT_TRANSPORT] = "transport lost",
+	};
+
+	return (unsigned)fault < sizeof(names) / sizeof(names[0]) ?
+		       names[fault] : "unknown";
 }
 
 bool ntstatus_matches(enum status_check check, uint32_t expected,

@@ -1,0 +1,766 @@
+/*
+ * vfs_posix.c - the POSIX vfs: a local directory through the *at() calls.
+ *
+ * The root directory is opened once and every path is resolved relative
+ * to that descriptor, so a client never depends on the working directory
+ * and never builds long path strings.  Handles are the fds themselves.
+ *
+ * No path ever leaves the root through a symlink: every path is resolved
+ * beneath the root descriptor with openat2(RESOLVE_BENEATH |
+ * RESOLVE_NO_SYMLINKS), the calls that take no such flags (stat, mkdir,
+ * unlink, rename) act on the last component relative to a parent opened
+ * that way, and where the kernel has no openat2 (ENOSYS) the path is walked
+ * one component at a time with O_NOFOLLOW.  dbench never makes symlinks,
+ * so any symlink met on the way is foreign and the call fails (ELOOP or
+ * ENOTDIR); a symlink as the last component is acted on as a link.
+ *
+ * Each op makes the system calls dbench 4.00 makes for it (bench/
+ * syscalls.sh compares them call for call): the kept directory descriptors
+ * below turn a call on a full path into one *at() call on (kept parent,
+ * last component).
+ *
+ * Removal walks the tree with openat/unlinkat and O_NOFOLLOW: a symlink
+ * inside the tree is removed as a link, and whatever it points at is left
+ * alone.  Direct I/O needs aligned memory: dio_buffer hands out a buffer
+ * from posix_memalign.
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <unistd.h>
+#ifdef HAVE_SYS_XATTR_H
+#include <sys/xattr.h>
+#endif
+
+#if defined(__linux__) && defined(__has_include)
+#if __has_include(<linux/openat2.h>)
+#include <linux/openat2.h>
+#define VFS_POSIX_HAVE_OPENAT2 1
+#endif
+#endif
+
+#include <talloc.h>
+
+#include "util.h"
+#include "vfs.h"
+
+/* Directories kept open per vfs; see vp_dircache_get(). */
+#define VP_DIRCACHE	VFS_POSIX_DIRCACHE
+/* getdents64 buffer: what glibc's readdir uses. */
+#define VP_DENTS_SIZE	32768
+/* Alignment of the direct I/O buffer: a page, which is at least the
+ * memory alignment any Linux filesystem asks for (STATX_DIOALIGN). */
+#define VP_DIO_ALIGN	4096u
+
+struct vp_dircache {
+	char *path;		/* relative to the root (talloc) */
+	size_t len;
+	int fd;			/* O_PATH | O_DIRECTORY, -1: entry unused */
+	uint64_t used;		/* when last used, for eviction */
+};
+
+struct vfs_posix {
+	struct vfs vfs;		/* first: a struct vfs * is one of these */
+	int dirfd;		/* the root */
+	char *dirpath;		/* its absolute path (getxattr by path only) */
+	struct vp_dircache dircache[VP_DIRCACHE];
+	uint64_t dircache_clock;
+	char *dents;		/* getdents64 buffer, allocated on first use */
+	uint8_t *dbuf;		/* direct I/O buffer (posix_memalign) */
+	size_t dbuf_size;
+};
+
+struct vp_dirent64 {		/* the kernel's struct linux_dirent64 */
+	uint64_t d_ino;
+	int64_t d_off;
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
+};
+
+/* Set once openat2 is known to be missing (tests set it too). */
+static bool vfs_posix_no_openat2;
+
+static struct vfs_posix *vp_of(struct vfs *vfs)
+{
+	return (struct vfs_posix *)vfs;
+}
+
+/* r (a system call's result) as the vfs returns it: -errno on failure. */
+static int vp_ret(int r)
+{
+	return r < 0 ? -errno : r;
+}
+
+/* ---- confined path resolution ---- */
+
+/*
+ * openat(dfd, path, flags, mode) that neither leaves dfd nor follows any
+ * symlink on the way (nor the last component: O_NOFOLLOW is implied, so
+ * O_PATH opens a final symlink as a link and other opens of it fail).
+ * -1 with errno set on failure.
+ */
+static int vp_open_beneath(int dfd, const char *path, int flags, mode_t mode)
+{
+	const char *leaf;
+	int pfd, fd, err;
+
+	flags |= O_NOFOLLOW;
+#ifdef VFS_POSIX_HAVE_OPENAT2
+	if (!vfs_posix_no_openat2) {
+		struct open_how how;
+		int tries = 0;
+		long r;
+
+		memset(&how, 0, sizeof(how));
+		how.flags = (uint64_t)(unsigned)flags;
+		if (flags & O_CREAT)
+			how.mode = mode;
+		how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS;
+		do {
+			/* EAGAIN: a rename raced with the lookup; retry */
+			r = syscall(SYS_openat2, dfd, path, &how, sizeof(how));
+		} while (r < 0 && errno == EAGAIN && ++tries < 100);
+		if (r >= 0 || errno != ENOSYS)
+			return (int)r;
+		vfs_posix_no_openat2 = true;
+	}
+#endif
+	/* no openat2: walk to the parent one component at a time */
+	if (strchr(path, '/') == NULL)
+		return openat(dfd, path, flags, mode);
+	pfd = util_open_parent_nofollow(dfd, path, &leaf);
+	if (pfd < 0)
+		return -1;
+	fd = openat(pfd, leaf, flags, mode);
+	err = errno;
+	close(pfd);
+	errno = err;
+	return fd;
+}
+
+/*
+ * Directories resolved so far.  Resolving a directory safely costs an
+ * openat2() (or a walk) and a close(); dbench 4.00 makes one call on a
+ * full path instead.  So each directory is resolved once and its O_PATH
+ * descriptor kept: the call on the path becomes one *at() call on (kept
+ * descriptor, last component), the same system calls as 4.00's, and
+ * still nothing follows a symlink.  The cache is emptied whenever this
+ * vfs removes or renames a directory; a kept directory someone else
+ * removed is noticed by opendir (its link count is 0) and resolved again.
+ */
+
+/* Forget every kept directory. */
+static void vp_dircache_flush(struct vfs_posix *vp)
+{
+	for (unsigned i = 0; i < VP_DIRCACHE; i++) {
+		struct vp_dircache *e = &vp->dircache[i];
+
+		if (e->fd >= 0)
+			close(e->fd);
+		e->fd = -1;
+		e->len = 0;
+	}
+}
+
+/* The entry to reuse for a new directory: a free one, else the LRU. */
+static struct vp_dircache *vp_dircache_victim(struct vfs_posix *vp,
+					      const char *path, size_t len,
+					      int *hit)
+{
+	struct vp_dircache *victim = NULL;
+
+	*hit = -1;
+	for (unsigned i = 0; i < VP_DIRCACHE; i++) {
+		struct vp_dircache *e = &vp->dircache[i];
+
+		if (e->fd < 0) {
+			if (victim == NULL || victim->fd >= 0)
+				victim = e;	/* a free entry first */
+			continue;
+		}
+		if (e->len == len && memcmp(e->path, path, len) == 0) {
+			e->used = vp->dircache_clock;
+			*hit = e->fd;
+			return e;
+		}
+		if (victim == NULL || (victim->fd >= 0 && e->used < victim->used))
+			victim = e;	/* else the least recently used */
+	}
+	return victim;
+}
+
+/*
+ * The kept descriptor of directory path[0..len) (relative to the root),
+ * resolving it on a miss.  The cache owns it: never close it.  -1 with
+ * errno set when the directory cannot be resolved.
+ */
+static int vp_dircache_get(struct vfs_posix *vp, const char *path, size_t len)
+{
+	struct vp_dircache *victim;
+	char *copy;
+	int fd, hit;
+
+	vp->dircache_clock++;
+	victim = vp_dircache_victim(vp, path, len, &hit);
+	if (hit >= 0)
+		return hit;
+	copy = talloc_realloc(vp, victim->path, char, len + 1);
+	if (copy == NULL) {
+		errno = ENOMEM;
+		return -1;
+	}
+	memcpy(copy, path, len);
+	copy[len] = '\0';
+	victim->path = copy;
+	fd = vp_open_beneath(vp->dirfd, copy, O_PATH | O_DIRECTORY | O_CLOEXEC,
+			     0);
+	if (victim->fd >= 0) {
+		int err = errno;
+
+		close(victim->fd);	/* its path was overwritten above */
+		errno = err;
+	}
+	victim->fd = fd < 0 ? -1 : fd;
+	victim->len = fd < 0 ? 0 : len;
+	victim->used = vp->dircache_clock;
+	return fd;
+}
+
+/*
+ * The directory holding path's last component, resolved safely: the root
+ * for a single component, else a kept O_PATH descriptor.  *leaf is pointed
+ * at the last component.  -1 with errno set on failure.  The descriptor
+ * is never to be closed by the caller.
+ */
+static int vp_parent(struct vfs_posix *vp, const char *path, const char **leaf)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (slash == NULL) {
+		*leaf = path;
+		return vp->dirfd;
+	}
+	*leaf = slash + 1;
+	return vp_dircache_get(vp, path, (size_t)(slash - path));
+}
+
+/* ---- the ops on paths ---- */
+
+static int vp_open(struct vfs *vfs, const char *path, int flags, mode_t mode)
+{
+	const char *leaf;
+	int pfd = vp_parent(vp_of(vfs), path, &leaf);
+
+	if (pfd < 0)
+		return -errno;
+	return vp_ret(openat(pfd, leaf[0] != '\0' ? leaf : ".",
+			     flags | O_NOFOLLOW | O_CLOEXEC, mode));
+}
+
+static int vp_stat(struct vfs *vfs, const char *path, struct stat *sb)
+{
+	const char *leaf;
+	int pfd = vp_parent(vp_of(vfs), path, &leaf);
+
+	if (pfd < 0)
+		return -errno;
+	return vp_ret(fstatat(pfd, leaf, sb, AT_SYMLINK_NOFOLLOW));
+}
+
+static int vp_mkdir(struct vfs *vfs, const char *path, mode_t mode)
+{
+	const char *leaf;
+	int pfd = vp_parent(vp_of(vfs), path, &leaf);
+
+	return pfd < 0 ? -errno : vp_ret(mkdirat(pfd, leaf, mode));
+}
+
+static int vp_unlinkat(struct vfs_posix *vp, const char *path, int flags)
+{
+	const char *leaf;
+	int pfd = vp_parent(vp, path, &leaf);
+
+	return pfd < 0 ? -errno : vp_ret(unlinkat(pfd, leaf, flags));
+}
+
+static int vp_unlink(struct vfs *vfs, const char *path)
+{
+	return vp_unlinkat(vp_of(vfs), path, 0);
+}
+
+static int vp_rmdir(struct vfs *vfs, const char *path)
+{
+	int r = vp_unlinkat(vp_of(vfs), path, AT_REMOVEDIR);
+
+	if (r == 0)
+		vp_dircache_flush(vp_of(vfs));	/* it may have been kept */
+	return r;
+}
+
+static int vp_rename(struct vfs *vfs, const char *from, const char *to,
+		     unsigned flags)
+{
+	struct vfs_posix *vp = vp_of(vfs);
+	const char *from_leaf, *to_leaf;
+	int from_fd, to_fd;
+
+	from_fd = vp_parent(vp, from, &from_leaf);
+	if (from_fd < 0)
+		return -errno;
+	/* the second lookup cannot evict the first: it was just used */
+	to_fd = vp_parent(vp, to, &to_leaf);
+	if (to_fd < 0)
+		return -errno;
+	if (renameat(from_fd, from_leaf, to_fd, to_leaf) != 0)
+		return -errno;
+	/* a directory moved: kept descriptors may name the wrong place */
+	if (flags & VFS_RENAME_DIR)
+		vp_dircache_flush(vp);
+	return 0;
+}
+
+static int vp_statfs(struct vfs *vfs)
+{
+	struct statvfs sv;
+
+	return vp_ret(fstatvfs(vp_of(vfs)->dirfd, &sv));
+}
+
+/* ---- directories: getdents64 ---- */
+
+/*
+ * A directory read with getdents64() into a 32 KiB buffer: what glibc's
+ * opendir()/readdir() do (openat, fstat, getdents64, close), without the
+ * fcntl() fdopendir() would add, and opened relative to a kept directory
+ * so that no symlink is followed on the way.  A kept directory that
+ * someone else removed (no links left) is resolved again once.
+ */
+static int vp_opendir(struct vfs *vfs, const char *path, size_t len,
+		      struct vfs_dir *d)
+{
+	struct vfs_posix *vp = vp_of(vfs);
+	int pfd, fd, err, stale = 0;
+	struct stat sb;
+
+	if (vp->dents == NULL) {
+		vp->dents = talloc_size(vp, VP_DENTS_SIZE);
+		if (vp->dents == NULL)
+			return -ENOMEM;
+	}
+	for (int attempt = 0;; attempt++) {
+		pfd = len > 0 ? vp_dircache_get(vp, path, len) : vp->dirfd;
+		if (pfd < 0)
+			return -errno;
+		fd = openat(pfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (fd < 0)
+			return -errno;
+		if (fstat(fd, &sb) != 0) {
+			err = errno;
+			close(fd);
+			return -err;
+		}
+		if (sb.st_nlink > 0 || len == 0 || attempt > 0)
+			break;
+		close(fd);
+		vp_dircache_flush(vp);
+		stale = 1;
+	}
+	d->h = fd;
+	d->pos = d->end = 0;
+	return stale;
+}
+
+static int vp_readdir(struct vfs *vfs, struct vfs_dir *d, const char **name)
+{
+	struct vfs_posix *vp = vp_of(vfs);
+	const struct vp_dirent64 *de;
+
+	if (d->pos >= d->end) {
+		long n = syscall(SYS_getdents64, (int)d->h, vp->dents,
+				 VP_DENTS_SIZE);
+
+		if (n <= 0)
+			return n == 0 ? 0 : -errno;
+		d->pos = 0;
+		d->end = (size_t)n;
+	}
+	de = (const struct vp_dirent64 *)(vp->dents + d->pos);
+	d->pos += de->d_reclen;
+	*name = de->d_name;
+	return 1;
+}
+
+static void vp_closedir(struct vfs *vfs, struct vfs_dir *d)
+{
+	(void)vfs;
+	close((int)d->h);
+}
+
+/* ---- the ops on handles ---- */
+
+static int vp_close(struct vfs *vfs, int fh)
+{
+	(void)vfs;
+	/* the fd is gone whatever close() says; EINTR is not a failure */
+	if (close(fh) != 0 && errno != EINTR)
+		return -errno;
+	return 0;
+}
+
+static int vp_fstat(struct vfs *vfs, int fh, struct stat *sb)
+{
+	(void)vfs;
+	return vp_ret(fstat(fh, sb));
+}
+
+static ssize_t vp_pread(struct vfs *vfs, int fh, void *buf, size_t n,
+			off_t off)
+{
+	ssize_t r;
+
+	(void)vfs;
+	r = pread(fh, buf, n, off);
+	return r < 0 ? -errno : r;
+}
+
+static ssize_t vp_pwrite(struct vfs *vfs, int fh, const void *buf, size_t n,
+			 off_t off)
+{
+	ssize_t r;
+
+	(void)vfs;
+	r = pwrite(fh, buf, n, off);
+	return r < 0 ? -errno : r;
+}
+
+static int vp_fsync(struct vfs *vfs, int fh)
+{
+	(void)vfs;
+	return vp_ret(fsync(fh));
+}
+
+static int vp_ftruncate(struct vfs *vfs, int fh, off_t size)
+{
+	(void)vfs;
+	return vp_ret(ftruncate(fh, size));
+}
+
+/* An fcntl record lock (F_WRLCK or F_UNLCK) on [off, off + len). */
+static int vp_setlk(int fh, short type, off_t off, off_t len)
+{
+	struct flock fl;
+
+	memset(&fl, 0, sizeof(fl));
+	fl.l_type = type;
+	fl.l_whence = SEEK_SET;
+	fl.l_start = off;
+	fl.l_len = len;
+	return vp_ret(fcntl(fh, F_SETLK, &fl));
+}
+
+static int vp_lock(struct vfs *vfs, int fh, off_t off, off_t len)
+{
+	(void)vfs;
+	return vp_setlk(fh, F_WRLCK, off, len);
+}
+
+static int vp_unlock(struct vfs *vfs, int fh, off_t off, off_t len)
+{
+	(void)vfs;
+	return vp_setlk(fh, F_UNLCK, off, len);
+}
+
+static int vp_set_times(struct vfs *vfs, int fh)
+{
+	(void)vfs;
+	return vp_ret(futimens(fh, NULL));
+}
+
+/*
+ * Write the dirty pages out, then ask the kernel to drop the cached ones.
+ * Needs no privilege and touches no other file.  The kernel may keep
+ * pages it cannot drop (tmpfs keeps them all); that is not a failure.
+ */
+static int vp_drop_cache(struct vfs *vfs, int fh)
+{
+	(void)vfs;
+	if (fdatasync(fh) != 0)
+		return -errno;
+	return -posix_fadvise(fh, 0, 0, POSIX_FADV_DONTNEED);
+}
+
+static void *vp_dio_buffer(struct vfs *vfs, size_t n)
+{
+	struct vfs_posix *vp = vp_of(vfs);
+	void *p = NULL;
+
+	if (vp->dbuf_size >= n)
+		return vp->dbuf;
+	if (posix_memalign(&p, VP_DIO_ALIGN, n) != 0)
+		return NULL;
+	free(vp->dbuf);
+	vp->dbuf = p;
+	vp->dbuf_size = n;
+	return p;
+}
+
+/* ---- extended attributes ---- */
+
+#ifdef HAVE_SYS_XATTR_H
+static ssize_t vp_fgetxattr(struct vfs *vfs, int fh, const char *name,
+			    void *buf, size_t n)
+{
+	ssize_t r;
+
+	(void)vfs;
+	r = fgetxattr(fh, name, buf, n);
+	return r < 0 ? -errno : r;
+}
+
+/*
+ * There is no getxattrat(): name the last component through the parent's
+ * fd, which was reached without following a symlink (the l-call does not
+ * follow the last component either).
+ */
+static ssize_t vp_getxattr(struct vfs *vfs, const char *path,
+			   const char *name, void *buf, size_t n)
+{
+	struct vfs_posix *vp = vp_of(vfs);
+	const char *leaf;
+	char *full;
+	ssize_t r;
+	int pfd;
+
+	pfd = vp_parent(vp, path, &leaf);
+	if (pfd < 0)
+		return -errno;
+	if (pfd == vp->dirfd)
+		full = talloc_asprintf(vp, "%s/%s", vp->dirpath, leaf);
+	else
+		full = talloc_asprintf(vp, "/proc/self/fd/%d/%s", pfd, leaf);
+	if (full == NULL)
+		return -ENOMEM;
+	r = lgetxattr(full, name, buf, n);
+	if (r < 0)
+		r = -errno;
+	talloc_free(full);
+	return r;
+}
+
+static int vp_fsetxattr(struct vfs *vfs, int fh, const char *name,
+			const void *buf, size_t n)
+{
+	(void)vfs;
+	return vp_ret(fsetxattr(fh, name, buf, n, 0));
+}
+#endif /* HAVE_SYS_XATTR_H */
+
+/* ---- removing trees ---- */
+
+static int vp_tree_remove(int dfd, const char *name, bool is_dir);
+
+/*
+ * Remove everything inside the directory name (relative to dfd), never
+ * following a symlink.  A missing directory is already empty.  Returns 0
+ * or a negative errno.
+ */
+static int vp_tree_empty(int dfd, const char *name)
+{
+	char *buf;
+	int fd, ret = 0;
+
+	fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -errno;
+	buf = malloc(VP_DENTS_SIZE);	/* one per level of the tree */
+	if (buf == NULL) {
+		close(fd);
+		return -ENOMEM;
+	}
+	/* getdents64 directly (see vp_opendir): no fcntl() per directory */
+	while (ret == 0) {
+		long n = syscall(SYS_getdents64, fd, buf, VP_DENTS_SIZE);
+
+		if (n <= 0) {
+			ret = n < 0 ? -errno : 0;
+			break;
+		}
+		for (long pos = 0; pos < n && ret == 0;) {
+			const struct vp_dirent64 *de =
+				(const struct vp_dirent64 *)(buf + pos);
+
+			pos += de->d_reclen;
+			if (strcmp(de->d_name, ".") == 0 ||
+			    strcmp(de->d_name, "..") == 0)
+				continue;
+			ret = vp_tree_remove(fd, de->d_name,
+					     de->d_type == DT_DIR);
+		}
+	}
+	free(buf);
+	close(fd);
+	return ret;
+}
+
+/*
+ * Remove the entry name (relative to dfd) and, when it is a directory,
+ * everything in it.  A symlink is removed as a link.  A missing entry
+ * counts as removed.  is_dir is a hint (from d_type) that saves the
+ * failing unlink.  Returns 0 or a negative errno.
+ */
+static int vp_tree_remove(int dfd, const char *name, bool is_dir)
+{
+	int attempt, ret, unlink_err = 0;
+
+	if (!is_dir) {
+		if (unlinkat(dfd, name, 0) == 0)
+			return 0;
+		/* ENOTDIR: a directory on the way is not one, so no entry */
+		if (errno == ENOENT || errno == ENOTDIR)
+			return 0;
+		/* a directory: EISDIR on Linux, EPERM elsewhere */
+		if (errno != EISDIR && errno != EPERM)
+			return -errno;
+		unlink_err = errno;
+	}
+	/* entries created while we read are seen by the next attempt */
+	for (attempt = 0; attempt < 3; attempt++) {
+		ret = vp_tree_empty(dfd, name);
+		if (ret == -ENOTDIR && unlink_err != 0)
+			return -unlink_err;	/* EPERM on a non-directory */
+		if (ret != 0)
+			return ret;
+		if (unlinkat(dfd, name, AT_REMOVEDIR) == 0 || errno == ENOENT)
+			return 0;
+		if (errno != ENOTEMPTY && errno != EEXIST)
+			return -errno;
+	}
+	return -ENOTEMPTY;
+}
+
+/* Remove the tree at path; the root (".") is only emptied. */
+static int vp_remove_tree(struct vfs *vfs, const char *path)
+{
+	struct vfs_posix *vp = vp_of(vfs);
+	const char *leaf;
+	int pfd, ret;
+
+	if (path[0] == '\0' || strcmp(path, ".") == 0) {
+		vp_dircache_flush(vp);
+		return vp_tree_empty(vp->dirfd, ".");
+	}
+	/* the tree's parent, reached without following a symlink */
+	pfd = vp_parent(vp, path, &leaf);
+	if (pfd < 0)
+		return errno == ENOENT || errno == ENOTDIR ? 0 : -errno;
+	ret = vp_tree_remove(pfd, leaf, false);
+	vp_dircache_flush(vp);	/* kept directories may be gone */
+	return ret;
+}
+
+/* ---- the instance ---- */
+
+static const struct vfs_ops vfs_posix_ops = {
+	.open = vp_open,
+	.close = vp_close,
+	.stat = vp_stat,
+	.fstat = vp_fstat,
+	.mkdir = vp_mkdir,
+	.rmdir = vp_rmdir,
+	.unlink = vp_unlink,
+	.rename = vp_rename,
+	.opendir = vp_opendir,
+	.readdir = vp_readdir,
+	.closedir = vp_closedir,
+	.pread = vp_pread,
+	.pwrite = vp_pwrite,
+	.fsync = vp_fsync,
+	.ftruncate = vp_ftruncate,
+	.lock = vp_lock,
+	.unlock = vp_unlock,
+	.statfs = vp_statfs,
+	.set_times = vp_set_times,
+#ifdef HAVE_SYS_XATTR_H
+	.fgetxattr = vp_fgetxattr,
+	.getxattr = vp_getxattr,
+	.fsetxattr = vp_fsetxattr,
+#endif
+	.dio_buffer = vp_dio_buffer,
+	.remove_tree = vp_remove_tree,
+	.drop_cache = vp_drop_cache,
+};
+
+static int vp_destructor(struct vfs_posix *vp)
+{
+	vp_dircache_flush(vp);
+	free(vp->dbuf);
+	vp->dbuf = NULL;
+	if (vp->dirfd >= 0) {
+		close(vp->dirfd);
+		vp->dirfd = -1;
+	}
+	return 0;
+}
+
+/* The message for a failed set-up, then NULL. */
+static struct vfs *vp_fail(void *mem_ctx, struct vfs_posix *vp,
+			   const char *directory, int err, char **errp)
+{
+	talloc_free(vp);
+	*errp = talloc_asprintf(mem_ctx, "%s: %s", directory,
+				err == ENOMEM ? "out of memory" :
+						strerror(err));
+	return NULL;
+}
+
+struct vfs *vfs_posix_new(void *mem_ctx, const char *directory,
+			  unsigned flags, char **err)
+{
+	struct vfs_posix *vp = talloc_zero(mem_ctx, struct vfs_posix);
+
+	if (vp == NULL)
+		return vp_fail(mem_ctx, vp, directory, ENOMEM, err);
+	vp->vfs.ops = &vfs_posix_ops;
+	vp->vfs.caps = VFS_DIRECT_IO;
+#ifdef HAVE_SYS_XATTR_H
+	vp->vfs.caps |= VFS_XATTR;
+#endif
+	vp->dirfd = -1;
+	for (unsigned i = 0; i < VP_DIRCACHE; i++)
+		vp->dircache[i].fd = -1;
+	talloc_set_destructor(vp, vp_destructor);
+
+	vp->dirfd = open(directory, O_DIRECTORY | O_RDONLY | O_CLOEXEC);
+	if (vp->dirfd < 0)
+		return vp_fail(mem_ctx, vp, directory, errno, err);
+	if (flags & VFS_POSIX_XATTR_PATHS) {
+		/* getxattr by name needs a path, see vp_getxattr() */
+		char *real = realpath(directory, NULL);
+
+		if (real == NULL)
+			return vp_fail(mem_ctx, vp, directory, errno, err);
+		vp->dirpath = talloc_strdup(vp, real);
+		free(real);
+		if (vp->dirpath == NULL)
+			return vp_fail(mem_ctx, vp, directory, ENOMEM, err);
+	}
+	return &vp->vfs;
+}
+
+unsigned vfs_posix_fds_per_client(void)
+{
+	/* the root, the kept directories, one directory being read (or the
+	 * parent -S opens to flush it) */
+	return 1 + VP_DIRCACHE + 1;
+}
