@@ -791,42 +791,28 @@ static int lf_path_randoms(struct lf_state *st, const struct op *op,
 }
 
 /*
- * Normalise a quoted path (see struct path) and intern it.  The
- * substitution point is the first component "client1" that follows a
- * component "clients" (both case-insensitive).
+ * Normalise the quoted path f into st->scratch (see struct path): '/' and
+ * '\\' separate, empty and "." components go, ".." and NUL bytes are
+ * refused.  The substitution point is the first component "client1"
+ * that follows a component "clients" (both case-insensitive).  Sets *len
+ * and *client_pos (-1: none).  Returns 0, or -1 after lf_error().
  */
-static int lf_path(struct lf_state *st, struct op *op, const char *what,
-		   const struct lf_field *f, const struct path **out)
+static int lf_path_normalise(struct lf_state *st, struct op *op,
+			     const char *what, const struct lf_field *f,
+			     size_t *len, int32_t *client_pos)
 {
 	const char *p = f->p;
-	size_t len = f->len, i = 0, n = 0;
-	int32_t client_pos = -1;
-	bool prev_clients = false, has_random;
-	struct path *pp;
-	char *text;
-	uint32_t h, id;
+	size_t flen = f->len, i = 0, n = 0;
+	bool prev_clients = false;
 
-	if (!f->quoted)
-		return lf_error(st,
-				"%s: %s: expected a quoted path such as "
-				"\"\\clients\\client1\\file\", found %s",
-				lf_op_name(op), what, lf_show_field(st, f));
-	if (len + 1 > st->scratch_cap) {
-		char *s = talloc_realloc(st->tmp, st->scratch, char, len + 1);
-
-		if (s == NULL)
-			return lf_nomem(st);
-		st->scratch = s;
-		st->scratch_cap = len + 1;
-	}
-
-	while (i < len) {
+	*client_pos = -1;
+	while (i < flen) {
 		size_t start, clen;
 
-		while (i < len && (p[i] == '/' || p[i] == '\\'))
+		while (i < flen && (p[i] == '/' || p[i] == '\\'))
 			i++;
 		start = i;
-		while (i < len && p[i] != '/' && p[i] != '\\')
+		while (i < flen && p[i] != '/' && p[i] != '\\')
 			i++;
 		clen = i - start;
 		if (clen == 0 || (clen == 1 && p[start] == '.'))
@@ -837,7 +823,7 @@ static int lf_path(struct lf_state *st, struct op *op, const char *what,
 					"component; expected a path that stays "
 					"inside the client's directory",
 					lf_op_name(op), what,
-					lf_show(st, p, len));
+					lf_show(st, p, flen));
 		if (memchr(p + start, '\0', clen) != NULL)
 			return lf_error(st, "%s: %s: path has a NUL byte",
 					lf_op_name(op), what);
@@ -855,44 +841,67 @@ static int lf_path(struct lf_state *st, struct op *op, const char *what,
 					"%s: %s: path \"%s\" is longer than "
 					"%u bytes",
 					lf_op_name(op), what,
-					lf_show(st, p, len), LF_MAX_PATH);
-		if (client_pos < 0 && prev_clients &&
+					lf_show(st, p, flen), LF_MAX_PATH);
+		if (*client_pos < 0 && prev_clients &&
 		    lf_word_is(p + start, clen, "client1", 7))
-			client_pos = (int32_t)n;
+			*client_pos = (int32_t)n;
 		prev_clients = lf_word_is(p + start, clen, "clients", 7);
 		memcpy(st->scratch + n, p + start, clen);
 		n += clen;
 	}
-	text = st->scratch;
-	text[n] = '\0';
+	st->scratch[n] = '\0';
+	*len = n;
+	return 0;
+}
 
-	if (st->path_tab == NULL && lf_paths_rehash(st) != 0)
-		return -1;
-	h = lf_hash_bytes(text, n) & st->path_tab_mask;
-	while ((id = st->path_tab[h]) != 0) {
-		const struct path *q = st->prog->paths[id - 1];
+/* Remember a path with a $i substitution, checked when the program ends. */
+static int lf_note_random_path(struct lf_state *st, const struct path *pp)
+{
+	if (st->nrpaths == st->rpaths_cap) {
+		uint32_t cap = st->rpaths_cap ? st->rpaths_cap * 2 : 16;
+		struct lf_random_path *a = talloc_realloc(
+			st->tmp, st->rpaths, struct lf_random_path, cap);
 
-		if (q->len == n && memcmp(q->text, text, n) == 0) {
-			*out = q;
-			return 0;
-		}
-		h = (h + 1) & st->path_tab_mask;
+		if (a == NULL)
+			return lf_nomem(st);
+		st->rpaths = a;
+		st->rpaths_cap = cap;
 	}
+	st->rpaths[st->nrpaths].path = pp;
+	st->rpaths[st->nrpaths].line = st->line;
+	st->nrpaths++;
+	return 0;
+}
+
+/*
+ * A new path of the program for the normalised text[0..n), entered in
+ * the hash table's slot h.  Returns it, or NULL after an error.
+ */
+static const struct path *lf_path_add(struct lf_state *st, struct op *op,
+				      const char *text, size_t n,
+				      int32_t client_pos, uint32_t h)
+{
+	struct path *pp;
+	bool has_random;
 
 	if (lf_path_randoms(st, op, text, n, &has_random) != 0)
-		return -1;
+		return NULL;
 	if (st->prog->npaths == st->paths_cap) {
 		uint32_t cap = st->paths_cap ? st->paths_cap * 2 : 256;
 		const struct path **a = talloc_realloc(
 			st->prog, st->prog->paths, const struct path *, cap);
-		if (a == NULL)
-			return lf_nomem(st);
+		if (a == NULL) {
+			lf_nomem(st);
+			return NULL;
+		}
 		st->prog->paths = a;
 		st->paths_cap = cap;
 	}
 	pp = talloc_size(st->prog, sizeof(*pp) + n + 1);
-	if (pp == NULL)
-		return lf_nomem(st);
+	if (pp == NULL) {
+		lf_nomem(st);
+		return NULL;
+	}
 	talloc_set_name_const(pp, "struct path");
 	memcpy(pp + 1, text, n + 1);
 	pp->text = (const char *)(pp + 1);
@@ -905,23 +914,53 @@ static int lf_path(struct lf_state *st, struct op *op, const char *what,
 	if (n > st->prog->max_path_len)
 		st->prog->max_path_len = (uint32_t)n;
 	st->path_tab[h] = pp->id + 1;
+	if (has_random && lf_note_random_path(st, pp) != 0)
+		return NULL;
+	return pp;
+}
 
-	if (has_random) {
-		if (st->nrpaths == st->rpaths_cap) {
-			uint32_t cap = st->rpaths_cap ? st->rpaths_cap * 2 : 16;
-			struct lf_random_path *a =
-				talloc_realloc(st->tmp, st->rpaths,
-					       struct lf_random_path, cap);
-			if (a == NULL)
-				return lf_nomem(st);
-			st->rpaths = a;
-			st->rpaths_cap = cap;
-		}
-		st->rpaths[st->nrpaths].path = pp;
-		st->rpaths[st->nrpaths].line = st->line;
-		st->nrpaths++;
+/*
+ * Normalise a quoted path (see struct path) and intern it: the same text
+ * is one struct path however often the loadfile names it.
+ */
+static int lf_path(struct lf_state *st, struct op *op, const char *what,
+		   const struct lf_field *f, const struct path **out)
+{
+	int32_t client_pos = -1;
+	uint32_t h, id;
+	size_t n = 0;
+
+	if (!f->quoted)
+		return lf_error(st,
+				"%s: %s: expected a quoted path such as "
+				"\"\\clients\\client1\\file\", found %s",
+				lf_op_name(op), what, lf_show_field(st, f));
+	if (f->len + 1 > st->scratch_cap) {
+		char *s = talloc_realloc(st->tmp, st->scratch, char,
+					 f->len + 1);
+
+		if (s == NULL)
+			return lf_nomem(st);
+		st->scratch = s;
+		st->scratch_cap = f->len + 1;
 	}
-	*out = pp;
+	if (lf_path_normalise(st, op, what, f, &n, &client_pos) != 0)
+		return -1;
+	if (st->path_tab == NULL && lf_paths_rehash(st) != 0)
+		return -1;
+	h = lf_hash_bytes(st->scratch, n) & st->path_tab_mask;
+	while ((id = st->path_tab[h]) != 0) {
+		const struct path *q = st->prog->paths[id - 1];
+
+		if (q->len == n && memcmp(q->text, st->scratch, n) == 0) {
+			*out = q;
+			return 0;
+		}
+		h = (h + 1) & st->path_tab_mask;
+	}
+	*out = lf_path_add(st, op, st->scratch, n, client_pos, h);
+	if (*out == NULL)
+		return -1;
 	if ((uint64_t)st->prog->npaths * 2 > st->path_tab_mask + 1)
 		return lf_paths_rehash(st);
 	return 0;
@@ -1410,90 +1449,90 @@ static int lf_line(struct lf_state *st, const char *p, size_t len)
 
 /* ---- whole-file checks ---- */
 
-static int lf_finish(struct lf_state *st)
+/* A handle used but never opened anywhere: an error at its first use. */
+static int lf_check_handles(struct lf_state *st)
 {
-	struct program *prog = st->prog;
-	uint32_t i, bad_line = 0;
 	const struct lf_handle *bad = NULL;
 
-	prog->nlines = st->line;
-	if (prog->nops == 0)
-		return lf_file_error(st, "no operations (the file is empty or "
-					 "has only comments and blank lines)");
-	if (st->loop_depth > 0) {
-		st->line = prog->ops[st->loop_stack[st->loop_depth - 1]].line;
-		return lf_error(st, "LOOP without a matching ENDLOOP");
-	}
-	if (st->repeat_pending) {
-		st->line = st->repeat_line;
-		return lf_error(st, "REPEAT is the last command; expected a "
-				    "command after it to repeat");
-	}
-
-	for (i = 0; st->htab != NULL && i <= st->htab_mask; i++) {
+	for (uint32_t i = 0; st->htab != NULL && i <= st->htab_mask; i++) {
 		const struct lf_handle *e = &st->htab[i];
 
 		if (e->slot >= 0 && !e->produced &&
 		    (bad == NULL || e->first_use < bad->first_use))
 			bad = e;
 	}
-	if (bad != NULL) {
-		st->line = bad->first_use;
-		return lf_error(st,
-				"%s: handle %lld is never opened; expected "
-				"an NTCreateX somewhere in the file that "
-				"opens it",
-				op_info[bad->first_kind].name,
-				(long long)bad->num);
-	}
+	if (bad == NULL)
+		return 0;
+	st->line = bad->first_use;
+	return lf_error(st,
+			"%s: handle %lld is never opened; expected an "
+			"NTCreateX somewhere in the file that opens it",
+			op_info[bad->first_kind].name, (long long)bad->num);
+}
+
+/* A $i with no RANDOMSTRING i: an error at the first such line. */
+static int lf_check_randoms(struct lf_state *st)
+{
+	uint32_t i, bad_line = 0;
 
 	for (i = 0; i <= LF_MAX_RANDOM; i++) {
 		if (st->random_use_line[i] != 0 && !st->random_defined[i] &&
 		    (bad_line == 0 || st->random_use_line[i] < bad_line))
 			bad_line = st->random_use_line[i];
 		if (st->random_defined[i])
-			prog->nrandom = i + 1;
+			st->prog->nrandom = i + 1;
 	}
-	if (bad_line != 0) {
-		for (i = 0; i <= LF_MAX_RANDOM; i++) {
-			if (st->random_use_line[i] == bad_line &&
-			    !st->random_defined[i])
-				break;
-		}
-		st->line = bad_line;
-		return lf_error(st,
-				"path uses $%u, but the file has no "
-				"RANDOMSTRING %u",
-				i, i);
+	if (bad_line == 0)
+		return 0;
+	for (i = 0; i <= LF_MAX_RANDOM; i++) {
+		if (st->random_use_line[i] == bad_line &&
+		    !st->random_defined[i])
+			break;
 	}
+	st->line = bad_line;
+	return lf_error(st, "path uses $%u, but the file has no RANDOMSTRING %u",
+			i, i);
+}
 
-	/* a component made of dots and $i that may expand to "." or ".." */
-	for (i = 0; i < st->nrpaths; i++) {
+/*
+ * Does the path component at *tp (up to end or '/') consist of dots and
+ * $i only, some $i among them, each of which may be all dots?  Moves *tp
+ * past the component.
+ */
+static bool lf_component_may_be_dots(const struct lf_state *st,
+				     const char **tp, const char *end)
+{
+	const char *t = *tp;
+	bool dots = true, any_random = false;
+
+	while (t < end && *t != '/') {
+		if (*t == '$' && t + 1 < end && t[1] >= '0' && t[1] <= '9') {
+			unsigned idx = 0;
+
+			for (t++; t < end && *t >= '0' && *t <= '9'; t++)
+				idx = idx * 10 + (unsigned)(*t - '0');
+			any_random = true;
+			dots = dots && st->random_dots[idx];
+			continue;
+		}
+		dots = dots && *t == '.';
+		t++;
+	}
+	*tp = t;
+	return any_random && dots;
+}
+
+/* A component made of dots and $i that may expand to "." or "..". */
+static int lf_check_random_dots(struct lf_state *st)
+{
+	for (uint32_t i = 0; i < st->nrpaths; i++) {
 		const struct path *pp = st->rpaths[i].path;
 		const char *t = pp->text, *end = t + pp->len;
 
 		while (t < end) {
 			const char *c = t;
-			bool dots = true, any_random = false;
 
-			while (t < end && *t != '/') {
-				if (*t == '$' && t + 1 < end && t[1] >= '0' &&
-				    t[1] <= '9') {
-					unsigned idx = 0;
-
-					for (t++;
-					     t < end && *t >= '0' && *t <= '9';
-					     t++)
-						idx = idx * 10 +
-						      (unsigned)(*t - '0');
-					any_random = true;
-					dots = dots && st->random_dots[idx];
-					continue;
-				}
-				dots = dots && *t == '.';
-				t++;
-			}
-			if (any_random && dots) {
+			if (lf_component_may_be_dots(st, &t, end)) {
 				st->line = st->rpaths[i].line;
 				return lf_error(st,
 						"path \"%s\": component "
@@ -1508,9 +1547,15 @@ static int lf_finish(struct lf_state *st)
 				t++;
 		}
 	}
+	return 0;
+}
 
-	/* give back the unused tails of the growing arrays (the reserved
-	 * op array's tail was never written: it costs nothing) */
+/* Give back the unused tails of the growing arrays (the reserved op
+ * array's tail was never written: it costs nothing). */
+static void lf_trim(struct lf_state *st)
+{
+	struct program *prog = st->prog;
+
 	if (!st->ops_area && st->ops_cap > prog->nops) {
 		struct op *a =
 			talloc_realloc(prog, prog->ops, struct op, prog->nops);
@@ -1536,6 +1581,30 @@ static int lf_finish(struct lf_state *st)
 		if (a != NULL)
 			prog->paths = a;
 	}
+}
+
+/* The checks that need the whole file, then the arrays trimmed. */
+static int lf_finish(struct lf_state *st)
+{
+	struct program *prog = st->prog;
+
+	prog->nlines = st->line;
+	if (prog->nops == 0)
+		return lf_file_error(st, "no operations (the file is empty or "
+					 "has only comments and blank lines)");
+	if (st->loop_depth > 0) {
+		st->line = prog->ops[st->loop_stack[st->loop_depth - 1]].line;
+		return lf_error(st, "LOOP without a matching ENDLOOP");
+	}
+	if (st->repeat_pending) {
+		st->line = st->repeat_line;
+		return lf_error(st, "REPEAT is the last command; expected a "
+				    "command after it to repeat");
+	}
+	if (lf_check_handles(st) != 0 || lf_check_randoms(st) != 0 ||
+	    lf_check_random_dots(st) != 0)
+		return -1;
+	lf_trim(st);
 	return 0;
 }
 
