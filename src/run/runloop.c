@@ -291,6 +291,9 @@ static struct run_result *local_result(struct loop *l)
 
 	if (res != NULL && l->series != NULL)
 		res->series = talloc_steal(res, l->series);
+	/* the workers are reaped: their CPU is in RUSAGE_CHILDREN */
+	if (res != NULL)
+		result_cpu_sample(&res->cpu);
 	return res;
 }
 

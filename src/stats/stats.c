@@ -64,6 +64,7 @@ void stats_slot_reset(struct client_slot *s, uint32_t phase)
 	STORE(s->lines_before, s->lines_before + s->lines);
 	STORE(s->lines, 0);
 	s->bytes = 0;
+	s->read_bytes = 0;
 	for (unsigned o = 0; o < OP_NUM_MEASURED; o++) {
 		struct op_stats *os = &s->ops[o];
 
@@ -150,6 +151,7 @@ void stats_sum(const struct stats_region *r, unsigned first, unsigned n,
 	t->lines = 0;
 	t->lines_run = 0;
 	t->bytes = 0;
+	t->read_bytes = 0;
 	t->tick_max_ns = 0;
 	t->clients = 0;
 
@@ -164,6 +166,7 @@ void stats_sum(const struct stats_region *r, unsigned first, unsigned n,
 		t->clients++;
 		t->lines += LOAD(s->lines);
 		t->bytes += LOAD(s->bytes);
+		t->read_bytes += LOAD(s->read_bytes);
 		if (LOAD(s->tick_seen) == tick) {
 			uint64_t m = LOAD(s->tick_max_ns);
 
