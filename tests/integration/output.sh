@@ -354,6 +354,43 @@ lines_count_on() {
 	done
 }
 
+# ---- output that cannot be written ----
+
+# stdout into a pipe whose reader goes away (| head -n 1): the run stops
+# at the next write as SIGPIPE would stop it (status 141, a message),
+# and the clients clean up.
+lost_pipe() {
+	mkdir t
+	LAST_CMD="dbench -t 600 --warmup 0 ... 2 | head -n 1"
+	(set -o pipefail; timeout -k 5 "$IT_TIMEOUT" "$DBENCH" -t 600 --warmup 0 \
+		-c "$TIMED" -D "$W/t" 2 2>"$W/err" | head -n 1 >"$W/out")
+	RC=$?
+	assert_rc 141
+	assert_grep '^dbench .*load generator$' "$W/out" "head's one line"
+	assert_grep '^dbench: writing the progress lines: Broken pipe; stopping the run$' "$W/err" "the stop said on stderr"
+	assert_empty_dir "$W/t" "target after the run (cleanup ran)"
+}
+
+# stdout to /dev/full, or closed: refused before anything starts (status
+# 1, a message on stderr), nothing created.
+lost_full_closed() {
+	mkdir t
+	LAST_CMD="dbench -t 600 ... 2 >/dev/full"
+	timeout -k 5 "$IT_TIMEOUT" "$DBENCH" -t 600 -c "$TIMED" -D "$W/t" 2 \
+		>/dev/full 2>"$W/err"
+	RC=$?
+	assert_rc 1
+	assert_grep '^dbench: writing the output: No space left on device$' "$W/err" "/dev/full said"
+	assert_empty_dir "$W/t" "target"
+	LAST_CMD="dbench -t 600 ... 2 >&-"
+	timeout -k 5 "$IT_TIMEOUT" "$DBENCH" -t 600 -c "$TIMED" -D "$W/t" 2 \
+		>&- 2>"$W/err"
+	RC=$?
+	assert_rc 1
+	assert_grep '^dbench: standard output is closed' "$W/err" "closed stdout said"
+	assert_empty_dir "$W/t" "target"
+}
+
 check "run shorter than 1 s: header, progress, table, Throughput > 0" shape_run_once
 check "-t 4 --warmup 2: warmup/execute/cleanup lines, mmtests and Phoronix parse" shape_timed
 check "-s: (sync open) in the Throughput line" sync_open
@@ -370,4 +407,6 @@ check "--output-dialect=5.0: 50-dash header, 22-wide 5.0 names, counts" dialect_
 check "--output-dialect=5.0 --machine-readable: :op: names, @E@ without @, five-field @C@" dialect_50_machine
 check "--show-execute-time implies 5.0; --output-dialect=4.00 wins; bad value" dialect_implied
 check "progress lines count on from the warmup into execute (both dialects)" lines_count_on
+check "stdout into a closed pipe (| head -n 1): stops at once, 141, message, cleanup" lost_pipe
+check "stdout to /dev/full or closed: status 1, message, nothing started" lost_full_closed
 finish
