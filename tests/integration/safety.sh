@@ -543,7 +543,7 @@ emfile_keep_going() {
 	) >"$W/out" 2>"$W/err" </dev/null
 	RC=$?
 	assert_rc 1
-	assert_grep '^ NTCreateX +[0-9]+ +first: .*NT_STATUS_TOO_MANY_OPENED_FILES: Too many open files' "$W/out" "NTCreateX failures counted with the error"
+	assert_grep '^ NTCreateX +[0-9]+ +first: .*NT_STATUS_TOO_MANY_OPENED_FILES: Too many open files' "$W/err" "NTCreateX failures counted with the error"
 	assert_empty_dir "$W/t" "target after the run"
 }
 
