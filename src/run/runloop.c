@@ -114,10 +114,10 @@ static void print_line(struct loop *l, const struct coord_out *out)
 }
 
 /* A progress line of the cleanup phase (on the printing rank). */
-static void print_cleanup(struct loop *l, unsigned busy, double secs)
+static void print_cleanup(struct loop *l, unsigned busy, double seconds)
 {
 	report_cleanup(report_text_stream(l->o), l->o, busy, l->last_lines,
-		       l->last_mbps, secs);
+		       l->last_mbps, seconds);
 	check_output(l);
 }
 
