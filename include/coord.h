@@ -59,7 +59,7 @@ struct coord_sample {
 	uint32_t alive;		/* worker processes not reaped yet */
 	int32_t signal;		/* a signal received, 0 = none */
 	/* COORD_TICK and COORD_FINAL only: */
-	uint64_t lines;		/* loadfile lines done in the current phase */
+	uint64_t lines;		/* loadfile lines done since the release */
 	uint64_t bytes;		/* bytes moved in the current phase */
 	uint64_t max_ns;	/* worst latency of the current second */
 	uint64_t end_ns;	/* FINAL: last client's end, ns since release */

@@ -87,4 +87,19 @@ uint64_t hist_total(const struct histogram *h);
 uint64_t hist_percentile(const struct histogram *h, double p, uint64_t min,
 			 uint64_t max);
 
+/*
+ * The smallest value recorded, to the histogram's resolution: the lower
+ * bound of the lowest non-empty bucket (exact below 256 ns).  0 when
+ * empty.
+ */
+uint64_t hist_min(const struct histogram *h);
+
+/*
+ * The population standard deviation of the values recorded, around their
+ * exact mean (sum / count, given), taking each value as its bucket's
+ * midpoint: within the bucket width (< 0.8%) of the exact figure.  0
+ * when empty.
+ */
+double hist_stddev(const struct histogram *h, double mean);
+
 #endif

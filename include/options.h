@@ -16,7 +16,19 @@ enum mismatch_policy {
 	MISMATCH_KEEP_GOING,	/* none is fatal; exit 1 at the end if any */
 };
 
+/*
+ * The text shapes of the progress lines and the report: dbench 4.00's
+ * (Debian, the Phoronix Test Suite) or the 5.0 line's (upstream git and
+ * the fork mmtests builds).  README "Output dialects" lists the
+ * differences.
+ */
+enum output_dialect {
+	DIALECT_400 = 0,
+	DIALECT_50,
+};
+
 struct dbench_options {
+	/* every client of the run: NUMCLIENTS x --clients-per-process */
 	unsigned nclients;
 	int timelimit;			/* seconds */
 	int warmup;			/* seconds */
@@ -47,6 +59,7 @@ struct dbench_options {
 	bool fake_io;
 	bool one_byte_write_fix;
 	bool show_execute_time;
+	enum output_dialect dialect;	/* --output-dialect, or implied */
 	enum mismatch_policy mismatch;
 
 	/* --disk-test mode (src/disktest.c) */
@@ -59,7 +72,8 @@ struct dbench_options {
 	bool show_percentiles;		/* print the percentile table */
 	const double *percentiles;	/* ascending, each in (0, 100] */
 	unsigned npercentiles;
-	const char *json_path;		/* NULL: no JSON document */
+	const char *json_path;		/* NULL: no JSON document; "-":
+					 * stdout (the text goes to stderr) */
 	const char *series_path;	/* NULL: no CSV series */
 	int argc;			/* the command line, for the JSON */
 	const char *const *argv;

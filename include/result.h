@@ -51,6 +51,7 @@ struct result_client {
 	char *loadfile;		/* the loadfile it ran */
 	uint64_t lines;		/* in the reported phase */
 	uint64_t bytes;
+	uint64_t read_bytes;	/* of bytes, ReadX's */
 	uint64_t passes;	/* whole run */
 	uint32_t npass;		/* pass records (--show-execute-time) */
 	struct pass_record *pass;
@@ -77,6 +78,14 @@ struct result_mismatch {
 	int64_t found;		/* FIND_FIRST: entries found, or -1 */
 };
 
+/* CPU use of a host's dbench processes (parent and workers), getrusage(). */
+struct result_cpu {
+	double user_s;
+	double system_s;
+	uint64_t voluntary_switches;
+	uint64_t involuntary_switches;
+};
+
 struct run_result {
 	uint32_t phase;		/* enum run_phase whose counters these are */
 	double seconds;		/* that phase's duration */
@@ -91,6 +100,8 @@ struct run_result {
 
 	uint64_t lines;		/* reported phase, all clients */
 	uint64_t bytes;
+	uint64_t read_bytes;	/* of bytes, ReadX's; the rest WriteX's */
+	struct result_cpu cpu;	/* whole run, every host's added up */
 	struct op_stats ops[OP_NUM_MEASURED];	/* dense histograms */
 	struct result_mismatch mm[OP_NUM_MEASURED];
 
@@ -162,6 +173,13 @@ struct run_result *result_parse(void *mem_ctx, const uint8_t *buf,
  */
 void result_client_expand(const struct result_client *c,
 			  struct op_stats *ops, uint64_t *errors);
+
+/*
+ * The CPU this process and its reaped children used so far
+ * (getrusage(RUSAGE_SELF) + getrusage(RUSAGE_CHILDREN)).  Call it after
+ * the workers are reaped.
+ */
+void result_cpu_sample(struct result_cpu *cpu);
 
 /* The worst latency over all op kinds. */
 uint64_t result_max_latency(const struct op_stats *ops);

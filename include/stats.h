@@ -95,6 +95,9 @@ struct client_slot {
 	uint32_t directory;	/* index of its target directory */
 	uint64_t lines;		/* loadfile lines done in this phase */
 	uint64_t bytes;		/* ReadX + WriteX bytes in this phase */
+	uint64_t read_bytes;	/* ... of them ReadX's */
+	uint64_t lines_before;	/* lines of the earlier phases (added at
+				 * the phase change, off the hot path) */
 	uint64_t tick_seen;	/* tick the tick_max_ns belongs to */
 	uint64_t tick_max_ns;	/* worst latency in that tick */
 	int64_t sp;		/* last SETSP value */
@@ -151,6 +154,8 @@ void stats_unmap(struct stats_region *r);
 /* Sums over slots, computed by the parent. */
 struct stats_total {
 	uint64_t lines;
+	uint64_t lines_run;	/* every slot in range: lines since release */
+	uint64_t read_bytes;
 	uint64_t bytes;
 	uint64_t tick_max_ns;	/* worst latency in the tick asked for */
 	unsigned clients;	/* slots counted */

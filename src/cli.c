@@ -58,6 +58,7 @@ struct raw_options {
 	char *percentiles;
 	char *json;
 	char *series;
+	char *dialect;
 	int sync_open, sync_dirs, fsync_writes, xattr, run_once, skip_cleanup;
 	int per_client, machine_readable, no_resolve, stat_check, fake_io;
 	int one_byte_write_fix, show_execute_time, strict, keep_going;
@@ -226,7 +227,7 @@ static int result_options(void *mem, const struct raw_options *raw,
 				   "(numbers above 0 and at most 100, e.g. "
 				   "50,99,99.9)",
 				   raw->percentiles);
-	if (raw->json != NULL &&
+	if (raw->json != NULL && strcmp(raw->json, "-") != 0 &&
 	    (rc = check_output_file(mem, "--json", raw->json)) != 0)
 		return rc;
 	o->json_path = raw->json;
@@ -429,7 +430,13 @@ static int count_options(const struct raw_options *raw, const char *clients,
 				      counts[i].min, counts[i].max,
 				      counts[i].out)) != 0)
 			return rc;
-	o->nclients = (unsigned)n;
+	/* as in 4.00 and 5.0: NUMCLIENTS processes of K clients each */
+	if (n * cpp > MAX_CLIENTS)
+		return usage_error("%lld clients in %lld processes of %lld "
+				   "(--clients-per-process) are more than "
+				   "%d clients", (long long)(n * cpp),
+				   (long long)n, (long long)cpp, MAX_CLIENTS);
+	o->nclients = (unsigned)(n * cpp);
 	o->timelimit = (int)tl;
 	o->run_once = raw->run_once;
 	o->warmup = wu >= 0 ? (int)wu : o->run_once ? 0 : o->timelimit / 5;
@@ -443,6 +450,31 @@ static int count_options(const struct raw_options *raw, const char *clients,
 		return usage_error("--target-rate: '%s' is not a number of "
 				   "MB/s (0 for no pacing, or from 0.000001 "
 				   "to 1e12)", raw->target_rate);
+	return 0;
+}
+
+/*
+ * --output-dialect, or the dialect implied: --show-execute-time exists
+ * only in the 5.0 fork mmtests builds, so its command lines get 5.0.
+ * Returns 0 or the exit status.
+ */
+static int dialect_option(const struct raw_options *raw,
+			  struct dbench_options *o)
+{
+	const char *d = raw->dialect;
+
+	if (d == NULL) {
+		o->dialect = raw->show_execute_time ? DIALECT_50 : DIALECT_400;
+		return 0;
+	}
+	if (strcmp(d, "4.00") == 0 || strcmp(d, "4.0") == 0 ||
+	    strcmp(d, "4") == 0)
+		o->dialect = DIALECT_400;
+	else if (strcmp(d, "5.0") == 0 || strcmp(d, "5") == 0)
+		o->dialect = DIALECT_50;
+	else
+		return usage_error("--output-dialect: '%s' is not 4.00 or 5.0",
+				   d);
 	return 0;
 }
 
@@ -500,6 +532,8 @@ static int resolve_options(void *mem, const struct cli_parse *cp,
 	o->fake_io = raw->fake_io;
 	o->one_byte_write_fix = raw->one_byte_write_fix;
 	o->show_execute_time = raw->show_execute_time;
+	if ((rc = dialect_option(raw, o)) != 0)
+		return rc;
 	if ((rc = result_options(mem, raw, o)) != 0)
 		return rc;
 	if (raw->series != NULL &&
@@ -554,6 +588,7 @@ static int disk_test_refusals(const struct cli_parse *cp)
 		{ "--fake-io", raw->fake_io },
 		{ "--one-byte-write-fix", raw->one_byte_write_fix },
 		{ "--show-execute-time", raw->show_execute_time },
+		{ "--output-dialect", raw->dialect != NULL },
 		{ "--strict", raw->strict },
 		{ "--keep-going", raw->keep_going },
 	};
@@ -620,7 +655,8 @@ static struct poptOption *common_table(void *mem, struct raw_options *raw,
 {
 	const struct poptOption table[] = {
 		{ "timelimit", 't', POPT_ARG_STRING, &raw->timelimit, 0,
-		  "run time in seconds, warmup included (600)", "SECS" },
+		  "seconds of the execute phase, after the warmup (600)",
+		  "SECS" },
 		{ "warmup", 0, POPT_ARG_STRING, &raw->warmup, 0,
 		  "warmup seconds (timelimit/5; 0 with --run-once)", "SECS" },
 		{ "loadfile", 'c', POPT_ARG_STRING, &raw->loadfile, 0,
@@ -643,7 +679,8 @@ static struct poptOption *common_table(void *mem, struct raw_options *raw,
 		  "do the extended-attribute calls Samba would", NULL },
 		{ "clients-per-process", 0, POPT_ARG_STRING,
 		  &raw->clients_per_process, 0,
-		  "clients run by each worker process (1)", "N" },
+		  "K clients in each of the NUMCLIENTS processes: "
+		  "NUMCLIENTS x K clients (1)", "K" },
 		{ "run-once", 0, POPT_ARG_NONE, &raw->run_once, 0,
 		  "run the loadfile once per client, then stop", NULL },
 		{ "skip-cleanup", 0, POPT_ARG_NONE, &raw->skip_cleanup, 0,
@@ -665,7 +702,10 @@ static struct poptOption *common_table(void *mem, struct raw_options *raw,
 		  "cap every read and write at this size", "BYTES" },
 		{ "show-execute-time", 0, POPT_ARG_NONE,
 		  &raw->show_execute_time, 0,
-		  "print each client's time for every pass", NULL },
+		  "print each client's time for every pass (implies "
+		  "--output-dialect=5.0 unless given)", NULL },
+		{ "output-dialect", 0, POPT_ARG_STRING, &raw->dialect, 0,
+		  "text shapes of dbench 4.00 (default) or 5.0", "4.00|5.0" },
 		{ "stagger", 'O', POPT_ARG_STRING, &raw->stagger, 0,
 		  "N > 0: client i starts i*10 ms after the release", "N" },
 		{ "strict", 0, POPT_ARG_NONE, &raw->strict, 0,
@@ -679,7 +719,8 @@ static struct poptOption *common_table(void *mem, struct raw_options *raw,
 		  "after the table, latency percentiles per op (bare: "
 		  DEFAULT_PERCENTILES ")", "P,P,..." },
 		{ "json", 0, POPT_ARG_STRING, &raw->json, 0,
-		  "write the full results as a JSON document", "FILE" },
+		  "write the full results as a JSON document (-: to stdout, "
+		  "and the text to stderr)", "FILE" },
 		{ "series", 0, POPT_ARG_STRING, &raw->series, 0,
 		  "write a once-a-second CSV series", "FILE" },
 		{ "version", 'V', POPT_ARG_NONE, &raw->version, 0,

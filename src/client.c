@@ -512,8 +512,11 @@ static void record(struct client *c, enum op_kind k, uint64_t lat,
 	/* the once-a-second series, only when someone will read it */
 	if (c->opts->series_path != NULL || c->opts->json_path != NULL)
 		stats_tick_record(s, tick, lat, bytes);
-	if (bytes != 0)
+	if (bytes != 0) {
 		STORE(s->bytes, s->bytes + bytes);
+		if (k == OP_READX)
+			STORE(s->read_bytes, s->read_bytes + bytes);
+	}
 	if (s->tick_seen != tick) {
 		STORE(s->tick_max_ns, lat);
 		STORE(s->tick_seen, tick);

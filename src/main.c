@@ -6,11 +6,15 @@
  */
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <json-c/json.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <talloc.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "backend.h"
 #include "cli.h"
@@ -18,6 +22,7 @@
 #include "disktest.h"
 #include "options.h"
 #include "program.h"
+#include "report.h"
 #include "report_json.h"
 #include "rlimits.h"
 #include "supervisor.h"
@@ -107,8 +112,15 @@ static int run_load(void *mem, const struct cli *cli)
 	const struct dbench_options *o = &cli->opts;
 	struct program **progs;
 	char *why = NULL;
+	FILE *text;
 	int rc;
 
+	/* a closed stdout would be the first file a client opens */
+	if (fcntl(STDOUT_FILENO, F_GETFD) == -1) {
+		fprintf(stderr, "dbench: standard output is closed: nowhere "
+			"to write the results\n");
+		return 1;
+	}
 	progs = compile_loadfiles(mem, o, &rc);
 	if (progs == NULL)
 		return rc;
@@ -125,13 +137,20 @@ static int run_load(void *mem, const struct cli *cli)
 		fprintf(stderr, "dbench: %s\n", why);
 		return CLI_EXIT_USAGE;
 	}
-	printf("dbench %s - a dbench-compatible filesystem load generator\n\n",
-	       PACKAGE_VERSION);
-	printf("Running for %d seconds with load '%s' and minimum warmup %d "
-	       "secs\n", o->timelimit,
-	       cli->loadfile_arg ? cli->loadfile_arg : o->loadfiles[0],
-	       o->warmup);
-	fflush(stdout);
+	text = report_text_stream(o);
+	fprintf(text, "dbench %s - a dbench-compatible filesystem load "
+		"generator\n\n", PACKAGE_VERSION);
+	fprintf(text, "Running for %d seconds with load '%s' and minimum "
+		"warmup %d secs\n", o->timelimit,
+		cli->loadfile_arg ? cli->loadfile_arg : o->loadfiles[0],
+		o->warmup);
+	errno = 0;
+	if (fflush(text) != 0 || ferror(text)) {
+		/* nobody would see the results: do not start */
+		fprintf(stderr, "dbench: writing the output: %s\n",
+			strerror(errno ? errno : EIO));
+		return errno == EPIPE ? 128 + SIGPIPE : 1;
+	}
 	{
 		struct run_setup su = {
 			.opts = o,

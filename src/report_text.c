@@ -1,8 +1,10 @@
 /*
  * report_text.c - dbench-shaped text output: progress lines, the operation
  * table, the Throughput line, and their --machine-readable variants.
- * The shapes are the ones scripts parse (see COMPAT.md); change them only
- * together with tests/integration/output.sh.
+ * The shapes are the ones scripts parse (see COMPAT.md), in two dialects:
+ * dbench 4.00's and the 5.0 line's (op names, table width, the cleanup
+ * and execute-time machine forms); change them only together with
+ * tests/integration/output.sh and consumers.sh.
  */
 #include "config.h"
 
@@ -11,6 +13,25 @@
 
 #include "ntstatus.h"
 #include "report.h"
+
+FILE *report_text_stream(const struct dbench_options *o)
+{
+	return o->json_path != NULL && strcmp(o->json_path, "-") == 0 ?
+		       stderr : stdout;
+}
+
+const char *report_op_name(const struct dbench_options *o, unsigned k)
+{
+	/* 5.0 names every op by its loadfile command */
+	return o->dialect == DIALECT_50 ? op_info[k].name :
+					  op_info[k].short_name;
+}
+
+/* Width of the name column: 5.0 widened it for its long names. */
+static int name_width(const struct dbench_options *o)
+{
+	return o->dialect == DIALECT_50 ? 22 : 12;
+}
 
 double report_mbps(uint64_t bytes, double seconds)
 {
@@ -39,9 +60,15 @@ void report_progress(FILE *f, const struct dbench_options *o,
 }
 
 void report_cleanup(FILE *f, const struct dbench_options *o,
-		    unsigned clients, double secs)
+		    unsigned clients, double lines, double mbps, double secs)
 {
-	if (o->machine_readable)
+	unsigned long long whole = lines > 0 ? (unsigned long long)lines : 0;
+
+	/* 5.0: the five fields of @R@ (no latency is measured in cleanup) */
+	if (o->machine_readable && o->dialect == DIALECT_50)
+		fprintf(f, "@C@%u@%llu@%.2f@%.0f@%.03f@\n", clients, whole,
+			mbps, secs, 0.0);
+	else if (o->machine_readable)
 		fprintf(f, "@C@%u@%.0f@\n", clients, secs);
 	else
 		fprintf(f, "%4u  cleanup %3.0f sec\n", clients, secs);
@@ -56,8 +83,14 @@ static double ms(uint64_t ns)
 static void op_table(FILE *f, const struct dbench_options *o,
 		     const struct op_stats *ops)
 {
-	fprintf(f, "\n Operation      Count    AvgLat    MaxLat\n");
-	fprintf(f, " ----------------------------------------\n");
+	int w = name_width(o);
+
+	/* the header's columns line up with the rows' */
+	fprintf(f, "\n %-*s %7s %9s %9s\n ", w, "Operation", "Count",
+		"AvgLat", "MaxLat");
+	for (int i = 0; i < w + 28; i++)
+		fputc('-', f);
+	fputc('\n', f);
 	for (unsigned k = 0; k < OP_NUM_MEASURED; k++) {
 		const struct op_stats *s = &ops[k];
 		double avg;
@@ -67,12 +100,12 @@ static void op_table(FILE *f, const struct dbench_options *o,
 		avg = ms(s->sum_ns) / (double)s->count;
 		if (o->machine_readable)
 			fprintf(f, ":%s:%llu:%.03f:%.03f:\n",
-				op_info[k].short_name,
+				report_op_name(o, k),
 				(unsigned long long)s->count, avg,
 				ms(s->max_ns));
 		else
-			fprintf(f, " %-12s %7llu %9.03f %9.03f\n",
-				op_info[k].short_name,
+			fprintf(f, " %-*s %7llu %9.03f %9.03f\n",
+				name_width(o), report_op_name(o, k),
 				(unsigned long long)s->count, avg,
 				ms(s->max_ns));
 	}
@@ -82,9 +115,10 @@ static void op_table(FILE *f, const struct dbench_options *o,
 void report_percentiles(FILE *f, const struct dbench_options *o,
 			const struct op_stats *ops)
 {
-	unsigned width = 13 + 10 * o->npercentiles;
+	int w = name_width(o);
+	unsigned width = (unsigned)w + 1 + 10 * o->npercentiles;
 
-	fprintf(f, " Operation   ");
+	fprintf(f, " %-*s", w, "Operation");
 	for (unsigned i = 0; i < o->npercentiles; i++) {
 		char label[32];
 
@@ -100,7 +134,7 @@ void report_percentiles(FILE *f, const struct dbench_options *o,
 
 		if (s->count == 0)
 			continue;
-		fprintf(f, " %-12s", op_info[k].short_name);
+		fprintf(f, " %-*s", w, report_op_name(o, k));
 		for (unsigned i = 0; i < o->npercentiles; i++)
 			fprintf(f, " %9.03f",
 				ms(hist_percentile(&s->hist, o->percentiles[i],
@@ -129,9 +163,12 @@ static char *mismatch_what(void *mem_ctx, const struct result_mismatch *m)
 		m->err ? strerror(m->err) : "");
 }
 
-static void mismatch_summary(FILE *f, void *mem_ctx,
-			     const struct run_result *r)
+void report_mismatches(FILE *f, void *mem_ctx,
+			const struct dbench_options *o,
+			const struct run_result *r)
 {
+	int w = name_width(o);
+
 	bool any = false;
 
 	for (unsigned k = 0; k < OP_NUM_MEASURED; k++) {
@@ -144,15 +181,15 @@ static void mismatch_summary(FILE *f, void *mem_ctx,
 			fprintf(f, "Status mismatches (not fatal):\n");
 		any = true;
 		if (!m->has_op) {
-			fprintf(f, " %-12s %7llu\n", op_info[k].short_name,
+			fprintf(f, " %-*s %7llu\n", w, report_op_name(o, k),
 				(unsigned long long)m->count);
 			continue;
 		}
 		if (m->path != NULL)
 			path = talloc_asprintf(mem_ctx, " \"%s\"", m->path);
 		what = mismatch_what(mem_ctx, m);
-		fprintf(f, " %-12s %7llu   first: client %u, %s:%u%s: %s\n",
-			op_info[k].short_name, (unsigned long long)m->count,
+		fprintf(f, " %-*s %7llu   first: client %u, %s:%u%s: %s\n",
+			w, report_op_name(o, k), (unsigned long long)m->count,
 			m->client_id, m->loadfile, m->line, path ? path : "",
 			what ? what : "");
 		talloc_free(path);
@@ -160,6 +197,7 @@ static void mismatch_summary(FILE *f, void *mem_ctx,
 	}
 	if (any)
 		fprintf(f, "\n");
+	fflush(f);
 }
 
 static void per_client(FILE *f, void *mem_ctx, const struct dbench_options *o,
@@ -194,8 +232,10 @@ static void execute_times(FILE *f, const struct dbench_options *o,
 
 		for (uint32_t i = 0; i < cl->npass; i++) {
 			if (o->machine_readable)
-				fprintf(f, "@E@%u@%u@\n", cl->client_id,
-					cl->pass[i].ms);
+				/* the fork's form has no trailing @ */
+				fprintf(f, "@E@%u@%u%s\n", cl->client_id,
+					cl->pass[i].ms,
+					o->dialect == DIALECT_50 ? "" : "@");
 			else
 				fprintf(f, "%4u completed in %u ms at time "
 					"%u ms\n", cl->client_id,
@@ -213,7 +253,6 @@ void report_text(FILE *f, void *mem_ctx, const struct dbench_options *o,
 	op_table(f, o, r->ops);
 	if (o->show_percentiles)
 		report_percentiles(f, o, r->ops);
-	mismatch_summary(f, mem_ctx, r);
 	if (o->per_client_results)
 		per_client(f, mem_ctx, o, r);
 	if (r->interrupted)

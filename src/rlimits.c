@@ -201,8 +201,9 @@ static int rl_check_nproc(void *mem_ctx, const struct dbench_options *o,
 	*msg = talloc_asprintf(
 		mem_ctx, "%u clients need %u worker processes, but the "
 		"process limit (ulimit -u) is %llu and this user already "
-		"runs %llu; use fewer clients, more --clients-per-process "
-		"(now %u) or raise the limit", o->nclients, nprocs,
+		"runs %llu; give fewer processes (NUMCLIENTS) with more "
+		"--clients-per-process each (now %u) or raise the limit",
+		o->nclients, nprocs,
 		(unsigned long long)rl.rlim_cur, (unsigned long long)have,
 		o->clients_per_process);
 	return -1;

@@ -19,6 +19,17 @@ created with options 0x1 and disposition 2 and opened only when they
 exist; renames never replace a file; no handle is 0 and only a few handles
 are open at a time.
 
+mmtests cuts two loadfiles out of the installed client.txt
+(shellpack_src/src/dbench/dbench-install): client-warmup.txt, its first
+600 lines, and client-tiny.txt, lines 601 to 4173, which it runs, time
+limited, in the tree the warmup left.  So line 600 ends the setup of the
+first application folders, with no handle open, and lines 601 to 4173
+are sessions in those folders only that end with every handle closed and
+the tree as it was at line 600 (what they created is deleted, what they
+deleted or resized is written again): each cut replays on its own, the
+tiny one again and again, without a mismatch.  The rest of the setup
+follows line 4173.
+
 Output is deterministic for a given --seed.  Python 3 standard library only.
 
     tools/gen-client.py -o loadfiles/client.txt
@@ -26,6 +37,7 @@ Output is deterministic for a given --seed.  Python 3 standard library only.
 """
 
 import argparse
+import copy
 import random
 import re
 import sys
@@ -49,6 +61,11 @@ DISP_OVERWRITE_IF = 0x5
 FIND_LEVEL = 260
 FIND_MAX = 1366
 MAX_IO = 65536          # dbench 4.00's buffer holds 64 KiB
+
+# mmtests' cuts (see the top): client-warmup.txt is lines 1..600,
+# client-tiny.txt lines 601..4173.
+MMTESTS_WARMUP_END = 600
+MMTESTS_TINY_END = 4173
 
 # Share of all lines per op kind that the mix aims at (NetBench-like).
 TARGET_MIX = {
@@ -971,6 +988,81 @@ class Office:
         e.qpathinfo(dst, 1004)
         e.unlink(dst)
 
+    # -- mmtests' cuts ------------------------------------------------------
+    def snapshot(self):
+        """Everything a trial may change (the model, the lines, the
+        random state, the apps' counters), to roll it back."""
+        return copy.deepcopy(self.__dict__)
+
+    def rollback(self, snap):
+        """Back to snap.  The emitter, the model and the apps are new
+        objects then: callers must not hold on to the old ones."""
+        self.__dict__.update(snap)
+
+    def attempt(self, fn, limit):
+        """Run fn; undo it and return False when the lines pass limit."""
+        snap = self.snapshot()
+        fn()
+        if len(self.e.lines) <= limit:
+            return True
+        self.rollback(snap)
+        return False
+
+    def pad_to(self, limit):
+        """Harmless lines (an fs query, a look at ~dmtmp) up to limit."""
+        e = self.e
+        while len(e.lines) < limit:
+            if len(e.lines) % 2:
+                e.qfsinfo(259)
+            else:
+                e.qpathinfo(DMTMP, 1004)
+
+    def restore_tree(self, files):
+        """Put the files back as they were (files: Tree.files then):
+        delete the new ones, write the missing or resized ones again."""
+        e, t = self.e, self.e.tree
+        for k in sorted(set(t.files) - set(files)):
+            e.unlink(t.files[k][0])
+        for k in sorted(files):
+            path, size = files[k]
+            if k in t.files and t.files[k][1] == size:
+                continue
+            h = e.overwrite_file(path) if k in t.files else \
+                e.create_file(path)
+            self.write_file(h, size, [(65536, 1)])
+            e.close(h)
+
+    def tiny_block(self, ready, limit):
+        """Sessions in the folders set up so far (indexes in ready), then
+        the tree restored, ending at most at line limit."""
+        start_files = copy.deepcopy(self.e.tree.files)
+        start_dirs = set(self.e.tree.dirs)
+        while True:
+            snap = self.snapshot()
+            app = pick(self.rng, [(self.apps[i], self.apps[i].weight)
+                                  for i in ready])
+            self.app_session(app)
+            kept = self.snapshot()
+            self.restore_tree(start_files)
+            if len(self.e.lines) > limit:
+                self.rollback(snap)
+                break
+            self.rollback(kept)
+        self.restore_tree(start_files)
+        assert not self.e.handles and set(self.e.tree.dirs) == start_dirs
+        assert self.e.tree.files == start_files
+        self.pad_to(limit)
+
+    def setup_app(self, i):
+        e, app = self.e, self.apps[i]
+        h = e.mkdir_open(app.path)
+        e.close(h)
+        for name, size in app.docs:
+            f = e.create_file(app.path + "\\" + name)
+            self.write_file(f, size, [(65536, 1)], preallocate=True)
+            e.qfileinfo(f, 258)
+            e.close(f)
+
     # -- whole pass --------------------------------------------------------
     def setup(self):
         e = self.e
@@ -983,14 +1075,19 @@ class Office:
         h = e.mkdir_open(DMTMP)
         e.close(h)
         e.qfsinfo(1)
-        for app in self.apps:
-            h = e.mkdir_open(app.path)
-            e.close(h)
-            for name, size in app.docs:
-                f = e.create_file(app.path + "\\" + name)
-                self.write_file(f, size, [(65536, 1)], preallocate=True)
-                e.qfileinfo(f, 258)
-                e.close(f)
+        # the folders that fit before mmtests' warmup cut, then its tiny
+        # block, then the rest
+        self.ready = []
+        for i in range(len(self.apps)):
+            if self.attempt(lambda: self.setup_app(i), MMTESTS_WARMUP_END):
+                self.ready.append(i)
+        assert self.ready, "no folder fits in the warmup cut"
+        self.pad_to(MMTESTS_WARMUP_END)
+        self.tiny_block(self.ready, MMTESTS_TINY_END)
+        for i in range(len(self.apps)):
+            if i not in self.ready:
+                self.setup_app(i)
+        e = self.e              # a rollback replaced the emitter
         e.find_first(DMTMP, "*")
         self.setup_files = len(e.tree.files)
         self.setup_bytes = sum(f[1] for f in e.tree.files.values())

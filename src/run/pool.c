@@ -25,6 +25,7 @@
 #include "atomic.h"
 #include "client.h"
 #include "pool.h"
+#include "report.h"
 #include "timer.h"
 #include "util.h"
 
@@ -595,11 +596,13 @@ static bool wait_prepared(void *mem, struct run *run, bool say)
 
 		if (procs_ready != last && (procs_ready == run->nprocs ||
 					    now >= next || last == UINT32_MAX)) {
+			FILE *f = report_text_stream(run->opts);
+
 			if (say && !run->opts->machine_readable)
-				printf("%u of %u processes prepared for launch "
-				       "%3.0f sec\n", procs_ready, run->nprocs,
-				       secs(now - t0));
-			fflush(stdout);
+				fprintf(f, "%u of %u processes prepared for "
+					"launch %3.0f sec\n", procs_ready,
+					run->nprocs, secs(now - t0));
+			fflush(f);
 			last = procs_ready;
 			next = now + NS_PER_SEC;
 		}
@@ -728,6 +731,14 @@ uint64_t pool_last_end(const struct run *run)
 void pool_remove_shared(const struct run *run)
 {
 	remove_shared_paths(run);
+}
+
+void pool_output_lost(struct run *run, int err)
+{
+	if (err == EPIPE)
+		got_signal = SIGPIPE;
+	else
+		run->failed = true;
 }
 
 int pool_signal(void)

@@ -89,6 +89,12 @@ void pool_remove_shared(const struct run *run);
 
 /* The last signal received (SIGINT, SIGTERM, SIGHUP) or 0, and how many. */
 int pool_signal(void);
+
+/*
+ * The text output failed with errno err: stop the run as SIGPIPE would
+ * (err EPIPE: the run counts as interrupted by it) or as a failure.
+ */
+void pool_output_lost(struct run *run, int err);
 unsigned pool_signal_count(void);
 
 #endif

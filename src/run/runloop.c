@@ -11,6 +11,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -46,6 +47,8 @@ struct loop {
 	double seconds;			/* of the reported phase */
 	double phase_seconds[PHASE_DONE];
 	uint64_t phase_start;		/* since the release */
+	double last_lines, last_mbps;	/* of the last progress line */
+	bool output_lost;		/* stdout failed: said once */
 };
 
 static double secs(uint64_t ns)
@@ -63,7 +66,7 @@ static void sample_sums(struct loop *l, struct coord_sample *s, bool advance)
 	uint64_t tick = LOAD(l->hdr->tick);
 
 	stats_sum(r, 0, r->nclients, l->phase, tick, false, l->tot);
-	s->lines = l->tot->lines;
+	s->lines = l->tot->lines_run;
 	s->bytes = l->tot->bytes;
 	s->max_ns = l->tot->tick_max_ns;
 	if (advance)
@@ -74,17 +77,48 @@ static void sample_sums(struct loop *l, struct coord_sample *s, bool advance)
 	}
 }
 
+/*
+ * After a write to the text stream: when it failed (a reader that went
+ * away, a full disk), say so once and stop the run as a signal would
+ * (EPIPE: as SIGPIPE, status 141) or as a failure (status 1); the
+ * clients still clean up.
+ */
+static void check_output(struct loop *l)
+{
+	FILE *f = report_text_stream(l->o);
+	int err;
+
+	errno = 0;
+	if (l->output_lost || (fflush(f) == 0 && !ferror(f)))
+		return;
+	err = errno ? errno : EIO;
+	l->output_lost = true;
+	fprintf(stderr, "dbench: writing the progress lines: %s; stopping "
+		"the run\n", strerror(err));
+	pool_output_lost(l->pool, err);
+}
+
 /* The progress line of out (on the printing rank). */
-static void print_line(const struct loop *l, const struct coord_out *out)
+static void print_line(struct loop *l, const struct coord_out *out)
 {
 	const struct coord_sample *g = &out->global;
 
-	report_progress(stdout, l->o, out->line_phase,
+	l->last_lines = (double)g->lines / g->clients;
+	l->last_mbps = report_mbps(g->bytes, out->line_secs);
+	report_progress(report_text_stream(l->o), l->o, out->line_phase,
 			out->line_phase == PHASE_WARMUP ? g->started :
 							  g->clients,
-			(double)g->lines / g->clients,
-			report_mbps(g->bytes, out->line_secs), out->line_secs,
+			l->last_lines, l->last_mbps, out->line_secs,
 			(double)g->max_ns / 1e6);
+	check_output(l);
+}
+
+/* A progress line of the cleanup phase (on the printing rank). */
+static void print_cleanup(struct loop *l, unsigned busy, double seconds)
+{
+	report_cleanup(report_text_stream(l->o), l->o, busy, l->last_lines,
+		       l->last_mbps, seconds);
+	check_output(l);
 }
 
 /* A row of the series for the second that ends at now. */
@@ -212,15 +246,13 @@ static void cleanup_phase(struct loop *l)
 			/* never before this host's workers are gone */
 			if (out.stop != COORD_RUN && s.alive == 0) {
 				if (out.print)
-					report_cleanup(stdout, l->o, 0,
-						       out.line_secs);
+					print_cleanup(l, 0, out.line_secs);
 				break;
 			}
 			if (now >= next_tick) {
 				if (out.print)
-					report_cleanup(stdout, l->o,
-						       out.global.busy,
-						       out.line_secs);
+					print_cleanup(l, out.global.busy,
+						      out.line_secs);
 				next_tick += NS_PER_SEC;
 			}
 		}
@@ -259,6 +291,9 @@ static struct run_result *local_result(struct loop *l)
 
 	if (res != NULL && l->series != NULL)
 		res->series = talloc_steal(res, l->series);
+	/* the workers are reaped: their CPU is in RUSAGE_CHILDREN */
+	if (res != NULL)
+		result_cpu_sample(&res->cpu);
 	return res;
 }
 
@@ -272,8 +307,8 @@ static void release(struct loop *l)
 	l->last_tick = l->release;
 	pool_set_release(l->pool, l->release);
 	if (l->coord->prints && !l->o->machine_readable)
-		printf("releasing clients\n");
-	fflush(stdout);
+		fprintf(report_text_stream(l->o), "releasing clients\n");
+	check_output(l);
 	pool_open_gate(l->pool);
 }
 

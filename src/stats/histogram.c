@@ -4,6 +4,7 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "histogram.h"
@@ -104,4 +105,33 @@ uint64_t hist_percentile(const struct histogram *h, double p, uint64_t min,
 		return v;
 	}
 	return max;	/* not reached: rank <= n */
+}
+
+uint64_t hist_min(const struct histogram *h)
+{
+	for (uint32_t i = h->lo; i < h->end; i++)
+		if (h->count[i] != 0)
+			return hist_bucket_low(i);
+	return 0;
+}
+
+double hist_stddev(const struct histogram *h, double mean)
+{
+	double sum = 0;
+	uint64_t n = 0;
+
+	for (uint32_t i = h->lo; i < h->end; i++) {
+		uint64_t lo = hist_bucket_low(i), hi = hist_bucket_high(i);
+		double mid, d;
+
+		if (h->count[i] == 0)
+			continue;
+		/* the top bucket has no upper bound: take its lower one */
+		mid = hi == UINT64_MAX ? (double)lo :
+		      (double)lo + (double)(hi - lo - 1) / 2;
+		d = mid - mean;
+		sum += d * d * (double)h->count[i];
+		n += h->count[i];
+	}
+	return n == 0 ? 0 : sqrt(sum / (double)n);
 }

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <sys/resource.h>
 #include <talloc.h>
 
 #include "atomic.h"
@@ -197,6 +198,7 @@ static int build_client(struct run_result *res, const struct stats_region *r,
 						     p->nprograms]->filename);
 	c->lines = in_phase ? LOAD(s->lines) : 0;
 	c->bytes = in_phase ? LOAD(s->bytes) : 0;
+	c->read_bytes = in_phase ? LOAD(s->read_bytes) : 0;
 	c->passes = LOAD(s->passes);
 	if (npass > STATS_MAX_PASS_RECORDS)
 		npass = STATS_MAX_PASS_RECORDS;
@@ -240,6 +242,7 @@ struct run_result *result_build(void *mem_ctx, const struct stats_region *r,
 	stats_sum(r, first, n, p->phase, 0, true, t);
 	res->lines = t->lines;
 	res->bytes = t->bytes;
+	res->read_bytes = t->read_bytes;
 	memcpy(res->ops, t->ops, sizeof(res->ops));
 	for (unsigned k = 0; k < OP_NUM_MEASURED; k++)
 		if (build_mismatch(res, r, p, &t->mm[k], &res->mm[k]) != 0)
@@ -368,6 +371,11 @@ static void merge_header(struct run_result *d, const struct run_result *s)
 	d->failed |= s->failed;
 	d->lines += s->lines;
 	d->bytes += s->bytes;
+	d->read_bytes += s->read_bytes;
+	d->cpu.user_s += s->cpu.user_s;
+	d->cpu.system_s += s->cpu.system_s;
+	d->cpu.voluntary_switches += s->cpu.voluntary_switches;
+	d->cpu.involuntary_switches += s->cpu.involuntary_switches;
 }
 
 int result_merge(struct run_result *dst, const struct run_result *src)
@@ -517,6 +525,7 @@ static void put_client(struct wbuf *w, const struct result_client *c)
 	put_str(w, c->loadfile);
 	put_u64(w, c->lines);
 	put_u64(w, c->bytes);
+	put_u64(w, c->read_bytes);
 	put_u64(w, c->passes);
 	put_u32(w, c->npass);
 	for (uint32_t i = 0; i < c->npass; i++) {
@@ -574,6 +583,11 @@ uint8_t *result_serialise(void *mem_ctx, const struct run_result *r,
 	put_u32(&w, r->failed);
 	put_u64(&w, r->lines);
 	put_u64(&w, r->bytes);
+	put_u64(&w, r->read_bytes);
+	put_dbl(&w, r->cpu.user_s);
+	put_dbl(&w, r->cpu.system_s);
+	put_u64(&w, r->cpu.voluntary_switches);
+	put_u64(&w, r->cpu.involuntary_switches);
 	for (unsigned k = 0; k < OP_NUM_MEASURED; k++) {
 		put_u64(&w, r->ops[k].count);
 		put_u64(&w, r->ops[k].sum_ns);
@@ -752,6 +766,7 @@ static void get_client(struct rbuf *r, struct result_client *c)
 	c->loadfile = get_str(r);
 	c->lines = get_u64(r);
 	c->bytes = get_u64(r);
+	c->read_bytes = get_u64(r);
 	c->passes = get_u64(r);
 	c->npass = get_count(r, 8);
 	if (c->npass > 0 &&
@@ -826,6 +841,11 @@ static void get_header(struct rbuf *r, struct run_result *res)
 	res->failed = get_u32(r) != 0;
 	res->lines = get_u64(r);
 	res->bytes = get_u64(r);
+	res->read_bytes = get_u64(r);
+	res->cpu.user_s = get_dbl(r);
+	res->cpu.system_s = get_dbl(r);
+	res->cpu.voluntary_switches = get_u64(r);
+	res->cpu.involuntary_switches = get_u64(r);
 }
 
 struct run_result *result_parse(void *mem_ctx, const uint8_t *buf, size_t len)
@@ -858,4 +878,25 @@ struct run_result *result_parse(void *mem_ctx, const uint8_t *buf, size_t len)
 		return NULL;
 	}
 	return res;
+}
+
+static double tv_secs(struct timeval tv)
+{
+	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
+}
+
+void result_cpu_sample(struct result_cpu *cpu)
+{
+	struct rusage self, children;
+
+	memset(cpu, 0, sizeof(*cpu));
+	if (getrusage(RUSAGE_SELF, &self) != 0 ||
+	    getrusage(RUSAGE_CHILDREN, &children) != 0)
+		return;
+	cpu->user_s = tv_secs(self.ru_utime) + tv_secs(children.ru_utime);
+	cpu->system_s = tv_secs(self.ru_stime) + tv_secs(children.ru_stime);
+	cpu->voluntary_switches = (uint64_t)self.ru_nvcsw +
+				  (uint64_t)children.ru_nvcsw;
+	cpu->involuntary_switches = (uint64_t)self.ru_nivcsw +
+				    (uint64_t)children.ru_nivcsw;
 }

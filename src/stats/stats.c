@@ -60,8 +60,11 @@ void stats_slot_reset(struct client_slot *s, uint32_t phase)
 {
 	uint32_t used = __atomic_load_n(&s->ops_used, __ATOMIC_ACQUIRE);
 
-	s->lines = 0;
+	/* the progress lines count on across phases, as dbench's do */
+	STORE(s->lines_before, s->lines_before + s->lines);
+	STORE(s->lines, 0);
 	s->bytes = 0;
+	s->read_bytes = 0;
 	for (unsigned o = 0; o < OP_NUM_MEASURED; o++) {
 		struct op_stats *os = &s->ops[o];
 
@@ -146,7 +149,9 @@ void stats_sum(const struct stats_region *r, unsigned first, unsigned n,
 	}
 	memset(t->mm, 0, sizeof(t->mm));
 	t->lines = 0;
+	t->lines_run = 0;
 	t->bytes = 0;
+	t->read_bytes = 0;
 	t->tick_max_ns = 0;
 	t->clients = 0;
 
@@ -155,11 +160,13 @@ void stats_sum(const struct stats_region *r, unsigned first, unsigned n,
 
 		for (unsigned o = 0; o < OP_NUM_MEASURED; o++)
 			mismatch_add(&t->mm[o], &s->mm[o]);
+		t->lines_run += LOAD(s->lines_before) + LOAD(s->lines);
 		if (__atomic_load_n(&s->phase, __ATOMIC_ACQUIRE) != phase)
 			continue;
 		t->clients++;
 		t->lines += LOAD(s->lines);
 		t->bytes += LOAD(s->bytes);
+		t->read_bytes += LOAD(s->read_bytes);
 		if (LOAD(s->tick_seen) == tick) {
 			uint64_t m = LOAD(s->tick_max_ns);
 

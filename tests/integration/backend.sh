@@ -107,12 +107,14 @@ run_limited() {
 
 # The scenario of issue 11: 4 descriptors per client were budgeted, the
 # check passed, and the run died with NT_STATUS_TOO_MANY_OPENED_FILES.
+# One worker process of 50 clients (--clients-per-process 50 with
+# NUMCLIENTS 1, the meaning of dbench 4.00 and 5.0).
 fd_refused() {
 	local need
 	mkdir t
 	make_lf40
 	run_limited "-n 300" --run-once --clients-per-process 50 \
-		-c "$W/lf40.txt" -D "$W/t" 50
+		-c "$W/lf40.txt" -D "$W/t" 1
 	assert_usage_error "50 clients in one process, 32 kept directories each, ulimit -n 300"
 	assert_grep '^dbench: each worker process runs 50 clients and needs about [0-9]+ file descriptors \(up to 1 open files per client\), but the limit \(ulimit -n\) is 300; use fewer --clients-per-process or raise the limit$' \
 		"$W/err" "message names the numbers"
@@ -130,11 +132,11 @@ fd_estimate_enough() {
 	mkdir t
 	make_lf40
 	run_limited "-n 300" --run-once --clients-per-process 50 \
-		-c "$W/lf40.txt" -D "$W/t" 50
+		-c "$W/lf40.txt" -D "$W/t" 1
 	need=$(sed -n 's/.*needs about \([0-9]*\) file descriptors.*/\1/p' "$W/err")
 	[ -n "$need" ] || fail "no estimate in the refusal"
 	run_limited "-n $need" --run-once --clients-per-process 50 \
-		-c "$W/lf40.txt" -D "$W/t" 50
+		-c "$W/lf40.txt" -D "$W/t" 1
 	assert_clean_run "ulimit -n $need"
 	assert_no_grep 'TOO_MANY_OPENED_FILES' "$W/out" "stdout"
 	assert_eq "" "$(cat "$W/err")" "stderr"
@@ -150,7 +152,7 @@ fd_soft_raised() {
 	mkdir t
 	make_lf40
 	run_limited "-Sn 300" --run-once --clients-per-process 50 \
-		-c "$W/lf40.txt" -D "$W/t" 50
+		-c "$W/lf40.txt" -D "$W/t" 1
 	assert_clean_run "soft limit 300 raised"
 	assert_no_grep 'TOO_MANY_OPENED_FILES' "$W/out" "stdout"
 	assert_empty_dir "$W/t" "target"
@@ -161,7 +163,7 @@ fd_null() {
 	mkdir t
 	make_lf40
 	run_limited "-n 300" --run-once -B null --clients-per-process 50 \
-		-c "$W/lf40.txt" -D "$W/t" 50
+		-c "$W/lf40.txt" -D "$W/t" 1
 	assert_rc 0
 	assert_grep "$RE_THROUGHPUT" "$W/out" "Throughput line"
 	assert_empty_dir "$W/t" "target"

@@ -27,6 +27,11 @@ help() {
 		grep -Eq -- "(^|[^-A-Za-z])$opt\\b" "$W/out" ||
 			fail "--help: expected it to list $opt, it does not"
 	done
+	# -t is the execute phase; the warmup comes on top (issue 17)
+	assert_no_grep 'warmup included' "$W/out" "--help: -t's old, wrong text"
+	assert_grep '--timelimit=SECS +seconds of the execute phase, after the$' "$W/out" "--help: -t's text"
+	assert_grep '--output-dialect=4.00\|5.0' "$W/out" "--help: --output-dialect"
+	assert_grep '--clients-per-process=K +K clients in each of the NUMCLIENTS' "$W/out" "--help: --clients-per-process"
 	run_db '-?'
 	assert_rc 0
 	assert_grep '--run-once' "$W/out" "-? lists the options"
@@ -124,6 +129,12 @@ backend_unknown() {
 
 cpp_zero() { mkdir t; usage_error --run-once --clients-per-process 0 -c "$LF" -D "$W/t" 2; }
 cpp_alpha() { mkdir t; usage_error --run-once --clients-per-process x -c "$LF" -D "$W/t" 2; }
+# NUMCLIENTS x K over the limit
+cpp_product() {
+	mkdir t
+	usage_error --run-once --clients-per-process 1000 -c "$LF" -D "$W/t" 101
+	assert_grep '^dbench: 101000 clients in 101 processes of 1000 \(--clients-per-process\) are more than 100000 clients$' "$W/err" "the message"
+}
 rate_negative() { mkdir t; usage_error --run-once -R -1 -c "$LF" -D "$W/t" 1; }
 rate_alpha() { mkdir t; usage_error --run-once -R fast -c "$LF" -D "$W/t" 1; }
 warmup_negative() { mkdir t; usage_error --warmup -1 -t 5 -c "$LF" -D "$W/t" 1; }
@@ -176,6 +187,7 @@ check "-D ok,nonexistent: usage error" second_dir_missing
 check "-B nosuch: usage error listing fileio and null" backend_unknown
 check "--clients-per-process 0: usage error" cpp_zero
 check "--clients-per-process x: usage error" cpp_alpha
+check "--clients-per-process 1000 with 101: over 100000 clients" cpp_product
 check "-R -1: usage error" rate_negative
 check "-R fast: usage error" rate_alpha
 check "--warmup -1: usage error" warmup_negative

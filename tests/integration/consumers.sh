@@ -145,7 +145,11 @@ dialect_run() {
 	shift
 	mkdir -p t
 	run_db --run-once -c "$LOADFILE" -D "$W/t" "$@" "$NCLIENTS"
-	assert_clean_run "$name"
+	assert_rc 0
+	assert_no_mismatch
+	# either dialect's header (--show-execute-time alone selects 5.0)
+	assert_grep '^ Operation +Count    AvgLat    MaxLat$' "$W/out" "$name: table header"
+	assert_grep "$RE_THROUGHPUT" "$W/out" "$name: Throughput line"
 	keep "$name"
 }
 
@@ -161,6 +165,26 @@ mmtests_tput() {
 		fail "tput records are not numbers: $(head -n 3 found | tr '\n' '|')"
 }
 
+# dialect_rows FILE: the rows of the first table, in either dialect (4.00:
+# 40 dashes, 5.0: 50).
+dialect_rows() {
+	awk '/^ -+$/ { intable = 1; next } intable && $0 == "" { exit }
+		intable { print }' "$1"
+}
+
+# dialect_names FILE: "Name Count" lines on stdin with the names as FILE's
+# table spells them (5.0 names five ops by their loadfile commands).
+dialect_names() {
+	if grep -qE '^ Operation {16}Count' "$1"; then
+		sed -e 's/^Qpathinfo /QUERY_PATH_INFORMATION /' \
+		    -e 's/^Qfileinfo /QUERY_FILE_INFORMATION /' \
+		    -e 's/^Qfsinfo /QUERY_FS_INFORMATION /' \
+		    -e 's/^Sfileinfo /SET_FILE_INFORMATION /' -e 's/^Find /FIND_FIRST /'
+	else
+		cat
+	fi | sort
+}
+
 # mmtests' per-operation figures: every row of our table whose name it
 # knows, once, with its count, average and maximum; the counts those of
 # the loadfile times the clients.
@@ -168,7 +192,7 @@ mmtests_ops() {
 	dialect_run run "$@"
 	mmtests_extract run.out | awk -F'\t' '$1 == "ops" { print $2, $4 }' |
 		sort >found
-	table_rows run.out | awk -v c="$NCLIENTS" -v known="NTCreateX Close Rename Unlink Deltree Mkdir Qpathinfo WriteX ReadX Qfileinfo Qfsinfo Flush Sfileinfo LockX UnlockX Find" '
+	dialect_rows run.out | awk -v c="$NCLIENTS" -v known="NTCreateX Close Rename Unlink Deltree Mkdir Qpathinfo WriteX ReadX Qfileinfo Qfsinfo Flush Sfileinfo LockX UnlockX Find" '
 		BEGIN { n = split(known, k, " "); for (i = 1; i <= n; i++) ok[k[i]] = 1 }
 		ok[$1] { print "count-" $1 "-" c, $2; print "avg-" $1 "-" c, $3;
 			 print "max-" $1 "-" c, $4 }
@@ -177,7 +201,7 @@ mmtests_ops() {
 	assert_same_lines want found "mmtests op records (each table row once)"
 	# the counts are the run's: the loadfile's times the clients
 	awk '/^count-/ { split($1, p, "-"); print p[2], $2 }' found | sort >counts
-	loadfile_counts "$LOADFILE" "$NCLIENTS" >expected
+	loadfile_counts "$LOADFILE" "$NCLIENTS" | dialect_names run.out >expected
 	if [ -f unknown ]; then
 		note "table rows mmtests does not know (not extracted): $(paste -sd' ' unknown)"
 		grep -Ev "^($(paste -sd'|' unknown)) " expected >expected.known
@@ -214,6 +238,26 @@ pts_throughput() {
 		"$(sed -n 2p pts | cut -d' ' -f4-7)" "clients and procs where the template has them"
 }
 
+# mmtests' calibration (dbench-bench, init step): the first @E@ line's
+# 4th @-field, through its own pipeline, is a whole number of ms:
+#     FACTOR=$(./bin/dbench $DBENCH_OSYNC_COMMAND $DBENCH_SYNC_COMMAND \
+#         $DBENCH_FSYNC_COMMAND $DBENCH_STAGGER_COMMAND \
+#         --show-execute-time --run-once \
+#         -D $SHELLPACK_DATA --loadfile $LOADDIR/client-tiny.txt \
+#         --machine-readable -t 10000 $DBENCH_MAX_CLIENTS |
+#         grep "^@E@" | cut -d '@' -f 4 | head -n 1)
+#     FACTOR=$((FACTOR * 3 / DBENCH_MAX_CLIENTS))
+mmtests_factor() {
+	local factor
+	mkdir -p t
+	LAST_CMD="dbench --show-execute-time --run-once -D t --loadfile $LOADFILE --machine-readable -t 10000 $NCLIENTS"
+	factor=$(timeout -k 5 "$IT_TIMEOUT" "$DBENCH" --show-execute-time --run-once \
+		-D "$W/t" --loadfile "$LOADFILE" --machine-readable -t 10000 "$NCLIENTS" 2>"$W/err" |
+		grep "^@E@" | cut -d '@' -f 4 | head -n 1)
+	[[ $factor =~ ^[0-9]+$ ]] || fail "FACTOR: expected a whole number of ms, found '$factor'"
+	factor=$((factor * 3 / NCLIENTS)) || fail "FACTOR arithmetic failed"
+}
+
 # consumer_checks DIALECT [DBENCH ARGS...]: every parser on our output in
 # DIALECT (selected by the ARGS).
 consumer_checks() {
@@ -228,4 +272,27 @@ consumer_checks() {
 command -v perl >/dev/null 2>&1 || { echo "ok - # SKIP perl is not installed"; exit 77; }
 command -v python3 >/dev/null 2>&1 || { echo "ok - # SKIP python3 is not installed"; exit 77; }
 consumer_checks "4.00 (default)"
+consumer_checks "5.0 (--output-dialect=5.0)" --output-dialect=5.0
+# mmtests' own benchmark command line, unchanged (dbench-bench):
+#     BENCH_CMD="dbench $DBENCH_OSYNC_COMMAND $DBENCH_SYNC_COMMAND $DBENCH_FSYNC_COMMAND $DBENCH_STAGGER_COMMAND \
+#         -D $SHELLPACK_DATA --warmup 0 \
+#         -t $((DBENCH_DURATION_BASE + FACTOR*CLIENT/1000)) \
+#         --loadfile $LOADDIR/client-tiny.txt --show-execute-time \
+#         $CLIENT"
+# --show-execute-time (only the 5.0 fork has it) selects the 5.0 dialect.
+mmtests_bench_cmd() {
+	mkdir t
+	run_db -D "$W/t" --warmup 0 -t 2 --loadfile "$LOADFILE" --show-execute-time "$NCLIENTS"
+	assert_rc 0
+	assert_no_mismatch
+	grep -qE '^ Operation {16}Count +AvgLat +MaxLat$' "$W/out" ||
+		fail "mmtests' command line: expected the 5.0 table header"
+	keep run
+	mmtests_extract run.out >records
+	grep -q '^tput' records || fail "no ExtractDbench4tput record"
+	grep -q '^loadfile' records || fail "no ExtractDbench4 completion record"
+	grep -q '^ops	count-NTCreateX-' records || fail "no ExtractDbench4opslatency record"
+}
+check "5.0: mmtests' dbench-bench command line unchanged: 5.0 output, every parser reads it" mmtests_bench_cmd
+check "5.0: mmtests' calibration pipeline (@E@ field 4) gives a whole number" mmtests_factor
 finish

@@ -216,10 +216,47 @@ mmtests_install() {
 		>"$W/out" 2>"$W/err"
 	RC=$?
 	assert_rc 0
+	assert_no_mismatch
 	assert_grep "$RE_THROUGHPUT" "$W/out" "Throughput line"
+	# in the tree the warmup left: dbench-bench's calibration, then its
+	# benchmark (time limited: client-tiny.txt replays again and again)
+	#   ./bin/dbench ... --show-execute-time --run-once -D $SHELLPACK_DATA
+	#       --loadfile $LOADDIR/client-tiny.txt --machine-readable -t 10000 $DBENCH_MAX_CLIENTS
+	# and, in its loop (below),
+	#   dbench ... -D $SHELLPACK_DATA --warmup 0 -t $((...))
+	#       --loadfile $LOADDIR/client-tiny.txt --show-execute-time $CLIENT
+	LAST_CMD="./bin/dbench --show-execute-time --run-once -D $W/data --loadfile share/client-tiny.txt --machine-readable -t 10000 2"
+	(cd "$inst" && timeout -k 5 "$IT_TIMEOUT" ./bin/dbench --show-execute-time \
+		--run-once -D "$W/data" --loadfile "$inst/share/client-tiny.txt" \
+		--machine-readable -t 10000 2) >"$W/out" 2>"$W/err"
+	RC=$?
+	assert_rc 0
+	assert_no_mismatch
+	assert_grep '^@E@[0-9]+@[0-9]+$' "$W/out" "the calibration's @E@ lines"
+	# its loop: a clean tree, the warmup cut again, then the benchmark
+	#   rm -rf $SHELLPACK_DATA/clients
+	#   ./bin/dbench --run-once --skip-cleanup -D $SHELLPACK_DATA \
+	#       --loadfile $LOADDIR/client-warmup.txt $CLIENT
+	rm -rf "$W/data/clients"
+	(cd "$inst" && timeout -k 5 "$IT_TIMEOUT" ./bin/dbench --run-once \
+		--skip-cleanup -D "$W/data" --loadfile "$inst/share/client-warmup.txt" 2) \
+		>"$W/out" 2>"$W/err"
+	RC=$?
+	assert_rc 0
+	assert_no_mismatch
+	LAST_CMD="./bin/dbench -D $W/data --warmup 0 -t 3 --loadfile share/client-tiny.txt --show-execute-time 2"
+	(cd "$inst" && timeout -k 5 "$IT_TIMEOUT" ./bin/dbench -D "$W/data" \
+		--warmup 0 -t 3 --loadfile "$inst/share/client-tiny.txt" \
+		--show-execute-time 2) >"$W/out" 2>"$W/err"
+	RC=$?
+	assert_rc 0
+	assert_no_mismatch
+	assert_grep "$RE_THROUGHPUT" "$W/out" "Throughput line"
+	[ "$(grep -c 'completed in' "$W/out")" -ge 2 ] ||
+		fail "client-tiny.txt: expected passes to complete, found $(grep -c 'completed in' "$W/out")"
 }
 
 check "make dist: one top directory, listed first; client.txt at the top, stored once" tarball_layout
 check "Phoronix Test Suite pts/dbench install.sh on our tarball: builds, copies client.txt, runs" pts_install
-check "mmtests dbench install script on our tarball: builds, finds loadfiles/client.txt; DESTDIR" mmtests_install
+check "mmtests dbench install script on our tarball: builds, finds loadfiles/client.txt; DESTDIR; its warmup and tiny cuts replay" mmtests_install
 finish

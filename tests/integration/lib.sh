@@ -237,10 +237,13 @@ assert_usage_error() {
 	assert_grep '^dbench: ' "$W/err" "${1:-usage error} message"
 }
 
-# assert_no_mismatch: stdout has no mismatch summary.
+# assert_no_mismatch: no mismatch summary (on stderr; nothing on stdout).
 assert_no_mismatch() {
 	if grep -iq 'mismatch' "$W/out"; then
 		fail "expected no status mismatch summary, found: $(grep -i -A3 'mismatch' "$W/out" | tr '\n' '|')"
+	fi
+	if [ -f "$W/err" ] && grep -q '^Status mismatches' "$W/err"; then
+		fail "expected no status mismatch summary, found on stderr: $(grep -A3 '^Status mismatches' "$W/err" | tr '\n' '|')"
 	fi
 }
 

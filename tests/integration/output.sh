@@ -207,7 +207,7 @@ per_client() {
 # --show-execute-time with --run-once: exactly one line per client.
 execute_time_once() {
 	mkdir t
-	run_db --run-once -t 60 --show-execute-time -c "$LF" -D "$W/t" 3
+	run_db --run-once -t 60 --show-execute-time --output-dialect=4.00 -c "$LF" -D "$W/t" 3
 	assert_clean_run
 	grep 'completed in' "$W/out" >etimes
 	assert_all_match "$RE_EXEC_TIME" etimes "execute-time lines"
@@ -219,7 +219,7 @@ execute_time_once() {
 
 execute_time_machine() {
 	mkdir t
-	run_db --run-once -t 60 --show-execute-time --machine-readable -c "$LF" -D "$W/t" 2
+	run_db --run-once -t 60 --show-execute-time --output-dialect=4.00 --machine-readable -c "$LF" -D "$W/t" 2
 	assert_rc 0
 	grep '^@E@' "$W/out" >etimes
 	assert_all_match '^@E@[0-9]+@[0-9]+@$' etimes "@E@ lines"
@@ -232,7 +232,7 @@ execute_time_machine() {
 # "at time" grows.
 execute_time_timed() {
 	mkdir t
-	run_db -t 3 --show-execute-time -c "$TIMED" -D "$W/t" 2
+	run_db -t 3 --show-execute-time --output-dialect=4.00 -c "$TIMED" -D "$W/t" 2
 	assert_clean_run
 	assert_progress_shapes "$W/out"
 	awk '/ execute /{ s = $6 + 0; if (n++ && s <= prev) { print prev " then " s; exit 1 }; prev = s }' \
@@ -242,6 +242,153 @@ execute_time_timed() {
 	assert_eq "0 1" "$(awk '{ print $1 }' etimes | sort -nu | tr '\n' ' ' | sed 's/ $//')" "clients with execute-time lines"
 	awk '{ if (($1 in t) && $8 + 0 <= t[$1]) { print; exit 1 }; t[$1] = $8 + 0 }' \
 		etimes >f.err || fail "execute-time 'at time' does not grow for a client: $(cat f.err)"
+}
+
+# ---- the 5.0 dialect (--output-dialect=5.0, or implied) ----
+# 5.0's table (upstream dbench.c, show_one_latency()): header
+# " Operation                Count    AvgLat    MaxLat", 50 dashes, rows
+# " %-22s %7u %9.03f %9.03f" named by the loadfile commands.
+RE_HEADER_50='^ Operation                Count    AvgLat    MaxLat$'
+DASHES_50=" $(printf -- '-%.0s' $(seq 50))"
+NAMES_50="NTCreateX Close Rename Unlink Deltree Rmdir Mkdir QUERY_PATH_INFORMATION QUERY_FILE_INFORMATION QUERY_FS_INFORMATION SET_FILE_INFORMATION FIND_FIRST WriteX ReadX LockX UnlockX Flush DropCache"
+
+# to_50 < "Name Count" lines: the 4.00 short names as 5.0 spells them
+to_50() {
+	sed -e 's/^Qpathinfo /QUERY_PATH_INFORMATION /' \
+	    -e 's/^Qfileinfo /QUERY_FILE_INFORMATION /' \
+	    -e 's/^Qfsinfo /QUERY_FS_INFORMATION /' \
+	    -e 's/^Sfileinfo /SET_FILE_INFORMATION /' -e 's/^Find /FIND_FIRST /' | sort
+}
+
+# rows_50 FILE: the rows of the first 5.0 table
+rows_50() {
+	awk -v dashes="$DASHES_50" '
+		$0 == dashes { intable = 1; next }
+		intable && $0 == "" { exit }
+		intable { print }' "$1"
+}
+
+# The table: 5.0 header, dashes, 22-wide names in table order, counts of
+# the loadfile under 5.0 names, no 4.00 short name anywhere.
+dialect_50_table() {
+	mkdir t
+	run_db --run-once --output-dialect=5.0 -c "$DATA/misc.txt" -D "$W/t" 2
+	assert_rc 0
+	assert_no_mismatch
+	assert_grep "$RE_HEADER_50" "$W/out" "5.0 table header"
+	assert_no_grep "$RE_HEADER" "$W/out" "4.00 table header"
+	assert_eq "$DASHES_50" "$(grep -A1 -E "$RE_HEADER_50" "$W/out" | tail -n 1)" "line after the header (one space, 50 dashes)"
+	rows_50 "$W/out" >rows
+	assert_all_match '^ [A-Za-z_]{1,22} +[0-9]+ +[0-9]+\.[0-9]{3} +[0-9]+\.[0-9]{3}$' rows "5.0 rows"
+	assert_all_match '^ [A-Za-z_ ]{22} [ 0-9]{7} [ 0-9.]{9} [ 0-9.]{9}$' rows "5.0 row columns (%-22s %7u %9.03f %9.03f)"
+	awk -v order="$NAMES_50" '
+		BEGIN { n = split(order, o, " "); for (i = 1; i <= n; i++) idx[o[i]] = i }
+		!($1 in idx) { print "unknown op name " $1; exit 1 }
+		idx[$1] <= last { print $1 " is out of order"; exit 1 }
+		{ last = idx[$1] }' rows >order.err || fail "5.0 rows: $(cat order.err)"
+	awk '{ print $1, $2 }' rows | sort >found.counts
+	loadfile_counts "$DATA/misc.txt" 2 | to_50 >expected.counts
+	assert_same_lines expected.counts found.counts "5.0 row counts"
+	grep -q QUERY_PATH_INFORMATION found.counts || fail "misc.txt has no QUERY_PATH_INFORMATION: the check proves nothing"
+	assert_no_grep '^ (Qpathinfo|Qfileinfo|Qfsinfo|Sfileinfo|Find) ' "$W/out" "4.00 names in the 5.0 table"
+	assert_grep "$RE_THROUGHPUT" "$W/out" "Throughput line (the same in both)"
+}
+
+# --machine-readable: :op: rows under 5.0 names; @E@client@ms with no
+# trailing @ (mmtests' fork, child.c); @C@ with the five fields of @R@
+# (5.0's sig_alarm()).
+dialect_50_machine() {
+	mkdir t
+	run_db --run-once --output-dialect=5.0 --machine-readable --show-execute-time -c "$DATA/misc.txt" -D "$W/t" 2
+	assert_rc 0
+	awk -F: '/^:[A-Za-z_]+:[0-9]+:/ { print $2, $3 }' "$W/out" | sort >found.counts
+	loadfile_counts "$DATA/misc.txt" 2 | to_50 >expected.counts
+	assert_same_lines expected.counts found.counts ":op: rows under 5.0 names"
+	grep '^@E@' "$W/out" >etimes
+	assert_all_match '^@E@[0-9]+@[0-9]+$' etimes "@E@ lines (no trailing @)"
+	assert_eq 2 "$(wc -l <etimes)" "@E@ lines, one per client"
+	rm -rf t && mkdir t
+	run_db -t 3 --warmup 1 --output-dialect=5.0 --machine-readable -c "$LF" -D "$W/t" 2
+	assert_rc 0
+	grep '^@C@' "$W/out" >cticks
+	[ -s cticks ] || fail "no @C@ (cleanup) tick"
+	assert_all_match '^@C@[0-9]+@[0-9]+@[0-9]+\.[0-9]{2}@[0-9]+@[0-9]+\.[0-9]{3}@$' cticks "@C@active@lines@MB/s@sec@latency_ms@"
+}
+
+# --show-execute-time (only mmtests' 5.0 fork has it) implies 5.0 unless
+# the dialect is given.
+dialect_implied() {
+	mkdir t
+	run_db --run-once --show-execute-time -c "$DATA/misc.txt" -D "$W/t" 1
+	assert_rc 0
+	assert_grep "$RE_HEADER_50" "$W/out" "--show-execute-time alone: 5.0 header"
+	assert_grep '^ QUERY_PATH_INFORMATION +1 ' "$W/out" "--show-execute-time alone: 5.0 names"
+	run_db --run-once --show-execute-time --output-dialect=4.00 -c "$DATA/misc.txt" -D "$W/t" 1
+	assert_rc 0
+	assert_grep "$RE_HEADER" "$W/out" "--output-dialect=4.00 wins"
+	assert_grep '^ Qpathinfo +1 ' "$W/out" "--output-dialect=4.00: 4.00 names"
+	run_db --run-once -c "$DATA/misc.txt" -D "$W/t" 1
+	assert_grep "$RE_HEADER" "$W/out" "default: 4.00"
+	run_db --run-once --output-dialect=6 -c "$DATA/misc.txt" -D "$W/t" 1
+	assert_usage_error "--output-dialect=6"
+	assert_grep "output-dialect: '6' is not 4.00 or 5.0" "$W/err" "the message names the choices"
+}
+
+# The progress lines' second column counts on from the warmup into the
+# execute phase, in both dialects (4.00's and 5.0's sig_alarm() sum
+# child->line, which the warmup's end does not reset).
+lines_count_on() {
+	local d
+	mkdir t
+	for d in 4.00 5.0; do
+		run_db -t 2 --warmup 2 --output-dialect=$d -c "$TIMED" -D "$W/t" 1
+		assert_rc 0
+		grep -E "$RE_PROGRESS" "$W/out" >progress
+		grep -q ' warmup ' progress && grep -q ' execute ' progress ||
+			fail "$d: expected warmup and execute lines: $(tr '\n' '|' <progress)"
+		awk '{ if (n++ && $2 + 0 < prev) { print prev " then " $2; exit 1 }; prev = $2 + 0 }' \
+			progress >col.err || fail "$d: the lines column went back: $(cat col.err)"
+		awk '/ warmup / { w = $2 } / execute / { print ($2 + 0 >= w + 0) ? "ok" : "restarted " w " " $2; exit }' \
+			progress >first
+		assert_eq ok "$(cat first)" "$d: first execute line vs last warmup line"
+	done
+}
+
+# ---- output that cannot be written ----
+
+# stdout into a pipe whose reader goes away (| head -n 1): the run stops
+# at the next write as SIGPIPE would stop it (status 141, a message),
+# and the clients clean up.
+lost_pipe() {
+	mkdir t
+	LAST_CMD="dbench -t 600 --warmup 0 ... 2 | head -n 1"
+	(set -o pipefail; timeout -k 5 "$IT_TIMEOUT" "$DBENCH" -t 600 --warmup 0 \
+		-c "$TIMED" -D "$W/t" 2 2>"$W/err" | head -n 1 >"$W/out")
+	RC=$?
+	assert_rc 141
+	assert_grep '^dbench .*load generator$' "$W/out" "head's one line"
+	assert_grep '^dbench: writing the progress lines: Broken pipe; stopping the run$' "$W/err" "the stop said on stderr"
+	assert_empty_dir "$W/t" "target after the run (cleanup ran)"
+}
+
+# stdout to /dev/full, or closed: refused before anything starts (status
+# 1, a message on stderr), nothing created.
+lost_full_closed() {
+	mkdir t
+	LAST_CMD="dbench -t 600 ... 2 >/dev/full"
+	timeout -k 5 "$IT_TIMEOUT" "$DBENCH" -t 600 -c "$TIMED" -D "$W/t" 2 \
+		>/dev/full 2>"$W/err"
+	RC=$?
+	assert_rc 1
+	assert_grep '^dbench: writing the output: No space left on device$' "$W/err" "/dev/full said"
+	assert_empty_dir "$W/t" "target"
+	LAST_CMD="dbench -t 600 ... 2 >&-"
+	timeout -k 5 "$IT_TIMEOUT" "$DBENCH" -t 600 -c "$TIMED" -D "$W/t" 2 \
+		>&- 2>"$W/err"
+	RC=$?
+	assert_rc 1
+	assert_grep '^dbench: standard output is closed' "$W/err" "closed stdout said"
+	assert_empty_dir "$W/t" "target"
 }
 
 check "run shorter than 1 s: header, progress, table, Throughput > 0" shape_run_once
@@ -256,4 +403,10 @@ check "--per-client-results: per-client lines and tables" per_client
 check "--show-execute-time --run-once: one line per client" execute_time_once
 check "--show-execute-time --machine-readable: @E@ lines" execute_time_machine
 check "-t 3 timed loadfile --show-execute-time: execute ticks, lines per pass" execute_time_timed
+check "--output-dialect=5.0: 50-dash header, 22-wide 5.0 names, counts" dialect_50_table
+check "--output-dialect=5.0 --machine-readable: :op: names, @E@ without @, five-field @C@" dialect_50_machine
+check "--show-execute-time implies 5.0; --output-dialect=4.00 wins; bad value" dialect_implied
+check "progress lines count on from the warmup into execute (both dialects)" lines_count_on
+check "stdout into a closed pipe (| head -n 1): stops at once, 141, message, cleanup" lost_pipe
+check "stdout to /dev/full or closed: status 1, message, nothing started" lost_full_closed
 finish

@@ -125,8 +125,8 @@ cgroup_pids_max() {
 	in_cgroup "$CG/inner" --run-once -c "$BASIC" -D "$W/t" 60
 	assert_usage_error "60 clients, parent's pids.max 40"
 	assert_grep "but the cgroup $CG allows 40 tasks" "$W/err" "message names the parent"
-	# 60 clients in 6 processes fit
-	in_cgroup "$CG" --run-once --clients-per-process 10 -c "$BASIC" -D "$W/t" 60
+	# 60 clients in 6 processes fit (6 processes of 10 clients each)
+	in_cgroup "$CG" --run-once --clients-per-process 10 -c "$BASIC" -D "$W/t" 6
 	assert_clean_run "60 clients in 6 processes under pids.max 40"
 	assert_empty_dir "$W/t" "target"
 }

@@ -163,6 +163,78 @@ need(n == {o["name"]: o["count"] for o in d["operations"]},
      "clients add up to the total")
 need(d["start_time"] <= d["end_time"], "times")
 EOF
+	json_additions r.json "$DATA/basic.txt"
+}
+
+# json_additions FILE LOADFILE: what issue 17 added, checked against
+# independent figures: per-op min <= avg <= max and a stddev; read and
+# write bytes = the loadfile's ReadX and WriteX sizes x 2 clients; the
+# CPU; the loadfile's CRC-32 (Python's zlib), size and line count; the
+# version and build commit; the schema's $id.
+json_additions() {
+	python3 - "$1" "$2" "$SRCDIR/doc/dbench-result.schema.json" <<'EOF' || fail "JSON additions"
+import json, re, sys, zlib
+d = json.load(open(sys.argv[1]))
+lf = open(sys.argv[2], "rb").read()
+schema = json.load(open(sys.argv[3]))
+def need(cond, what):
+    if not cond:
+        sys.exit("JSON: " + what)
+for op in d["operations"]:
+    need(0 <= op["min_ms"] <= op["avg_ms"] * 1.01 + 1e-6, op["name"] + " min <= avg")
+    need(op["min_ms"] <= op["max_ms"], op["name"] + " min <= max")
+    need(op["stddev_ms"] >= 0 and op["stddev_ms"] <= op["max_ms"], op["name"] + " stddev")
+    if op["count"] == 1:
+        need(op["stddev_ms"] <= op["max_ms"] * 0.01, op["name"] + " one value: stddev ~0")
+rb = wb = 0
+for line in lf.decode().splitlines():
+    f = line.split()
+    if f and f[0] == "ReadX":
+        rb += int(f[3])
+    elif f and f[0] == "WriteX":
+        wb += int(f[3])
+r = d["result"]
+need(r["read_bytes"] == 2 * rb, "read_bytes %d, loadfile %d x 2" % (r["read_bytes"], rb))
+need(r["write_bytes"] == 2 * wb, "write_bytes %d, loadfile %d x 2" % (r["write_bytes"], wb))
+need(r["read_bytes"] + r["write_bytes"] == r["bytes"], "read + write = bytes")
+s = r["seconds"]
+need(abs(r["read_mb_per_s"] - r["read_bytes"] / 1e6 / s) <= 1e-3 * max(1, r["read_mb_per_s"]), "read MB/s")
+need(abs(r["write_mb_per_s"] - r["write_bytes"] / 1e6 / s) <= 1e-3 * max(1, r["write_mb_per_s"]), "write MB/s")
+for c in d["clients"]:
+    need(c["read_bytes"] == rb and c["write_bytes"] == wb, "client read/write bytes")
+cpu = d["cpu"]
+need(cpu["user_s"] + cpu["system_s"] > 0, "some CPU was used")
+need(cpu["voluntary_context_switches"] + cpu["involuntary_context_switches"] > 0, "context switches")
+l = d["loadfiles"][0]
+need(l["path"] == sys.argv[2], "loadfile path")
+need(l["crc32"] == "%08x" % zlib.crc32(lf), "crc32 %s vs %08x" % (l["crc32"], zlib.crc32(lf)))
+need(l["bytes"] == len(lf) and l["lines"] == len(lf.decode().splitlines()), "size and lines")
+need(d["tool"]["version"] != "" and d["tool"]["build_commit"] != "", "version, build_commit")
+need(schema["$id"] == "urn:dbench:schema:dbench-result:1", "schema $id")
+EOF
+}
+
+# --json -: the document is stdout, alone (it parses); the text report,
+# header and progress go to stderr.
+json_stdout() {
+	have_python || skip "python3 is not installed"
+	mkdir t
+	run_db --run-once -c "$DATA/basic.txt" -D "$W/t" --json - 2
+	assert_rc 0
+	python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["result"]["clients"] == 2' "$W/out" ||
+		fail "stdout is not the JSON document: $(head -c 200 "$W/out")"
+	assert_grep "$RE_HEADER" "$W/err" "the table on stderr"
+	assert_grep "$RE_THROUGHPUT" "$W/err" "the Throughput line on stderr"
+	assert_grep '^Running for ' "$W/err" "the header on stderr"
+	[ ! -e ./- ] && [ ! -e "$W/t/-" ] || fail "--json - wrote a file named -"
+	# a JSON document that cannot be written fails the run
+	LAST_CMD="dbench --run-once ... --json - 2 >/dev/full"
+	timeout -k 5 "$IT_TIMEOUT" "$DBENCH" --run-once -c "$DATA/basic.txt" \
+		-D "$W/t" --json - 2 >/dev/full 2>"$W/err"
+	RC=$?
+	assert_rc 1
+	assert_grep '^dbench: writing the JSON document: No space left on device$' "$W/err" "the failed write said"
+	assert_empty_dir "$W/t" "target after the run"
 }
 
 # A short timed run with warmup: JSON valid against the schema, the CSV
@@ -535,6 +607,7 @@ check "--per-client-results with --percentiles: a table pair per client" per_cli
 check "--json/--series: unwritable places are usage errors" output_file_errors
 check "--json --run-once: exact op counts, histograms, clients, host, device" json_run_once
 check "--json --series: schema-valid JSON, CSV shape, same series" json_series_timed
+check "--json -: the document alone on stdout, the text on stderr; /dev/full fails" json_stdout
 check "dbench-compare: text table of two real results" compare_text
 check "dbench-compare --markdown --label" compare_markdown_labels
 check "dbench-compare: bad input files" bad_input compare

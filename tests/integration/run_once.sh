@@ -12,16 +12,17 @@ assert_run_ok() {
 }
 
 # counts_for LOADFILE NCLIENTS [DBENCH OPTIONS...]: run once and compare
-# the table with the loadfile's own op counts times NCLIENTS.
+# the table with the loadfile's own op counts times the clients: NCLIENTS,
+# or $TOTAL when set (NCLIENTS x --clients-per-process).
 counts_for() {
-	local lf=$1 n=$2
+	local lf=$1 n=$2 total=${TOTAL:-$2}
 	shift 2
 	mkdir t
 	run_db --run-once -t 60 -c "$lf" -D "$W/t" "$@" "$n"
 	assert_run_ok "$@"
-	loadfile_counts "$lf" "$n" >expected.counts
-	assert_counts expected.counts "op counts of $(basename "$lf") x $n"
-	assert_grep "  $n clients  " "$W/out" "Throughput client count"
+	loadfile_counts "$lf" "$total" >expected.counts
+	assert_counts expected.counts "op counts of $(basename "$lf") x $total"
+	assert_grep "  $total clients  " "$W/out" "Throughput client count"
 }
 
 basic_1() { counts_for "$DATA/basic.txt" 1; }
@@ -40,14 +41,21 @@ procs_default() {
 	assert_grep '^Throughput .*  3 clients  3 procs  ' "$W/out" "Throughput line"
 }
 
-# 3 clients, 2 per process: 2 worker processes, the same counts.
+# NUMCLIENTS 3, 2 per process: as in dbench 4.00 and 5.0, 3 worker
+# processes of 2 clients each, 6 clients.
 clients_per_process() {
-	counts_for "$DATA/basic.txt" 3 --clients-per-process 2
-	assert_grep '^Throughput .*  3 clients  2 procs  ' "$W/out" "Throughput line"
+	TOTAL=6 counts_for "$DATA/basic.txt" 3 --clients-per-process 2
+	assert_grep '^Throughput .*  6 clients  3 procs  ' "$W/out" "Throughput line"
+}
+
+# the issue's example: --clients-per-process=4 with 8 is 32 clients 8 procs
+clients_per_process_32() {
+	TOTAL=32 counts_for "$DATA/basic.txt" 8 --clients-per-process=4 -B null
+	assert_grep '^Throughput .*  32 clients  8 procs  ' "$W/out" "Throughput line"
 }
 
 clients_per_process_null() {
-	loops_for 3 --clients-per-process 3 -B null
+	TOTAL=3 loops_for 1 --clients-per-process 3 -B null
 	assert_grep '^Throughput .*  3 clients  1 procs  ' "$W/out" "Throughput line"
 }
 
@@ -87,13 +95,13 @@ EOF
 }
 
 loops_for() {
-	local n=$1
+	local n=$1 total=${TOTAL:-$1}
 	shift
 	mkdir t
 	run_db --run-once -t 60 -c "$DATA/loops.txt" -D "$W/t" "$@" "$n"
 	assert_run_ok "$@"
-	loops_expected "$n" >expected.counts
-	assert_counts expected.counts "loop arithmetic x $n"
+	loops_expected "$total" >expected.counts
+	assert_counts expected.counts "loop arithmetic x $total"
 }
 
 loops_1() { loops_for 1; }
@@ -152,8 +160,9 @@ check "loops.txt, 1 client: nested LOOP/REPEAT arithmetic" loops_1
 check "loops.txt, 3 clients: nested LOOP/REPEAT arithmetic" loops_3
 check "250 open handles incl. handle 0, 2 clients" many_handles
 check "3 clients: Throughput says 3 clients  3 procs" procs_default
-check "--clients-per-process 2, 3 clients: same counts, 2 procs" clients_per_process
-check "-B null --clients-per-process 3, 3 clients: loop counts, 1 procs" clients_per_process_null
+check "--clients-per-process 2 with 3: 6 clients' counts, 3 procs" clients_per_process
+check "--clients-per-process=4 with 8: 32 clients 8 procs (as 4.00 and 5.0)" clients_per_process_32
+check "-B null --clients-per-process 3 with 1: 3 clients' loop counts, 1 procs" clients_per_process_null
 check "-B null, basic.txt, 3 clients: same counts" null_basic_3
 check "-B null, misc.txt, 2 clients: same counts" null_misc_2
 check "-B null, loops.txt, 3 clients: same loop arithmetic" loops_null_3

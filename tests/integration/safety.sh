@@ -294,8 +294,8 @@ nproc_limit() {
 	assert_grep 'process limit \(ulimit -u\) is 6' "$W/err" "message names the limit"
 	assert_no_grep 'prepared for launch' "$W/out" "nothing started"
 	assert_empty_dir "$W/t" "target"
-	# the same limit with --clients-per-process 10 needs 2 processes
-	as_nobody "ulimit -u 6 && '$W/dbench.bin' --run-once --clients-per-process 10 -c '$W/basic.txt' -D '$W/t' 20"
+	# 20 clients as 2 processes of 10 (--clients-per-process 10 with 2)
+	as_nobody "ulimit -u 6 && '$W/dbench.bin' --run-once --clients-per-process 10 -c '$W/basic.txt' -D '$W/t' 2"
 	assert_clean_run "20 clients in 2 processes under ulimit -u 6"
 }
 
@@ -303,17 +303,17 @@ nproc_limit() {
 # to root too): exit 2 before forking.
 nofile_limit() {
 	mkdir t
-	LAST_CMD="(ulimit -n 40) dbench --clients-per-process 30 ... 30"
+	LAST_CMD="(ulimit -n 40) dbench --clients-per-process 30 ... 1"
 	(ulimit -n 40 && exec timeout -k 5 "$IT_TIMEOUT" "$DBENCH" --run-once \
-		--clients-per-process 30 -c "$BASIC" -D "$W/t" 30) >"$W/out" 2>"$W/err" </dev/null
+		--clients-per-process 30 -c "$BASIC" -D "$W/t" 1) >"$W/out" 2>"$W/err" </dev/null
 	RC=$?
 	assert_usage_error "30 clients per process, ulimit -n 40"
 	assert_grep 'ulimit -n\) is 40' "$W/err" "message names the limit"
 	assert_empty_dir "$W/t" "target"
 	# a soft limit below the need is raised up to the hard limit
-	LAST_CMD="(ulimit -Sn 40) dbench --clients-per-process 30 ... 30"
+	LAST_CMD="(ulimit -Sn 40) dbench --clients-per-process 30 ... 1"
 	(ulimit -Sn 40 && exec timeout -k 5 "$IT_TIMEOUT" "$DBENCH" --run-once \
-		--clients-per-process 30 -c "$BASIC" -D "$W/t" 30) >"$W/out" 2>"$W/err" </dev/null
+		--clients-per-process 30 -c "$BASIC" -D "$W/t" 1) >"$W/out" 2>"$W/err" </dev/null
 	RC=$?
 	assert_clean_run "soft limit 40 raised"
 	assert_empty_dir "$W/t" "target"
@@ -490,7 +490,7 @@ enospc_keep_going() {
 	write_fill lf.txt
 	run_db --run-once --keep-going -c "$W/lf.txt" -D "$W/small" 2
 	assert_rc 1
-	assert_grep '^ WriteX +[0-9]+ +first: client [0-9], [^ ]*lf\.txt:[0-9]+: expected NT_STATUS_OK, got NT_STATUS_DISK_FULL: No space left on device' "$W/out" "summary counts WriteX failures with the error"
+	assert_grep '^ WriteX +[0-9]+ +first: client [0-9], [^ ]*lf\.txt:[0-9]+: expected NT_STATUS_OK, got NT_STATUS_DISK_FULL: No space left on device' "$W/err" "summary counts WriteX failures with the error"
 	# the run went on after the failures: after.dat was opened and closed
 	table_counts "$W/out" | grep -Eq '^NTCreateX 4$' ||
 		fail "expected 4 NTCreateX (the run continued past ENOSPC), found: $(table_counts "$W/out" | tr '\n' ' ')"
@@ -511,8 +511,8 @@ erofs_keep_going() {
 		'Close 2 NT_STATUS_OK' >lf.txt
 	run_db --run-once --keep-going --skip-cleanup -c "$W/lf.txt" -D "$W/t" 1
 	assert_rc 1
-	assert_grep '^ NTCreateX +1 +first: client 0, [^ ]*lf\.txt:1 "clients/client0/ro/f\.dat": expected NT_STATUS_OK, got NT_STATUS_MEDIA_WRITE_PROTECTED: Read-only file system' "$W/out" "NTCreateX counted with the error"
-	assert_grep '^ Mkdir +2 +first: client 0, [^ ]*lf\.txt:2 "clients/client0/ro/d": .*Read-only file system' "$W/out" "Mkdir counted twice with the error"
+	assert_grep '^ NTCreateX +1 +first: client 0, [^ ]*lf\.txt:1 "clients/client0/ro/f\.dat": expected NT_STATUS_OK, got NT_STATUS_MEDIA_WRITE_PROTECTED: Read-only file system' "$W/err" "NTCreateX counted with the error"
+	assert_grep '^ Mkdir +2 +first: client 0, [^ ]*lf\.txt:2 "clients/client0/ro/d": .*Read-only file system' "$W/err" "Mkdir counted twice with the error"
 	[ -f t/clients/client0/ok.dat ] || fail "the run did not go on after EROFS"
 	# default policy: the first EROFS stops the run with a clear message
 	run_db --run-once --skip-cleanup -c "$W/lf.txt" -D "$W/t" 1
@@ -543,7 +543,7 @@ emfile_keep_going() {
 	) >"$W/out" 2>"$W/err" </dev/null
 	RC=$?
 	assert_rc 1
-	assert_grep '^ NTCreateX +[0-9]+ +first: .*NT_STATUS_TOO_MANY_OPENED_FILES: Too many open files' "$W/out" "NTCreateX failures counted with the error"
+	assert_grep '^ NTCreateX +[0-9]+ +first: .*NT_STATUS_TOO_MANY_OPENED_FILES: Too many open files' "$W/err" "NTCreateX failures counted with the error"
 	assert_empty_dir "$W/t" "target after the run"
 }
 

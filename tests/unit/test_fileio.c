@@ -1872,7 +1872,7 @@ static void no_locks_run(struct fx *fx, enum mismatch_policy policy)
 	progs[0] = prog;
 	f = open_memstream(&out, &outlen);
 	assert_non_null(f);
-	report_text(f, fx->tmp, &fx->opts, result_build(fx->tmp, &region,
+	report_mismatches(f, fx->tmp, &fx->opts, result_build(fx->tmp, &region,
 		&(struct result_params){ .programs = progs, .nprograms = 1,
 		.phase = PHASE_EXECUTE, .seconds = 1, .nprocs = 1 }));
 	fclose(f);

@@ -83,6 +83,7 @@ static struct json_object *build(void *mem, struct stats_region *r,
 	for (unsigned c = 0; c < 2; c++) {
 		stats_slot_reset(&r->slots[c], PHASE_EXECUTE);
 		r->slots[c].bytes = 1000000;
+		r->slots[c].read_bytes = 250000;
 		for (uint64_t i = 1; i <= 1000; i++)
 			put(&r->slots[c], OP_READX, i * 1000);
 	}
@@ -106,6 +107,7 @@ static struct json_object *build(void *mem, struct stats_region *r,
 	});
 	assert_non_null(res);
 	res->series = ser;
+	res->cpu = (struct result_cpu){ 1.5, 0.25, 7, 3 };
 	return report_json_build(mem, o, res);
 }
 
@@ -191,6 +193,84 @@ static void test_document(void **state)
 }
 
 /* Percentiles not in the document come from the buckets, as dbench's. */
+/* Issue 17's additions: spread, read/write apart, CPU, loadfile, build. */
+static void test_additions(void **state)
+{
+	struct tstate *ts = *state;
+	struct stats_region r;
+	struct dbench_options o;
+	void *mem = talloc_new(ts->ctx);
+	struct json_object *doc = build(mem, &r, &o);
+	struct json_object *res = result_get(doc, "result");
+	struct json_object *cpu = result_get(doc, "cpu");
+	struct json_object *ops = result_get(doc, "operations");
+	struct json_object *read = json_object_array_get_idx(ops, 1);
+	struct json_object *lf, *c1;
+
+	assert_non_null(res);
+	assert_int_equal(result_num(res, "read_bytes", -1), 500000);
+	assert_int_equal(result_num(res, "write_bytes", -1), 1500000);
+	assert_true(fabs(result_num(res, "read_mb_per_s", -1) - 0.25) < 1e-9);
+	assert_true(fabs(result_num(res, "write_mb_per_s", -1) - 0.75) < 1e-9);
+	c1 = json_object_array_get_idx(result_get(doc, "clients"), 1);
+	assert_int_equal(result_num(c1, "read_bytes", -1), 250000);
+	assert_int_equal(result_num(c1, "write_bytes", -1), 750000);
+	assert_true(fabs(result_num(cpu, "user_s", -1) - 1.5) < 1e-9);
+	assert_true(fabs(result_num(cpu, "system_s", -1) - 0.25) < 1e-9);
+	assert_int_equal(result_num(cpu, "voluntary_context_switches", -1), 7);
+	assert_int_equal(result_num(cpu, "involuntary_context_switches", -1),
+			 3);
+	/* ReadX: 1..1000 us, 1000 each client: min 1 us (a bucket bound),
+	 * stddev 1000 * sqrt((1000^2 - 1) / 12) ns, to 0.8% */
+	assert_string_equal(result_str(read, "name", ""), "ReadX");
+	assert_true(fabs(result_num(read, "min_ms", -1) - 0.001) < 1e-9);
+	assert_true(fabs(result_num(read, "stddev_ms", -1) - 0.288675) <
+		    0.288675 * 0.008);
+	/* one value: no spread */
+	assert_true(result_num(json_object_array_get_idx(ops, 0),
+			       "stddev_ms", -1) <= 5.0 * 0.008);
+	assert_string_equal(result_str(result_get(doc, "tool"), "build_commit",
+				       ""), BUILD_COMMIT);
+	/* t.txt does not exist here: the path and why */
+	lf = json_object_array_get_idx(result_get(doc, "loadfiles"), 0);
+	assert_string_equal(result_str(lf, "path", ""), "t.txt");
+	assert_non_null(result_get(lf, "error"));
+	assert_null(result_get(lf, "crc32"));
+	json_object_put(doc);
+	stats_unmap(&r);
+	talloc_free(mem);
+}
+
+/* A readable loadfile: zlib's CRC-32 of its bytes, its size and lines
+ * (the last one without a newline counts). */
+static void test_loadfile_checksum(void **state)
+{
+	struct tstate *ts = *state;
+	struct stats_region r;
+	struct dbench_options o;
+	void *mem = talloc_new(ts->ctx);
+	char path[] = "/tmp/test_report_json.XXXXXX";
+	const char *text = "Close 1 NT_STATUS_OK\nFlush 1 NT_STATUS_OK";
+	int fd = mkstemp(path);
+	struct json_object *doc, *lf;
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	loadfiles[0] = path;
+	doc = build(mem, &r, &o);
+	loadfiles[0] = "t.txt";
+	unlink(path);
+	lf = json_object_array_get_idx(result_get(doc, "loadfiles"), 0);
+	/* python3 -c 'import zlib; print("%08x" % zlib.crc32(b"..."))' */
+	assert_string_equal(result_str(lf, "crc32", ""), "6d685433");
+	assert_int_equal(result_num(lf, "bytes", -1), strlen(text));
+	assert_int_equal(result_num(lf, "lines", -1), 2);
+	json_object_put(doc);
+	stats_unmap(&r);
+	talloc_free(mem);
+}
+
 static void test_percentile_fallback(void **state)
 {
 	struct tstate *ts = *state;
@@ -495,6 +575,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_document, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_additions, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_loadfile_checksum, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_percentile_fallback, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_attach_write_load, setup,
