@@ -24,4 +24,8 @@ int fileio_target_check(void *mem_ctx, const struct dbench_options *o,
 /* Does nothing; measures the engine's own cost (src/backends/null.c). */
 extern const struct backend null_backend;
 
+/* tbench: each op a request and reply with a tbench server
+ * (src/backends/sockio.c). */
+extern const struct backend sockio_backend;
+
 #endif

@@ -16,6 +16,7 @@
 const struct backend *const backend_registry[] = {
 	&fileio_backend,
 	&null_backend,
+	&sockio_backend,
 	NULL
 };
 
