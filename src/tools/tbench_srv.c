@@ -75,7 +75,12 @@ static int send_reply(int fd, uint32_t want)
  * Requests are parsed from what one receive brings (a client may send
  * several before reading); a body longer than what arrived is dropped.
  */
-static void serve(int fd, const char *peer)
+/* What one connection did, for --verbose. */
+struct conn_count {
+	uint64_t requests, in, out;
+};
+
+static void serve(int fd, const char *peer, struct conn_count *cc)
 {
 	static uint8_t buf[RBUF];
 	size_t have = 0;
@@ -92,6 +97,7 @@ static void serve(int fd, const char *peer)
 			if (n <= 0)
 				return;	/* gone, possibly mid-request */
 			have += (size_t)n;
+			cc->in += (uint64_t)n;
 			continue;
 		}
 		if (tbench_decode_request(buf, &body, &want) != 0) {
@@ -109,10 +115,13 @@ static void serve(int fd, const char *peer)
 		} else {
 			if (tbench_discard(fd, need - have) != 0)
 				return;
+			cc->in += need - have;
 			have = 0;
 		}
 		if (send_reply(fd, want) != 0)
 			return;
+		cc->requests++;
+		cc->out += TBENCH_REPLY_HDR + (uint64_t)want;
 	}
 }
 
@@ -162,6 +171,15 @@ static int listen_on(void *mem_ctx, const char *addr, const char *port)
 	return fd;
 }
 
+/* What every connection's process needs. */
+struct srv_conf {
+	const struct tbench_sockopt *opts;
+	size_t nopts;
+	int verbose;		/* print each connection's counts at its end */
+	pid_t parent;
+	const sigset_t *unblocked;	/* the signal mask to serve with */
+};
+
 /* The children serving connections, to stop them at the end. */
 struct kids {
 	pid_t *pid;
@@ -182,33 +200,36 @@ static void kids_reap(struct kids *k)
 
 /* The child's side of an accepted connection; never returns. */
 static void child_main(int lfd, int fd, const char *peer,
-		       const struct tbench_sockopt *opts, size_t nopts,
-		       pid_t parent, const sigset_t *unblocked)
+		       const struct srv_conf *conf)
 {
 	const char *bad = NULL;
+	struct conn_count cc = { 0 };
 
 	close(lfd);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGCHLD, SIG_DFL);
-	sigprocmask(SIG_SETMASK, unblocked, NULL);
+	sigprocmask(SIG_SETMASK, conf->unblocked, NULL);
 	/* no orphan serves on after the server is gone */
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
-	if (getppid() != parent)
+	if (getppid() != conf->parent)
 		_exit(0);
-	if (tbench_apply_sockopts(fd, opts, nopts, &bad) != 0)
+	if (tbench_apply_sockopts(fd, conf->opts, conf->nopts, &bad) != 0)
 		fprintf(stderr, PROG ": %s: socket option %s: %s\n", peer, bad,
 			strerror(errno));
-	serve(fd, peer);
+	serve(fd, peer, &cc);
+	if (conf->verbose)
+		printf(PROG ": %s: %llu requests, %llu bytes in, %llu bytes "
+		       "out\n", peer, (unsigned long long)cc.requests,
+		       (unsigned long long)cc.in, (unsigned long long)cc.out);
+	fflush(stdout);
 	_exit(0);
 }
 
 /* Accept until a stop signal; one child per connection.  Exit status. */
-static int accept_loop(void *mem, int lfd, const struct tbench_sockopt *opts,
-		       size_t nopts, const sigset_t *unblocked)
+static int accept_loop(void *mem, int lfd, const struct srv_conf *conf)
 {
 	struct kids k = { .pid = NULL };
-	pid_t parent = getpid();
 
 	while (!stop_signal) {
 		struct sockaddr_storage ss;
@@ -224,7 +245,7 @@ static int accept_loop(void *mem, int lfd, const struct tbench_sockopt *opts,
 			kids_reap(&k);
 		}
 		/* the signals are blocked but here: none is missed */
-		if (ppoll(&pfd, 1, NULL, unblocked) <= 0)
+		if (ppoll(&pfd, 1, NULL, conf->unblocked) <= 0)
 			continue;
 		fd = accept4(lfd, (struct sockaddr *)&ss, &sl,
 			     SOCK_CLOEXEC);
@@ -234,8 +255,7 @@ static int accept_loop(void *mem, int lfd, const struct tbench_sockopt *opts,
 		v = talloc_realloc(mem, k.pid, pid_t, k.n + 1);
 		pid = v != NULL ? fork() : -1;
 		if (pid == 0)
-			child_main(lfd, fd, peer, opts, nopts, parent,
-				   unblocked);
+			child_main(lfd, fd, peer, conf);
 		if (v != NULL)
 			k.pid = v;
 		if (pid < 0)
@@ -280,7 +300,7 @@ int main(int argc, const char **argv)
 {
 	void *mem = talloc_new(NULL);
 	char *addr = NULL, *port = NULL, *tcp = NULL;
-	int version = 0, opt, rc = 0, lfd, nopts = 0;
+	int version = 0, verbose = 0, opt, rc = 0, lfd, nopts = 0;
 	struct tbench_sockopt opts[TBENCH_MAX_SOCKOPTS];
 	int64_t num;
 	const struct poptOption table[] = {
@@ -294,6 +314,9 @@ int main(int argc, const char **argv)
 		  "OPTS" },
 		{ NULL, 'T', POPT_ARG_STRING, &tcp, 0,
 		  "the same as -t", "OPTS" },
+		{ "verbose", 'v', POPT_ARG_NONE, &verbose, 0,
+		  "at the end of each connection, print its requests and "
+		  "bytes", NULL },
 		{ "version", 'V', POPT_ARG_NONE, &version, 0,
 		  "print the version and exit", NULL },
 		POPT_AUTOHELP POPT_TABLEEND
@@ -333,8 +356,15 @@ int main(int argc, const char **argv)
 			       addr ? addr : "0.0.0.0",
 			       port ? port : TBENCH_DEFAULT_PORT_STR);
 			fflush(stdout);
-			rc = accept_loop(mem, lfd, opts, (size_t)nopts,
-					 &unblocked);
+			struct srv_conf conf = {
+				.opts = opts,
+				.nopts = (size_t)nopts,
+				.verbose = verbose,
+				.parent = getpid(),
+				.unblocked = &unblocked,
+			};
+
+			rc = accept_loop(mem, lfd, &conf);
 			close(lfd);
 		}
 	}
