@@ -17,6 +17,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <netdb.h>
 #include <poll.h>
 #include <popt.h>
@@ -25,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
@@ -35,7 +37,7 @@
 #include "util.h"
 
 #define PROG "tbench_srv"
-#define RBUF 65536
+#define CONN_BUF 16384
 #define SRV_MAX_IOV (1 + TBENCH_MAX_LEN / TBENCH_ZEROS + 1)
 
 static volatile sig_atomic_t stop_signal;
@@ -70,59 +72,107 @@ static int send_reply(int fd, uint32_t want)
 	return tbench_send_iov(fd, iov, n);
 }
 
-/*
- * Serve one connection until the peer closes it or breaks the protocol.
- * Requests are parsed from what one receive brings (a client may send
- * several before reading); a body longer than what arrived is dropped.
- */
-/* What one connection did, for --verbose. */
-struct conn_count {
-	uint64_t requests, in, out;
+/* One connection: what arrived and is not parsed yet, a request body
+ * still to drop, its counts. */
+struct conn {
+	int fd;
+	char *peer;		/* "ADDR:PORT", for messages */
+	size_t have;		/* bytes in buf */
+	uint32_t discard;	/* body bytes of the current request to drop */
+	uint32_t want;		/* its reply length */
+	uint64_t requests, in, out;	/* for --verbose */
+	uint8_t buf[CONN_BUF];
 };
 
-static void serve(int fd, const char *peer, struct conn_count *cc)
+/* Answer one request; 0, or -1 (the peer is gone: close). */
+static int conn_answer(struct conn *c, uint32_t want)
 {
-	static uint8_t buf[RBUF];
-	size_t have = 0;
+	if (send_reply(c->fd, want) != 0)
+		return -1;
+	c->requests++;
+	c->out += TBENCH_REPLY_HDR + (uint64_t)want;
+	return 0;
+}
 
-	for (;;) {
+/*
+ * Answer every complete request in c->buf (a client may send several
+ * before reading); a body longer than what arrived leaves c->discard.
+ * Returns 0, or -1 when the connection must be closed (a protocol error,
+ * said on stderr, or a failed send).
+ */
+static int conn_process(struct conn *c)
+{
+	size_t off = 0;
+
+	while (c->discard == 0 && c->have - off >= TBENCH_REQ_HDR) {
+		const uint8_t *h = c->buf + off;
 		uint32_t body, want;
-		size_t need;
-		ssize_t n;
+		size_t inbuf;
 
-		if (have < TBENCH_REQ_HDR) {
-			n = recv(fd, buf + have, sizeof(buf) - have, 0);
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n <= 0)
-				return;	/* gone, possibly mid-request */
-			have += (size_t)n;
-			cc->in += (uint64_t)n;
-			continue;
-		}
-		if (tbench_decode_request(buf, &body, &want) != 0) {
+		if (tbench_decode_request(h, &body, &want) != 0) {
 			fprintf(stderr, PROG ": %s: protocol error: request "
 				"length %u, reply length %u (the most is %u); "
-				"closing the connection\n", peer,
-				tbench_get_be32(buf), tbench_get_be32(buf + 4),
+				"closing the connection\n", c->peer,
+				tbench_get_be32(h), tbench_get_be32(h + 4),
 				TBENCH_MAX_LEN);
-			return;
+			return -1;
 		}
-		need = TBENCH_REQ_HDR + (size_t)body;
-		if (have >= need) {
-			have -= need;
-			memmove(buf, buf + need, have);
-		} else {
-			if (tbench_discard(fd, need - have) != 0)
-				return;
-			cc->in += need - have;
-			have = 0;
+		off += TBENCH_REQ_HDR;
+		inbuf = c->have - off < body ? c->have - off : body;
+		off += inbuf;
+		if (inbuf < body) {
+			c->discard = body - (uint32_t)inbuf;
+			c->want = want;
+		} else if (conn_answer(c, want) != 0) {
+			return -1;
 		}
-		if (send_reply(fd, want) != 0)
-			return;
-		cc->requests++;
-		cc->out += TBENCH_REPLY_HDR + (uint64_t)want;
 	}
+	memmove(c->buf, c->buf + off, c->have - off);
+	c->have -= off;
+	return 0;
+}
+
+/*
+ * Receive what is there (flags: 0 to wait, MSG_DONTWAIT not to): into
+ * the buffer, or dropped in the kernel while a body is being discarded.
+ * Returns 0 (also for EINTR and EAGAIN), or -1: the peer is gone,
+ * possibly mid-request, or broke the protocol; close.
+ */
+static int conn_receive(struct conn *c, int flags)
+{
+	static uint8_t scratch[65536];
+	ssize_t n;
+
+	if (c->discard > 0)
+		n = recv(c->fd, scratch, c->discard < sizeof(scratch) ?
+			 c->discard : sizeof(scratch), MSG_TRUNC | flags);
+	else
+		n = recv(c->fd, c->buf + c->have, sizeof(c->buf) - c->have,
+			 flags);
+	if (n < 0)
+		return errno == EINTR || errno == EAGAIN ? 0 : -1;
+	if (n == 0)
+		return -1;
+	c->in += (uint64_t)n;
+	if (c->discard == 0) {
+		c->have += (size_t)n;
+	} else {
+		c->discard -= (uint32_t)n;
+		if (c->discard == 0 && conn_answer(c, c->want) != 0)
+			return -1;
+	}
+	return conn_process(c);
+}
+
+/* The --verbose line of a connection that ended. */
+static void conn_report(const struct conn *c, int verbose)
+{
+	if (!verbose)
+		return;
+	printf(PROG ": %s: %llu requests, %llu bytes in, %llu bytes out\n",
+	       c->peer, (unsigned long long)c->requests,
+	       (unsigned long long)c->in, (unsigned long long)c->out);
+	fflush(stdout);
 }
 
 /* "ADDR:PORT" of a socket address, under mem_ctx. */
@@ -203,7 +253,7 @@ static void child_main(int lfd, int fd, const char *peer,
 		       const struct srv_conf *conf)
 {
 	const char *bad = NULL;
-	struct conn_count cc = { 0 };
+	struct conn *c = talloc_zero(NULL, struct conn);
 
 	close(lfd);
 	signal(SIGINT, SIG_DFL);
@@ -217,12 +267,13 @@ static void child_main(int lfd, int fd, const char *peer,
 	if (tbench_apply_sockopts(fd, conf->opts, conf->nopts, &bad) != 0)
 		fprintf(stderr, PROG ": %s: socket option %s: %s\n", peer, bad,
 			strerror(errno));
-	serve(fd, peer, &cc);
-	if (conf->verbose)
-		printf(PROG ": %s: %llu requests, %llu bytes in, %llu bytes "
-		       "out\n", peer, (unsigned long long)cc.requests,
-		       (unsigned long long)cc.in, (unsigned long long)cc.out);
-	fflush(stdout);
+	if (c == NULL)
+		_exit(1);
+	c->fd = fd;
+	c->peer = (char *)peer;
+	while (conn_receive(c, 0) == 0)
+		;
+	conn_report(c, conf->verbose);
 	_exit(0);
 }
 
@@ -273,6 +324,76 @@ static int accept_loop(void *mem, int lfd, const struct srv_conf *conf)
 	return 0;
 }
 
+/* Close a connection of the event loop (talloc destructor). */
+static int conn_destructor(struct conn *c)
+{
+	close(c->fd);
+	return 0;
+}
+
+/* Accept one connection into the event loop. */
+static void event_accept(void *mem, int ep, int lfd,
+			 const struct srv_conf *conf)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	const char *bad = NULL;
+	struct epoll_event ev = { .events = EPOLLIN };
+	struct conn *c;
+	int fd = accept4(lfd, (struct sockaddr *)&ss, &sl, SOCK_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	c = talloc_zero(mem, struct conn);
+	if (c == NULL) {
+		close(fd);
+		return;
+	}
+	c->fd = fd;
+	talloc_set_destructor(c, conn_destructor);
+	c->peer = addr_text(c, (struct sockaddr *)&ss, sl);
+	if (tbench_apply_sockopts(fd, conf->opts, conf->nopts, &bad) != 0)
+		fprintf(stderr, PROG ": %s: socket option %s: %s\n", c->peer,
+			bad, strerror(errno));
+	ev.data.ptr = c;
+	if (epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev) != 0)
+		talloc_free(c);
+}
+
+/*
+ * --event-loop: every connection in this one process, served as its
+ * requests arrive (epoll, level-triggered).  Replies are sent blocking:
+ * a client that stops reading stalls the others, which tbench clients
+ * never do.  Kept for the measurement in BENCHMARKS.md.  Exit status.
+ */
+static int event_loop(void *mem, int lfd, const struct srv_conf *conf)
+{
+	struct epoll_event evs[64], ev = { .events = EPOLLIN };
+	int ep = epoll_create1(EPOLL_CLOEXEC);
+
+	if (ep < 0 || fcntl(lfd, F_SETFL, O_NONBLOCK) != 0 ||
+	    epoll_ctl(ep, EPOLL_CTL_ADD, lfd, &ev) != 0) {
+		fprintf(stderr, PROG ": epoll: %s\n", strerror(errno));
+		return 1;
+	}
+	while (!stop_signal) {
+		int n = epoll_pwait(ep, evs, 64, -1, conf->unblocked);
+
+		for (int i = 0; i < n; i++) {
+			struct conn *c = evs[i].data.ptr;
+
+			if (c == NULL) {
+				event_accept(mem, ep, lfd, conf);
+			} else if (conn_receive(c, MSG_DONTWAIT) != 0) {
+				conn_report(c, conf->verbose);
+				talloc_free(c);	/* closing removes it */
+			}
+		}
+	}
+	close(ep);
+	return 0;
+}
+
 /*
  * Signals: stop on INT/TERM, reap on CHLD; all three blocked except
  * while the accept loop waits (so none falls between its check and its
@@ -300,7 +421,7 @@ int main(int argc, const char **argv)
 {
 	void *mem = talloc_new(NULL);
 	char *addr = NULL, *port = NULL, *tcp = NULL;
-	int version = 0, verbose = 0, opt, rc = 0, lfd, nopts = 0;
+	int version = 0, verbose = 0, events = 0, opt, rc = 0, lfd, nopts = 0;
 	struct tbench_sockopt opts[TBENCH_MAX_SOCKOPTS];
 	int64_t num;
 	const struct poptOption table[] = {
@@ -314,6 +435,9 @@ int main(int argc, const char **argv)
 		  "OPTS" },
 		{ NULL, 'T', POPT_ARG_STRING, &tcp, 0,
 		  "the same as -t", "OPTS" },
+		{ "event-loop", 0, POPT_ARG_NONE, &events, 0,
+		  "serve every connection in one process (epoll) instead "
+		  "of one process each", NULL },
 		{ "verbose", 'v', POPT_ARG_NONE, &verbose, 0,
 		  "at the end of each connection, print its requests and "
 		  "bytes", NULL },
@@ -364,7 +488,8 @@ int main(int argc, const char **argv)
 				.unblocked = &unblocked,
 			};
 
-			rc = accept_loop(mem, lfd, &conf);
+			rc = events ? event_loop(mem, lfd, &conf) :
+				      accept_loop(mem, lfd, &conf);
 			close(lfd);
 		}
 	}

@@ -2012,6 +2012,7 @@ static void test_registry(void **cm_state)
 	(void)cm_state;
 	assert_ptr_equal(backend_find("fileio"), &fileio_backend);
 	assert_ptr_equal(backend_find("null"), &null_backend);
+	assert_ptr_equal(backend_find("sockio"), &sockio_backend);
 	assert_null(backend_find("nfs-does-not-exist"));
 	assert_null(backend_find(""));
 	assert_null(backend_find(NULL));
@@ -2021,7 +2022,7 @@ static void test_registry(void **cm_state)
 		assert_non_null(backend_registry[i]->name);
 		assert_non_null(backend_registry[i]->description);
 	}
-	assert_int_equal(i, 2);
+	assert_int_equal(i, 3);	/* fileio, null, sockio */
 }
 
 int main(void)
