@@ -81,7 +81,7 @@ stop_server() {
 	kill -TERM "$SPID" 2>/dev/null
 	wait "$PPID_" 2>/dev/null
 	SERVER_MS=$(awk -F, '/task-clock/ { print $1 }' "$TMP/perf" 2>/dev/null)
-	SERVER_REQS=$(awk '/ requests, / { n += $(NF - 7) } END { if (NR) print n + 0 }' \
+	SERVER_REQS=$(awk '/ requests, / { n += $(NF - 7); m++ } END { if (m) print n }' \
 		"$TMP/srv.out")
 	rm -f "$TMP/perf"
 }

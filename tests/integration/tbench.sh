@@ -179,6 +179,7 @@ ours_to_debian() {
 debian_to_ours() {
 	[ -x "$DEB_TBENCH" ] || skip "Debian's dbench package (tbench) is not installed"
 	start_ours
+	# shellcheck disable=SC2034 # read by lib.sh's failure report
 	LAST_CMD="Debian's tbench -t 3 2 127.0.0.1"
 	timeout -k 5 "$IT_TIMEOUT" "$DEB_TBENCH" -c "$LF" -t 3 2 127.0.0.1 \
 		>"$W/out" 2>"$W/err" </dev/null
@@ -225,6 +226,21 @@ ours_dbench_b_sockio() {
 	assert_clean_run "dbench -B sockio --server"
 	assert_grep '^ Operation +p50 +p90 +p95 +p99 +p99\.9 ' "$W/out" "the percentile table"
 	assert_conn_bytes 3
+}
+
+# tbench's command line: SERVER defaults to localhost (as 4.00's), one
+# positional more is a usage error, --help says so.
+tbench_command_line() {
+	start_ours
+	run_tb --run-once -c "$LF" 1
+	stop_server
+	assert_clean_run "tbench without SERVER (localhost)"
+	run_tb --run-once -c "$LF" 1 127.0.0.1 extra
+	assert_usage_error "a third positional argument"
+	run_tb --help
+	assert_rc 0
+	assert_grep 'NUMCLIENTS \[SERVER\[:PORT\]\]' "$W/out" "--help's usage line"
+	assert_grep '^ *--server=HOST\[:PORT\]' "$W/out" "sockio's option in --help"
 }
 
 # ---- errors ----
@@ -328,6 +344,7 @@ check "Debian's tbench -> our tbench_srv: every request and reply of the origina
 check "our tbench -> our tbench_srv, 1 client: the bytes of one pass on the wire" ours_one
 check "our tbench -> our tbench_srv, 16 clients, machine-readable" ours_sixteen
 check "dbench -B sockio --server=HOST:PORT, -T options, percentiles" ours_dbench_b_sockio
+check "tbench's command line: default server, extra argument, --help" tbench_command_line
 check "no server: one message naming host:port, exit 2" no_server
 check "bad -T: usage error" bad_tcp_options
 check "the server killed mid-run: exit 1, message naming the server and op" server_killed
