@@ -13,8 +13,9 @@
 # tbench_srv binds 0.0.0.0:7003, Debian's tbench connects to 7003), so it
 # needs root or user namespaces.  Requests of a run are known for our
 # client (the JSON's op counts, --warmup 0, plus one opening exchange per
-# connection) and for our server (its -v lines); Debian's client against
-# Debian's server has no request count, so no CPU figure.
+# connection) and for our server (its -v lines); for Debian's server
+# against Debian's client they are the server's send() calls (one per
+# reply; perf's syscalls:sys_enter_sendto tracepoint, where available).
 set -u
 
 BUILD=$(cd "$(dirname "$0")/.." && pwd)
@@ -49,6 +50,10 @@ TMP=$(mktemp -d /tmp/tbench-bench.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
 ln -s "$BUILD/dbench" "$TMP/tbench"
 PERF=$(command -v perf || true)
+EVENTS=task-clock
+if [ -n "$PERF" ] && "$PERF" stat -e syscalls:sys_enter_sendto true >/dev/null 2>&1; then
+	EVENTS=task-clock,syscalls:sys_enter_sendto
+fi
 
 # start_server ours|ours-epoll|debian: SPID (the server), PPID_ (perf).
 start_server() {
@@ -59,7 +64,7 @@ start_server() {
 	debian) cmd=("$DEB_SRV") ;;
 	esac
 	if [ -n "$PERF" ]; then
-		"$PERF" stat -e task-clock -x, -o "$TMP/perf" -- "${cmd[@]}" \
+		"$PERF" stat -e "$EVENTS" -x, -o "$TMP/perf" -- "${cmd[@]}" \
 			>"$TMP/srv.out" 2>/dev/null &
 	else
 		"${cmd[@]}" >"$TMP/srv.out" 2>/dev/null &
@@ -83,6 +88,9 @@ stop_server() {
 	SERVER_MS=$(awk -F, '/task-clock/ { print $1 }' "$TMP/perf" 2>/dev/null)
 	SERVER_REQS=$(awk '/ requests, / { n += $(NF - 7); m++ } END { if (m) print n }' \
 		"$TMP/srv.out")
+	# Debian's server: one send() per reply
+	[ -z "$SERVER_REQS" ] && SERVER_REQS=$(awk -F, \
+		'/sys_enter_sendto/ && $1 > 0 { print $1 }' "$TMP/perf" 2>/dev/null)
 	rm -f "$TMP/perf"
 }
 
