@@ -925,11 +925,12 @@ static int cli_dispatch(void *mem, struct cli_parse *cp, poptContext pc,
 		return 1;
 	}
 	if (clients == NULL || poptPeekArg(pc) != NULL) {
-		fprintf(stderr, "dbench: %s (usage: dbench [OPTION...] "
-			"NUMCLIENTS; try --help)\n",
+		fprintf(stderr, "dbench: %s (usage: %s; try --help)\n",
 			clients == NULL ? "the number of clients is missing" :
-					  "only one NUMCLIENTS argument is "
-					  "expected");
+			cp->tbench ? "only NUMCLIENTS and SERVER are expected" :
+				     "only one NUMCLIENTS argument is expected",
+			cp->tbench ? "tbench [OPTION...] NUMCLIENTS [SERVER]" :
+				     "dbench [OPTION...] NUMCLIENTS");
 		return EXIT_USAGE;
 	}
 	cli->action = CLI_RUN;

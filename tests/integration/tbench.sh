@@ -237,6 +237,8 @@ tbench_command_line() {
 	assert_clean_run "tbench without SERVER (localhost)"
 	run_tb --run-once -c "$LF" 1 127.0.0.1 extra
 	assert_usage_error "a third positional argument"
+	assert_eq "dbench: only NUMCLIENTS and SERVER are expected (usage: tbench [OPTION...] NUMCLIENTS [SERVER]; try --help)" \
+		"$(cat "$W/err")" "the message"
 	run_tb --help
 	assert_rc 0
 	assert_grep 'NUMCLIENTS \[SERVER\[:PORT\]\]' "$W/out" "--help's usage line"
