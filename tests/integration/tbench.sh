@@ -286,29 +286,38 @@ server_killed() {
 	assert_eq "" "$(pgrep -f "^$TB " 2>/dev/null)" "processes left by tbench"
 }
 
+# One tbench (A) killed mid-run while another (B) runs against the same
+# server: B finishes cleanly, and the server still answers afterwards.
 client_killed() {
-	local tpid victim
+	local apid victim
 	start_ours
-	timeout -k 5 "$IT_TIMEOUT" "$TB" -t 4 -c "$LF" 3 127.0.0.1 \
-		>"$W/out" 2>"$W/err" </dev/null &
-	tpid=$!
+	timeout -k 5 "$IT_TIMEOUT" "$TB" -t 60 -c "$LF" 1 127.0.0.1 \
+		>"$W/a.out" 2>"$W/a.err" </dev/null &
+	apid=$!
 	for _ in $(seq 100); do
-		[ "$(pgrep -P "$SPID" | wc -l)" -ge 3 ] && break
+		[ "$(pgrep -P "$SPID" | wc -l)" -ge 1 ] && break
 		sleep 0.1
 	done
-	sleep 0.5
-	# kill one of the server's children's peers: one worker of tbench
-	victim=$(pgrep -P "$tpid" | head -1)
-	victim=$(pgrep -P "$victim" | head -1)
-	[ -n "$victim" ] && kill -KILL "$victim"
-	wait "$tpid"
+	timeout -k 5 "$IT_TIMEOUT" "$TB" -t 4 -c "$LF" 2 127.0.0.1 \
+		>"$W/out" 2>"$W/err" </dev/null &
+	BPID=$!
+	sleep 1
+	# A's worker (timeout -> dbench -> worker), killed mid-request
+	victim=$(pgrep -P "$(pgrep -P "$apid" | head -1)" | head -1)
+	[ -n "$victim" ] || fail "no worker of the first tbench to kill"
+	kill -KILL "$victim"
+	wait "$BPID"
 	RC=$?
-	# the server served on: a new client still gets answers
+	kill -TERM "$apid" 2>/dev/null
+	wait "$apid" 2>/dev/null
+	assert_clean_run "the other tbench, during and after the kill"
+	assert_eq "" "$(cat "$W/err")" "the other tbench's stderr"
 	run_tb --run-once -c "$LF" 1 127.0.0.1
 	assert_rc 0
 	kill -0 "$SPID" || fail "the server died with a client"
 	stop_server
 	assert_eq 0 "$SRC" "our server's exit status"
+	assert_eq "" "$(cat "$W/srv.err")" "the server's stderr"
 }
 
 # A peer that answers with a 4 GB length: a protocol error, no huge malloc.
@@ -350,7 +359,7 @@ check "tbench's command line: default server, extra argument, --help" tbench_com
 check "no server: one message naming host:port, exit 2" no_server
 check "bad -T: usage error" bad_tcp_options
 check "the server killed mid-run: exit 1, message naming the server and op" server_killed
-check "a client killed mid-run: the server serves on" client_killed
+check "a client killed mid-run: the server serves the others on" client_killed
 check "a garbage peer: protocol error" garbage_peer
 check "our server: a garbage request closes that connection only" server_garbage_request
 finish
