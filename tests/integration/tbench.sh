@@ -218,6 +218,15 @@ ours_sixteen() {
 	assert_eq "" "$(pgrep -P "$SPID" 2>/dev/null)" "children left by the server"
 }
 
+ours_event_loop() {
+	start_ours --event-loop
+	run_tb -t 2 -c "$LF" 8 127.0.0.1
+	stop_server
+	assert_clean_run "our tbench against tbench_srv --event-loop"
+	assert_conn_bytes 8
+	assert_eq 0 "$SRC" "the server's exit status after SIGTERM"
+}
+
 ours_dbench_b_sockio() {
 	start_ours --port 7100
 	run_db -B sockio --server=127.0.0.1:7100 --run-once --percentiles \
@@ -354,6 +363,7 @@ check "our tbench -> Debian's tbench_srv: one pass's bytes and op counts" ours_t
 check "Debian's tbench -> our tbench_srv: every request and reply of the original's size" debian_to_ours
 check "our tbench -> our tbench_srv, 1 client: the bytes of one pass on the wire" ours_one
 check "our tbench -> our tbench_srv, 16 clients, machine-readable" ours_sixteen
+check "our tbench -> our tbench_srv --event-loop, 8 clients" ours_event_loop
 check "dbench -B sockio --server=HOST:PORT, -T options, percentiles" ours_dbench_b_sockio
 check "tbench's command line: default server, extra argument, --help" tbench_command_line
 check "no server: one message naming host:port, exit 2" no_server
