@@ -47,6 +47,10 @@ struct op_call {
 	int64_t result;		/* out: FIND_FIRST entries found (compared
 				 * with arg[2] by the engine on success) */
 	int err;		/* out: errno behind a failure, 0 if none */
+	/* out: NULL, or what went wrong in the backend's words (owned by
+	 * its state, valid until its next op).  A BACKEND_NO_STATUS
+	 * backend's failure is fatal to the client, said with this. */
+	const char *msg;
 };
 
 /* One operation; returns its NT status (NT_STATUS_OK on success). */
@@ -59,8 +63,11 @@ typedef uint32_t (*backend_op_fn)(void *state, struct op_call *call);
 /* Targets (-D) are local directories this process can reach: --disk-test
  * checks its directories with such a backend's target check. */
 #define BACKEND_LOCAL_FS	(1u << 0)
-/* The backend performs nothing (null): its results say nothing about the
- * loadfile, so they are not compared with the expected statuses. */
+/* The backend performs nothing (null) or no filesystem op (sockio): its
+ * results say nothing about the loadfile, so they are not compared with
+ * the expected statuses; a status other than NT_STATUS_OK from it is a
+ * failure of the backend itself (a lost connection), fatal to the
+ * client. */
 #define BACKEND_NO_STATUS	(1u << 1)
 /* The backend talks to a server over TCP sockets: -T/--tcp-options is
  * its (without this flag, -T is a usage error). */

@@ -27,4 +27,8 @@ extern const struct backend null_backend;
 /* nbvfs over an in-memory tree per process (src/backends/memfs.c). */
 extern const struct backend memfs_backend;
 
+/* tbench: each op a request and reply with a tbench server
+ * (src/backends/sockio.c). */
+extern const struct backend sockio_backend;
+
 #endif

@@ -25,6 +25,9 @@
 #define EXIT_USAGE CLI_EXIT_USAGE
 #define MAX_CLIENTS 100000
 #define DEFAULT_BACKEND "fileio"
+/* run as tbench: this backend, and a SERVER after NUMCLIENTS */
+#define TBENCH_NAME "tbench"
+#define TBENCH_BACKEND "sockio"
 /* popt hands a string option back as one of these values (see cli_table) */
 #define STRING_OPT_BASE 1000
 #define STRING_OPT_MAX 32
@@ -80,6 +83,7 @@ struct cli_parse {
 	char **str_slot[STRING_OPT_MAX];
 	unsigned nstr;
 	struct raw_options raw;
+	bool tbench;	/* invoked as tbench: sockio, NUMCLIENTS [SERVER] */
 };
 
 __attribute__((format(printf, 1, 2)))
@@ -665,7 +669,7 @@ static struct poptOption *common_table(void *mem, struct raw_options *raw,
 		  "target directory(s); client i uses dir i mod n (.)",
 		  "DIR[,DIR...]" },
 		{ "backend", 'B', POPT_ARG_STRING, &raw->backend, 0,
-		  "backend: fileio (default) or null", "NAME" },
+		  "backend: fileio (default), null or sockio (tbench)", "NAME" },
 		{ "target-rate", 'R', POPT_ARG_STRING, &raw->target_rate, 0,
 		  "pace each client to this rate", "MB/s" },
 		{ "sync", 's', POPT_ARG_NONE, &raw->sync_open, 0,
@@ -909,6 +913,43 @@ static int cli_popt(void *mem, struct cli_parse *cp, poptContext pc)
 	return 0;
 }
 
+/* The name this program was run as ends in "tbench" (tbench, or a
+ * versioned link such as tbench-4): it is tbench. */
+static bool invoked_as_tbench(const char *argv0)
+{
+	const char *base = argv0 != NULL ? strrchr(argv0, '/') : NULL;
+
+	base = base != NULL ? base + 1 : argv0;
+	return base != NULL && strncmp(base, TBENCH_NAME,
+				       strlen(TBENCH_NAME)) == 0;
+}
+
+/*
+ * tbench's positional SERVER: given to the tbench backend as its
+ * --server option, after the options on the command line (so it wins).
+ * Returns 0, or -1 when out of memory.
+ */
+static int tbench_server_arg(void *mem, struct cli_parse *cp,
+			     const char *server)
+{
+	for (unsigned b = 0; cp->registry[b] != NULL; b++) {
+		const struct poptOption *t = cp->registry[b]->options;
+
+		if (strcmp(cp->registry[b]->name, TBENCH_BACKEND) != 0 ||
+		    t == NULL)
+			continue;
+		for (unsigned i = 0; t[i].longName != NULL; i++)
+			if (strcmp(t[i].longName, "server") == 0)
+				return note_backend_option(
+					mem, cp,
+					BACKEND_OPT_BASE +
+						(int)(b * BACKEND_OPT_STRIDE +
+						      i),
+					(char *)server);
+	}
+	return 0;
+}
+
 /* What popt found, dispatched: --version, --disk-test or a load run. */
 static int cli_dispatch(void *mem, struct cli_parse *cp, poptContext pc,
 			struct cli *cli)
@@ -929,12 +970,18 @@ static int cli_dispatch(void *mem, struct cli_parse *cp, poptContext pc,
 		return usage_error("--size, --block-size, --repeat and "
 				   "--drop-caches go with --disk-test");
 	clients = poptGetArg(pc);
+	if (cp->tbench && clients != NULL && poptPeekArg(pc) != NULL &&
+	    tbench_server_arg(mem, cp, poptGetArg(pc)) != 0) {
+		fprintf(stderr, "dbench: out of memory\n");
+		return 1;
+	}
 	if (clients == NULL || poptPeekArg(pc) != NULL) {
-		fprintf(stderr, "dbench: %s (usage: dbench [OPTION...] "
-			"NUMCLIENTS; try --help)\n",
+		fprintf(stderr, "dbench: %s (usage: %s; try --help)\n",
 			clients == NULL ? "the number of clients is missing" :
-					  "only one NUMCLIENTS argument is "
-					  "expected");
+			cp->tbench ? "only NUMCLIENTS and SERVER are expected" :
+				     "only one NUMCLIENTS argument is expected",
+			cp->tbench ? "tbench [OPTION...] NUMCLIENTS [SERVER]" :
+				     "dbench [OPTION...] NUMCLIENTS");
 		return EXIT_USAGE;
 	}
 	cli->action = CLI_RUN;
@@ -967,6 +1014,9 @@ int cli_parse(void *mem_ctx, int argc, const char **argv,
 		return 1;
 	}
 	cp->registry = registry;
+	cp->tbench = argc > 0 && invoked_as_tbench(argv[0]);
+	if (cp->tbench)
+		cli->opts.backend = TBENCH_BACKEND;
 	if (cli_table(cp, cp) != 0) {
 		fprintf(stderr, "dbench: internal error: a backend option "
 			"shadows a common one, or out of memory\n");
@@ -984,7 +1034,8 @@ int cli_parse(void *mem_ctx, int argc, const char **argv,
 	pc = poptGetContext("dbench", argc, pargv, cp->table, 0);
 	if (pc == NULL)
 		goto nomem;
-	poptSetOtherOptionHelp(pc, "[OPTION...] NUMCLIENTS");
+	poptSetOtherOptionHelp(pc, cp->tbench ? "[OPTION...] NUMCLIENTS "
+			       "[SERVER[:PORT]]" : "[OPTION...] NUMCLIENTS");
 	rc = cli_popt(mem_ctx, cp, pc);
 	if (rc == 0)
 		rc = cli_dispatch(mem_ctx, cp, pc, cli);

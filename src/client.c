@@ -654,8 +654,15 @@ static enum client_step_result run_measured(struct client *c,
 			(uint32_t)(op - c->prog->ops) + 1;
 	}
 
-	if (c->be->flags & BACKEND_NO_STATUS)
-		return STEP_OK;
+	if (c->be->flags & BACKEND_NO_STATUS) {
+		if (status == NT_STATUS_OK)
+			return STEP_OK;
+		fprintf(stderr, "dbench: client %u, %s:%u: %s: %s\n", c->id,
+			client_file(c), op->line, op_info[op->kind].name,
+			call.msg != NULL ? call.msg :
+			call.err != 0 ? strerror(call.err) : "failed");
+		return fail_client(c, op);
+	}
 	if (!ntstatus_matches(op->check, op->status, status)) {
 		if (mismatch_is_fatal(c, op, status) ||
 		    fault_is_fatal(c, call.err)) {

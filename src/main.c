@@ -131,8 +131,10 @@ static int run_load(void *mem, const struct cli *cli)
 			why ? why : "resource limits too low");
 		return CLI_EXIT_USAGE;
 	}
-	/* one dbench per directory; released with mem at the end */
-	if (dirlock_acquire(mem, o->directories, o->ndirectories, &why) ==
+	/* one dbench per directory, where the backend works in -D;
+	 * released with mem at the end */
+	if ((cli->backend->flags & BACKEND_LOCAL_FS) &&
+	    dirlock_acquire(mem, o->directories, o->ndirectories, &why) ==
 	    NULL) {
 		fprintf(stderr, "dbench: %s\n", why);
 		return CLI_EXIT_USAGE;
