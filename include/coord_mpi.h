@@ -1,0 +1,31 @@
+/*
+ * coord_mpi.h - the coordinator of a run over MPI (src/run/coord_mpi.c):
+ * every rank runs its own clients; rank 0 decides the phases and the
+ * stop and prints.  Only dbench-mpi includes this (it pulls in mpi.h).
+ */
+#ifndef DBENCH_COORD_MPI_H
+#define DBENCH_COORD_MPI_H
+
+#include <mpi.h>
+
+#include "coord.h"
+
+/*
+ * The MPI coordinator of this rank in comm, under mem_ctx: rank 0 prints,
+ * the host label is the rank.  Exchanges the host names (a blocking
+ * collective: call it on every rank right after MPI_Init, before any
+ * client is forked).  Free it before MPI_Finalize.  NULL after a message
+ * on stderr.
+ */
+struct coord *coord_mpi_new(void *mem_ctx, MPI_Comm comm);
+
+/* Once the command line is read: rank r's clients get ids from
+ * r * clients_per_rank; the time rules follow o. */
+void coord_mpi_setup(struct coord *c, const struct dbench_options *o,
+		     unsigned clients_per_rank);
+
+/* True once the coordination failed (a rank lost, an abort): the job
+ * must end with MPI_Abort, not MPI_Finalize. */
+bool coord_mpi_broken(const struct coord *c);
+
+#endif
