@@ -28,4 +28,7 @@ void coord_mpi_setup(struct coord *c, const struct dbench_options *o,
  * must end with MPI_Abort, not MPI_Finalize. */
 bool coord_mpi_broken(const struct coord *c);
 
+/* True when this rank stopped on a signal (the launcher's, usually). */
+bool coord_mpi_signalled(const struct coord *c);
+
 #endif

@@ -26,6 +26,7 @@
 
 #include "coord_mpi.h"
 #include "histogram.h"
+#include "pool.h"
 #include "util.h"
 
 #define NS_PER_SEC 1000000000ull
@@ -34,6 +35,9 @@
  * every rank to clean up: both may take long on a slow filesystem */
 #define LONG_TIMEOUT_NS (600 * NS_PER_SEC)
 #define PONG_WAIT_NS (2 * NS_PER_SEC)
+/* after a signal: the launcher kills what has not ended about a second
+ * after its SIGTERM, so the last exchange must be quick */
+#define SIGNAL_TIMEOUT_NS (400 * 1000000ull)
 #define POLL_SLEEP_NS 200000ull
 #define HOST_LEN 64
 /* the tick's histogram: 16 of histogram.h's buckets in one (8 per
@@ -71,6 +75,10 @@ struct mpi_coord {
 	struct tick_stats *gtick;	/* rank 0: the job's second */
 	uint32_t phase;		/* the last phase decided */
 	uint32_t round;		/* liveness rounds so far */
+	bool signalled;		/* this rank stopped on a signal by itself */
+	bool decided;		/* a tick already brought the stop: the
+				 * final step does not exchange again */
+	struct decision_msg last;	/* that tick's decision */
 	bool broken;
 };
 
@@ -255,18 +263,30 @@ static int wait_req(struct mpi_coord *m, MPI_Request *req, uint64_t timeout,
 		int done = 0;
 
 		if (MPI_Test(req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS) {
-			fprintf(stderr, "dbench-mpi: rank %d (host %s): MPI "
-				"failed during %s\n", m->rank,
-				host_of(m, m->rank), what);
+			fprintf(stderr, "dbench-mpi: MPI failed during %s\n",
+				what);
 			return broken(m);
 		}
 		if (done)
 			return 0;
+		if (!m->signalled && pool_signal() != 0) {
+			/* waiting for a rank that is gone, maybe, and the
+			 * launcher's SIGKILL follows its SIGTERM */
+			m->signalled = true;
+			if (deadline > now_ns() + SIGNAL_TIMEOUT_NS)
+				deadline = now_ns() + SIGNAL_TIMEOUT_NS;
+		}
 		if (m->rank != 0 && serve_control(m, &deadline, timeout) != 0)
 			return broken(m);
 		if (now_ns() < deadline) {
 			sleep_ns(POLL_SLEEP_NS, NULL);
 			continue;
+		}
+		if (m->signalled) {
+			fprintf(stderr, "dbench-mpi: the job did not answer "
+				"during %s after the signal; cleaning up "
+				"alone\n", what);
+			return broken(m);
 		}
 		if (m->rank == 0) {
 			if (liveness_round(m, what) != 0)
@@ -274,9 +294,8 @@ static int wait_req(struct mpi_coord *m, MPI_Request *req, uint64_t timeout,
 			deadline = now_ns() + timeout;
 			continue;
 		}
-		fprintf(stderr, "dbench-mpi: rank %d (host %s): no word from "
-			"rank 0 (host %s) during %s: lost; stopping\n",
-			m->rank, host_of(m, m->rank), host_of(m, 0), what);
+		fprintf(stderr, "dbench-mpi: no word from rank 0 (host %s) "
+			"during %s: lost; stopping\n", host_of(m, 0), what);
 		return broken(m);
 	}
 }
@@ -304,6 +323,17 @@ static int mpi_start(struct coord *c, bool local_ok, bool *go)
 	return 0;
 }
 
+/* Another rank than 0: the decision d as this rank's out. */
+static void apply(const struct decision_msg *d,
+		  const struct coord_sample *local, struct coord_out *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->global = *local;
+	out->phase = out->line_phase = d->phase;
+	out->stop = (enum coord_stop)d->stop;
+	out->stop_ns = d->stop_ns;
+}
+
 /* A tick or the final step: reduce to rank 0, decide, broadcast. */
 static int exchange(struct coord *c, enum coord_when when, uint64_t elapsed_ns,
 		    const struct coord_sample *local, struct coord_out *out)
@@ -313,9 +343,11 @@ static int exchange(struct coord *c, enum coord_when when, uint64_t elapsed_ns,
 	struct decision_msg d = { 0 };
 	MPI_Request req;
 
+	uint64_t timeout = m->signalled ? SIGNAL_TIMEOUT_NS : TICK_TIMEOUT_NS;
+
 	pack(local, &in);
 	MPI_Ireduce(&in, &sum, 1, m->tick_type, m->tick_op, 0, m->comm, &req);
-	if (wait_req(m, &req, TICK_TIMEOUT_NS, "a tick") != 0)
+	if (wait_req(m, &req, timeout, "a tick") != 0)
 		return -1;
 	if (m->rank == 0) {
 		unpack(m, &sum, &out->global);
@@ -326,16 +358,17 @@ static int exchange(struct coord *c, enum coord_when when, uint64_t elapsed_ns,
 		d.stop_ns = out->stop_ns;
 	}
 	MPI_Ibcast(&d, (int)sizeof(d), MPI_BYTE, 0, m->comm, &req);
-	if (wait_req(m, &req, TICK_TIMEOUT_NS, "a tick") != 0)
+	if (wait_req(m, &req, timeout, "a tick") != 0)
 		return -1;
-	if (m->rank != 0) {
-		memset(out, 0, sizeof(*out));
-		out->global = *local;
-		out->phase = out->line_phase = d.phase;
-		out->stop = (enum coord_stop)d.stop;
-		out->stop_ns = d.stop_ns;
-	}
+	if (m->rank != 0)
+		apply(&d, local, out);
 	m->phase = d.phase;
+	/* a rank that stopped on a signal does its final exchange while
+	 * the others may be at a tick: the two pair up, and the interrupt
+	 * that a tick brings is then the final decision (on every rank:
+	 * the sum carries the signal) */
+	m->decided = when == COORD_TICK && d.stop == COORD_INTERRUPTED;
+	m->last = d;
 	return 0;
 }
 
@@ -344,13 +377,21 @@ static int mpi_step(struct coord *c, enum coord_when when, uint64_t elapsed_ns,
 {
 	struct mpi_coord *m = c->priv;
 
+	if (!m->broken && when == COORD_FINAL && m->decided) {
+		apply(&m->last, local, out);
+		out->print = false;
+		return 0;
+	}
 	if (!m->broken && (when == COORD_TICK || when == COORD_FINAL))
 		return exchange(c, when, elapsed_ns, local, out);
 	if (!m->broken && when == COORD_POLL) {
-		/* a local stop waits for the next tick */
-		memset(out, 0, sizeof(*out));
-		out->global = *local;
-		out->phase = out->line_phase = m->phase;
+		/* a local stop waits for the next tick, but a signal (the
+		 * launcher's SIGTERM comes with a deadline) stops at once */
+		apply(&(struct decision_msg){ .phase = m->phase }, local, out);
+		if (local->signal != 0) {
+			m->signalled = true;
+			c->policy.stop = out->stop = COORD_INTERRUPTED;
+		}
 		return 0;
 	}
 	/* cleanup (each rank until its own workers are gone), or after
@@ -448,10 +489,9 @@ static int mpi_gather(struct coord *c, void *mem, struct run_result *local,
 	talloc_free(tmp);
 	return 0;
 fail:
-	if (m->rank == 0 || mylen == 0)
-		fprintf(stderr, "dbench-mpi: rank %d (host %s): the results "
-			"could not be gathered\n", m->rank,
-			host_of(m, m->rank));
+	if (!m->broken && (m->rank == 0 || mylen == 0))
+		fprintf(stderr, "dbench-mpi: the results could not be "
+			"gathered\n");
 	talloc_free(tmp);
 	return -1;
 }
@@ -522,4 +562,11 @@ bool coord_mpi_broken(const struct coord *c)
 	const struct mpi_coord *m = c->priv;
 
 	return m->broken;
+}
+
+bool coord_mpi_signalled(const struct coord *c)
+{
+	const struct mpi_coord *m = c->priv;
+
+	return m->signalled;
 }

@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,6 +76,11 @@ static void prefix_stderr(void)
 		return;
 	}
 	if (pid == 0) {
+		/* the launcher signals a rank's children too: outlive the
+		 * rank's last words, end with the last writer (EOF) */
+		signal(SIGTERM, SIG_IGN);
+		signal(SIGINT, SIG_IGN);
+		signal(SIGHUP, SIG_IGN);
 		close(p[1]);
 		forward_lines(p[0], prefix);
 		_exit(0);
@@ -111,6 +117,10 @@ int main(int argc, char **argv)
 	fflush(stdout);
 	if (coord_mpi_broken(the_coord)) {
 		fflush(stderr);
+		/* a signal: the launcher is ending the job and names the
+		 * rank it lost; its abort message would hide that */
+		if (coord_mpi_signalled(the_coord))
+			_exit(rc != 0 ? rc : 1);
 		MPI_Abort(MPI_COMM_WORLD, rc != 0 ? rc : 1);
 	}
 	talloc_free(the_coord);
