@@ -31,4 +31,7 @@ bool coord_mpi_broken(const struct coord *c);
 /* True when this rank stopped on a signal (the launcher's, usually). */
 bool coord_mpi_signalled(const struct coord *c);
 
+/* The size of the per-second message every rank sends (for bench/). */
+size_t coord_mpi_tick_bytes(void);
+
 #endif
