@@ -73,7 +73,8 @@ struct mpi_coord {
 	int rank, size;
 	MPI_Datatype tick_type;
 	MPI_Op tick_op;
-	char *hosts;		/* size * HOST_LEN: every rank's host name */
+	char *hosts;		/* rank 0: size * HOST_LEN, every rank's
+				 * host name; others: rank 0's only */
 	struct tick_stats *gtick;	/* rank 0: the job's second */
 	uint32_t phase;		/* the last phase decided */
 	uint32_t round;		/* liveness rounds so far */
@@ -84,9 +85,10 @@ struct mpi_coord {
 	bool broken;
 };
 
+/* The host name of rank (rank 0 knows all; the others know rank 0's). */
 static const char *host_of(const struct mpi_coord *m, int rank)
 {
-	return m->hosts + (size_t)rank * HOST_LEN;
+	return m->rank == 0 ? m->hosts + (size_t)rank * HOST_LEN : m->hosts;
 }
 
 /* The MPI operator: add the sums and the histogram, take the maxima. */
@@ -533,14 +535,18 @@ struct coord *coord_mpi_new(void *mem_ctx, MPI_Comm comm)
 	MPI_Comm_size(comm, &m->size);
 	c->prints = m->rank == 0;
 	c->host = (unsigned)m->rank;
-	m->hosts = talloc_zero_size(m, (size_t)m->size * HOST_LEN);
+	m->hosts = talloc_zero_size(m, m->rank == 0 ?
+				    (size_t)m->size * HOST_LEN : HOST_LEN);
 	m->gtick = m->rank == 0 ? talloc_zero(m, struct tick_stats) : NULL;
 	if (m->hosts == NULL || (m->rank == 0 && m->gtick == NULL))
 		goto nomem;
 	if (gethostname(me, sizeof(me) - 1) != 0)
 		snprintf(me, sizeof(me), "rank%d", m->rank);
-	MPI_Allgather(me, HOST_LEN, MPI_CHAR, m->hosts, HOST_LEN, MPI_CHAR,
-		      comm);
+	/* only rank 0 needs them all (10,000 ranks: 640 KB there, not on
+	 * every rank); the others learn rank 0's */
+	MPI_Gather(me, HOST_LEN, MPI_CHAR, m->hosts, HOST_LEN, MPI_CHAR, 0,
+		   comm);
+	MPI_Bcast(m->hosts, HOST_LEN, MPI_CHAR, 0, comm);
 	MPI_Type_contiguous((int)sizeof(struct tick_msg), MPI_BYTE,
 			    &m->tick_type);
 	MPI_Type_commit(&m->tick_type);
