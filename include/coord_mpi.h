@@ -24,12 +24,20 @@ struct coord *coord_mpi_new(void *mem_ctx, MPI_Comm comm);
 void coord_mpi_setup(struct coord *c, const struct dbench_options *o,
 		     unsigned clients_per_rank);
 
-/* True once the coordination failed (a rank lost, an abort): the job
- * must end with MPI_Abort, not MPI_Finalize. */
-bool coord_mpi_broken(const struct coord *c);
+/* How this rank's process must end. */
+enum coord_mpi_end {
+	COORD_MPI_FINALIZE = 0,	/* all went well: MPI_Finalize */
+	COORD_MPI_ABORT,	/* the coordination failed here (a rank
+				 * lost): MPI_Abort ends the job */
+	COORD_MPI_EXIT,		/* stopped on the launcher's signal: it is
+				 * ending the job and names what it lost;
+				 * just exit */
+	COORD_MPI_WAIT,		/* rank 0 said abort: it ends the job (and
+				 * must be heard first); wait for that */
+};
 
-/* True when this rank stopped on a signal (the launcher's, usually). */
-bool coord_mpi_signalled(const struct coord *c);
+/* How this rank must end, once the run is over. */
+enum coord_mpi_end coord_mpi_end(const struct coord *c);
 
 /* The size of the per-second message every rank sends (for bench/). */
 size_t coord_mpi_tick_bytes(void);

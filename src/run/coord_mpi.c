@@ -82,6 +82,7 @@ struct mpi_coord {
 	bool decided;		/* a tick already brought the stop: the
 				 * final step does not exchange again */
 	struct decision_msg last;	/* that tick's decision */
+	bool told;		/* rank 0 said abort */
 	bool broken;
 };
 
@@ -250,9 +251,11 @@ static int serve_control(struct mpi_coord *m, uint64_t *deadline,
 		 MPI_STATUS_IGNORE);
 	if (st.MPI_TAG == TAG_PING) {
 		MPI_Send(&v, 1, MPI_UINT32_T, 0, TAG_PONG, m->comm);
-		*deadline = now_ns() + timeout;
+		if (!m->signalled)
+			*deadline = now_ns() + timeout;
 		return 0;
 	}
+	m->told = true;
 	return -1;
 }
 
@@ -261,7 +264,14 @@ static int serve_control(struct mpi_coord *m, uint64_t *deadline,
 static int wait_req(struct mpi_coord *m, MPI_Request *req, uint64_t timeout,
 		    const char *what)
 {
-	uint64_t start = now_ns(), deadline = start + timeout;
+	uint64_t start = now_ns(), deadline;
+
+	/* the others wait longer than rank 0, which pings them after its
+	 * own timeout: a rank that started waiting a little earlier must
+	 * not give up before the ping can come */
+	if (m->rank != 0 && !m->signalled)
+		timeout = 2 * timeout + PONG_WAIT_NS;
+	deadline = start + timeout;
 
 	for (;;) {
 		int done = 0;
@@ -570,18 +580,15 @@ void coord_mpi_setup(struct coord *c, const struct dbench_options *o,
 	m->phase = c->policy.phase;
 }
 
-bool coord_mpi_broken(const struct coord *c)
+enum coord_mpi_end coord_mpi_end(const struct coord *c)
 {
 	const struct mpi_coord *m = c->priv;
 
-	return m->broken;
-}
-
-bool coord_mpi_signalled(const struct coord *c)
-{
-	const struct mpi_coord *m = c->priv;
-
-	return m->signalled;
+	if (!m->broken)
+		return COORD_MPI_FINALIZE;
+	if (m->signalled)
+		return COORD_MPI_EXIT;
+	return m->told ? COORD_MPI_WAIT : COORD_MPI_ABORT;
 }
 
 size_t coord_mpi_tick_bytes(void)

@@ -24,6 +24,9 @@
 int dbench_main(int argc, const char **argv);
 int dbench_mpi_run(void *mem_ctx, const struct run_setup *su);
 
+/* how long a rank told to abort waits for rank 0 to end the job */
+#define ABORT_WAIT_S 60
+
 static struct coord *the_coord;
 
 /* The forwarding process: copy in to fd 2, each line after prefix. */
@@ -115,12 +118,20 @@ int main(int argc, char **argv)
 		MPI_Abort(MPI_COMM_WORLD, 1);
 	rc = dbench_main(argc, (const char **)argv);
 	fflush(stdout);
-	if (coord_mpi_broken(the_coord)) {
-		fflush(stderr);
-		/* a signal: the launcher is ending the job and names the
-		 * rank it lost; its abort message would hide that */
-		if (coord_mpi_signalled(the_coord))
-			_exit(rc != 0 ? rc : 1);
+	fflush(stderr);
+	switch (coord_mpi_end(the_coord)) {
+	case COORD_MPI_FINALIZE:
+		break;
+	case COORD_MPI_EXIT:
+		_exit(rc != 0 ? rc : 1);
+	case COORD_MPI_WAIT:
+		/* rank 0 aborts the job once its own clients are cleaned
+		 * up; leave anyway if that never comes */
+		sleep(ABORT_WAIT_S);
+		_exit(rc != 0 ? rc : 1);
+	case COORD_MPI_ABORT:
+		/* let the message naming the lost rank travel first */
+		usleep(500000);
 		MPI_Abort(MPI_COMM_WORLD, rc != 0 ? rc : 1);
 	}
 	talloc_free(the_coord);

@@ -271,13 +271,34 @@ rank_killed() {
 	LAST_CMD="mpirun -np 3 dbench-mpi -t 60 2 (rank 1 killed)"
 	[ "$RC" -ne 0 ] || fail "the job exited 0 after losing a rank"
 	assert_grep 'rank 1\b.*(killed|Killed|lost)' "$W/err" "message names the rank lost"
+	assert_survivors_clean
+}
+
+# the surviving ranks' clients (0, 1, 4, 5) are cleaned up; the lost
+# rank's clients died with it, mid-operation; nothing is left running
+assert_survivors_clean() {
 	assert_no_procs
-	# the surviving ranks' clients (0, 1, 4, 5) are cleaned up; the
-	# killed rank's clients died with it, mid-operation
 	for c in 0 1 4 5; do
 		[ -e "$W/t/clients/client$c" ] && fail "client$c's tree left by a surviving rank"
 	done
 	return 0
+}
+
+# A host lost: rank 1 stops answering (SIGSTOP; the launcher sees no
+# death).  Rank 0's tick does not complete, it pings, names rank 1 and
+# ends the job.
+rank_lost() {
+	local victim
+	need_mpi
+	start_timed_job
+	victim=$(rank_pid 1)
+	[ -n "$victim" ] || fail "rank 1 not found"
+	kill -STOP "$victim"
+	wait_job 30
+	LAST_CMD="mpirun -np 3 dbench-mpi -t 60 2 (rank 1 stopped)"
+	[ "$RC" -ne 0 ] || fail "the job exited 0 after losing a rank"
+	assert_grep "rank 1 \\(host $(hostname)\\) did not answer during a tick: lost" "$W/err" "rank 0 names the rank lost"
+	assert_survivors_clean
 }
 
 sigint_mpirun() {
@@ -300,5 +321,6 @@ check "-np 3, 2 clients each, one directory: 6 passes, clients 0..5, single-host
 check "two hosts (namespaces + veth, MPI over TCP): merged = sum of the parts" two_hosts
 check "a client fails on rank 1: message names rank, host, client, line; clean" client_fails
 check "rank 1 killed mid-run: the job ends within 10 s naming it, no orphans" rank_killed
+check "rank 1 stops answering (a host lost): rank 0 names it, the job ends" rank_lost
 check "SIGINT to mpirun: partial results, clean trees, no processes" sigint_mpirun
 finish
