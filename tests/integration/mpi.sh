@@ -99,9 +99,14 @@ three_ranks_shared() {
 	shape "$W/out" >single.shape
 	shape "$W/mpi.out" >mpi.shape
 	assert_same_lines single.shape mpi.shape "report shape against dbench with 6 clients"
-	python3 - "$W/r.json" <<'EOF' || fail "JSON per-host breakdown"
+	python3 - "$W/r.json" "$SRCDIR/doc/dbench-result.schema.json" <<'EOF' || fail "JSON per-host breakdown"
 import json, sys
 d = json.load(open(sys.argv[1]))
+try:
+    import jsonschema
+    jsonschema.validate(d, json.load(open(sys.argv[2])))
+except ImportError:
+    pass
 h = d["hosts"]
 assert [x["rank"] for x in h] == [0, 1, 2], h
 assert all(x["clients"] == 2 and x["host"] for x in h), h
