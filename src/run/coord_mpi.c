@@ -361,7 +361,6 @@ static int exchange(struct coord *c, enum coord_when when, uint64_t elapsed_ns,
 	struct tick_msg in, sum;
 	struct decision_msg d = { 0 };
 	MPI_Request req;
-
 	uint64_t timeout = m->signalled ? SIGNAL_TIMEOUT_NS : TICK_TIMEOUT_NS;
 
 	pack(local, &in);

@@ -16,10 +16,13 @@ if [ -z "$BASH_VERSION" ]; then exec bash "$0" "$@"; fi
 # every process of a check carries this mark in its environment
 export DBENCH_MPI_TEST_MARK=$TOP
 
-# under make check-sanitize: the MPI library's own allocations are not
-# dbench's leaks
-if [ -n "${LSAN_OPTIONS:-}" ]; then
-	export LSAN_OPTIONS="$LSAN_OPTIONS:suppressions=$DATA/lsan-mpi.supp:print_suppressions=0"
+# under make check-sanitize: no leak check in dbench-mpi's processes.  The
+# MPI library keeps memory until exit (in components it unloads, so no
+# suppression can name them), and the workers, forked after MPI_Init,
+# inherit it; dbench's own leaks are checked by the single-host tests,
+# which run the same code.  Memory errors are still caught here.
+if [ -n "${ASAN_OPTIONS:-}" ]; then
+	export ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0"
 fi
 
 mpi_opts=(--oversubscribe)
