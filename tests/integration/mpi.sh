@@ -70,11 +70,12 @@ assert_no_procs() {
 	fail "processes of the job are left"
 }
 
-# shape FILE: the report with numbers as N, without the progress, cleanup
-# and preparation lines (their number depends on timing).
+# shape FILE: the report with numbers as N and runs of blanks as one,
+# without the progress, cleanup and preparation lines (their number
+# depends on timing); the columns are checked apart (RE_ROW_COLS).
 shape() {
 	grep -Ev "$RE_PROGRESS|$RE_CLEANUP|processes prepared for launch" "$1" |
-		sed -E 's/[0-9]+(\.[0-9]+)?/N/g'
+		sed -E 's/[0-9]+(\.[0-9]+)?/N/g; s/ +/ /g'
 }
 
 three_ranks_shared() {
@@ -102,6 +103,8 @@ three_ranks_shared() {
 	shape "$W/out" >single.shape
 	shape "$W/mpi.out" >mpi.shape
 	assert_same_lines single.shape mpi.shape "report shape against dbench with 6 clients"
+	table_rows "$W/mpi.out" >rows
+	assert_all_match "$RE_ROW_COLS" rows "operation table columns"
 	python3 - "$W/r.json" "$SRCDIR/doc/dbench-result.schema.json" <<'EOF' || fail "JSON per-host breakdown"
 import json, sys
 d = json.load(open(sys.argv[1]))
