@@ -95,6 +95,13 @@ struct coord;
 struct coord_ops {
 	const char *name;
 	/*
+	 * Optional: this host's pool is made and the paths it must not
+	 * remove are noted, no client is forked yet.  A barrier for hosts
+	 * that share directories (no host creates anything before every
+	 * host has looked).  Returns 0, or -1 (said on stderr).
+	 */
+	int (*noted)(struct coord *c);
+	/*
 	 * The start barrier: local_ok is false when this host's clients
 	 * could not all be prepared (or a signal came).  Blocks until every
 	 * host has said; *go is true when all were ready and the clients

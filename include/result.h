@@ -109,6 +109,12 @@ struct run_result {
 	struct result_client *clients;
 
 	struct series *series;	/* NULL when not collected */
+
+	/* a job of several hosts (dbench-mpi): host_names[label] names the
+	 * host of clients[].host; nhosts 0 on one host.  Set on the merged
+	 * result only: neither serialised nor merged. */
+	uint32_t nhosts;
+	char **host_names;
 };
 
 /* What result_build() cannot read from the region. */

@@ -20,6 +20,7 @@
 #include <zlib.h>
 
 #include "disktest.h"
+#include "report.h"
 #include "report_json.h"
 #include "series.h"
 
@@ -579,6 +580,8 @@ static struct json_object *clients_json(void *mem,
 
 		result_client_expand(c, ops, errors);
 		put_int(j, "client", c->client_id);
+		if (r->nhosts > 0)
+			put_int(j, "rank", c->host);
 		put_str(j, "directory",
 			o->directories[c->directory % o->ndirectories]);
 		put_str(j, "loadfile", c->loadfile);
@@ -590,6 +593,39 @@ static struct json_object *clients_json(void *mem,
 		add(a, j);
 	}
 	talloc_free(ops);
+	return a;
+}
+
+/* dbench-mpi: the figures of each host (rank) of the job. */
+static struct json_object *hosts_json(const struct run_result *r)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (uint32_t h = 0; h < r->nhosts; h++) {
+		struct json_object *j = json_object_new_object();
+		uint64_t lines = 0, bytes = 0, passes = 0;
+		int64_t n = 0;
+
+		for (uint32_t i = 0; i < r->nclient_results; i++) {
+			const struct result_client *c = &r->clients[i];
+
+			if (c->host != h)
+				continue;
+			n++;
+			lines += c->lines;
+			bytes += c->bytes;
+			passes += c->passes;
+		}
+		put_int(j, "rank", h);
+		put_str(j, "host", r->host_names[h]);
+		put_int(j, "clients", n);
+		put_int(j, "lines", (int64_t)lines);
+		put_int(j, "bytes", (int64_t)bytes);
+		put_int(j, "passes", (int64_t)passes);
+		put_num(j, "throughput_mb_per_s",
+			report_mbps(bytes, r->seconds), 6);
+		add(a, j);
+	}
 	return a;
 }
 
@@ -625,6 +661,8 @@ struct json_object *report_json_build(void *mem_ctx,
 	put(j, "phases", phases_json(r->series));
 	put(j, "operations", ops_json(o, r->ops, errors, true));
 	put(j, "clients", clients_json(mem, o, r));
+	if (r->nhosts > 0 && r->host_names != NULL)
+		put(j, "hosts", hosts_json(r));
 	put(j, "series", series_json(r->series));
 	talloc_free(mem);
 	return j;

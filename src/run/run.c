@@ -113,7 +113,9 @@ int run_benchmark_with(void *mem_ctx, const struct run_setup *su,
 	struct run_result *res;
 	int rc = 1;
 
-	if (pool == NULL) {
+	if (pool == NULL || (c->ops->noted != NULL && c->ops->noted(c) != 0)) {
+		if (pool != NULL)
+			pool_free(pool);
 		talloc_free(mem);
 		return 1;
 	}

@@ -1,0 +1,45 @@
+/*
+ * coord_mpi.h - the coordinator of a run over MPI (src/run/coord_mpi.c):
+ * every rank runs its own clients; rank 0 decides the phases and the
+ * stop and prints.  Only dbench-mpi includes this (it pulls in mpi.h).
+ */
+#ifndef DBENCH_COORD_MPI_H
+#define DBENCH_COORD_MPI_H
+
+#include <mpi.h>
+
+#include "coord.h"
+
+/*
+ * The MPI coordinator of this rank in comm, under mem_ctx: rank 0 prints,
+ * the host label is the rank.  Exchanges the host names (a blocking
+ * collective: call it on every rank right after MPI_Init, before any
+ * client is forked).  Free it before MPI_Finalize.  NULL after a message
+ * on stderr.
+ */
+struct coord *coord_mpi_new(void *mem_ctx, MPI_Comm comm);
+
+/* Once the command line is read: rank r's clients get ids from
+ * r * clients_per_rank; the time rules follow o. */
+void coord_mpi_setup(struct coord *c, const struct dbench_options *o,
+		     unsigned clients_per_rank);
+
+/* How this rank's process must end. */
+enum coord_mpi_end {
+	COORD_MPI_FINALIZE = 0,	/* all went well: MPI_Finalize */
+	COORD_MPI_ABORT,	/* the coordination failed here (a rank
+				 * lost): MPI_Abort ends the job */
+	COORD_MPI_EXIT,		/* stopped on the launcher's signal: it is
+				 * ending the job and names what it lost;
+				 * just exit */
+	COORD_MPI_WAIT,		/* rank 0 said abort: it ends the job (and
+				 * must be heard first); wait for that */
+};
+
+/* How this rank must end, once the run is over. */
+enum coord_mpi_end coord_mpi_end(const struct coord *c);
+
+/* The size of the per-second message every rank sends (for bench/). */
+size_t coord_mpi_tick_bytes(void);
+
+#endif

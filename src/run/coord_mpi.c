@@ -1,0 +1,596 @@
+/*
+ * coord_mpi.c - the coordinator of a run over MPI (coord_mpi.h, coord.h):
+ * every rank samples its own clients; once a second (COORD_TICK) and at
+ * the stop (COORD_FINAL) the samples travel to rank 0 in one fixed-size
+ * message, summed on the way by a non-blocking tree reduction
+ * (MPI_Ireduce with our own operator); rank 0 applies the time rules to
+ * the sum and broadcasts phase and stop (MPI_Ibcast).  Poll steps and the
+ * cleanup phase stay local: a stop a rank sees reaches rank 0 at the next
+ * tick, within a second.
+ *
+ * No wait is unbounded: every request is polled with a deadline.  When a
+ * tick does not complete in TICK_TIMEOUT_NS, rank 0 pings every rank
+ * point-to-point; the ranks that do not answer are named, the others are
+ * told to abort, and the coordination is broken (the job then ends with
+ * MPI_Abort).  A rank that hears nothing from rank 0 (no tick, no ping)
+ * for as long gives up by itself.  At the end every rank serialises its
+ * result, rank 0 gathers and merges them in rank order.
+ */
+#include "config.h"
+
+#include <limits.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <talloc.h>
+#include <unistd.h>
+
+#include "coord_mpi.h"
+#include "histogram.h"
+#include "pool.h"
+#include "util.h"
+
+#define NS_PER_SEC 1000000000ull
+#define TICK_TIMEOUT_NS (5 * NS_PER_SEC)
+/* the start waits for every rank to prepare its clients, the gather for
+ * every rank to clean up: both may take long on a slow filesystem */
+#define LONG_TIMEOUT_NS (600 * NS_PER_SEC)
+#define PONG_WAIT_NS (2 * NS_PER_SEC)
+/* after a signal: the launcher kills what has not ended about a second
+ * after its SIGTERM, so the last exchange must be quick */
+#define SIGNAL_TIMEOUT_NS (400 * 1000000ull)
+#define POLL_SLEEP_NS 200000ull
+#define SPIN_NS 2000000ull
+#define HOST_LEN 64
+/* the tick's histogram: 16 of histogram.h's buckets in one (8 per
+ * octave), enough for the series' per-second p99 */
+#define COARSE_SHIFT 4
+#define COARSE_N ((HIST_BUCKETS + (1u << COARSE_SHIFT) - 1) >> COARSE_SHIFT)
+
+enum { TAG_PING = 7101, TAG_PONG, TAG_ABORT };
+
+/* The sample's fields that add up, and those that take the maximum. */
+enum { S_CLIENTS, S_RUNNING, S_STARTED, S_FAILED, S_BUSY, S_ALIVE,
+       S_LINES, S_BYTES, S_TICK_OPS, S_TICK_BYTES, S_HAS_TICK, S_N };
+enum { M_SIGNAL, M_MAX_NS, M_END_NS, M_TICK_MAX, M_N };
+
+/* One rank's sample, or the sum of several: the tick message. */
+struct tick_msg {
+	uint64_t sum[S_N];
+	uint64_t max[M_N];
+	uint64_t hist[COARSE_N];
+};
+
+/* Rank 0's decision, broadcast. */
+struct decision_msg {
+	uint32_t phase;
+	uint32_t stop;
+	uint64_t stop_ns;
+};
+
+struct mpi_coord {
+	MPI_Comm comm;
+	int rank, size;
+	MPI_Datatype tick_type;
+	MPI_Op tick_op;
+	char *hosts;		/* rank 0: size * HOST_LEN, every rank's
+				 * host name; others: rank 0's only */
+	struct tick_stats *gtick;	/* rank 0: the job's second */
+	uint32_t phase;		/* the last phase decided */
+	uint32_t round;		/* liveness rounds so far */
+	bool signalled;		/* this rank stopped on a signal by itself */
+	bool decided;		/* a tick already brought the stop: the
+				 * final step does not exchange again */
+	struct decision_msg last;	/* that tick's decision */
+	bool told;		/* rank 0 said abort */
+	bool broken;
+};
+
+/* The host name of rank (rank 0 knows all; the others know rank 0's). */
+static const char *host_of(const struct mpi_coord *m, int rank)
+{
+	return m->rank == 0 ? m->hosts + (size_t)rank * HOST_LEN : m->hosts;
+}
+
+/* The MPI operator: add the sums and the histogram, take the maxima. */
+static void tick_reduce(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+	const struct tick_msg *a = in;
+	struct tick_msg *b = inout;
+
+	(void)dt;
+	for (int n = 0; n < *len; n++, a++, b++) {
+		for (unsigned i = 0; i < S_N; i++)
+			b->sum[i] += a->sum[i];
+		for (unsigned i = 0; i < M_N; i++)
+			if (a->max[i] > b->max[i])
+				b->max[i] = a->max[i];
+		for (unsigned i = 0; i < COARSE_N; i++)
+			b->hist[i] += a->hist[i];
+	}
+}
+
+static void pack(const struct coord_sample *s, struct tick_msg *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->sum[S_CLIENTS] = s->clients;
+	t->sum[S_RUNNING] = s->running;
+	t->sum[S_STARTED] = s->started;
+	t->sum[S_FAILED] = s->failed;
+	t->sum[S_BUSY] = s->busy;
+	t->sum[S_ALIVE] = s->alive;
+	t->sum[S_LINES] = s->lines;
+	t->sum[S_BYTES] = s->bytes;
+	t->max[M_SIGNAL] = (uint64_t)(s->signal > 0 ? s->signal : 0);
+	t->max[M_MAX_NS] = s->max_ns;
+	t->max[M_END_NS] = s->end_ns;
+	if (s->tick == NULL)
+		return;
+	t->sum[S_HAS_TICK] = 1;
+	t->sum[S_TICK_OPS] = s->tick->ops;
+	t->sum[S_TICK_BYTES] = s->tick->bytes;
+	t->max[M_TICK_MAX] = s->tick->max_ns;
+	for (unsigned i = s->tick->hist.lo; i < s->tick->hist.end; i++)
+		t->hist[i >> COARSE_SHIFT] += s->tick->hist.count[i];
+}
+
+/* The job's sample from the sum; its second goes to m->gtick. */
+static void unpack(struct mpi_coord *m, const struct tick_msg *t,
+		   struct coord_sample *g)
+{
+	memset(g, 0, sizeof(*g));
+	g->clients = (uint32_t)t->sum[S_CLIENTS];
+	g->running = (uint32_t)t->sum[S_RUNNING];
+	g->started = (uint32_t)t->sum[S_STARTED];
+	g->failed = (uint32_t)t->sum[S_FAILED];
+	g->busy = (uint32_t)t->sum[S_BUSY];
+	g->alive = (uint32_t)t->sum[S_ALIVE];
+	g->lines = t->sum[S_LINES];
+	g->bytes = t->sum[S_BYTES];
+	g->signal = (int32_t)t->max[M_SIGNAL];
+	g->max_ns = t->max[M_MAX_NS];
+	g->end_ns = t->max[M_END_NS];
+	if (t->sum[S_HAS_TICK] == 0 || m->gtick == NULL)
+		return;
+	memset(m->gtick, 0, sizeof(*m->gtick));
+	m->gtick->ops = t->sum[S_TICK_OPS];
+	m->gtick->bytes = t->sum[S_TICK_BYTES];
+	m->gtick->max_ns = t->max[M_TICK_MAX];
+	/* each coarse bucket's count lands in the middle of its range */
+	for (unsigned i = 0; i < COARSE_N; i++) {
+		unsigned b = (i << COARSE_SHIFT) + (1u << (COARSE_SHIFT - 1));
+
+		if (t->hist[i] == 0)
+			continue;
+		if (b >= HIST_BUCKETS)
+			b = HIST_BUCKETS - 1;
+		if (m->gtick->hist.end == 0)
+			m->gtick->hist.lo = b;
+		m->gtick->hist.end = b + 1;
+		m->gtick->hist.count[b] += t->hist[i];
+	}
+	g->tick = m->gtick;
+}
+
+static int broken(struct mpi_coord *m)
+{
+	m->broken = true;
+	return -1;
+}
+
+/*
+ * Rank 0: ping every rank and wait PONG_WAIT_NS for the answers.  Returns
+ * 0 when all answered; otherwise names the silent ones, tells the others
+ * to abort and returns -1.
+ */
+static int liveness_round(struct mpi_coord *m, const char *what)
+{
+	bool *alive = talloc_zero_array(NULL, bool, (size_t)m->size);
+	MPI_Request *reqs = talloc_array(alive, MPI_Request, (size_t)m->size);
+	uint64_t deadline = now_ns() + PONG_WAIT_NS;
+	int missing = m->size - 1;
+
+	if (alive == NULL || reqs == NULL) {
+		talloc_free(alive);
+		return broken(m);
+	}
+	m->round++;
+	for (int r = 1; r < m->size; r++)
+		MPI_Isend(&m->round, 1, MPI_UINT32_T, r, TAG_PING, m->comm,
+			  &reqs[r]);
+	while (missing > 0 && now_ns() < deadline) {
+		MPI_Status st;
+		uint32_t v;
+		int flag = 0;
+
+		MPI_Iprobe(MPI_ANY_SOURCE, TAG_PONG, m->comm, &flag, &st);
+		if (!flag) {
+			sleep_ns(POLL_SLEEP_NS, NULL);
+			continue;
+		}
+		MPI_Recv(&v, 1, MPI_UINT32_T, st.MPI_SOURCE, TAG_PONG,
+			 m->comm, MPI_STATUS_IGNORE);
+		if (!alive[st.MPI_SOURCE]) {
+			alive[st.MPI_SOURCE] = true;
+			missing--;
+		}
+	}
+	for (int r = 1; r < m->size; r++) {
+		MPI_Request_free(&reqs[r]);
+		if (missing == 0)
+			continue;
+		if (!alive[r])
+			fprintf(stderr, "dbench-mpi: rank %d (host %s) did not "
+				"answer during %s: lost; stopping the job\n", r,
+				host_of(m, r), what);
+		if (alive[r]) {
+			MPI_Isend(&m->round, 1, MPI_UINT32_T, r, TAG_ABORT,
+				  m->comm, &reqs[r]);
+			MPI_Request_free(&reqs[r]);
+		}
+	}
+	talloc_free(alive);
+	return missing == 0 ? 0 : broken(m);
+}
+
+/*
+ * Other ranks: answer a ping from rank 0 (pushing *deadline on), or take
+ * its abort.  Returns 0, or -1 on an abort.
+ */
+static int serve_control(struct mpi_coord *m, uint64_t *deadline,
+			 uint64_t timeout)
+{
+	MPI_Status st;
+	uint32_t v;
+	int flag = 0;
+
+	MPI_Iprobe(0, MPI_ANY_TAG, m->comm, &flag, &st);
+	if (!flag)
+		return 0;
+	MPI_Recv(&v, 1, MPI_UINT32_T, 0, st.MPI_TAG, m->comm,
+		 MPI_STATUS_IGNORE);
+	if (st.MPI_TAG == TAG_PING) {
+		MPI_Send(&v, 1, MPI_UINT32_T, 0, TAG_PONG, m->comm);
+		if (!m->signalled)
+			*deadline = now_ns() + timeout;
+		return 0;
+	}
+	m->told = true;
+	return -1;
+}
+
+/* Wait for req within timeout (see the top of the file).  Returns 0, or
+ * -1 with the coordination broken. */
+static int wait_req(struct mpi_coord *m, MPI_Request *req, uint64_t timeout,
+		    const char *what)
+{
+	uint64_t start = now_ns(), deadline;
+
+	/* the others wait longer than rank 0, which pings them after its
+	 * own timeout: a rank that started waiting a little earlier must
+	 * not give up before the ping can come */
+	if (m->rank != 0 && !m->signalled)
+		timeout = 2 * timeout + PONG_WAIT_NS;
+	deadline = start + timeout;
+
+	for (;;) {
+		int done = 0;
+
+		if (MPI_Test(req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS) {
+			fprintf(stderr, "dbench-mpi: MPI failed during %s\n",
+				what);
+			return broken(m);
+		}
+		if (done)
+			return 0;
+		if (!m->signalled && pool_signal() != 0) {
+			/* waiting for a rank that is gone, maybe, and the
+			 * launcher's SIGKILL follows its SIGTERM */
+			m->signalled = true;
+			if (deadline > now_ns() + SIGNAL_TIMEOUT_NS)
+				deadline = now_ns() + SIGNAL_TIMEOUT_NS;
+		}
+		if (m->rank != 0 && serve_control(m, &deadline, timeout) != 0)
+			return broken(m);
+		if (now_ns() < deadline) {
+			/* the tree's inner ranks move it on only when they
+			 * test: yield for the first moments, sleep after */
+			if (now_ns() - start < SPIN_NS)
+				sched_yield();
+			else
+				sleep_ns(POLL_SLEEP_NS, NULL);
+			continue;
+		}
+		if (m->signalled) {
+			fprintf(stderr, "dbench-mpi: the job did not answer "
+				"during %s after the signal; cleaning up "
+				"alone\n", what);
+			return broken(m);
+		}
+		if (m->rank == 0) {
+			if (liveness_round(m, what) != 0)
+				return -1;
+			deadline = now_ns() + timeout;
+			continue;
+		}
+		fprintf(stderr, "dbench-mpi: no word from rank 0 (host %s) "
+			"during %s: lost; stopping\n", host_of(m, 0), what);
+		return broken(m);
+	}
+}
+
+static int mpi_noted(struct coord *c)
+{
+	struct mpi_coord *m = c->priv;
+	MPI_Request req;
+
+	MPI_Ibarrier(m->comm, &req);
+	return wait_req(m, &req, LONG_TIMEOUT_NS, "the preparation");
+}
+
+static int mpi_start(struct coord *c, bool local_ok, bool *go)
+{
+	struct mpi_coord *m = c->priv;
+	int in = local_ok ? 1 : 0, out = 0;
+	MPI_Request req;
+
+	*go = false;
+	MPI_Iallreduce(&in, &out, 1, MPI_INT, MPI_LAND, m->comm, &req);
+	if (wait_req(m, &req, LONG_TIMEOUT_NS, "the start") != 0)
+		return -1;
+	*go = out != 0;
+	return 0;
+}
+
+/* Another rank than 0: the decision d as this rank's out. */
+static void apply(const struct decision_msg *d,
+		  const struct coord_sample *local, struct coord_out *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->global = *local;
+	out->phase = out->line_phase = d->phase;
+	out->stop = (enum coord_stop)d->stop;
+	out->stop_ns = d->stop_ns;
+}
+
+/* A tick or the final step: reduce to rank 0, decide, broadcast. */
+static int exchange(struct coord *c, enum coord_when when, uint64_t elapsed_ns,
+		    const struct coord_sample *local, struct coord_out *out)
+{
+	struct mpi_coord *m = c->priv;
+	struct tick_msg in, sum;
+	struct decision_msg d = { 0 };
+	MPI_Request req;
+	uint64_t timeout = m->signalled ? SIGNAL_TIMEOUT_NS : TICK_TIMEOUT_NS;
+
+	pack(local, &in);
+	MPI_Ireduce(&in, &sum, 1, m->tick_type, m->tick_op, 0, m->comm, &req);
+	if (wait_req(m, &req, timeout, "a tick") != 0)
+		return -1;
+	if (m->rank == 0) {
+		unpack(m, &sum, &out->global);
+		coord_policy_step(&c->policy, when, elapsed_ns, &out->global,
+				  out);
+		d.phase = out->phase;
+		d.stop = (uint32_t)out->stop;
+		d.stop_ns = out->stop_ns;
+	}
+	MPI_Ibcast(&d, (int)sizeof(d), MPI_BYTE, 0, m->comm, &req);
+	if (wait_req(m, &req, timeout, "a tick") != 0)
+		return -1;
+	if (m->rank != 0)
+		apply(&d, local, out);
+	m->phase = d.phase;
+	/* a rank that stopped on a signal does its final exchange while
+	 * the others may be at a tick: the two pair up, and the interrupt
+	 * that a tick brings is then the final decision (on every rank:
+	 * the sum carries the signal) */
+	m->decided = when == COORD_TICK && d.stop == COORD_INTERRUPTED;
+	m->last = d;
+	return 0;
+}
+
+static int mpi_step(struct coord *c, enum coord_when when, uint64_t elapsed_ns,
+		    const struct coord_sample *local, struct coord_out *out)
+{
+	struct mpi_coord *m = c->priv;
+
+	if (!m->broken && when == COORD_FINAL && m->decided) {
+		apply(&m->last, local, out);
+		out->print = false;
+		return 0;
+	}
+	if (!m->broken && (when == COORD_TICK || when == COORD_FINAL))
+		return exchange(c, when, elapsed_ns, local, out);
+	if (!m->broken && when == COORD_POLL) {
+		/* a local stop waits for the next tick, but a signal (the
+		 * launcher's SIGTERM comes with a deadline) stops at once */
+		apply(&(struct decision_msg){ .phase = m->phase }, local, out);
+		if (local->signal != 0) {
+			m->signalled = true;
+			c->policy.stop = out->stop = COORD_INTERRUPTED;
+		}
+		return 0;
+	}
+	/* cleanup (each rank until its own workers are gone), or after
+	 * the coordination broke: as on one host */
+	out->global = *local;
+	coord_policy_step(&c->policy, when, elapsed_ns, &out->global, out);
+	out->print = out->print && c->prints && !m->broken;
+	return 0;
+}
+
+/* Rank 0: the results of every rank (bufs at displs), merged. */
+static struct run_result *merge_all(struct mpi_coord *m, void *mem,
+				    struct run_result *local,
+				    const uint8_t *all, const int *counts,
+				    const int *displs)
+{
+	struct run_result *res = result_new(mem);
+
+	for (int r = 0; res != NULL && r < m->size; r++) {
+		struct run_result *part = local;
+
+		if (r != 0) {
+			part = result_parse(res, all + displs[r],
+					    (size_t)counts[r]);
+			if (part == NULL) {
+				fprintf(stderr, "dbench-mpi: the result of "
+					"rank %d (host %s) cannot be read\n",
+					r, host_of(m, r));
+				return NULL;
+			}
+			/* the series is rank 0's, from the job's samples */
+			part->series = NULL;
+		}
+		if (result_merge(res, part) != 0)
+			return NULL;
+	}
+	if (res == NULL)
+		return NULL;
+	res->series = local->series != NULL ?
+		      talloc_steal(res, local->series) : NULL;
+	res->nhosts = (uint32_t)m->size;
+	res->host_names = talloc_array(res, char *, (size_t)m->size);
+	for (int r = 0; res->host_names != NULL && r < m->size; r++)
+		res->host_names[r] = talloc_strdup(res->host_names,
+						   host_of(m, r));
+	return res;
+}
+
+static int mpi_gather(struct coord *c, void *mem, struct run_result *local,
+		      struct run_result **merged)
+{
+	struct mpi_coord *m = c->priv;
+	void *tmp = talloc_new(mem);
+	size_t len = 0;
+	uint8_t *buf = tmp ? result_serialise(tmp, local, &len) : NULL;
+	uint64_t mylen = buf != NULL && len < INT_MAX ? len : 0;
+	uint64_t *lens = NULL, total = 0;
+	int *counts = NULL, *displs = NULL;
+	uint8_t *all = NULL;
+	MPI_Request req;
+
+	*merged = NULL;
+	if (m->broken)
+		goto fail;
+	if (m->rank == 0 &&
+	    (lens = talloc_zero_array(tmp, uint64_t, (size_t)m->size)) == NULL)
+		goto fail;
+	MPI_Igather(&mylen, 1, MPI_UINT64_T, lens, 1, MPI_UINT64_T, 0,
+		    m->comm, &req);
+	if (wait_req(m, &req, LONG_TIMEOUT_NS, "the final gather") != 0)
+		goto fail;
+	if (m->rank == 0) {
+		counts = talloc_array(tmp, int, (size_t)m->size);
+		displs = talloc_array(tmp, int, (size_t)m->size);
+		for (int r = 0; counts && displs && r < m->size; r++) {
+			counts[r] = (int)lens[r];
+			displs[r] = (int)total;
+			total += lens[r];
+		}
+		if (total >= INT_MAX || counts == NULL || displs == NULL ||
+		    (all = talloc_size(tmp, total + 1)) == NULL)
+			total = UINT64_MAX;
+	}
+	MPI_Igatherv(buf, (int)mylen, MPI_BYTE, all, counts, displs, MPI_BYTE,
+		     0, m->comm, &req);
+	if (wait_req(m, &req, LONG_TIMEOUT_NS, "the final gather") != 0)
+		goto fail;
+	if (m->rank == 0) {
+		if (total == UINT64_MAX)
+			goto fail;
+		*merged = merge_all(m, mem, local, all, counts, displs);
+		if (*merged == NULL)
+			goto fail;
+	}
+	talloc_free(tmp);
+	return 0;
+fail:
+	if (!m->broken && (m->rank == 0 || mylen == 0))
+		fprintf(stderr, "dbench-mpi: the results could not be "
+			"gathered\n");
+	talloc_free(tmp);
+	return -1;
+}
+
+static const struct coord_ops coord_mpi_ops = {
+	.name = "mpi",
+	.noted = mpi_noted,
+	.start = mpi_start,
+	.step = mpi_step,
+	.gather = mpi_gather,
+};
+
+static int free_mpi(struct mpi_coord *m)
+{
+	MPI_Op_free(&m->tick_op);
+	MPI_Type_free(&m->tick_type);
+	return 0;
+}
+
+struct coord *coord_mpi_new(void *mem_ctx, MPI_Comm comm)
+{
+	struct coord *c = talloc_zero(mem_ctx, struct coord);
+	struct mpi_coord *m = c ? talloc_zero(c, struct mpi_coord) : NULL;
+	char me[HOST_LEN] = "";
+
+	if (m == NULL)
+		goto nomem;
+	c->ops = &coord_mpi_ops;
+	c->priv = m;
+	m->comm = comm;
+	MPI_Comm_rank(comm, &m->rank);
+	MPI_Comm_size(comm, &m->size);
+	c->prints = m->rank == 0;
+	c->host = (unsigned)m->rank;
+	m->hosts = talloc_zero_size(m, m->rank == 0 ?
+				    (size_t)m->size * HOST_LEN : HOST_LEN);
+	m->gtick = m->rank == 0 ? talloc_zero(m, struct tick_stats) : NULL;
+	if (m->hosts == NULL || (m->rank == 0 && m->gtick == NULL))
+		goto nomem;
+	if (gethostname(me, sizeof(me) - 1) != 0)
+		snprintf(me, sizeof(me), "rank%d", m->rank);
+	/* only rank 0 needs them all (10,000 ranks: 640 KB there, not on
+	 * every rank); the others learn rank 0's */
+	MPI_Gather(me, HOST_LEN, MPI_CHAR, m->hosts, HOST_LEN, MPI_CHAR, 0,
+		   comm);
+	MPI_Bcast(m->hosts, HOST_LEN, MPI_CHAR, 0, comm);
+	MPI_Type_contiguous((int)sizeof(struct tick_msg), MPI_BYTE,
+			    &m->tick_type);
+	MPI_Type_commit(&m->tick_type);
+	MPI_Op_create(tick_reduce, 1, &m->tick_op);
+	talloc_set_destructor(m, free_mpi);
+	return c;
+nomem:
+	fprintf(stderr, "dbench-mpi: out of memory\n");
+	talloc_free(c);
+	return NULL;
+}
+
+void coord_mpi_setup(struct coord *c, const struct dbench_options *o,
+		     unsigned clients_per_rank)
+{
+	struct mpi_coord *m = c->priv;
+
+	c->opts = o;
+	c->client_id_base = (unsigned)m->rank * clients_per_rank;
+	coord_policy_init(&c->policy, o);
+	m->phase = c->policy.phase;
+}
+
+enum coord_mpi_end coord_mpi_end(const struct coord *c)
+{
+	const struct mpi_coord *m = c->priv;
+
+	if (!m->broken)
+		return COORD_MPI_FINALIZE;
+	if (m->signalled)
+		return COORD_MPI_EXIT;
+	return m->told ? COORD_MPI_WAIT : COORD_MPI_ABORT;
+}
+
+size_t coord_mpi_tick_bytes(void)
+{
+	return sizeof(struct tick_msg);
+}
