@@ -167,7 +167,7 @@ static void finish_phases(struct loop *l)
 	struct coord_out out;
 
 	l->ended_wall = wall_ns();
-	STORE(l->hdr->stop, 1);
+	util_stop_raise(&l->hdr->stop);
 	pool_count(l->pool, &s);
 	sample_sums(l, &s, false);
 	s.end_ns = last > l->release ? last - l->release : 0;
