@@ -466,6 +466,8 @@ static void worker_exited(void *mem, struct run *run, struct worker *w,
 	run->failed = true;
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 1)
 		return;		/* a client failed and said why */
+	if (w->stalled)		/* said when it was killed */
+		goto dead;
 	fprintf(stderr, "dbench: client %u (process %d) ",
 		stats_client_id(&run->region, w->first), (int)w->pid);
 	if (WIFSIGNALED(status))
@@ -475,6 +477,7 @@ static void worker_exited(void *mem, struct run *run, struct worker *w,
 		fprintf(stderr, "exited with status %d", WEXITSTATUS(status));
 	describe_position(stderr, run, w->first);
 	fprintf(stderr, "\n");
+dead:
 	for (unsigned i = 0; i < w->n; i++)
 		set_state(&run->region.slots[w->first + i], CLIENT_FAILED);
 	cleanup_for_dead(mem, run, w);
@@ -677,6 +680,112 @@ static bool wait_prepared(void *mem, struct run *run, bool say)
 			return false;
 		sleep_ns(POLL_NS, NULL);
 	}
+}
+
+/* ---- stalled workers in the cleanup phase ---------------------------- */
+
+/*
+ * What the kernel says worker pid is doing: its state letter (R, S, D,
+ * T...) into *state, and a number that changes whenever it runs (its CPU
+ * time and its count of times scheduled, from /proc/PID/schedstat, or
+ * its CPU time and page faults from /proc/PID/stat).  -1 when /proc does
+ * not say (then the worker is never taken for stalled).
+ */
+static int proc_activity(pid_t pid, char *state, uint64_t *activity)
+{
+	char path[64], buf[512], *p;
+	unsigned long long a = 0, b = 0, c = 0, d = 0;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	if (f == NULL)
+		return -1;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	/* after the command name, which may hold spaces and parentheses */
+	p = strrchr(buf, ')');
+	/* state ppid pgrp session tty tpgid flags minflt cminflt majflt
+	 * cmajflt utime stime */
+	if (p == NULL || sscanf(p + 2, "%c %*d %*d %*d %*d %*d %*u %llu %*u "
+				"%llu %*u %llu %llu", state, &a, &b, &c,
+				&d) != 5)
+		return -1;
+	*activity = a + b + c + d;
+	snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)pid);
+	f = fopen(path, "r");
+	if (f != NULL) {
+		if (fscanf(f, "%llu %*u %llu", &a, &b) == 2)
+			*activity += a + b;
+		fclose(f);
+	}
+	return 0;
+}
+
+/* A worker's own progress marks: its clients' lines and states. */
+static uint64_t slots_signature(const struct run *run, const struct worker *w)
+{
+	uint64_t sig = 0;
+
+	for (unsigned i = 0; i < w->n; i++) {
+		const struct client_slot *s = &run->region.slots[w->first + i];
+
+		sig = sig * 31 + LOAD(s->lines) + LOAD(s->passes);
+		sig = sig * 31 + LOAD(s->state);
+	}
+	return sig;
+}
+
+/* End a worker that made no progress for POOL_STALL_SECONDS. */
+static void kill_stalled(struct run *run, struct worker *w, char state)
+{
+	fprintf(stderr, "dbench: client %u (process %d) made no progress for "
+		"%d s in the cleanup (%s)",
+		stats_client_id(&run->region, w->first), (int)w->pid,
+		POOL_STALL_SECONDS, state == 'T' || state == 't' ? "stopped" :
+		state == 'D' ? "in an uninterruptible system call" :
+		"waiting in a system call");
+	describe_position(stderr, run, w->first);
+	fprintf(stderr, "; killed it\n");
+	w->stalled = true;
+	run->failed = true;
+	kill(w->pid, SIGKILL);
+}
+
+unsigned pool_watch_stalled(struct run *run, uint64_t now)
+{
+	unsigned killed = 0;
+
+	for (unsigned p = 0; p < run->nprocs; p++) {
+		struct worker *w = &run->workers[p];
+		uint64_t act = 0, sig;
+		char state = '?';
+
+		if (w->reaped || w->pid <= 0 || w->stalled ||
+		    proc_activity(w->pid, &state, &act) != 0)
+			continue;
+		if ((state == 'T' || state == 't') && !w->said_stopped) {
+			fprintf(stderr, "dbench: client %u (process %d) is "
+				"stopped; it is ended if it does not go on "
+				"within %d s\n",
+				stats_client_id(&run->region, w->first),
+				(int)w->pid, POOL_STALL_SECONDS);
+			w->said_stopped = true;
+		}
+		sig = slots_signature(run, w) * 31 + act;
+		if (w->progress_ns == 0 || sig != w->progress) {
+			w->progress = sig;
+			w->progress_ns = now;
+			continue;
+		}
+		if (now - w->progress_ns >= POOL_STALL_SECONDS * NS_PER_SEC) {
+			kill_stalled(run, w, state);
+			killed++;
+		}
+	}
+	return killed;
 }
 
 /* ---- the pool's interface (pool.h) ----------------------------------- */

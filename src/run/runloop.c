@@ -222,6 +222,9 @@ static void cleanup_phase(struct loop *l)
 						       out.global.busy,
 						       out.line_secs);
 				next_tick += NS_PER_SEC;
+				/* a stopped or stuck worker must not hold
+				 * the run forever */
+				pool_watch_stalled(l->pool, now);
 			}
 		}
 		sleep_ns(POLL_NS, NULL);
