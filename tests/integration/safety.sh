@@ -451,6 +451,29 @@ parent_sigkill() {
 
 # ---- faults from the filesystem ----
 
+# --series on a full filesystem: an error naming the file, exit 1, and
+# neither an empty nor a partial CSV; the CSV of an earlier run at that
+# path stays as it was.  /dev/full: the same error, in place.
+series_enospc() {
+	mkdir t
+	mount_tmpfs "$W/full" size=4k
+	echo 'phase,earlier' >"$W/full/old.csv"
+	dd if=/dev/zero of="$W/full/fill" bs=4k count=1 2>/dev/null
+	run_db -t 2 -c "$DATA/basic.txt" -D "$W/t" 1 --series "$W/full/s.csv"
+	assert_rc 1
+	assert_grep "^dbench: --series $W/full/s\.csv: No space left on device\$" "$W/err" "the error names the file and the reason"
+	[ -e "$W/full/s.csv" ] && fail "a CSV was left: $(wc -c <"$W/full/s.csv") bytes"
+	run_db -t 2 -c "$DATA/basic.txt" -D "$W/t" 1 --series "$W/full/old.csv"
+	assert_rc 1
+	[ "$(cat "$W/full/old.csv")" = 'phase,earlier' ] || fail "the earlier CSV was changed"
+	[ "$(ls "$W/full" | sort | tr '\n' ' ')" = 'fill old.csv ' ] ||
+		fail "files left beside it: $(ls "$W/full" | tr '\n' ' ')"
+	run_db -t 2 -c "$DATA/basic.txt" -D "$W/t" 1 --series /dev/full
+	assert_rc 1
+	assert_grep '^dbench: --series /dev/full: No space left on device$' "$W/err" "/dev/full named"
+	assert_empty_dir "$W/t" "target after the runs"
+}
+
 # A loadfile that fills a 4 MB filesystem: WriteX fails with ENOSPC.
 write_fill() {
 	cat >"$1" <<'EOF'
@@ -677,6 +700,7 @@ check "a second SIGINT aborts the cleanup at once (workers frozen), exit 130" se
 check "SIGINT while staggered clients wait to start: exit 130, cleaned" sigint_staggered
 check "a worker SIGKILLed: client, signal and loadfile line named, exit 1, cleaned, no orphans" worker_sigkill
 check "the parent SIGKILLed: no process left, the tree stops changing" parent_sigkill
+check "--series on a full filesystem: error, exit 1, no empty CSV" series_enospc
 check "ENOSPC on a 4 MB tmpfs: op and path named, exit 1, space freed" enospc_default
 check "ENOSPC with --keep-going: counted per op, the run goes on, space freed" enospc_keep_going
 check "EROFS inside the tree: counted per op with --keep-going; fatal message by default" erofs_keep_going
