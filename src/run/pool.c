@@ -121,17 +121,19 @@ static int worker_prepare(struct run *run, const struct worker *w, void *mem,
 }
 
 /*
- * One turn of client i in the worker's loop: start it when its time has
- * come, run one line, and note what it waits for.  Returns true when the
- * client has ended (done[i] set, its end noted).  *rc becomes 1 when it
- * failed.  wake[i] is when it may run next (0: now).
+ * The rest of client i's turn in the worker's loop, after the hot path
+ * (a client not waiting ran a line: res) or instead of it (a client that
+ * waits, wake[i] != 0): start it when its time has come and run its line,
+ * and note what it waits for.  Returns true when the client has ended
+ * (its end noted).  *rc becomes 1 when it failed.  wake[i] is when it may
+ * run next (0: now).
  */
 static bool worker_turn(struct run *run, const struct worker *w,
-			struct client **cl, uint64_t *wake, unsigned i, int *rc)
+			struct client **cl, uint64_t *wake, unsigned i,
+			enum client_step_result res, int *rc)
 {
 	struct stats_region *r = &run->region;
 	struct client_slot *s = &r->slots[w->first + i];
-	enum client_step_result res;
 
 	if (wake[i] != 0) {
 		uint64_t now = now_ns();
@@ -141,8 +143,8 @@ static bool worker_turn(struct run *run, const struct worker *w,
 		wake[i] = 0;
 		if (LOAD(s->state) == CLIENT_READY)
 			client_start(cl[i], now);
+		res = client_step(cl[i]);
 	}
-	res = client_step(cl[i]);
 	if (res == STEP_WAIT) {
 		/* 0 means "now" here: a wake time of 0 cannot be */
 		wake[i] = client_wake_at(cl[i]) | 1;
@@ -188,9 +190,19 @@ static int worker_run(struct run *run, const struct worker *w,
 		bool ran = false;
 
 		for (unsigned i = 0; i < w->n; i++) {
+			enum client_step_result res = STEP_WAIT;
+
 			if (done[i])
 				continue;
-			if (worker_turn(run, w, cl, wake, i, &rc)) {
+			/* the hot path: a client that does not wait runs */
+			if (wake[i] == 0) {
+				res = client_step(cl[i]);
+				if (res == STEP_OK) {
+					ran = true;
+					continue;
+				}
+			}
+			if (worker_turn(run, w, cl, wake, i, res, &rc)) {
 				done[i] = true;
 				active--;
 			} else if (wake[i] == 0) {
