@@ -13,9 +13,12 @@
 #   bench/soak.sh [--minutes N] [--short] [--clients N] [--size SIZE]
 #                 [--dbench PATH] [--loadfile FILE] [--keep DIR]
 #
-# --short: 2 minutes.  Default 30 minutes, 64 clients, a 256m tmpfs (as
+# --short: 2 minutes.  Default 30 minutes, 64 clients, a 1g tmpfs (as
 # root, where mounts are allowed; otherwise a directory under /dev/shm,
-# which does not fill up: said at the start).  Every run's output goes to
+# which does not fill up: said at the start).  64 clients of client.txt
+# write about 1 GB in 4 s, so most runs fill it (half of them are given a
+# filler file that leaves 2-50% of it free, and fill it sooner); give
+# --size 4g for runs that end with room to spare.  Every run's output goes to
 # a directory under --keep (default: a fresh one under /var/tmp), removed
 # at the end when everything passed.  Run it inside a sandbox or on a
 # machine whose disks you do not mind: it starts hundreds of runs.
@@ -29,7 +32,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 SRC=$(dirname "$HERE")
 MINUTES=30
 CLIENTS=64
-SIZE=256m
+SIZE=1g
 DBENCH=${DBENCH:-$SRC/dbench}
 LOADFILE=$SRC/loadfiles/client.txt
 KEEP=""
@@ -121,7 +124,9 @@ one_run() {
 	cpp=$(pick "$CPP_CHOICES")
 	rm -f "$FS/filler"
 	if [ "$MOUNTED" -eq 1 ]; then
-		fill=$((RANDOM % 90))
+		# half the runs have the room they need, half fill it up
+		fill=0
+		[ $((RANDOM % 2)) -eq 0 ] && fill=$((50 + RANDOM % 49))
 		avail=$(df -k --output=avail "$FS" | tail -n 1)
 		head -c $((avail * 1024 / 100 * fill)) /dev/zero >"$FS/filler" 2>/dev/null
 	fi
@@ -130,7 +135,9 @@ one_run() {
 		-D "$D" "$CLIENTS" >"$dir/out" 2>"$dir/err" </dev/null &
 	pid=$!
 	sid=$pid
-	# the event comes at a random moment of the run (or its cleanup)
+	# the event comes at a random moment of the run (or its cleanup; or
+	# before the start, when dbench dies of it as any program would:
+	# then nothing may be left either)
 	sleep "$((RANDOM % (t + 2))).$((RANDOM % 10))"
 	w=$(pgrep -P "$pid" | head -n 1)
 	case $ev in
