@@ -16,9 +16,10 @@
 # --short: 2 minutes.  Default 30 minutes, 64 clients, a 1g tmpfs (as
 # root, where mounts are allowed; otherwise a directory under /dev/shm,
 # which does not fill up: said at the start).  64 clients of client.txt
-# write about 1 GB in 4 s, so most runs fill it (half of them are given a
-# filler file that leaves 2-50% of it free, and fill it sooner); give
-# --size 4g for runs that end with room to spare.  Every run's output goes to
+# write about 1 GB in 4 s: half the runs are paced (-R 1: 64 MB/s in all,
+# so that they end with room to spare and the pacing waits meet the
+# signals), the other half run flat out beside a filler file that leaves
+# 2-50% free, and fill it.  Every run's output goes to
 # a directory under --keep (default: a fresh one under /var/tmp), removed
 # at the end when everything passed.  Run it inside a sandbox or on a
 # machine whose disks you do not mind: it starts hundreds of runs.
@@ -117,6 +118,7 @@ expected() {
 # one_run N: a run with a random event; 0 when every check passed.
 one_run() {
 	local n=$1 dir=$TOP/runs/$1 t ev cpp fill pid sid w rc=0 bound left
+	local rate=()
 	local problems=""
 	mkdir -p "$dir"
 	t=$((2 + RANDOM % 6))
@@ -126,12 +128,16 @@ one_run() {
 	if [ "$MOUNTED" -eq 1 ]; then
 		# half the runs have the room they need, half fill it up
 		fill=0
-		[ $((RANDOM % 2)) -eq 0 ] && fill=$((50 + RANDOM % 49))
+		if [ $((RANDOM % 2)) -eq 0 ]; then
+			fill=$((50 + RANDOM % 49))
+		else
+			rate=(-R 1)
+		fi
 		avail=$(df -k --output=avail "$FS" | tail -n 1)
 		head -c $((avail * 1024 / 100 * fill)) /dev/zero >"$FS/filler" 2>/dev/null
 	fi
-	echo "dbench -t $t --clients-per-process $cpp -c $LOADFILE -D $D $CLIENTS; event $ev" >"$dir/cmd"
-	setsid "$DBENCH" -t "$t" --clients-per-process "$cpp" -c "$LOADFILE" \
+	echo "dbench -t $t ${rate[*]} --clients-per-process $cpp -c $LOADFILE -D $D $CLIENTS; event $ev" >"$dir/cmd"
+	setsid "$DBENCH" -t "$t" "${rate[@]}" --clients-per-process "$cpp" -c "$LOADFILE" \
 		-D "$D" "$CLIENTS" >"$dir/out" 2>"$dir/err" </dev/null &
 	pid=$!
 	sid=$pid
@@ -185,13 +191,14 @@ one_run() {
 	   [ "$ev" != int2 ]; then
 		problems="$problems; a worker reported killed after '$ev'"
 	fi
-	rm -rf "$D/clients"
+	rm -rf "$D/clients" "$D/.dbench.lock"
 	echo "$ev" >"$dir/event"
 	if [ -n "$problems" ]; then
 		echo "run $n: FAIL (${problems#; })" | tee "$dir/FAIL"
 		return 1
 	fi
-	printf 'run %d: ok   %-5s -t %d cpp %d exit %d\n' "$n" "$ev" "$t" "$cpp" "$rc"
+	printf 'run %d: ok   %-5s -t %d %-5s cpp %d exit %d\n' "$n" "$ev" "$t" \
+		"${rate[*]:-}" "$cpp" "$rc"
 	return 0
 }
 
