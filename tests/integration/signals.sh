@@ -10,6 +10,7 @@
 # on for minutes or forever, not measurements.
 if [ -z "$BASH_VERSION" ]; then exec bash "$0" "$@"; fi
 . "$(dirname "$0")/lib.sh"
+. "$IT_DIR/lib_session.sh"
 
 # the runs that used to sleep through the end are given this long
 BOUND=${BOUND:-40}
@@ -64,45 +65,12 @@ tiny_rate() {
 	assert_empty_dir "$W/t" "target after the run"
 }
 
-# start_run ARGS...: start dbench in the background in a session of its
-# own (PID = PGID in $BG), and wait until it has released its clients.
+# start_run ARGS...: start dbench in a session of its own (PID = PGID in
+# $BG), and wait until it has released its clients and run a second.
 start_run() {
-	LAST_CMD="setsid dbench $* (in the background)"
-	setsid "$DBENCH" "$@" >"$W/out" 2>"$W/err" </dev/null &
-	BG=$!
-	for _ in $(seq 1 100); do
-		grep -q '^releasing clients' "$W/out" 2>/dev/null && break
-		kill -0 "$BG" 2>/dev/null || break
-		sleep 0.1
-	done
-	grep -q '^releasing clients' "$W/out" ||
-		{ kill -9 "$BG" 2>/dev/null; fail "no 'releasing clients' line within 10 s"; }
+	start_session "$@"
+	wait_for_line '^releasing clients'
 	sleep 1
-	WORKERS=$(pgrep -P "$BG")
-	[ -n "$WORKERS" ] || { kill -9 "$BG"; fail "no worker processes under $BG"; }
-}
-
-# wait_run: wait (at most $BOUND s) for $BG, status in $RC; no worker of
-# it may be left.
-wait_run() {
-	local p
-	for _ in $(seq 1 $((BOUND * 10))); do
-		kill -0 "$BG" 2>/dev/null || break
-		sleep 0.1
-	done
-	if kill -0 "$BG" 2>/dev/null; then
-		kill -9 -- "-$BG" 2>/dev/null
-		wait "$BG"
-		fail "dbench still running $BOUND s after the signal"
-	fi
-	wait "$BG"
-	RC=$?
-	for p in $WORKERS; do
-		if [ "$(readlink -f "/proc/$p/exe" 2>/dev/null)" = "$(readlink -f "$DBENCH")" ]; then
-			kill -9 "$p"
-			fail "worker $p outlived dbench"
-		fi
-	done
 }
 
 # Ctrl-C while the clients sleep for 1000 s: the run stops at once, as
@@ -112,7 +80,7 @@ sigint_in_sleep() {
 	waiter 'SLEEP 1000000000'
 	start_run -t 600 -c "$W/wait.txt" -D "$W/t" 2
 	kill -INT "$BG"
-	wait_run
+	wait_exit "$BOUND"
 	assert_rc 130
 	assert_grep '^Interrupted' "$W/out" "the report says it was interrupted"
 	assert_no_grep 'killed|signal' "$W/err" "messages about killed workers"
@@ -126,7 +94,7 @@ group_signal() {
 	mkdir t
 	start_run -t 600 -c "$DATA/basic.txt" -D "$W/t" 3
 	kill -"$sig" -- "-$BG"
-	wait_run
+	wait_exit "$BOUND"
 	assert_rc $((128 + $(kill -l "$sig")))
 	assert_grep '^Interrupted' "$W/out" "the report says it was interrupted"
 	assert_grep "$RE_THROUGHPUT" "$W/out" "a Throughput line"
@@ -199,10 +167,11 @@ sleep_sibling() {
 stopped_worker() {
 	local victim
 	mkdir t
-	start_run -t 2 -c "$DATA/basic.txt" -D "$W/t" 3
-	victim=$(echo "$WORKERS" | head -n 1)
+	start_run -t 5 -c "$DATA/basic.txt" -D "$W/t" 3
+	victim=$(workers | head -n 1)
+	[ -n "$victim" ] || { kill_session; fail "no worker found"; }
 	kill -STOP "$victim"
-	wait_run
+	wait_exit "$BOUND"
 	assert_rc 1
 	assert_grep "\(process $victim\) is stopped" "$W/err" "the stopped worker named"
 	assert_grep "\(process $victim\) made no progress .*killed it" "$W/err" "the worker ended and named"
