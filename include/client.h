@@ -26,7 +26,13 @@ enum client_step_result {
 	STEP_PASS_DONE,		/* finished a pass (and stops with --run-once) */
 	STEP_STOPPED,		/* the parent asked the clients to stop */
 	STEP_FAILED,		/* a fatal error; the message was printed */
+	STEP_WAIT,		/* the line must wait (a timestamp, the -R
+				 * pace, SLEEP, WAITSP): nothing was done;
+				 * call again at client_wake_at() or later */
 };
+
+/* How often a WAITSP looks at the other client's SETSP (ns). */
+#define CLIENT_SP_POLL_NS 100000u
 
 /*
  * Create the client whose stats live in region->slots[slot], running
@@ -57,8 +63,20 @@ char *client_path_for(void *mem_ctx, const struct path *p, unsigned client);
 /* Mark the start of the run (the gate opened at start_ns). */
 void client_start(struct client *c, uint64_t start_ns);
 
-/* Run the next line of the program. */
+/*
+ * Run the next line of the program.  Never sleeps: a line that has to
+ * wait returns STEP_WAIT without side effects (calling again early is
+ * harmless, it just waits again), and a stop (the region's stop word)
+ * returns STEP_STOPPED whatever the client was waiting for.
+ */
 enum client_step_result client_step(struct client *c);
+
+/*
+ * After STEP_WAIT: the CLOCK_MONOTONIC time (ns) at which the line may
+ * run (UINT64_MAX: only a stop ends the wait; a WAITSP asks to be polled
+ * again after CLIENT_SP_POLL_NS).
+ */
+uint64_t client_wake_at(const struct client *c);
 
 /*
  * Remove the client's tree (clients/clientN) unless --skip-cleanup.

@@ -43,7 +43,10 @@ const char *series_phase_name(uint32_t phase);
 
 /*
  * Write the series as CSV to path (a header line, then one line per row).
- * Returns 0, or -1 with *err (under mem_ctx) saying what failed.
+ * Returns 0, or -1 with *err (under mem_ctx) naming the file and the
+ * errno text.  A regular file is replaced whole or not at all (written
+ * beside it, then renamed): a failed write (ENOSPC) leaves no partial or
+ * empty CSV, and the file that was there before stays.
  */
 int series_write_csv(void *mem_ctx, const struct series *s, const char *path,
 		     char **err);

@@ -61,8 +61,20 @@ void *util_map(void *mem_ctx, size_t size, int flags);
  */
 void *util_shared_pages(void *mem_ctx, size_t size);
 
-/* Sleep for ns nanoseconds (restarting after signals unless *stop is set). */
+/*
+ * Sleep until the CLOCK_MONOTONIC time deadline (ns), or for ns
+ * nanoseconds; signals do not end the sleep.  With a stop word, the
+ * sleep ends as soon as *stop is non-zero: at once when it is already
+ * set, and within microseconds of util_stop_raise() on it, however long
+ * the sleep was to last (a deadline far away is fine).  The stop word may
+ * live in memory shared between processes.
+ */
+void sleep_until_ns(uint64_t deadline, const volatile uint32_t *stop);
 void sleep_ns(uint64_t ns, const volatile uint32_t *stop);
+
+/* Set the stop word to 1 and wake every sleep_*() waiting on it, in
+ * whatever process. */
+void util_stop_raise(uint32_t *stop);
 
 /*
  * Open the directory holding the last component of path, relative to dfd,

@@ -2,6 +2,9 @@
  * client.c - the replay engine of one client: control flow (LOOP, REPEAT,
  * SLEEP, SETSP/WAITSP), value resolution, pacing, dispatch to the backend,
  * timing and recording, and the status check with its consequences.
+ * It never sleeps: a line that must wait (a timestamp, the -R pace, SLEEP,
+ * WAITSP) returns STEP_WAIT, so that the worker's loop can run the other
+ * clients of its process meanwhile and end every wait on the stop.
  */
 #include "config.h"
 
@@ -75,6 +78,8 @@ struct client {
 	uint64_t pass_start_ns;
 	uint64_t paced_bytes;		/* bytes since start, for -R */
 	uint32_t seen_phase;
+	uint64_t wake_ns;		/* STEP_WAIT: until when (monotonic) */
+	uint64_t sleep_until;		/* a SLEEP at pc in progress, or 0 */
 	bool failed;
 };
 
@@ -273,6 +278,11 @@ void client_start(struct client *c, uint64_t start_ns)
 bool client_failed(const struct client *c)
 {
 	return c->failed;
+}
+
+uint64_t client_wake_at(const struct client *c)
+{
+	return c->wake_ns;
 }
 
 /* A control command's argument: the compiler allows plain numbers only. */
@@ -558,23 +568,32 @@ static void sync_phase(struct client *c)
 		stats_slot_reset(c->slot, phase);
 }
 
-/* Wait until the op's timestamp (timed loadfiles) or the -R pace. */
-static void pace(struct client *c, const struct op *op)
+/*
+ * When the op at pc may run: its timestamp (timed loadfiles) or the -R
+ * pace; 0 when it need not wait.  The same answer however often it is
+ * asked until the op has run (it depends on the bytes done so far and the
+ * pass start only), so a client that was told to wait simply asks again.
+ */
+static uint64_t op_due(const struct client *c, const struct op *op)
 {
-	uint64_t now, due;
-	const volatile uint32_t *stop = &c->region->hdr->stop;
+	double at;
 
-	if (c->opts->target_rate > 0) {
-		due = c->start_ns + (uint64_t)((double)c->paced_bytes /
-					       (c->opts->target_rate * 1e6) * 1e9);
-	} else if (op->time >= 0) {
-		due = c->pass_start_ns + (uint64_t)(op->time * 1e9);
-	} else {
-		return;
-	}
-	now = now_ns();
-	if (due > now)
-		sleep_ns(due - now, stop);
+	if (c->opts->target_rate > 0)
+		at = (double)c->paced_bytes / (c->opts->target_rate * 1e6) *
+		     1e9 + (double)c->start_ns;
+	else if (op->time >= 0)
+		at = op->time * 1e9 + (double)c->pass_start_ns;
+	else
+		return 0;
+	/* a time beyond the clock's range is "never": only the stop ends it */
+	return at >= 1.8e19 ? UINT64_MAX : (uint64_t)at;
+}
+
+/* Tell the caller to come back at `when` (or on the stop). */
+static enum client_step_result wait_until(struct client *c, uint64_t when)
+{
+	c->wake_ns = when;
+	return STEP_WAIT;
 }
 
 /* A fatal mismatch (already reported): count it and stop the client. */
@@ -591,9 +610,12 @@ static enum client_step_result run_measured(struct client *c,
 {
 	struct op_call call = { .op = op };
 	const struct op_info *info = &op_info[op->kind];
-	uint64_t t0, lat;
+	uint64_t t0, lat, due = op_due(c, op);
 	uint32_t status;
 
+	/* before anything is resolved: the retry must resolve the same */
+	if (due != 0 && due > now_ns())
+		return wait_until(c, due);
 	for (unsigned i = 0; i < 2; i++) {
 		const struct path *p = op->path[i];
 
@@ -628,7 +650,6 @@ static enum client_step_result run_measured(struct client *c,
 		}
 	}
 
-	pace(c, op);
 	sync_phase(c);
 	t0 = timer_now();
 	status = c->be->ops[op->kind](c->be_state, &call);
@@ -685,25 +706,42 @@ static enum client_step_result run_measured(struct client *c,
 	return STEP_OK;
 }
 
-/* Wait until client `who` (a client id) has set its SETSP to sp or more. */
-static void wait_sp(struct client *c, int64_t who, int64_t sp)
+/*
+ * Whether WAITSP may go on: client `who` (a client id) has set its SETSP
+ * to sp or more, or has ended, or cannot be waited for (not of this
+ * host, or this client itself).
+ */
+static bool sp_reached(const struct client *c, int64_t who, int64_t sp)
 {
 	const struct stats_region *r = c->region;
-	/* only clients of this region can be waited for */
 	int64_t slot = who - (int64_t)(c->id - c->slot_index);
+	const struct client_slot *s;
+	uint32_t st;
 
 	if (slot < 0 || (uint64_t)slot >= r->nclients || (unsigned)who == c->id)
-		return;
-	for (;;) {
-		const struct client_slot *s = &r->slots[slot];
-		uint32_t st = LOAD(s->state);
+		return true;
+	s = &r->slots[slot];
+	st = LOAD(s->state);
+	return LOAD(s->sp) >= sp || st == CLIENT_DONE ||
+	       st == CLIENT_FAILED || st == CLIENT_CLEANUP;
+}
 
-		if (LOAD(s->sp) >= sp || st == CLIENT_DONE ||
-		    st == CLIENT_FAILED || st == CLIENT_CLEANUP ||
-		    LOAD(r->hdr->stop))
-			return;
-		sleep_ns(100000, &r->hdr->stop);
+/* SLEEP at pc: start it, or see whether it is over. */
+static bool slept(struct client *c, const struct op *op)
+{
+	uint64_t now = now_ns();
+	int64_t us = control_value(&op->arg[0]);
+
+	if (c->sleep_until == 0) {
+		if (us <= 0)
+			return true;
+		c->sleep_until = (uint64_t)us > (UINT64_MAX - now) / 1000u ?
+					 UINT64_MAX : now + (uint64_t)us * 1000u;
 	}
+	if (now < c->sleep_until)
+		return false;
+	c->sleep_until = 0;
+	return true;
 }
 
 /* Move past the current command, unless a REPEAT still owes runs of it. */
@@ -792,8 +830,8 @@ enum client_step_result client_step(struct client *c)
 		break;
 	}
 	case OP_SLEEP:
-		sleep_ns((uint64_t)control_value(&op->arg[0]) * 1000u,
-			 &c->region->hdr->stop);
+		if (!slept(c, op))
+			return wait_until(c, c->sleep_until);
 		advance(c);
 		break;
 	case OP_SETSP:
@@ -801,8 +839,11 @@ enum client_step_result client_step(struct client *c)
 		advance(c);
 		break;
 	case OP_WAITSP:
-		wait_sp(c, control_value(&op->arg[0]),
-			control_value(&op->arg[1]));
+		/* the other client may share this process: ask again soon
+		 * rather than block it */
+		if (!sp_reached(c, control_value(&op->arg[0]),
+				control_value(&op->arg[1])))
+			return wait_until(c, now_ns() + CLIENT_SP_POLL_NS);
 		advance(c);
 		break;
 	case OP_WRITEPATTERN:
@@ -817,6 +858,8 @@ enum client_step_result client_step(struct client *c)
 		break;
 	default:
 		res = run_measured(c, op);
+		if (res == STEP_WAIT)
+			return res;
 		advance(c);
 		break;
 	}

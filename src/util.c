@@ -7,10 +7,13 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <linux/futex.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -102,17 +105,68 @@ int parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 	return 0;
 }
 
-void sleep_ns(uint64_t ns, const volatile uint32_t *stop)
+/*
+ * Wait on the stop word until the CLOCK_MONOTONIC deadline: a futex wait
+ * (shared, not private: the word lives in pages shared with the other
+ * processes of the run) that util_stop_raise() ends at once, whatever is
+ * left of the wait.  A signal or a spurious wake-up just waits again.
+ */
+static void wait_stop_until(uint64_t deadline, const volatile uint32_t *stop)
 {
+	for (;;) {
+		struct timespec ts = {
+			.tv_sec = (time_t)(deadline / 1000000000u),
+			.tv_nsec = (long)(deadline % 1000000000u),
+		};
+		struct timespec now;
+
+		if (__atomic_load_n(stop, __ATOMIC_ACQUIRE) != 0)
+			return;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if ((uint64_t)now.tv_sec * 1000000000u +
+			    (uint64_t)now.tv_nsec >= deadline)
+			return;
+		if (syscall(SYS_futex, stop, FUTEX_WAIT_BITSET, 0u, &ts, NULL,
+			    FUTEX_BITSET_MATCH_ANY) != 0 &&
+		    errno != EAGAIN && errno != EINTR && errno != ETIMEDOUT) {
+			/* no futex here: sleep in short slices instead */
+			struct timespec slice = { 0, 1000000 };
+
+			nanosleep(&slice, NULL);
+		}
+	}
+}
+
+void sleep_until_ns(uint64_t deadline, const volatile uint32_t *stop)
+{
+	if (stop != NULL) {
+		wait_stop_until(deadline, stop);
+		return;
+	}
 	struct timespec ts = {
-		.tv_sec = (time_t)(ns / 1000000000u),
-		.tv_nsec = (long)(ns % 1000000000u),
+		.tv_sec = (time_t)(deadline / 1000000000u),
+		.tv_nsec = (long)(deadline % 1000000000u),
 	};
 
-	while (nanosleep(&ts, &ts) == -1 && errno == EINTR) {
-		if (stop != NULL && *stop)
-			break;
-	}
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
+	       EINTR)
+		;
+}
+
+void sleep_ns(uint64_t ns, const volatile uint32_t *stop)
+{
+	struct timespec now;
+	uint64_t t;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	t = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+	sleep_until_ns(ns > UINT64_MAX - t ? UINT64_MAX : t + ns, stop);
+}
+
+void util_stop_raise(uint32_t *stop)
+{
+	__atomic_store_n(stop, 1u, __ATOMIC_RELEASE);
+	(void)syscall(SYS_futex, stop, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
 }
 
 /* Owner of a mapping made by util_map(). */

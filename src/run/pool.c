@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <talloc.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "atomic.h"
@@ -49,12 +50,39 @@
 #define WORKER_POOL_BASE   (256u * 1024)
 #define WORKER_POOL_CLIENT (64u * 1024)
 
+/* a repeat of a signal from the same sender within this is the same
+ * request sent twice (see on_signal()): timeout and systemd send both at
+ * once; a script that means two sends them further apart */
+#define SIGNAL_ECHO_NS (50 * 1000000ull)
+
 static volatile sig_atomic_t got_signal;
 static volatile sig_atomic_t signal_count;
+static volatile sig_atomic_t last_sender;	/* pid, 0 = the kernel */
+static uint64_t last_signal_ns;
 
-static void on_signal(int sig)
+/*
+ * Note a stop request.  `timeout` and systemd send the same signal to the
+ * process and then to its whole group, so the parent gets it twice from
+ * one sender within microseconds: that is one request, not the "second
+ * Ctrl-C" that abandons the cleanup.  A repeat from another sender, or
+ * later than SIGNAL_ECHO_NS, or from the terminal (which signals each
+ * process of the group once) does count.
+ */
+static void on_signal(int sig, siginfo_t *si, void *ctx)
 {
+	struct timespec ts;
+	uint64_t now;
+	pid_t from = si != NULL && si->si_code == SI_USER ? si->si_pid : 0;
+
+	(void)ctx;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = (uint64_t)ts.tv_sec * NS_PER_SEC + (uint64_t)ts.tv_nsec;
+	if (signal_count > 0 && from != 0 && from == last_sender &&
+	    sig == got_signal && now - last_signal_ns < SIGNAL_ECHO_NS)
+		return;
 	got_signal = sig;
+	last_sender = from;
+	last_signal_ns = now;
 	signal_count++;
 }
 
@@ -94,68 +122,118 @@ static int worker_prepare(struct run *run, const struct worker *w, void *mem,
 	return rc;
 }
 
-/* Run the worker's clients from the release (staggered with --stagger)
- * until each has stopped; 0, or 1 when one failed. */
-static int worker_run(struct run *run, const struct worker *w,
-		      struct client **cl, bool *done, uint64_t *start_at)
+/*
+ * The rest of client i's turn in the worker's loop, after the hot path
+ * (a client not waiting ran a line: res) or instead of it (a client that
+ * waits, wake[i] != 0): start it when its time has come and run its line,
+ * and note what it waits for.  Returns true when the client has ended
+ * (its end noted).  *rc becomes 1 when it failed.  wake[i] is when it may
+ * run next (0: now).
+ */
+static bool worker_turn(struct run *run, const struct worker *w,
+			struct client **cl, uint64_t *wake, unsigned i,
+			enum client_step_result res, int *rc)
 {
-	const struct dbench_options *opts = run->opts;
+	struct stats_region *r = &run->region;
+	struct client_slot *s = &r->slots[w->first + i];
+
+	if (wake[i] != 0) {
+		uint64_t now = now_ns();
+
+		if (now < wake[i] && !LOAD(r->hdr->stop))
+			return false;
+		wake[i] = 0;
+		if (LOAD(s->state) == CLIENT_READY)
+			client_start(cl[i], now);
+		res = client_step(cl[i]);
+	}
+	if (res == STEP_WAIT) {
+		/* 0 means "now" here: a wake time of 0 cannot be */
+		wake[i] = client_wake_at(cl[i]) | 1;
+		return false;
+	}
+	if (res == STEP_OK || (res == STEP_PASS_DONE && !run->opts->run_once))
+		return false;
+	STORE(s->end_ns, now_ns());
+	if (res == STEP_FAILED) {
+		set_state(s, CLIENT_FAILED);
+		*rc = 1;
+	}
+	return true;
+}
+
+/*
+ * Run the worker's clients from the release (staggered with --stagger)
+ * until each has stopped; 0, or 1 when one failed.  An event loop: a
+ * client whose line must wait (a timestamp, the pace, SLEEP, WAITSP) is
+ * passed over until its time, so the clients of one process progress as
+ * if each had its own, and when all of them wait the process sleeps
+ * until the earliest wake-up, or the stop, whichever comes first.
+ */
+static int worker_run(struct run *run, const struct worker *w,
+		      struct client **cl, bool *done, uint64_t *wake)
+{
 	struct stats_region *r = &run->region;
 	uint64_t release = LOAD(r->hdr->release_ns);
-	unsigned active = 0;
+	unsigned active = w->n;
 	int rc = 0;
 
 	for (unsigned i = 0; i < w->n; i++) {
-		start_at[i] = release;
-		if (opts->stagger > 0)
-			start_at[i] += (uint64_t)(w->first + i) * 10000000ull;
-		if (start_at[i] == release)
+		wake[i] = release;
+		if (run->opts->stagger > 0)
+			wake[i] += (uint64_t)(w->first + i) * 10000000ull;
+		if (wake[i] == release) {
 			client_start(cl[i], release);
-		active++;
+			wake[i] = 0;
+		}
 	}
 	while (active > 0) {
 		uint64_t earliest = UINT64_MAX;
 		bool ran = false;
 
 		for (unsigned i = 0; i < w->n; i++) {
-			struct client_slot *s = &r->slots[w->first + i];
-			enum client_step_result res;
+			enum client_step_result res = STEP_WAIT;
 
 			if (done[i])
 				continue;
-			if (LOAD(s->state) == CLIENT_READY) {
-				uint64_t now = now_ns();
-
-				if (now < start_at[i] && !LOAD(r->hdr->stop)) {
-					if (start_at[i] < earliest)
-						earliest = start_at[i];
+			/* the hot path: a client that does not wait runs */
+			if (wake[i] == 0) {
+				res = client_step(cl[i]);
+				if (res == STEP_OK) {
+					ran = true;
 					continue;
 				}
-				client_start(cl[i], now);
 			}
-			ran = true;
-			res = client_step(cl[i]);
-			if (res == STEP_OK ||
-			    (res == STEP_PASS_DONE && !opts->run_once))
-				continue;
-			done[i] = true;
-			active--;
-			STORE(s->end_ns, now_ns());
-			if (res == STEP_FAILED) {
-				set_state(s, CLIENT_FAILED);
-				rc = 1;
+			if (worker_turn(run, w, cl, wake, i, res, &rc)) {
+				done[i] = true;
+				active--;
+			} else if (wake[i] == 0) {
+				ran = true;
+			} else if (wake[i] < earliest) {
+				earliest = wake[i];
 			}
 		}
-		if (!ran && earliest != UINT64_MAX) {
-			uint64_t now = now_ns();
-
-			if (earliest > now)
-				sleep_ns(earliest - now > POLL_NS ?
-						 POLL_NS : earliest - now,
-					 &r->hdr->stop);
-		}
+		if (!ran && active > 0)
+			sleep_until_ns(earliest, &r->hdr->stop);
 	}
 	return rc;
+}
+
+/*
+ * The parent coordinates the stop: a worker ignores the signals that ask
+ * for one (SIGINT, SIGTERM, SIGHUP), so that a signal to the whole process
+ * group (timeout, systemd, kill -- -PGID) reaches the parent alone in
+ * effect, and the workers stop on its stop word, finish their op and
+ * clean up.  What must end a worker outright is SIGKILL (as the parent
+ * does on a second signal, or to a worker stalled in the cleanup), and
+ * its parent's death (PR_SET_PDEATHSIG).
+ */
+static void worker_signals(void)
+{
+	signal(SIGINT, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
+	signal(SIGTERM, SIG_IGN);
+	signal(SIGPIPE, SIG_DFL);
 }
 
 static int worker_main(struct run *run, const struct worker *w, int gate_fd,
@@ -175,20 +253,16 @@ static int worker_main(struct run *run, const struct worker *w, int gate_fd,
 					      (size_t)w->n * WORKER_POOL_CLIENT);
 	struct client **cl = talloc_zero_array(mem, struct client *, w->n);
 	bool *done = talloc_zero_array(mem, bool, w->n);
-	uint64_t *start_at = talloc_zero_array(mem, uint64_t, w->n);
+	uint64_t *wake = talloc_zero_array(mem, uint64_t, w->n);
 	int rc = 0;
 	char b;
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
 		_exit(1);
-	/* the parent's handlers do not apply here: it coordinates the stop */
-	signal(SIGINT, SIG_IGN);
-	signal(SIGHUP, SIG_IGN);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGPIPE, SIG_DFL);
+	worker_signals();
 
-	if (cl == NULL || done == NULL || start_at == NULL) {
+	if (cl == NULL || done == NULL || wake == NULL) {
 		fprintf(stderr, "dbench: client %u: out of memory\n",
 			stats_client_id(r, w->first));
 		for (unsigned i = 0; i < w->n; i++)
@@ -205,7 +279,7 @@ static int worker_main(struct run *run, const struct worker *w, int gate_fd,
 		;
 	close(gate_fd);
 
-	rc = worker_run(run, w, cl, done, start_at);
+	rc = worker_run(run, w, cl, done, wake);
 
 	for (unsigned i = 0; i < w->n; i++) {
 		struct client_slot *s = &r->slots[w->first + i];
@@ -406,6 +480,8 @@ static void worker_exited(void *mem, struct run *run, struct worker *w,
 	run->failed = true;
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 1)
 		return;		/* a client failed and said why */
+	if (w->stalled)		/* said when it was killed */
+		goto dead;
 	fprintf(stderr, "dbench: client %u (process %d) ",
 		stats_client_id(&run->region, w->first), (int)w->pid);
 	if (WIFSIGNALED(status))
@@ -415,6 +491,7 @@ static void worker_exited(void *mem, struct run *run, struct worker *w,
 		fprintf(stderr, "exited with status %d", WEXITSTATUS(status));
 	describe_position(stderr, run, w->first);
 	fprintf(stderr, "\n");
+dead:
 	for (unsigned i = 0; i < w->n; i++)
 		set_state(&run->region.slots[w->first + i], CLIENT_FAILED);
 	cleanup_for_dead(mem, run, w);
@@ -452,8 +529,13 @@ static void install_handlers(void)
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
+	sa.sa_sigaction = on_signal;
+	sa.sa_flags = SA_SIGINFO;
 	sigemptyset(&sa.sa_mask);
+	/* one handler at a time: it keeps a little state */
+	sigaddset(&sa.sa_mask, SIGINT);
+	sigaddset(&sa.sa_mask, SIGTERM);
+	sigaddset(&sa.sa_mask, SIGHUP);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
@@ -616,6 +698,115 @@ static bool wait_prepared(void *mem, struct run *run, bool say)
 	}
 }
 
+/* ---- stalled workers in the cleanup phase ---------------------------- */
+
+/*
+ * What the kernel says worker pid is doing: its state letter (R, S, D,
+ * T...) into *state, and a number that changes whenever it runs (its CPU
+ * time and its count of times scheduled, from /proc/PID/schedstat, or
+ * its CPU time and page faults from /proc/PID/stat).  -1 when /proc does
+ * not say (then the worker is never taken for stalled).
+ */
+static int proc_activity(pid_t pid, char *state, uint64_t *activity)
+{
+	char path[64], buf[512], *p;
+	unsigned long long a = 0, b = 0, c = 0, d = 0;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	if (f == NULL)
+		return -1;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	/* after the command name, which may hold spaces and parentheses */
+	p = strrchr(buf, ')');
+	/* state ppid pgrp session tty tpgid flags minflt cminflt majflt
+	 * cmajflt utime stime */
+	if (p == NULL || sscanf(p + 2, "%c %*d %*d %*d %*d %*d %*u %llu %*u "
+				"%llu %*u %llu %llu", state, &a, &b, &c,
+				&d) != 5)
+		return -1;
+	*activity = a + b + c + d;
+	snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)pid);
+	f = fopen(path, "r");
+	if (f != NULL) {
+		if (fscanf(f, "%llu %*u %llu", &a, &b) == 2)
+			*activity += a + b;
+		fclose(f);
+	}
+	return 0;
+}
+
+/* A worker's own progress marks: its clients' lines and states. */
+static uint64_t slots_signature(const struct run *run, const struct worker *w)
+{
+	uint64_t sig = 0;
+
+	for (unsigned i = 0; i < w->n; i++) {
+		const struct client_slot *s = &run->region.slots[w->first + i];
+
+		sig = sig * 31 + LOAD(s->lines) + LOAD(s->passes);
+		sig = sig * 31 + LOAD(s->state);
+	}
+	return sig;
+}
+
+/* End a worker that made no progress for POOL_STALL_SECONDS. */
+static void kill_stalled(struct run *run, struct worker *w, char state)
+{
+	fprintf(stderr, "dbench: client %u (process %d) made no progress for "
+		"%d s in the cleanup (%s)",
+		stats_client_id(&run->region, w->first), (int)w->pid,
+		POOL_STALL_SECONDS, state == 'T' ? "stopped" :
+		state == 't' ? "stopped by a tracer" :
+		state == 'D' ? "in an uninterruptible system call" :
+		"waiting in a system call");
+	describe_position(stderr, run, w->first);
+	fprintf(stderr, "; killed it\n");
+	w->stalled = true;
+	run->failed = true;
+	kill(w->pid, SIGKILL);
+}
+
+unsigned pool_watch_stalled(struct run *run, uint64_t now)
+{
+	unsigned killed = 0;
+
+	for (unsigned p = 0; p < run->nprocs; p++) {
+		struct worker *w = &run->workers[p];
+		uint64_t act = 0, sig;
+		char state = '?';
+
+		if (w->reaped || w->pid <= 0 || w->stalled ||
+		    proc_activity(w->pid, &state, &act) != 0)
+			continue;
+		/* job control stops only: a tracing stop ('t') is usually a
+		 * moment (LeakSanitizer's check at a worker's exit is one) */
+		if (state == 'T' && !w->said_stopped) {
+			fprintf(stderr, "dbench: client %u (process %d) is "
+				"stopped; it is ended if it does not go on "
+				"within %d s\n",
+				stats_client_id(&run->region, w->first),
+				(int)w->pid, POOL_STALL_SECONDS);
+			w->said_stopped = true;
+		}
+		sig = slots_signature(run, w) * 31 + act;
+		if (w->progress_ns == 0 || sig != w->progress) {
+			w->progress = sig;
+			w->progress_ns = now;
+			continue;
+		}
+		if (now - w->progress_ns >= POOL_STALL_SECONDS * NS_PER_SEC) {
+			kill_stalled(run, w, state);
+			killed++;
+		}
+	}
+	return killed;
+}
+
 /* ---- the pool's interface (pool.h) ----------------------------------- */
 
 struct run *pool_new(void *mem, const struct run_setup *su,
@@ -711,7 +902,7 @@ void pool_open_gate(struct run *run)
 void pool_abort(void *mem, struct run *run)
 {
 	/* release whoever is waiting into an immediate stop */
-	STORE(run->region.hdr->stop, 1);
+	util_stop_raise(&run->region.hdr->stop);
 	close_gate_end(run, 1);
 	close_gate_end(run, 0);
 	pool_reap(mem, run, true);

@@ -20,6 +20,11 @@ struct worker {
 	unsigned n;		/* clients it runs */
 	bool reaped;
 	int status;		/* from waitpid */
+	/* the cleanup phase's watch (pool_watch_stalled()) */
+	uint64_t progress;	/* signature of what it was last seen doing */
+	uint64_t progress_ns;	/* when that last changed (monotonic) */
+	bool said_stopped;	/* "is stopped" said on stderr */
+	bool stalled;		/* ended by the parent: no progress */
 };
 
 /* A path the loadfiles create outside the per-client trees. */
@@ -83,6 +88,24 @@ void pool_count(const struct run *run, struct coord_sample *s);
 
 /* The latest end of a client (CLOCK_MONOTONIC ns), 0 if none ended. */
 uint64_t pool_last_end(const struct run *run);
+
+/*
+ * How long a worker may make no progress in the cleanup phase before the
+ * parent ends it (SIGKILL), in seconds.  Progress is anything it is seen
+ * to do: a client's line or state changing, CPU time, being scheduled
+ * (so a slow removal on a busy disk is progress, a SIGSTOP or a system
+ * call that never returns is not).
+ */
+#define POOL_STALL_SECONDS 10
+
+/*
+ * The cleanup phase's watch, once a second: a worker found stopped
+ * (SIGSTOP, a debugger) is named on stderr once; a worker that made no
+ * progress for POOL_STALL_SECONDS is named, killed with SIGKILL, its
+ * clients marked failed (the run fails: exit 1) and, once reaped, its
+ * clients' trees removed by the parent.  Returns how many it killed.
+ */
+unsigned pool_watch_stalled(struct run *run, uint64_t now);
 
 /* Remove the shared paths the run created (see note_shared_paths()). */
 void pool_remove_shared(const struct run *run);

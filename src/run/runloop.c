@@ -201,7 +201,7 @@ static void finish_phases(struct loop *l)
 	struct coord_out out;
 
 	l->ended_wall = wall_ns();
-	STORE(l->hdr->stop, 1);
+	util_stop_raise(&l->hdr->stop);
 	pool_count(l->pool, &s);
 	sample_sums(l, &s, false);
 	s.end_ns = last > l->release ? last - l->release : 0;
@@ -254,6 +254,9 @@ static void cleanup_phase(struct loop *l)
 					print_cleanup(l, out.global.busy,
 						      out.line_secs);
 				next_tick += NS_PER_SEC;
+				/* a stopped or stuck worker must not hold
+				 * the run forever */
+				pool_watch_stalled(l->pool, now);
 			}
 		}
 		sleep_ns(POLL_NS, NULL);

@@ -44,82 +44,8 @@ unmount_all() {
 	done
 }
 
-# session_procs SID: the processes still in session SID (one per line).
-session_procs() {
-	pgrep -s "$1" 2>/dev/null
-}
-
-# start_session ARGS...: start dbench in a session of its own (PID and
-# session id in $BG), its output in $W/out and $W/err.
-start_session() {
-	command -v setsid >/dev/null || skip "setsid not installed"
-	command -v pgrep >/dev/null || skip "pgrep not installed"
-	LAST_CMD="dbench $* (in the background, own session)"
-	setsid "$DBENCH" "$@" >"$W/out" 2>"$W/err" </dev/null &
-	BG=$!
-	# setsid execs dbench in place when it is not a group leader
-	for _ in $(seq 1 50); do
-		[ "$(ps -o sid= -p "$BG" 2>/dev/null | tr -d ' ')" = "$BG" ] && break
-		sleep 0.1
-	done
-	[ "$(ps -o sid= -p "$BG" 2>/dev/null | tr -d ' ')" = "$BG" ] ||
-		{ kill -9 "$BG" 2>/dev/null; fail "dbench did not start in its own session"; }
-}
-
-# wait_for_line REGEX [SECS]: wait until stdout has a line matching REGEX.
-wait_for_line() {
-	local secs=${2:-30}
-	for _ in $(seq 1 $((secs * 10))); do
-		grep -Eq -- "$1" "$W/out" 2>/dev/null && return 0
-		kill -0 "$BG" 2>/dev/null || break
-		sleep 0.1
-	done
-	grep -Eq -- "$1" "$W/out" 2>/dev/null && return 0
-	kill_session
-	fail "no line matching /$1/ in stdout within $secs s"
-}
-
-# kill_session: end everything left of the session (after a failure).
-kill_session() {
-	local p
-	for p in $(session_procs "$BG"); do kill -CONT "$p" 2>/dev/null; kill -9 "$p" 2>/dev/null; done
-}
-
-# workers: the worker processes of $BG.
-workers() {
-	pgrep -P "$BG"
-}
-
-# wait_exit [SECS]: wait for $BG to exit (at most SECS, default 30),
-# status in $RC; then no process of its session may remain (after a few
-# seconds for the kernel to deliver the parent-death signal).
-wait_exit() {
-	local secs=${1:-30} left
-	for _ in $(seq 1 $((secs * 10))); do
-		kill -0 "$BG" 2>/dev/null || break
-		sleep 0.1
-	done
-	if kill -0 "$BG" 2>/dev/null; then
-		kill_session
-		wait "$BG" 2>/dev/null
-		fail "dbench still running $secs s later"
-	fi
-	wait "$BG"
-	RC=$?
-	assert_no_orphans
-}
-
-# assert_no_orphans: no process of session $BG is alive (5 s allowed).
-assert_no_orphans() {
-	local left
-	for _ in $(seq 1 50); do
-		left=$(session_procs "$BG" | tr '\n' ' ')
-		[ -z "$left" ] && return 0
-		sleep 0.1
-	done
-	kill_session
-	fail "processes left in the run's session: $left"
-}
+# start_session, wait_for_line, wait_exit, workers...: lib_session.sh
+. "$IT_DIR/lib_session.sh"
 
 # ---- nothing outside the target is touched ----
 
@@ -451,6 +377,29 @@ parent_sigkill() {
 
 # ---- faults from the filesystem ----
 
+# --series on a full filesystem: an error naming the file, exit 1, and
+# neither an empty nor a partial CSV; the CSV of an earlier run at that
+# path stays as it was.  /dev/full: the same error, in place.
+series_enospc() {
+	mkdir t
+	mount_tmpfs "$W/full" size=4k
+	echo 'phase,earlier' >"$W/full/old.csv"
+	dd if=/dev/zero of="$W/full/fill" bs=4k count=1 2>/dev/null
+	run_db -t 2 -c "$DATA/basic.txt" -D "$W/t" 1 --series "$W/full/s.csv"
+	assert_rc 1
+	assert_grep "^dbench: --series $W/full/s\.csv: No space left on device\$" "$W/err" "the error names the file and the reason"
+	[ -e "$W/full/s.csv" ] && fail "a CSV was left: $(wc -c <"$W/full/s.csv") bytes"
+	run_db -t 2 -c "$DATA/basic.txt" -D "$W/t" 1 --series "$W/full/old.csv"
+	assert_rc 1
+	[ "$(cat "$W/full/old.csv")" = 'phase,earlier' ] || fail "the earlier CSV was changed"
+	[ "$(ls "$W/full" | sort | tr '\n' ' ')" = 'fill old.csv ' ] ||
+		fail "files left beside it: $(ls "$W/full" | tr '\n' ' ')"
+	run_db -t 2 -c "$DATA/basic.txt" -D "$W/t" 1 --series /dev/full
+	assert_rc 1
+	assert_grep '^dbench: --series /dev/full: No space left on device$' "$W/err" "/dev/full named"
+	assert_empty_dir "$W/t" "target after the runs"
+}
+
 # A loadfile that fills a 4 MB filesystem: WriteX fails with ENOSPC.
 write_fill() {
 	cat >"$1" <<'EOF'
@@ -677,6 +626,7 @@ check "a second SIGINT aborts the cleanup at once (workers frozen), exit 130" se
 check "SIGINT while staggered clients wait to start: exit 130, cleaned" sigint_staggered
 check "a worker SIGKILLed: client, signal and loadfile line named, exit 1, cleaned, no orphans" worker_sigkill
 check "the parent SIGKILLed: no process left, the tree stops changing" parent_sigkill
+check "--series on a full filesystem: error, exit 1, no empty CSV" series_enospc
 check "ENOSPC on a 4 MB tmpfs: op and path named, exit 1, space freed" enospc_default
 check "ENOSPC with --keep-going: counted per op, the run goes on, space freed" enospc_keep_going
 check "EROFS inside the tree: counted per op with --keep-going; fatal message by default" erofs_keep_going

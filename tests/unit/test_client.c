@@ -17,6 +17,7 @@
 
 #include "client.h"
 #include "ntstatus.h"
+#include "util.h"
 
 /* ---- the mock backend ---- */
 
@@ -150,8 +151,11 @@ static enum client_step_result run_pass(struct fixture *f, const char *text,
 	enum client_step_result r;
 	unsigned guard = 0;
 
-	while ((r = client_step(c)) == STEP_OK && guard++ < 100000)
-		;
+	/* a line that waits (SLEEP) is waited for, as the worker would */
+	while (((r = client_step(c)) == STEP_OK || r == STEP_WAIT) &&
+	       guard++ < 100000)
+		if (r == STEP_WAIT)
+			sleep_until_ns(client_wake_at(c), &f->region.hdr->stop);
 	if (out != NULL)
 		*out = c;
 	return r;
@@ -390,6 +394,95 @@ static void test_client_id_apart_from_slot(void **state)
 	free_programs(f);
 }
 
+/*
+ * A SLEEP never blocks the caller: it answers STEP_WAIT with the time it
+ * ends (1000 s ahead), runs nothing, answers the same when asked early,
+ * and a stop ends it at once.
+ */
+static void test_sleep_returns_wait(void **state)
+{
+	struct fixture *f = *state;
+	struct client *c = start_client(f, "SLEEP 1000000000\n"
+					 "Mkdir \"\\d\" NT_STATUS_OK\n", 0);
+	uint64_t t0 = now_ns(), wake;
+
+	assert_int_equal(client_step(c), STEP_WAIT);
+	wake = client_wake_at(c);
+	assert_true(wake >= t0 + 1000ull * 1000000000ull);
+	assert_int_equal(client_step(c), STEP_WAIT);
+	assert_int_equal(client_wake_at(c), wake);
+	assert_int_equal(mock.count[OP_MKDIR], 0);
+	assert_int_equal(f->region.slots[0].lines, 0);
+	f->region.hdr->stop = 1;
+	assert_int_equal(client_step(c), STEP_STOPPED);
+	free_programs(f);
+}
+
+/* A 1 us SLEEP: once over, the next step moves past it and runs on. */
+static void test_short_sleep_moves_on(void **state)
+{
+	struct fixture *f = *state;
+	struct client *c = start_client(f, "SLEEP 1\n"
+					 "Mkdir \"\\d\" NT_STATUS_OK\n", 0);
+	enum client_step_result r;
+	unsigned guard = 0;
+
+	while ((r = client_step(c)) == STEP_WAIT && guard++ < 1000000)
+		;
+	assert_int_equal(r, STEP_OK);
+	assert_int_equal(client_step(c), STEP_OK);
+	assert_int_equal(mock.count[OP_MKDIR], 1);
+	free_programs(f);
+}
+
+/* A timed line 100,000 s into the pass waits (nothing resolved or run);
+ * -R with a tiny rate waits after the first bytes. */
+static void test_timed_and_paced_wait(void **state)
+{
+	struct fixture *f = *state;
+	struct client *c = start_client(f, "0.0 Mkdir \"\\d\" NT_STATUS_OK\n"
+					 "100000.0 Mkdir \"\\e\" NT_STATUS_OK\n", 0);
+
+	assert_int_equal(client_step(c), STEP_OK);
+	assert_int_equal(client_step(c), STEP_WAIT);
+	assert_true(client_wake_at(c) >= now_ns() + 99999ull * 1000000000ull);
+	assert_int_equal(mock.count[OP_MKDIR], 1);
+	free_programs(f);
+
+	f->opts.target_rate = 1e-6;
+	c = start_client(f, "NTCreateX \"\\x\" 0 0x2 1 NT_STATUS_OK\n"
+			 "WriteX 1 0 65536 65536 NT_STATUS_OK\n"
+			 "WriteX 1 0 65536 65536 NT_STATUS_OK\n", 1);
+	assert_int_equal(client_step(c), STEP_OK);
+	assert_int_equal(client_step(c), STEP_OK);
+	assert_int_equal(client_step(c), STEP_WAIT);
+	assert_int_equal(mock.count[OP_WRITEX], 1);
+	assert_int_equal(mock.ncalls, 3);
+	free_programs(f);
+}
+
+/*
+ * WAITSP for a client that has not set its SP yet returns STEP_WAIT, so
+ * that a caller running both clients in one process can run the other
+ * one (which sets it); then the waiter moves on.
+ */
+static void test_waitsp_returns_wait(void **state)
+{
+	struct fixture *f = *state;
+	struct client *a = start_client(f, "WAITSP 1 5\n"
+					 "Mkdir \"\\d\" NT_STATUS_OK\n", 0);
+	struct client *b = start_client(f, "SETSP 5\n", 1);
+
+	assert_int_equal(client_step(a), STEP_WAIT);
+	assert_true(client_wake_at(a) <= now_ns() + CLIENT_SP_POLL_NS);
+	assert_int_equal(client_step(a), STEP_WAIT);
+	assert_int_equal(client_step(b), STEP_OK);
+	assert_int_equal(client_step(a), STEP_OK);
+	assert_int_equal(client_step(a), STEP_OK);
+	assert_int_equal(mock.count[OP_MKDIR], 1);
+	free_programs(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -403,6 +496,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_unopened_handle_is_fatal, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stop_and_cleanup, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_phase_reset, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sleep_returns_wait, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_short_sleep_moves_on, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_timed_and_paced_wait, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_waitsp_returns_wait, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_client_id_apart_from_slot,
 						setup, teardown),
 	};
