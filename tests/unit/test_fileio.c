@@ -2072,19 +2072,15 @@ static void test_registry(void **cm_state)
 
 /* ---- deep trees: a bounded number of descriptors ---- */
 
-/* The highest descriptor open now. */
-static int highest_fd(void)
+/* A descriptor limit that leaves exactly n descriptors free (new ones
+ * take the lowest free numbers, and must stay below the limit). */
+static rlim_t limit_leaving(unsigned n)
 {
-	DIR *d = opendir("/proc/self/fd");
-	struct dirent *de;
-	int top = -1;
+	int fd = 0;
 
-	assert_non_null(d);
-	while ((de = readdir(d)) != NULL)
-		if (de->d_name[0] != '.' && atoi(de->d_name) > top)
-			top = atoi(de->d_name);
-	closedir(d);
-	return top;
+	for (;; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF && --n == 0)
+			return (rlim_t)fd + 1;
 }
 
 /*
@@ -2128,7 +2124,7 @@ static void test_deep_tree_bounded_fds(void **cm_state)
 
 	assert_int_equal(getrlimit(RLIMIT_NOFILE, &old), 0);
 	low = old;
-	low.rlim_cur = (rlim_t)highest_fd() + 1 + 4;
+	low.rlim_cur = limit_leaving(4);
 	assert_int_equal(setrlimit(RLIMIT_NOFILE, &low), 0);
 	r = vfs_posix_empty_tree(fx->dfd, "top", 3);
 	assert_int_equal(setrlimit(RLIMIT_NOFILE, &old), 0);
