@@ -657,6 +657,86 @@ EOF
 	assert_empty_dir "$W/t" "target after $n refused runs"
 }
 
+# ---- client trees that existed before the run (issue 18, item 6) ----
+
+# pretree_refused PATH: the last run was refused (exit 2, one line)
+# naming $W/t/PATH and why.
+pretree_refused() {
+	assert_usage_error "run over an existing $1"
+	assert_grep "^dbench: $W/t/$1 (already exists|is behind)" "$W/err" "message names the path"
+	assert_grep 'dbench removes only what it creates; remove it or use another -D$' "$W/err" "message says why"
+	assert_no_grep 'execute|cleanup' "$W/out" "stdout of the refused run"
+}
+
+# A file left in clients/client1 (a client of this run): refused, kept.
+pretree_file() {
+	mkdir -p t/clients/client1
+	echo mine >t/clients/client1/mine.txt
+	run_db --run-once -c "$BASIC" -D "$W/t" 2
+	pretree_refused clients/client1
+	assert_grep '^dbench: .* already exists \(left by an earlier run, or someone else.s files\)' "$W/err" "the reason"
+	assert_eq mine "$(cat t/clients/client1/mine.txt)" "the file left there"
+	[ -d t/clients/client0 ] && fail "the refused run created clients/client0"
+	return 0
+}
+
+# An empty clients/client0 is the run's to use (and to remove).
+pretree_empty_dir() {
+	mkdir -p t/clients/client0
+	run_db --run-once -c "$BASIC" -D "$W/t" 1
+	assert_clean_run
+	assert_only_clients "target after the run"
+}
+
+# clients/client0 is a symlink into the check's scratch directory:
+# refused; the link and what it points to are untouched.
+pretree_symlink() {
+	mkdir -p t/clients
+	make_precious "$W/outside"
+	ln -s "$W/outside" t/clients/client0
+	run_db --run-once -c "$BASIC" -D "$W/t" 1
+	pretree_refused clients/client0
+	assert_grep 'already exists as a symlink' "$W/err" "the reason"
+	assert_precious "$W/outside"
+	assert_eq "$W/outside" "$(readlink t/clients/client0)" "the link"
+}
+
+# A second run over a --skip-cleanup tree is refused with the message.
+pretree_skip_cleanup_rerun() {
+	mkdir t
+	run_db --run-once --skip-cleanup -c "$TREE" -D "$W/t" 1
+	assert_clean_run
+	find t | sort >before
+	run_db --run-once -c "$TREE" -D "$W/t" 1
+	pretree_refused clients/client0
+	find t | sort >after
+	assert_same_lines before after "the tree left by the first run"
+}
+
+# A tree 20,000 deep inside the client's tree (made by the check while
+# the run sleeps) is removed by the cleanup under `ulimit -n 64`.
+deep_tree_cleanup() {
+	command -v perl >/dev/null || skip "perl not installed"
+	mkdir t
+	printf '%s\n' 'Mkdir "\clients" *' 'Mkdir "\clients\client1" *' \
+		'Mkdir "\clients\client1\deep" *' 'SLEEP 100000' >lf.txt
+	ulimit -n 64 || skip "cannot lower the descriptor limit"
+	start_session -c "$W/lf.txt" -D "$W/t" -t 600 --warmup 0 1
+	wait_for_line ' execute +[0-9]+ sec '
+	for _ in $(seq 1 300); do
+		[ -d t/clients/client0/deep ] && break
+		sleep 0.1
+	done
+	(cd t/clients/client0/deep &&
+		perl -e 'for (1..20000) { mkdir "d" or die "mkdir: $!"; chdir "d" or die "chdir: $!"; } open(F, ">f") or die; print F "x"; close F') ||
+		{ kill_session; fail "could not make the deep tree"; }
+	kill -INT "$BG"
+	wait_exit 60
+	assert_rc 130
+	assert_no_grep 'Too many open files' "$W/err" "the cleanup"
+	assert_empty_dir "$W/t" "target after the cleanup"
+}
+
 check "symlinks planted in clients/client0 (to precious files and to /): nothing behind them touched, links removed" symlinks_planted
 check "symlinks planted, --skip-cleanup: links kept as links, nothing created behind them" symlinks_skip_cleanup
 check "clients/client0 is itself a symlink: removed as a link" client_dir_is_link
@@ -695,4 +775,9 @@ check "a 256-byte name: usage error" lf_long_name
 check "a path over 4095 bytes: usage error" lf_long_path
 check "CRLF loadfile of only comments: usage error" lf_crlf_comments_only
 check "option values out of range: each a usage error" opt_out_of_range
+check "a file already in clients/client1: refused (exit 2), the file kept" pretree_file
+check "an empty clients/client0: the run uses and removes it" pretree_empty_dir
+check "clients/client0 a symlink: refused (exit 2), the link and its target kept" pretree_symlink
+check "--skip-cleanup, then a second run on the same -D: refused with the message" pretree_skip_cleanup_rerun
+check "a 20,000-deep tree in a client's tree: removed by the cleanup under ulimit -n 64" deep_tree_cleanup
 finish
