@@ -176,11 +176,15 @@ QUERY_PATH_INFORMATION "\clients\client1\root\etc\passwd" 1004 *
 FIND_FIRST "\clients\client1\root\*" 260 1366 0 *
 Deltree "\clients\client1\gone" *
 EOF
+	# links in clients/client0 before the run: refused before anything
+	# is done (issue 18: the run removes only what it created)
 	run_db --run-once -t 60 -c "$W/lf.txt" -D "$W/t" 1
-	assert_rc 0
+	pretree_refused clients/client0
 	assert_precious "$W/outside"
 	[ -e "$W/stolen" ] && fail "a file appeared outside the target"
-	assert_only_clients "target after the run (links removed as links)"
+	for l in abs rel root gone; do
+		[ -L "t/clients/client0/$l" ] || fail "the link $l was not kept"
+	done
 }
 
 # The removal of shared paths (outside clients/clientN) the run created
@@ -213,23 +217,12 @@ symlinks_skip_cleanup() {
 		'Mkdir "\clients\client1\abs\made" *' \
 		'Deltree "\clients\client1\gone" NT_STATUS_OK' >lf.txt
 	run_db --run-once -t 60 --skip-cleanup -c "$W/lf.txt" -D "$W/t" 1
-	assert_rc 0
+	pretree_refused clients/client0
 	assert_precious "$W/outside"
 	[ -L t/clients/client0/abs ] || fail "the link abs was not kept as a link"
-	[ -e t/clients/client0/gone ] || [ -L t/clients/client0/gone ] &&
-		fail "Deltree of the link 'gone' left it"
+	[ -L t/clients/client0/gone ] || fail "the link gone was not kept"
+	[ -e t/clients/client0/abs/made ] && fail "made behind a link"
 	return 0
-}
-
-# clients/client0 itself is a symlink to the precious directory.
-client_dir_is_link() {
-	mkdir -p t/clients
-	make_precious "$W/outside"
-	ln -s "$W/outside" t/clients/client0
-	run_db --run-once -t 60 -c "$BASIC" -D "$W/t" 1
-	assert_rc 0
-	assert_precious "$W/outside"
-	assert_only_clients "target after the run"
 }
 
 # An absolute path in the loadfile is relative to the client's target.
@@ -501,23 +494,23 @@ enospc_keep_going() {
 # A read-only filesystem mounted inside the client's tree: creates there
 # fail with EROFS; --keep-going counts them per op and goes on.
 erofs_keep_going() {
-	mkdir -p t/clients/client0/ro
-	mount_tmpfs "$W/t/clients/client0/ro" ro,size=1m
+	# the client's own directory is the read-only mount: an empty
+	# directory, so the run may use it (a tree in it would be refused)
+	mkdir -p t/clients/client0
+	mount_tmpfs "$W/t/clients/client0" ro,size=1m
 	printf '%s\n' \
-		'NTCreateX "\clients\client1\ro\f.dat" 0x40 2 1 NT_STATUS_OK' \
-		'Mkdir "\clients\client1\ro\d" NT_STATUS_OK' \
-		'Mkdir "\clients\client1\ro\e" NT_STATUS_OK' \
-		'NTCreateX "\clients\client1\ok.dat" 0x40 2 2 NT_STATUS_OK' \
-		'Close 2 NT_STATUS_OK' >lf.txt
+		'NTCreateX "\clients\client1\f.dat" 0x40 2 1 NT_STATUS_OK' \
+		'Mkdir "\clients\client1\d" NT_STATUS_OK' \
+		'Mkdir "\clients\client1\e" NT_STATUS_OK' >lf.txt
 	run_db --run-once --keep-going --skip-cleanup -c "$W/lf.txt" -D "$W/t" 1
 	assert_rc 1
-	assert_grep '^ NTCreateX +1 +first: client 0, [^ ]*lf\.txt:1 "clients/client0/ro/f\.dat": expected NT_STATUS_OK, got NT_STATUS_MEDIA_WRITE_PROTECTED: Read-only file system' "$W/err" "NTCreateX counted with the error"
-	assert_grep '^ Mkdir +2 +first: client 0, [^ ]*lf\.txt:2 "clients/client0/ro/d": .*Read-only file system' "$W/err" "Mkdir counted twice with the error"
-	[ -f t/clients/client0/ok.dat ] || fail "the run did not go on after EROFS"
+	assert_grep '^ NTCreateX +1 +first: client 0, [^ ]*lf\.txt:1 "clients/client0/f\.dat": expected NT_STATUS_OK, got NT_STATUS_MEDIA_WRITE_PROTECTED: Read-only file system' "$W/err" "NTCreateX counted with the error"
+	# the run went on after EROFS: both Mkdirs came after it
+	assert_grep '^ Mkdir +2 +first: client 0, [^ ]*lf\.txt:2 "clients/client0/d": .*Read-only file system' "$W/err" "Mkdir counted twice with the error"
 	# default policy: the first EROFS stops the run with a clear message
 	run_db --run-once --skip-cleanup -c "$W/lf.txt" -D "$W/t" 1
 	assert_rc 1
-	assert_grep 'lf\.txt:1: NTCreateX "clients/client0/ro/f\.dat": .*Read-only file system' "$W/err" "message names op, path and the error"
+	assert_grep 'lf\.txt:1: NTCreateX "clients/client0/f\.dat": .*Read-only file system' "$W/err" "message names op, path and the error"
 }
 
 # Too many open files (EMFILE): descriptors inherited from the shell eat
@@ -739,7 +732,6 @@ deep_tree_cleanup() {
 
 check "symlinks planted in clients/client0 (to precious files and to /): nothing behind them touched, links removed" symlinks_planted
 check "symlinks planted, --skip-cleanup: links kept as links, nothing created behind them" symlinks_skip_cleanup
-check "clients/client0 is itself a symlink: removed as a link" client_dir_is_link
 check "a symlink planted during the run on a shared path: the end-of-run removal does not follow it" shared_path_link_planted
 check "absolute paths in the loadfile stay inside the target" absolute_path_confined
 check "-D on a read-only filesystem: usage error before starting" dir_read_only
