@@ -18,7 +18,7 @@
  * the up-front resource check) and the bookkeeping of paths the loadfiles
  * create above the per-client trees.  The life of a run, in order:
  * ->option per option given, ->options_done, ->target_check per -D
- * entry, ->client_fds, ->shared_note per target; in each client ->setup,
+ * entry, ->client_fds, ->trees_check and ->shared_note per target; in each client ->setup,
  * ->ops[], ->cleanup; at the end ->shared_remove per target.
  */
 #ifndef DBENCH_BACKEND_H
@@ -57,7 +57,7 @@ struct op_call {
 typedef uint32_t (*backend_op_fn)(void *state, struct op_call *call);
 
 /* struct backend's abi: bump when a hook is added or changes meaning. */
-#define BACKEND_ABI 2
+#define BACKEND_ABI 3
 
 /* Flags (struct backend's flags). */
 /* Targets (-D) are local directories this process can reach: --disk-test
@@ -141,6 +141,25 @@ struct backend {
 			       uint32_t max_open_handles, uint32_t max_dirs);
 
 	/*
+	 * Check before the run (after ->target_check, before anything is
+	 * forked) that the trees the run's clients will make in target are
+	 * new, so that removing them (the loadfile's Deltree, cleanup)
+	 * removes only what the run created.  paths[0..n) are the client
+	 * directories that map to this target, relative to it and
+	 * '/'-separated ("clients/client3").  Each must be absent, or an
+	 * empty directory; anything else refuses the run: a directory with
+	 * entries, a file, a symlink (never followed), a symlink or a file on
+	 * the way, or a path that cannot be looked at.  A backend whose
+	 * trees live on a server asks the server.  Returns 0, or -1 with
+	 * *err (under mem_ctx) one line without the "dbench: " prefix naming
+	 * target/path and why (backend_tree_refusal() words it); that is a
+	 * usage error (exit 2).  backend_none_trees_check: nothing to check.
+	 */
+	int (*trees_check)(void *mem_ctx, const struct dbench_options *o,
+			   const char *target, const char *const *paths,
+			   size_t n, char **err);
+
+	/*
 	 * Shared paths are those the loadfiles may create outside the
 	 * per-client trees (like "clients" above every clients/clientN).
 	 * Before the run: set existed[i] for each of paths[0..n) (relative
@@ -215,13 +234,32 @@ int backend_list_check(const struct backend *const *list, const char **bad,
 int backend_registry_check(const char **bad);
 
 /*
+ * The refusal ->trees_check gives, under mem_ctx: "TARGET/PATH WHY: dbench
+ * removes only what it creates; remove it or use another -D", where why
+ * is one of the BACKEND_TREE_* phrases (or another of the same shape).
+ * NULL when out of memory.
+ */
+char *backend_tree_refusal(void *mem_ctx, const char *target,
+			   const char *path, const char *why);
+
+#define BACKEND_TREE_NOT_EMPTY "already exists (left by an earlier run, " \
+	"or someone else's files)"
+#define BACKEND_TREE_SYMLINK "already exists as a symlink"
+#define BACKEND_TREE_NOT_DIR "already exists and is not a directory"
+#define BACKEND_TREE_BEHIND "is behind a symlink or a file"
+
+/*
  * Hooks for a backend that has nothing of the kind: its clients hold no
- * descriptor (client_fds returns 0), and it creates nothing outside the
- * clients' trees (shared_note says every path existed; shared_remove does
- * nothing).
+ * descriptor (client_fds returns 0), it finds nothing in its clients'
+ * trees before the run (trees_check: its store starts empty, or it makes
+ * no files), and it creates nothing outside the clients' trees
+ * (shared_note says every path existed; shared_remove does nothing).
  */
 uint64_t backend_none_client_fds(const struct dbench_options *o,
 				 uint32_t max_open_handles, uint32_t max_dirs);
+int backend_none_trees_check(void *mem_ctx, const struct dbench_options *o,
+			     const char *target, const char *const *paths,
+			     size_t n, char **err);
 int backend_none_shared_note(void *mem_ctx, const struct dbench_options *o,
 			     const char *target, const char *const *paths,
 			     size_t n, bool *existed);

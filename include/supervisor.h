@@ -26,7 +26,8 @@ struct run_setup {
  * Run the benchmark on this host under the local coordinator, print its
  * progress and report on stdout and write --json/--series.  Returns the
  * process exit status (run_exit_status()), or 1 when the run could not
- * start, 128+signal when a signal stopped the start.
+ * start, 2 when a client tree already holds something (pool_check_trees),
+ * 128+signal when a signal stopped the start.
  */
 int run_benchmark(void *mem_ctx, const struct run_setup *setup);
 

@@ -149,4 +149,16 @@ struct vfs *vfs_posix_new(void *mem_ctx, const char *directory,
  */
 unsigned vfs_posix_fds_per_client(void);
 
+/*
+ * Remove everything inside the directory name (relative to dfd; "." for
+ * dfd itself), never following a symlink (a link is removed as a link),
+ * depth first without recursion, holding at most keep_fds descriptors
+ * (at least 1) plus one for a moment, however deep the tree.  Going back
+ * up to a directory it closed, it checks through ".." that it is the
+ * same directory (st_dev, st_ino); one moved meanwhile fails with
+ * -ESTALE.  A missing directory is empty already.  Returns 0 or a
+ * negative errno (-ENOTDIR: name is not a directory; -ELOOP: a symlink).
+ */
+int vfs_posix_empty_tree(int dfd, const char *name, unsigned keep_fds);
+
 #endif

@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -86,6 +87,90 @@ static uint64_t fileio_client_fds(const struct dbench_options *o,
 	return 1 + (uint64_t)kept + max_open_handles + FILEIO_TRANSIENT_FDS;
 }
 
+/*
+ * Is the directory leaf (in pfd) empty?  1 yes, 0 no, or a negative
+ * errno; a symlink is not followed (ELOOP).
+ */
+static int fileio_dir_empty(int pfd, const char *leaf)
+{
+	int fd = openat(pfd, leaf, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+					   O_CLOEXEC);
+	struct dirent *de;
+	int empty = 1;
+	DIR *d;
+
+	if (fd < 0)
+		return -errno;
+	d = fdopendir(fd);
+	if (d == NULL) {
+		close(fd);
+		return -ENOMEM;
+	}
+	while (empty == 1 && (de = readdir(d)) != NULL)
+		if (strcmp(de->d_name, ".") != 0 &&
+		    strcmp(de->d_name, "..") != 0)
+			empty = 0;
+	closedir(d);
+	return empty;
+}
+
+/*
+ * Look at one client tree: 0 with *why NULL when it is new (absent, or
+ * an empty directory), 0 with *why saying what is there, or an errno.
+ */
+static int fileio_tree_state(int dfd, const char *path, const char **why)
+{
+	const char *leaf;
+	struct stat sb;
+	int pfd, r = 0;
+
+	*why = NULL;
+	pfd = util_open_parent_nofollow(dfd, path, &leaf);
+	if (pfd < 0) {
+		if (errno == ELOOP || errno == ENOTDIR)
+			*why = BACKEND_TREE_BEHIND;
+		return errno == ENOENT || *why != NULL ? 0 : errno;
+	}
+	if (fstatat(pfd, leaf, &sb, AT_SYMLINK_NOFOLLOW) != 0)
+		r = errno == ENOENT ? 0 : errno;
+	else if (S_ISLNK(sb.st_mode))
+		*why = BACKEND_TREE_SYMLINK;
+	else if (!S_ISDIR(sb.st_mode))
+		*why = BACKEND_TREE_NOT_DIR;
+	else if ((r = fileio_dir_empty(pfd, leaf)) >= 0)
+		*why = r == 0 ? BACKEND_TREE_NOT_EMPTY : NULL;
+	close(pfd);
+	return r < 0 ? -r : 0;
+}
+
+static int fileio_trees_check(void *mem_ctx, const struct dbench_options *o,
+			      const char *target, const char *const *paths,
+			      size_t n, char **err)
+{
+	int dfd = open(target, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	const char *why = NULL;
+	size_t i;
+	int e = 0;
+
+	(void)o;
+	if (dfd < 0) {
+		*err = talloc_asprintf(mem_ctx, "directory '%s': %s", target,
+				       strerror(errno));
+		return -1;
+	}
+	for (i = 0; i < n && e == 0 && why == NULL; i++)
+		e = fileio_tree_state(dfd, paths[i], &why);
+	close(dfd);
+	if (e == 0 && why == NULL)
+		return 0;
+	*err = e != 0 ? talloc_asprintf(mem_ctx, "%s/%s: cannot tell whether "
+					"it is new: %s", target, paths[i - 1],
+					strerror(e)) :
+			backend_tree_refusal(mem_ctx, target, paths[i - 1],
+					     why);
+	return -1;
+}
+
 static int fileio_shared_note(void *mem_ctx, const struct dbench_options *o,
 			      const char *target, const char *const *paths,
 			      size_t n, bool *existed)
@@ -144,6 +229,7 @@ const struct backend fileio_backend = {
 	.flags = BACKEND_LOCAL_FS,
 	.target_check = fileio_target_check,
 	.client_fds = fileio_client_fds,
+	.trees_check = fileio_trees_check,
 	.shared_note = fileio_shared_note,
 	.shared_remove = fileio_shared_remove,
 	.setup = fileio_setup,

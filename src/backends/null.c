@@ -58,6 +58,7 @@ const struct backend null_backend = {
 	/* the same -D as fileio's, so that the same command lines compare */
 	.target_check = fileio_target_check,
 	.client_fds = backend_none_client_fds,
+	.trees_check = backend_none_trees_check,
 	.shared_note = backend_none_shared_note,
 	.shared_remove = backend_none_shared_remove,
 	.setup = null_setup,

@@ -9,6 +9,7 @@
 
 #include <popt.h>
 #include <string.h>
+#include <talloc.h>
 
 #include "backend.h"
 #include "backends.h"
@@ -49,6 +50,7 @@ static const char *backend_missing_hook(const struct backend *b)
 	} hooks[] = {
 		{ "its target_check hook is missing", b->target_check != NULL },
 		{ "its client_fds hook is missing", b->client_fds != NULL },
+		{ "its trees_check hook is missing", b->trees_check != NULL },
 		{ "its shared_note hook is missing", b->shared_note != NULL },
 		{ "its shared_remove hook is missing",
 		  b->shared_remove != NULL },
@@ -150,7 +152,29 @@ int backend_registry_check(const char **bad)
 	return backend_list_check(backend_registry, bad, NULL);
 }
 
+char *backend_tree_refusal(void *mem_ctx, const char *target,
+			   const char *path, const char *why)
+{
+	return talloc_asprintf(mem_ctx, "%s/%s %s: dbench removes only what "
+			       "it creates; remove it or use another -D",
+			       target, path, why);
+}
+
 /* ---- hooks for backends that have nothing of the kind ---- */
+
+/* For a backend whose store starts empty, or that makes no files. */
+int backend_none_trees_check(void *mem_ctx, const struct dbench_options *o,
+			     const char *target, const char *const *paths,
+			     size_t n, char **err)
+{
+	(void)mem_ctx;
+	(void)o;
+	(void)target;
+	(void)paths;
+	(void)n;
+	(void)err;
+	return 0;
+}
 
 /* For a backend whose clients hold no descriptor. */
 uint64_t backend_none_client_fds(const struct dbench_options *o,

@@ -809,6 +809,44 @@ unsigned pool_watch_stalled(struct run *run, uint64_t now)
 
 /* ---- the pool's interface (pool.h) ----------------------------------- */
 
+int pool_check_trees(void *mem, const struct run_setup *su,
+		     unsigned client_id_base)
+{
+	const struct dbench_options *o = su->opts;
+	void *tmp = talloc_new(mem);
+	const char **paths = talloc_array(tmp, const char *,
+					  o->nclients > 0 ? o->nclients : 1);
+	int rc = 0;
+
+	if (tmp == NULL || paths == NULL)
+		rc = 1;
+	for (unsigned d = 0; rc == 0 && d < o->ndirectories; d++) {
+		char *err = NULL;
+		size_t n = 0;
+
+		for (unsigned slot = 0; rc == 0 && slot < o->nclients; slot++) {
+			unsigned id = client_id_base + slot;
+
+			if (id % o->ndirectories != d)
+				continue;
+			paths[n] = client_dir_name(paths, id);
+			if (paths[n++] == NULL)
+				rc = 1;
+		}
+		if (rc == 0 && n > 0 &&
+		    su->backend->trees_check(tmp, o, o->directories[d], paths,
+					     n, &err) != 0) {
+			if (err != NULL)
+				fprintf(stderr, "dbench: %s\n", err);
+			rc = err != NULL ? 2 : 1;
+		}
+	}
+	if (rc == 1)
+		fprintf(stderr, "dbench: out of memory\n");
+	talloc_free(tmp);
+	return rc;
+}
+
 struct run *pool_new(void *mem, const struct run_setup *su,
 		     unsigned client_id_base)
 {

@@ -49,6 +49,17 @@ struct run {
 };
 
 /*
+ * Before the pool is made: refuse the run when a client tree it will
+ * make (clients/clientN of client ids client_id_base.. in the -D entry
+ * each maps to) already holds something, so that removing the trees
+ * removes only what the run created (the backend's ->trees_check looks).
+ * Returns 0, 2 (a usage error) after saying why on stderr, or 1 out of
+ * memory.
+ */
+int pool_check_trees(void *mem, const struct run_setup *su,
+		     unsigned client_id_base);
+
+/*
  * A pool for su's clients under mem, with its statistics region mapped
  * (client ids from client_id_base), the shared paths noted and the gate
  * made; signal handlers are installed.  NULL after saying why on stderr.

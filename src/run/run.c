@@ -109,16 +109,18 @@ int run_benchmark_with(void *mem_ctx, const struct run_setup *su,
 		       struct coord *c)
 {
 	void *mem = talloc_new(mem_ctx);
-	struct run *pool = mem ? pool_new(mem, su, c->client_id_base) : NULL;
+	int rc = mem ? pool_check_trees(mem, su, c->client_id_base) : 1;
+	struct run *pool = rc == 0 ? pool_new(mem, su, c->client_id_base) :
+				     NULL;
 	struct run_result *res;
-	int rc = 1;
 
 	if (pool == NULL || (c->ops->noted != NULL && c->ops->noted(c) != 0)) {
 		if (pool != NULL)
 			pool_free(pool);
 		talloc_free(mem);
-		return 1;
+		return rc != 0 ? rc : 1;
 	}
+	rc = 1;
 	res = runloop_run(mem, pool, c, &rc);
 	if (res != NULL && c->prints) {
 		/* a file that could not be written fails the run */

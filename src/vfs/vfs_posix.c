@@ -568,49 +568,214 @@ static int vp_fsetxattr(struct vfs *vfs, int fh, const char *name,
 
 /* ---- removing trees ---- */
 
-static int vp_tree_remove(int dfd, const char *name, bool is_dir);
-
 /*
- * Remove everything inside the directory name (relative to dfd), never
- * following a symlink.  A missing directory is already empty.  Returns 0
- * or a negative errno.
+ * A tree is removed depth first without recursion and with a bounded
+ * number of descriptors: the walk keeps the deepest keep_fds directories
+ * open; going up to a directory it has closed, it opens ".." of the one
+ * it leaves and checks that st_dev/st_ino are the ones recorded on the
+ * way down, so a directory moved (or swapped for another) meanwhile is
+ * detected (-ESTALE), never followed.  A directory is read from its start
+ * again after each subdirectory is removed: non-directories are unlinked
+ * on the first read, so a rescan reads only the subdirectories left.
  */
-static int vp_tree_empty(int dfd, const char *name)
-{
-	char *buf;
-	int fd, ret = 0;
 
+/* Descriptors a removal keeps open (beside the one it opens for a
+ * moment): within fileio's FILEIO_TRANSIENT_FDS with the parent. */
+#define VP_TREE_KEEP_FDS	2
+/* Subdirectories that may reappear (made by someone else while the walk
+ * removes them) before it gives up with -ENOTEMPTY. */
+#define VP_TREE_RETRIES		3
+
+struct vp_level {
+	char *name;		/* in the level above (malloc) */
+	dev_t dev;
+	ino_t ino;
+	int fd;			/* -1: closed to bound the descriptors */
+};
+
+struct vp_walk {
+	struct vp_level *lv;
+	size_t depth, cap;
+	size_t lo;		/* the shallowest level still open */
+	unsigned keep, open, retries;
+	char *buf;		/* one getdents64 buffer for the walk */
+};
+
+/* Open directory name in dfd, never through a symlink, and push it. */
+static int vp_walk_push(struct vp_walk *w, int dfd, const char *name)
+{
+	struct vp_level *l;
+	struct stat sb;
+	int fd;
+
+	if (w->depth == w->cap) {
+		size_t cap = w->cap ? 2 * w->cap : 64;
+
+		l = realloc(w->lv, cap * sizeof(*l));
+		if (l == NULL)
+			return -ENOMEM;
+		w->lv = l;
+		w->cap = cap;
+	}
 	fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
-		return errno == ENOENT ? 0 : -errno;
-	buf = malloc(VP_DENTS_SIZE);	/* one per level of the tree */
-	if (buf == NULL) {
-		close(fd);
-		return -ENOMEM;
-	}
-	/* getdents64 directly (see vp_opendir): no fcntl() per directory */
-	while (ret == 0) {
-		long n = syscall(SYS_getdents64, fd, buf, VP_DENTS_SIZE);
+		return -errno;
+	l = &w->lv[w->depth];
+	l->name = strdup(name);
+	if (l->name == NULL || fstat(fd, &sb) != 0) {
+		int e = l->name == NULL ? ENOMEM : errno;
 
-		if (n <= 0) {
-			ret = n < 0 ? -errno : 0;
-			break;
-		}
-		for (long pos = 0; pos < n && ret == 0;) {
+		free(l->name);
+		close(fd);
+		return -e;
+	}
+	l->dev = sb.st_dev;
+	l->ino = sb.st_ino;
+	l->fd = fd;
+	w->depth++;
+	if (++w->open > w->keep) {	/* close the shallowest */
+		close(w->lv[w->lo].fd);
+		w->lv[w->lo++].fd = -1;
+		w->open--;
+	}
+	return 0;
+}
+
+/* Make sure the parent of the deepest level is open: through ".." of
+ * the deepest, checked against what was recorded. */
+static int vp_walk_parent(struct vp_walk *w)
+{
+	struct vp_level *up = &w->lv[w->depth - 2];
+	struct stat sb;
+	int fd;
+
+	if (up->fd >= 0)
+		return 0;
+	fd = openat(w->lv[w->depth - 1].fd, "..",
+		    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &sb) != 0 || sb.st_dev != up->dev ||
+	    sb.st_ino != up->ino) {
+		close(fd);
+		return -ESTALE;	/* moved or swapped while we were below */
+	}
+	up->fd = fd;
+	w->lo = w->depth - 2;
+	w->open++;
+	return 0;
+}
+
+/* Close and forget the deepest level. */
+static void vp_walk_pop(struct vp_walk *w)
+{
+	struct vp_level *l = &w->lv[--w->depth];
+
+	if (l->fd >= 0) {
+		close(l->fd);
+		w->open--;
+	}
+	free(l->name);
+	if (w->lo > w->depth)
+		w->lo = w->depth;
+}
+
+/*
+ * Read the deepest directory from its start, unlinking every entry that
+ * is not a directory; copy the first subdirectory's name into sub (""
+ * when there is none).  Returns 0 or a negative errno.
+ */
+static int vp_walk_scan(struct vp_walk *w, char sub[NAME_MAX + 1])
+{
+	int fd = w->lv[w->depth - 1].fd;
+	long n;
+
+	sub[0] = '\0';
+	if (lseek(fd, 0, SEEK_SET) < 0)
+		return -errno;
+	/* getdents64 directly (see vp_opendir): no fcntl() per directory */
+	while ((n = syscall(SYS_getdents64, fd, w->buf, VP_DENTS_SIZE)) > 0) {
+		for (long pos = 0; pos < n;) {
 			const struct vp_dirent64 *de =
-				(const struct vp_dirent64 *)(buf + pos);
+				(const struct vp_dirent64 *)(w->buf + pos);
+			bool dir = de->d_type == DT_DIR;
 
 			pos += de->d_reclen;
 			if (strcmp(de->d_name, ".") == 0 ||
 			    strcmp(de->d_name, "..") == 0)
 				continue;
-			ret = vp_tree_remove(fd, de->d_name,
-					     de->d_type == DT_DIR);
+			/* a directory: EISDIR on Linux, EPERM elsewhere */
+			if (!dir && unlinkat(fd, de->d_name, 0) != 0 &&
+			    errno != ENOENT) {
+				if (errno != EISDIR && errno != EPERM)
+					return -errno;
+				dir = true;
+			}
+			if (dir && sub[0] == '\0')
+				strcpy(sub, de->d_name);
 		}
 	}
-	free(buf);
-	close(fd);
-	return ret;
+	return n < 0 ? -errno : 0;
+}
+
+/*
+ * One step of the walk: descend into the deepest directory's first
+ * subdirectory, or, when it has none left, remove it from its parent
+ * and go up.  Returns 0, 1 when the top level is empty (the walk is
+ * done), or a negative errno.
+ */
+static int vp_walk_step(struct vp_walk *w)
+{
+	char sub[NAME_MAX + 1];
+	int fd, r = vp_walk_scan(w, sub);
+
+	fd = w->lv[w->depth - 1].fd;
+	if (r == 0 && sub[0] != '\0') {
+		r = vp_walk_push(w, fd, sub);
+		if (r == -ELOOP || r == -ENOTDIR)	/* swapped: a link now */
+			r = unlinkat(fd, sub, 0) == 0 || errno == ENOENT ?
+				    0 : -errno;
+		return r == -ENOENT ? 0 : r;
+	}
+	if (r != 0 || w->depth == 1)
+		return r != 0 ? r : 1;
+	r = vp_walk_parent(w);
+	if (r != 0)
+		return r;
+	fd = w->lv[w->depth - 2].fd;
+	sub[0] = '\0';
+	strncat(sub, w->lv[w->depth - 1].name, NAME_MAX);
+	vp_walk_pop(w);
+	if (unlinkat(fd, sub, AT_REMOVEDIR) == 0 || errno == ENOENT)
+		return 0;
+	/* made again meanwhile: the next scan of the parent finds it */
+	if ((errno == ENOTEMPTY || errno == EEXIST) &&
+	    w->retries++ < VP_TREE_RETRIES)
+		return 0;
+	return -errno;
+}
+
+int vfs_posix_empty_tree(int dfd, const char *name, unsigned keep_fds)
+{
+	struct vp_walk w = { .keep = keep_fds > 0 ? keep_fds : 1 };
+	int r;
+
+	w.buf = malloc(VP_DENTS_SIZE);
+	if (w.buf == NULL)
+		return -ENOMEM;
+	r = vp_walk_push(&w, dfd, name);
+	if (r == -ENOENT)
+		r = 0;
+	else if (r == 0)
+		while ((r = vp_walk_step(&w)) == 0)
+			;
+	if (r == 1)
+		r = 0;
+	while (w.depth > 0)
+		vp_walk_pop(&w);
+	free(w.lv);
+	free(w.buf);
+	return r;
 }
 
 /*
@@ -636,7 +801,7 @@ static int vp_tree_remove(int dfd, const char *name, bool is_dir)
 	}
 	/* entries created while we read are seen by the next attempt */
 	for (attempt = 0; attempt < 3; attempt++) {
-		ret = vp_tree_empty(dfd, name);
+		ret = vfs_posix_empty_tree(dfd, name, VP_TREE_KEEP_FDS);
 		if (ret == -ENOTDIR && unlink_err != 0)
 			return -unlink_err;	/* EPERM on a non-directory */
 		if (ret != 0)
@@ -658,7 +823,7 @@ static int vp_remove_tree(struct vfs *vfs, const char *path)
 
 	if (path[0] == '\0' || strcmp(path, ".") == 0) {
 		vp_dircache_flush(vp);
-		return vp_tree_empty(vp->dirfd, ".");
+		return vfs_posix_empty_tree(vp->dirfd, ".", VP_TREE_KEEP_FDS);
 	}
 	/* the tree's parent, reached without following a symlink */
 	pfd = vp_parent(vp, path, &leaf);

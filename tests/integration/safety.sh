@@ -102,11 +102,15 @@ QUERY_PATH_INFORMATION "\clients\client1\root\etc\passwd" 1004 *
 FIND_FIRST "\clients\client1\root\*" 260 1366 0 *
 Deltree "\clients\client1\gone" *
 EOF
+	# links in clients/client0 before the run: refused before anything
+	# is done (issue 18: the run removes only what it created)
 	run_db --run-once -t 60 -c "$W/lf.txt" -D "$W/t" 1
-	assert_rc 0
+	pretree_refused clients/client0
 	assert_precious "$W/outside"
 	[ -e "$W/stolen" ] && fail "a file appeared outside the target"
-	assert_only_clients "target after the run (links removed as links)"
+	for l in abs rel root gone; do
+		[ -L "t/clients/client0/$l" ] || fail "the link $l was not kept"
+	done
 }
 
 # The removal of shared paths (outside clients/clientN) the run created
@@ -139,23 +143,12 @@ symlinks_skip_cleanup() {
 		'Mkdir "\clients\client1\abs\made" *' \
 		'Deltree "\clients\client1\gone" NT_STATUS_OK' >lf.txt
 	run_db --run-once -t 60 --skip-cleanup -c "$W/lf.txt" -D "$W/t" 1
-	assert_rc 0
+	pretree_refused clients/client0
 	assert_precious "$W/outside"
 	[ -L t/clients/client0/abs ] || fail "the link abs was not kept as a link"
-	[ -e t/clients/client0/gone ] || [ -L t/clients/client0/gone ] &&
-		fail "Deltree of the link 'gone' left it"
+	[ -L t/clients/client0/gone ] || fail "the link gone was not kept"
+	[ -e t/clients/client0/abs/made ] && fail "made behind a link"
 	return 0
-}
-
-# clients/client0 itself is a symlink to the precious directory.
-client_dir_is_link() {
-	mkdir -p t/clients
-	make_precious "$W/outside"
-	ln -s "$W/outside" t/clients/client0
-	run_db --run-once -t 60 -c "$BASIC" -D "$W/t" 1
-	assert_rc 0
-	assert_precious "$W/outside"
-	assert_only_clients "target after the run"
 }
 
 # An absolute path in the loadfile is relative to the client's target.
@@ -450,23 +443,23 @@ enospc_keep_going() {
 # A read-only filesystem mounted inside the client's tree: creates there
 # fail with EROFS; --keep-going counts them per op and goes on.
 erofs_keep_going() {
-	mkdir -p t/clients/client0/ro
-	mount_tmpfs "$W/t/clients/client0/ro" ro,size=1m
+	# the client's own directory is the read-only mount: an empty
+	# directory, so the run may use it (a tree in it would be refused)
+	mkdir -p t/clients/client0
+	mount_tmpfs "$W/t/clients/client0" ro,size=1m
 	printf '%s\n' \
-		'NTCreateX "\clients\client1\ro\f.dat" 0x40 2 1 NT_STATUS_OK' \
-		'Mkdir "\clients\client1\ro\d" NT_STATUS_OK' \
-		'Mkdir "\clients\client1\ro\e" NT_STATUS_OK' \
-		'NTCreateX "\clients\client1\ok.dat" 0x40 2 2 NT_STATUS_OK' \
-		'Close 2 NT_STATUS_OK' >lf.txt
+		'NTCreateX "\clients\client1\f.dat" 0x40 2 1 NT_STATUS_OK' \
+		'Mkdir "\clients\client1\d" NT_STATUS_OK' \
+		'Mkdir "\clients\client1\e" NT_STATUS_OK' >lf.txt
 	run_db --run-once --keep-going --skip-cleanup -c "$W/lf.txt" -D "$W/t" 1
 	assert_rc 1
-	assert_grep '^ NTCreateX +1 +first: client 0, [^ ]*lf\.txt:1 "clients/client0/ro/f\.dat": expected NT_STATUS_OK, got NT_STATUS_MEDIA_WRITE_PROTECTED: Read-only file system' "$W/err" "NTCreateX counted with the error"
-	assert_grep '^ Mkdir +2 +first: client 0, [^ ]*lf\.txt:2 "clients/client0/ro/d": .*Read-only file system' "$W/err" "Mkdir counted twice with the error"
-	[ -f t/clients/client0/ok.dat ] || fail "the run did not go on after EROFS"
+	assert_grep '^ NTCreateX +1 +first: client 0, [^ ]*lf\.txt:1 "clients/client0/f\.dat": expected NT_STATUS_OK, got NT_STATUS_MEDIA_WRITE_PROTECTED: Read-only file system' "$W/err" "NTCreateX counted with the error"
+	# the run went on after EROFS: both Mkdirs came after it
+	assert_grep '^ Mkdir +2 +first: client 0, [^ ]*lf\.txt:2 "clients/client0/d": .*Read-only file system' "$W/err" "Mkdir counted twice with the error"
 	# default policy: the first EROFS stops the run with a clear message
 	run_db --run-once --skip-cleanup -c "$W/lf.txt" -D "$W/t" 1
 	assert_rc 1
-	assert_grep 'lf\.txt:1: NTCreateX "clients/client0/ro/f\.dat": .*Read-only file system' "$W/err" "message names op, path and the error"
+	assert_grep 'lf\.txt:1: NTCreateX "clients/client0/f\.dat": .*Read-only file system' "$W/err" "message names op, path and the error"
 }
 
 # Too many open files (EMFILE): descriptors inherited from the shell eat
@@ -606,9 +599,88 @@ EOF
 	assert_empty_dir "$W/t" "target after $n refused runs"
 }
 
+# ---- client trees that existed before the run (issue 18, item 6) ----
+
+# pretree_refused PATH: the last run was refused (exit 2, one line)
+# naming $W/t/PATH and why.
+pretree_refused() {
+	assert_usage_error "run over an existing $1"
+	assert_grep "^dbench: $W/t/$1 (already exists|is behind)" "$W/err" "message names the path"
+	assert_grep 'dbench removes only what it creates; remove it or use another -D$' "$W/err" "message says why"
+	assert_no_grep 'execute|cleanup' "$W/out" "stdout of the refused run"
+}
+
+# A file left in clients/client1 (a client of this run): refused, kept.
+pretree_file() {
+	mkdir -p t/clients/client1
+	echo mine >t/clients/client1/mine.txt
+	run_db --run-once -c "$BASIC" -D "$W/t" 2
+	pretree_refused clients/client1
+	assert_grep '^dbench: .* already exists \(left by an earlier run, or someone else.s files\)' "$W/err" "the reason"
+	assert_eq mine "$(cat t/clients/client1/mine.txt)" "the file left there"
+	[ -d t/clients/client0 ] && fail "the refused run created clients/client0"
+	return 0
+}
+
+# An empty clients/client0 is the run's to use (and to remove).
+pretree_empty_dir() {
+	mkdir -p t/clients/client0
+	run_db --run-once -c "$BASIC" -D "$W/t" 1
+	assert_clean_run
+	assert_only_clients "target after the run"
+}
+
+# clients/client0 is a symlink into the check's scratch directory:
+# refused; the link and what it points to are untouched.
+pretree_symlink() {
+	mkdir -p t/clients
+	make_precious "$W/outside"
+	ln -s "$W/outside" t/clients/client0
+	run_db --run-once -c "$BASIC" -D "$W/t" 1
+	pretree_refused clients/client0
+	assert_grep 'already exists as a symlink' "$W/err" "the reason"
+	assert_precious "$W/outside"
+	assert_eq "$W/outside" "$(readlink t/clients/client0)" "the link"
+}
+
+# A second run over a --skip-cleanup tree is refused with the message.
+pretree_skip_cleanup_rerun() {
+	mkdir t
+	run_db --run-once --skip-cleanup -c "$TREE" -D "$W/t" 1
+	assert_clean_run
+	find t | sort >before
+	run_db --run-once -c "$TREE" -D "$W/t" 1
+	pretree_refused clients/client0
+	find t | sort >after
+	assert_same_lines before after "the tree left by the first run"
+}
+
+# A tree 20,000 deep inside the client's tree (made by the check while
+# the run sleeps) is removed by the cleanup under `ulimit -n 64`.
+deep_tree_cleanup() {
+	command -v perl >/dev/null || skip "perl not installed"
+	mkdir t
+	printf '%s\n' 'Mkdir "\clients" *' 'Mkdir "\clients\client1" *' \
+		'Mkdir "\clients\client1\deep" *' 'SLEEP 100000' >lf.txt
+	ulimit -n 64 || skip "cannot lower the descriptor limit"
+	start_session -c "$W/lf.txt" -D "$W/t" -t 600 --warmup 0 1
+	wait_for_line ' execute +[0-9]+ sec '
+	for _ in $(seq 1 300); do
+		[ -d t/clients/client0/deep ] && break
+		sleep 0.1
+	done
+	(cd t/clients/client0/deep &&
+		perl -e 'for (1..20000) { mkdir "d" or die "mkdir: $!"; chdir "d" or die "chdir: $!"; } open(F, ">f") or die; print F "x"; close F') ||
+		{ kill_session; fail "could not make the deep tree"; }
+	kill -INT "$BG"
+	wait_exit 60
+	assert_rc 130
+	assert_no_grep 'Too many open files' "$W/err" "the cleanup"
+	assert_empty_dir "$W/t" "target after the cleanup"
+}
+
 check "symlinks planted in clients/client0 (to precious files and to /): nothing behind them touched, links removed" symlinks_planted
 check "symlinks planted, --skip-cleanup: links kept as links, nothing created behind them" symlinks_skip_cleanup
-check "clients/client0 is itself a symlink: removed as a link" client_dir_is_link
 check "a symlink planted during the run on a shared path: the end-of-run removal does not follow it" shared_path_link_planted
 check "absolute paths in the loadfile stay inside the target" absolute_path_confined
 check "-D on a read-only filesystem: usage error before starting" dir_read_only
@@ -645,4 +717,9 @@ check "a 256-byte name: usage error" lf_long_name
 check "a path over 4095 bytes: usage error" lf_long_path
 check "CRLF loadfile of only comments: usage error" lf_crlf_comments_only
 check "option values out of range: each a usage error" opt_out_of_range
+check "a file already in clients/client1: refused (exit 2), the file kept" pretree_file
+check "an empty clients/client0: the run uses and removes it" pretree_empty_dir
+check "clients/client0 a symlink: refused (exit 2), the link and its target kept" pretree_symlink
+check "--skip-cleanup, then a second run on the same -D: refused with the message" pretree_skip_cleanup_rerun
+check "a 20,000-deep tree in a client's tree: removed by the cleanup under ulimit -n 64" deep_tree_cleanup
 finish

@@ -143,11 +143,14 @@ rerun_over_leftovers() {
 	mkdir t
 	run_db --run-once -t 60 --skip-cleanup -c "$TREE" -D "$W/t" 2
 	assert_clean_run
+	# a second run over it is refused (it removes only what it creates)
 	run_db --run-once -t 60 --skip-cleanup -c "$TREE" -D "$W/t" 2
-	assert_clean_run
+	assert_usage_error "a run over a --skip-cleanup tree"
+	assert_grep "^dbench: $W/t/clients/client0 already exists" "$W/err" "the refusal names the tree"
 	expected_tree 0 1 >expected.tree
 	tree_listing "$W/t" >found.tree
-	assert_same_lines expected.tree found.tree "tree after a second --skip-cleanup run"
+	assert_same_lines expected.tree found.tree "tree after the refused second run"
+	rm -r t/clients/client0 t/clients/client1
 	run_db --run-once -t 60 -c "$TREE" -D "$W/t" 2
 	assert_clean_run
 	assert_only_old_clients "$W/t" "target after a third, normal run"
@@ -161,10 +164,11 @@ symlinks_not_followed() {
 	assert_clean_run
 	ln -s "$W/outside" t/clients/client0/keep/link
 	ln -s "$W/outside" t/clients/client0/link2
+	# the tree with the links is not the run's: refused, nothing removed
 	run_db --run-once -t 60 -c "$TREE" -D "$W/t" 1
-	assert_clean_run
+	assert_usage_error "a run over a tree with planted links"
 	[ -f outside/precious.txt ] || fail "a file behind a symlink was deleted by Deltree/cleanup"
-	assert_only_old_clients "$W/t" "target after the run"
+	[ -L t/clients/client0/keep/link ] || fail "the planted link was removed"
 }
 
 check "--skip-cleanup, 1 client: exactly the loadfile's tree and sizes" skip_cleanup_1
@@ -180,6 +184,6 @@ check "-D a,b, 3 clients: nothing left in either" two_dirs_clean
 check "11 clients --skip-cleanup: clients/client10, not mangled" client10_skip
 check "11 clients: nothing left" client10_clean
 check "foreign files in the target dir are kept" foreign_files_kept
-check "runs over a previous --skip-cleanup tree" rerun_over_leftovers
-check "Deltree/cleanup do not follow symlinks" symlinks_not_followed
+check "a run over a previous --skip-cleanup tree is refused; after its removal, runs" rerun_over_leftovers
+check "a tree with planted symlinks: refused, nothing behind them touched" symlinks_not_followed
 finish

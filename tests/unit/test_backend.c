@@ -172,6 +172,7 @@ static struct backend fake_backend(const char *name)
 		.description = "a fake",
 		.target_check = fake_target_check,
 		.client_fds = fake_client_fds,
+		.trees_check = backend_none_trees_check,
 		.shared_note = fake_shared_note,
 		.shared_remove = fake_shared_remove,
 		.setup = fake_setup,

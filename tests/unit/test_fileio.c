@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/vfs.h>
@@ -2069,6 +2070,111 @@ static void test_registry(void **cm_state)
 	assert_true(i >= 2);
 }
 
+/* ---- deep trees: a bounded number of descriptors ---- */
+
+/* A descriptor limit that leaves exactly n descriptors free (new ones
+ * take the lowest free numbers, and must stay below the limit). */
+static rlim_t limit_leaving(unsigned n)
+{
+	int fd = 0;
+
+	for (;; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF && --n == 0)
+			return (rlim_t)fd + 1;
+}
+
+/*
+ * A 50-deep chain top/d/d/... with a file at every level and, at depth
+ * 30, a link to a scratch directory outside and one to a file there:
+ * emptied with 3 kept descriptors under a limit that leaves it 4 (the
+ * old walk, one per level, ran out), the links removed as links.
+ */
+static void test_deep_tree_bounded_fds(void **cm_state)
+{
+	struct fx *fx = *cm_state;
+	struct rlimit old, low;
+	int fd, r;
+
+	mk_dir(fx, "outside");
+	mk_file(fx, "outside/precious.txt", "precious");
+	mk_dir(fx, "top");
+	fd = openat(fx->dfd, "top", O_RDONLY | O_DIRECTORY);
+	assert_true(fd >= 0);
+	for (int depth = 1; depth <= 50; depth++) {
+		int next, f = openat(fd, "f", O_WRONLY | O_CREAT, 0644);
+
+		assert_true(f >= 0);
+		close(f);
+		if (depth == 30) {
+			char *out = talloc_asprintf(fx->tmp, "%s/outside",
+						    fx->dir);
+
+			assert_int_equal(symlinkat(out, fd, "lnk"), 0);
+			out = talloc_asprintf(fx->tmp, "%s/outside/precious.txt",
+					      fx->dir);
+			assert_int_equal(symlinkat(out, fd, "flnk"), 0);
+		}
+		assert_int_equal(mkdirat(fd, "d", 0755), 0);
+		next = openat(fd, "d", O_RDONLY | O_DIRECTORY);
+		assert_true(next >= 0);
+		close(fd);
+		fd = next;
+	}
+	close(fd);
+
+	assert_int_equal(getrlimit(RLIMIT_NOFILE, &old), 0);
+	low = old;
+	low.rlim_cur = limit_leaving(4);
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &low), 0);
+	r = vfs_posix_empty_tree(fx->dfd, "top", 3);
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &old), 0);
+	assert_int_equal(r, 0);
+
+	assert_int_equal(type_of(fx, "top"), S_IFDIR);
+	assert_int_equal(type_of(fx, "top/d"), -1);
+	assert_int_equal(type_of(fx, "outside"), S_IFDIR);
+	assert_int_equal(size_of(fx, "outside/precious.txt"), 8);
+	/* a missing directory is empty; a file is not a directory */
+	assert_int_equal(vfs_posix_empty_tree(fx->dfd, "gone", 3), 0);
+	assert_int_equal(vfs_posix_empty_tree(fx->dfd, "outside/precious.txt",
+					      3), -ENOTDIR);
+	assert_int_equal(size_of(fx, "outside/precious.txt"), 8);
+}
+
+/* trees_check: absent or empty is new; anything else is refused with
+ * the path and why, nothing followed or changed. */
+static void test_trees_check(void **cm_state)
+{
+	struct fx *fx = *cm_state;
+	const char *paths[] = { "clients/client0", "clients/client1" };
+	char *err = NULL;
+
+	assert_int_equal(fileio_backend.trees_check(fx->tmp, &fx->opts,
+						    fx->dir, paths, 2, &err), 0);
+	mk_dir(fx, "clients");
+	mk_dir(fx, "clients/client0");
+	assert_int_equal(fileio_backend.trees_check(fx->tmp, &fx->opts,
+						    fx->dir, paths, 2, &err), 0);
+	mk_dir(fx, "outside");
+	mk_file(fx, "outside/x", "x");
+	assert_int_equal(symlinkat("../outside", fx->dfd, "clients/client1"),
+			 0);
+	assert_int_equal(fileio_backend.trees_check(fx->tmp, &fx->opts,
+						    fx->dir, paths, 2, &err), -1);
+	assert_non_null(strstr(err, "/clients/client1 already exists as a "
+				    "symlink: dbench removes only what it "
+				    "creates; remove it or use another -D"));
+	assert_int_equal(unlinkat(fx->dfd, "clients/client1", 0), 0);
+	mk_file(fx, "clients/client0/old", "old");
+	assert_int_equal(fileio_backend.trees_check(fx->tmp, &fx->opts,
+						    fx->dir, paths, 2, &err), -1);
+	assert_non_null(strstr(err, "/clients/client0 already exists (left "
+				    "by an earlier run, or someone else's "
+				    "files)"));
+	assert_int_equal(size_of(fx, "clients/client0/old"), 3);
+	assert_int_equal(size_of(fx, "outside/x"), 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -2096,6 +2202,8 @@ int main(void)
 		T(test_deltree),
 		T(test_deltree_and_cleanup_keep_symlink_targets),
 		T(test_symlinks_on_the_way),
+		T(test_deep_tree_bounded_fds),
+		T(test_trees_check),
 		T(test_symlinks_on_the_way_no_openat2),
 		T(test_kept_directories),
 		T(test_fds_per_client),
