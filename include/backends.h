@@ -27,4 +27,7 @@ extern const struct backend null_backend;
 /* nbvfs over an in-memory tree per process (src/backends/memfs.c). */
 extern const struct backend memfs_backend;
 
+/* NFSv3 through libnfs, both loadfile dialects (src/backends/nfs.c). */
+extern const struct backend nfs_backend;
+
 #endif

@@ -501,8 +501,8 @@ static void record(struct client *c, enum op_kind k, uint64_t lat,
 	struct op_stats *os = &s->ops[k];
 	uint64_t tick = LOAD(c->region->hdr->tick);
 
-	if (!(s->ops_used & (1u << k)))
-		__atomic_store_n(&s->ops_used, s->ops_used | (1u << k),
+	if (!(s->ops_used & (1ull << k)))
+		__atomic_store_n(&s->ops_used, s->ops_used | (1ull << k),
 				 __ATOMIC_RELEASE);
 	STORE(os->count, os->count + 1);
 	STORE(os->sum_ns, os->sum_ns + lat);

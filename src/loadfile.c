@@ -142,6 +142,29 @@ static const char *const lf_usage[OP_NUM_KINDS] = {
 	[OP_UNLOCKX] = "UnlockX handle offset size status",
 	[OP_FLUSH] = "Flush handle status",
 	[OP_DROPCACHE] = "DropCache handle status",
+	/* the NFSv3 dialect */
+	[OP_GETATTR3] = "GETATTR3 path status",
+	[OP_SETATTR3] = "SETATTR3 path status",
+	[OP_LOOKUP3] = "LOOKUP3 path status",
+	[OP_ACCESS3] = "ACCESS3 path desired granted status",
+	[OP_READLINK3] = "READLINK3 path status",
+	[OP_READ3] = "READ3 path offset size status",
+	[OP_WRITE3] = "WRITE3 path offset size stable status",
+	[OP_CREATE3] = "CREATE3 path status",
+	[OP_MKDIR3] = "MKDIR3 path status",
+	[OP_SYMLINK3] = "SYMLINK3 link target status",
+	[OP_REMOVE3] = "REMOVE3 path status",
+	[OP_RMDIR3] = "RMDIR3 path status",
+	[OP_RENAME3] = "RENAME3 old new status",
+	[OP_LINK3] = "LINK3 new existing status",
+	[OP_READDIRPLUS3] = "READDIRPLUS3 path status",
+	[OP_FSSTAT3] = "FSSTAT3 status",
+	[OP_FSINFO3] = "FSINFO3 status",
+	[OP_PATHCONF3] = "PATHCONF3 path status",
+	[OP_COMMIT3] = "COMMIT3 path status",
+	[OP_LOCK4] = "LOCK4 path offset length status",
+	[OP_UNLOCK4] = "UNLOCK4 path offset length status",
+	[OP_TEST4] = "TEST4 path offset length status",
 	[OP_LOOP] = "LOOP count",
 	[OP_ENDLOOP] = "ENDLOOP",
 	[OP_REPEAT] = "REPEAT count",
@@ -164,6 +187,12 @@ static const char *const lf_arg_names[OP_NUM_KINDS][PROGRAM_MAX_ARGS] = {
 	[OP_READX] = { "offset", "size", "returned" },
 	[OP_LOCKX] = { "offset", "size" },
 	[OP_UNLOCKX] = { "offset", "size" },
+	[OP_ACCESS3] = { "desired", "granted" },
+	[OP_READ3] = { "offset", "size" },
+	[OP_WRITE3] = { "offset", "size", "stable" },
+	[OP_LOCK4] = { "offset", "length" },
+	[OP_UNLOCK4] = { "offset", "length" },
+	[OP_TEST4] = { "offset", "length" },
 	[OP_LOOP] = { "count" },
 	[OP_REPEAT] = { "count" },
 	[OP_SLEEP] = { "usecs" },
@@ -1231,6 +1260,13 @@ static const char *lf_show_dos(struct lf_state *st, const struct path *pp)
 #define LF_CLIENT_POS	  8  /* strlen("clients/") */
 #define LF_CLIENT_DIR_LEN 15 /* strlen("clients/client1") */
 
+/* The NFSv3 dialect's removals and moves (confined like Unlink and
+ * Rename below). */
+static bool lf_removes_nfs3(unsigned kind)
+{
+	return kind == OP_REMOVE3 || kind == OP_RMDIR3 || kind == OP_RENAME3;
+}
+
 /*
  * Deltree, Rmdir, Unlink and Rename remove or move what they name, so
  * their paths must lie inside the client's own directory
@@ -1242,10 +1278,12 @@ static const char *lf_show_dos(struct lf_state *st, const struct path *pp)
 static int lf_removal_confined(struct lf_state *st, const struct op *op)
 {
 	const struct op_info *oi = &op_info[op->kind];
-	bool own_dir_ok = op->kind == OP_DELTREE || op->kind == OP_RMDIR;
+	bool own_dir_ok = op->kind == OP_DELTREE || op->kind == OP_RMDIR ||
+			  op->kind == OP_RMDIR3;
 
 	if (op->kind != OP_DELTREE && op->kind != OP_RMDIR &&
-	    op->kind != OP_UNLINK && op->kind != OP_RENAME)
+	    op->kind != OP_UNLINK && op->kind != OP_RENAME &&
+	    !lf_removes_nfs3(op->kind))
 		return 0;
 	for (unsigned i = 0; i < oi->npaths; i++) {
 		const struct path *pp = op->path[i];
