@@ -14,11 +14,12 @@
 # (nfs://127.0.0.1/DIR/expI); configuration, log and pid file in DIR.
 # Both run in the foreground in the background of this shell and are
 # stopped by their PIDs (nfsd_stop; nfsd_kill kills ganesha alone, hard).
-# After nfsd_start: NFSD_URL1 .. (NFSD_URL[i]), NFSD_EXP[i], NFSD_PID,
-# RPCBIND_PID, NFSD_LOG.  Returns 1 when the server does not come up.
-
-NFSD_PID=
-RPCBIND_PID=
+# nfsd_restart empties the exports with ganesha stopped (ganesha caches
+# names and handles: files removed behind its back would come back as
+# stale handles).  The PIDs live in DIR/*.pid, so that a subshell may
+# restart the server and the caller still stops the right one.  After
+# nfsd_start: NFSD_URL1, NFSD_URL[i], NFSD_EXP[i], NFSD_DIR, NFSD_LOG.
+# Returns 1 when the server does not come up.
 
 # nfsd_tools: the programs the server needs, or a message and 77.
 nfsd_tools() {
@@ -60,8 +61,49 @@ nfsd_enter_netns() {
 		 exec bash "$@"' nfsd-netns "$@"
 }
 
+# nfsd_pid NAME: the PID in $NFSD_DIR/NAME.pid, or nothing.
+nfsd_pid() {
+	cat "$NFSD_DIR/$1.pid" 2>/dev/null
+}
+
+# nfsd_signal NAME SIG: signal the process and wait until it is gone.
+nfsd_signal() {
+	local p i
+	p=$(nfsd_pid "$1")
+	[ -n "$p" ] || return 0
+	kill "-$2" "$p" 2>/dev/null
+	for i in $(seq 1 100); do
+		kill -0 "$p" 2>/dev/null || break
+		sleep 0.05
+	done
+	wait "$p" 2>/dev/null
+	rm -f "$NFSD_DIR/$1.pid"
+}
+
+# nfsd_ganesha: start ganesha on $NFSD_DIR/ganesha.conf, wait for mountd.
+nfsd_ganesha() {
+	local i
+	ganesha.nfsd -F -f "$NFSD_DIR/ganesha.conf" -L "$NFSD_LOG" \
+		-p "$NFSD_DIR/ganesha.own.pid" >"$NFSD_DIR/ganesha.out" 2>&1 &
+	echo $! >"$NFSD_DIR/nfsd.pid"
+	for i in $(seq 1 150); do
+		# a NULL call to each: a registration left by the
+		# previous ganesha does not count
+		if rpcinfo -t 127.0.0.1 100005 3 >/dev/null 2>&1 &&
+			rpcinfo -t 127.0.0.1 100003 3 >/dev/null 2>&1; then
+			return 0
+		fi
+		kill -0 "$(nfsd_pid nfsd)" 2>/dev/null || break
+		sleep 0.1
+	done
+	echo "ganesha did not come up; its log:"
+	tail -20 "$NFSD_LOG" 2>/dev/null
+	return 1
+}
+
 nfsd_start() {
 	local dir=$1 n=${2:-1} i conf
+	NFSD_DIR=$dir
 	NFSD_LOG=$dir/ganesha.log
 	conf=$dir/ganesha.conf
 	cat >"$conf" <<EOF
@@ -89,44 +131,32 @@ EOF
 	done
 	NFSD_URL1=${NFSD_URL[1]}
 	rpcbind -f -w -h 127.0.0.2 >"$dir/rpcbind.log" 2>&1 &
-	RPCBIND_PID=$!
+	echo $! >"$dir/rpcbind.pid"
 	for i in $(seq 1 50); do
 		rpcinfo -p 127.0.0.1 >/dev/null 2>&1 && break
 		sleep 0.1
 	done
-	ganesha.nfsd -F -f "$conf" -L "$NFSD_LOG" -p "$dir/ganesha.pid" \
-		>"$dir/ganesha.out" 2>&1 &
-	NFSD_PID=$!
-	for i in $(seq 1 150); do
-		if rpcinfo -p 127.0.0.1 2>/dev/null | grep -q mountd &&
-			rpcinfo -p 127.0.0.1 2>/dev/null | grep -qw nfs; then
-			return 0
-		fi
-		kill -0 "$NFSD_PID" 2>/dev/null || break
-		sleep 0.1
+	nfsd_ganesha
+}
+
+# nfsd_restart: stop ganesha, empty every export, start it again.
+nfsd_restart() {
+	local e
+	nfsd_signal nfsd TERM
+	for e in "${NFSD_EXP[@]}"; do
+		find "$e" -mindepth 1 -delete
 	done
-	echo "ganesha did not come up; its log:"
-	tail -20 "$NFSD_LOG" 2>/dev/null
-	return 1
+	nfsd_ganesha
 }
 
 # nfsd_kill: kill ganesha now (SIGKILL), as a crash would.
 nfsd_kill() {
-	if [ -n "$NFSD_PID" ]; then
-		kill -KILL "$NFSD_PID" 2>/dev/null
-		wait "$NFSD_PID" 2>/dev/null
-	fi
-	NFSD_PID=
+	nfsd_signal nfsd KILL
 }
 
 # nfsd_stop: stop ganesha and rpcbind, by their PIDs.
 nfsd_stop() {
-	local p
-	for p in "$NFSD_PID" "$RPCBIND_PID"; do
-		[ -n "$p" ] || continue
-		kill -TERM "$p" 2>/dev/null
-		wait "$p" 2>/dev/null
-	done
-	NFSD_PID=
-	RPCBIND_PID=
+	[ -n "$NFSD_DIR" ] || return 0
+	nfsd_signal nfsd TERM
+	nfsd_signal rpcbind TERM
 }
