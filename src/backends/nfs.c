@@ -198,6 +198,20 @@ static struct nfsv *nfsv_of(struct vfs *vfs)
 
 /* ---- mounting ---- */
 
+/* What a failed mount's libnfs message most likely means. */
+static const char *nfs_mount_hint(const char *why)
+{
+	if (strstr(why, "MNT3ERR_ACCES") != NULL ||
+	    strstr(why, "MNT3ERR_NOENT") != NULL)
+		return " (the export does not exist or does not allow this "
+		       "client)";
+	if (strstr(why, "nfs_service") != NULL ||
+	    strstr(why, "connect") != NULL || strstr(why, "portmap") != NULL)
+		return " (no answer: the server is down or unreachable, or "
+		       "its portmapper (rpcbind) or mountd is not running)";
+	return "";
+}
+
 /*
  * A libnfs context mounted on url, or NULL with *err (under mem_ctx):
  * "cannot mount URL: <libnfs's reason>".
@@ -223,8 +237,10 @@ static struct nfs_context *nfs_connect(void *mem_ctx, const char *url,
 	nfs_set_autoreconnect(ctx, 0);
 	nfs_set_timeout(ctx, NFS_TIMEOUT_MS);
 	if (nfs_mount(ctx, u->server, u->path) != 0) {
-		*err = talloc_asprintf(mem_ctx, "cannot mount %s: %s", url,
-				       nfs_get_error(ctx));
+		const char *why = nfs_get_error(ctx);
+
+		*err = talloc_asprintf(mem_ctx, "cannot mount %s: %s%s", url,
+				       why, nfs_mount_hint(why));
 		nfs_destroy_url(u);
 		nfs_destroy_context(ctx);
 		return NULL;
@@ -270,11 +286,29 @@ static int nfsv_ready(struct nfsv *m)
 	return m->ctx != NULL ? 0 : -ENOTCONN;
 }
 
-/* A libnfs result r: a lost connection drops the context. */
+/*
+ * Let go of a context whose connection failed, without a call on it: a
+ * synchronous call that failed half-way (a large read split into several
+ * RPCs) leaves requests queued whose completion data lived on its stack,
+ * and destroying the context would complete them.  The context and its
+ * file handles are left allocated (a few per client at most: see
+ * NFS_MAX_REMOUNTS).
+ */
+static void nfsv_abandon(struct nfsv *m)
+{
+	for (size_t i = 0; i < m->nh; i++)
+		m->h[i].fh = NULL;
+	for (unsigned i = 0; i < NFS_FH_CACHE; i++)
+		TALLOC_FREE(m->cache[i].path);
+	m->ctx = NULL;
+}
+
+/* A libnfs result r: a lost connection (libnfs says EIO, or a transport
+ * errno) abandons the context; the next op mounts again. */
 static int nfsv_ret(struct nfsv *m, int r)
 {
-	if (r < 0 && ntstatus_fault_class(-r) == FAULT_TRANSPORT)
-		nfsv_disconnect(m);
+	if (r == -EIO || (r < 0 && ntstatus_fault_class(-r) == FAULT_TRANSPORT))
+		nfsv_abandon(m);
 	return r;
 }
 
