@@ -101,6 +101,13 @@ extern const struct op_info op_info[OP_NUM_KINDS];
 #define OP_NFS3_FIRST	OP_GETATTR3
 #define OP_NFS3_LAST	OP_TEST4
 
+/*
+ * A status an op of this kind returns, for messages: the NT status name
+ * (or 0x%08X when it has none); for the NFSv3 dialect, whose statuses are
+ * NFS3 codes, always 0x%08X.  Returns a name or buf.
+ */
+const char *op_status_str(unsigned kind, uint32_t code, char buf[static 11]);
+
 /* Is kind one of the NFSv3 dialect's (which only an NFS backend has)? */
 static inline bool op_kind_is_nfs3(unsigned kind)
 {

@@ -1448,6 +1448,44 @@ static int lf_line(struct lf_state *st, const char *p, size_t len)
 
 /* ---- whole-file checks ---- */
 
+/*
+ * One dialect per loadfile: the NFSv3 dialect's commands (with Deltree,
+ * which its loadfiles use too) or the SMB ones, never both.  (A client
+ * touches the statistics of one dialect's kinds only.)
+ */
+static int lf_one_dialect(struct lf_state *st)
+{
+	const struct program *prog = st->prog;
+	const struct op *nfs = NULL, *smb = NULL;
+
+	for (uint32_t i = 0; i < prog->nops && (nfs == NULL || smb == NULL);
+	     i++) {
+		const struct op *op = &prog->ops[i];
+
+		if (op->kind >= OP_NUM_MEASURED || op->kind == OP_DELTREE)
+			continue;
+		if (op_kind_is_nfs3(op->kind)) {
+			if (nfs == NULL)
+				nfs = op;
+		} else if (smb == NULL) {
+			smb = op;
+		}
+	}
+	const struct op *later, *earlier;
+
+	if (nfs == NULL || smb == NULL)
+		return 0;
+	later = nfs->line > smb->line ? nfs : smb;
+	earlier = later == nfs ? smb : nfs;
+	st->line = later->line;
+	return lf_error(st,
+			"%s mixes the NFSv3 dialect with the SMB one (%s on "
+			"line %u); expected the commands of one dialect per "
+			"loadfile (Deltree goes with both)",
+			op_info[later->kind].name, op_info[earlier->kind].name,
+			earlier->line);
+}
+
 static int lf_finish(struct lf_state *st)
 {
 	struct program *prog = st->prog;
@@ -1455,6 +1493,8 @@ static int lf_finish(struct lf_state *st)
 	const struct lf_handle *bad = NULL;
 
 	prog->nlines = st->line;
+	if (prog->nops > 0 && lf_one_dialect(st) != 0)
+		return -1;
 	if (prog->nops == 0)
 		return lf_file_error(st, "no operations (the file is empty or "
 					 "has only comments and blank lines)");

@@ -5,8 +5,10 @@
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <strings.h>
 
+#include "ntstatus.h"
 #include "program.h"
 
 /*
@@ -155,4 +157,12 @@ int op_kind_from_name(const char *name, size_t len)
 			return s->kind;
 	}
 	return -1;
+}
+
+const char *op_status_str(unsigned kind, uint32_t code, char buf[static 11])
+{
+	if (!op_kind_is_nfs3(kind))
+		return ntstatus_str(code, buf);
+	snprintf(buf, 11, "0x%08X", (unsigned)code);
+	return buf;
 }

@@ -12,8 +12,8 @@
  * client's tree is clients/clientN under the export.  A lost connection
  * is reported as its errno (a transport fault: the client stops under the
  * default policy); the next op of a client that goes on (--keep-going)
- * mounts again, at most NFS_MAX_REMOUNTS times, and its open handles are
- * gone.  Removals check that no directory on the way is a symlink, and
+ * mounts again (at most NFS_MAX_REMOUNTS tries, one a second), and its
+ * open handles are gone.  Removals check that no directory on the way is a symlink, and
  * the removal walk (nbvfs's) never descends through one.
  *
  * What NFS cannot do here: byte-range locks (NLM is not implemented:
@@ -36,6 +36,7 @@
 #include <sys/statvfs.h>
 #include <sys/time.h>
 #include <talloc.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "backend.h"
@@ -132,8 +133,11 @@ static int nfs_options_done(void *mem_ctx, void **bopts, char **err)
 
 #ifdef HAVE_LIBNFS
 
-/* Times a client mounts again after a lost connection (--keep-going). */
-#define NFS_MAX_REMOUNTS	3
+/* Times a client tries to mount again after a lost connection
+ * (--keep-going), at most one try per NFS_REMOUNT_GAP_NS: a server that
+ * restarts within about that many seconds is found again. */
+#define NFS_MAX_REMOUNTS	30
+#define NFS_REMOUNT_GAP_NS	1000000000ull
 /* How long one NFS call may take before it fails (ms). */
 #define NFS_TIMEOUT_MS		30000
 /* Files the NFSv3 dialect keeps open by name (READ3, WRITE3, COMMIT3). */
@@ -181,6 +185,7 @@ struct nfsv {
 	const char *url;
 	const struct dbench_options *opts;
 	unsigned remounts;
+	uint64_t last_try_ns;		/* CLOCK_MONOTONIC of the last mount try */
 	struct nfs_handle *h;
 	size_t nh;
 	char *abs[2];			/* "/" + path, for the two paths of an op */
@@ -268,19 +273,32 @@ static void nfsv_disconnect(struct nfsv *m)
 	m->ctx = NULL;
 }
 
+static uint64_t nfs_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 /*
  * Is m mounted?  After a lost connection, mount again (at most
- * NFS_MAX_REMOUNTS times).  0 or a negative errno.
+ * NFS_MAX_REMOUNTS tries, one per NFS_REMOUNT_GAP_NS; in between the op
+ * fails at once).  0 or a negative errno.
  */
 static int nfsv_ready(struct nfsv *m)
 {
+	uint64_t now;
 	char *err = NULL;
 
 	if (m->ctx != NULL)
 		return 0;
-	if (m->remounts >= NFS_MAX_REMOUNTS)
+	now = nfs_now_ns();
+	if (m->remounts >= NFS_MAX_REMOUNTS ||
+	    (m->last_try_ns != 0 && now - m->last_try_ns < NFS_REMOUNT_GAP_NS))
 		return -ENOTCONN;
 	m->remounts++;
+	m->last_try_ns = now;
 	m->ctx = nfs_connect(m, m->url, &err);
 	talloc_free(err);
 	return m->ctx != NULL ? 0 : -ENOTCONN;

@@ -191,6 +191,30 @@ setup_errors() {
 	assert_grep "NLM" "$W/err" "--enable-nlm refused"
 }
 
+# --keep-going over a server restart: the failures are counted, the
+# clients mount again and clean up their trees, exit 1 (mismatches).
+server_restarted() {
+	local pid i
+	empty_exports
+	"$DBENCH" -B nfs --nfs="$URL1" -c "$SRCDIR/loadfiles/nfs-rw.txt" \
+		--keep-going -t 6 2 >"$W/out" 2>"$W/err" </dev/null &
+	pid=$!
+	for i in $(seq 1 100); do
+		grep -q "execute" "$W/out" 2>/dev/null && break
+		sleep 0.1
+	done
+	nfsd_kill
+	nfsd_ganesha >"$W/restart" 2>&1 || fail "ganesha did not restart"
+	wait "$pid"
+	RC=$?
+	assert_rc 1
+	assert_grep "^Status mismatches" "$W/out" "the failures counted"
+	assert_grep "$RE_THROUGHPUT" "$W/out" "the run's Throughput line"
+	assert_no_grep "cleanup of" "$W/err" "cleanup after the remount"
+	assert_eq "" "$(ls "$EXP1/clients" 2>/dev/null)" \
+		"client trees left on the export"
+}
+
 # ganesha killed mid-run: exit 1, the failing op named, no orphan.  (The
 # last check: the server stays dead.)
 server_killed() {
@@ -232,5 +256,6 @@ check "NFSv3 dialect: a status mismatch names file:line" dialect_mismatch
 check "NFSv3 dialect: -B fileio refuses it before the run" dialect_refused
 check "two exports, 4 clients: 0,2 on the first, 1,3 on the second" two_exports
 check "server or export missing, -D, --enable-nlm: exit 2 + message" setup_errors
+check "--keep-going over a server restart: counted, remounted, cleaned" server_restarted
 check "ganesha killed mid-run: exit 1, no orphans" server_killed
 finish
