@@ -27,6 +27,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <netdb.h>
 #include <popt.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -225,7 +226,9 @@ static struct nfs_context *nfs_connect(void *mem_ctx, const char *url,
 				       char **err)
 {
 	struct nfs_context *ctx = nfs_init_context();
+	struct addrinfo *ai = NULL;
 	struct nfs_url *u;
+	int gai;
 
 	if (ctx == NULL) {
 		*err = talloc_asprintf(mem_ctx, "%s: cannot make an NFS "
@@ -234,15 +237,30 @@ static struct nfs_context *nfs_connect(void *mem_ctx, const char *url,
 	}
 	u = nfs_parse_url_dir(ctx, url);
 	if (u == NULL) {
+		const char *why = nfs_get_error(ctx);
+
 		*err = talloc_asprintf(mem_ctx, "--nfs: '%s' is not a usable "
-				       "NFS URL: %s", url, nfs_get_error(ctx));
+				       "NFS URL: %s", url,
+				       why != NULL ? why : "no reason given");
 		nfs_destroy_context(ctx);
 		return NULL;
 	}
 	nfs_set_autoreconnect(ctx, 0);
 	nfs_set_timeout(ctx, NFS_TIMEOUT_MS);
+	/* libnfs 4.0 crashes on a server name it cannot resolve */
+	if ((gai = getaddrinfo(u->server, NULL, NULL, &ai)) != 0) {
+		*err = talloc_asprintf(mem_ctx, "cannot mount %s: server '%s': "
+				       "%s", url, u->server, gai_strerror(gai));
+		nfs_destroy_url(u);
+		nfs_destroy_context(ctx);
+		return NULL;
+	}
+	freeaddrinfo(ai);
 	if (nfs_mount(ctx, u->server, u->path) != 0) {
 		const char *why = nfs_get_error(ctx);
+
+		if (why == NULL)
+			why = "no reason given";
 
 		*err = talloc_asprintf(mem_ctx, "cannot mount %s: %s%s", url,
 				       why, nfs_mount_hint(why));
