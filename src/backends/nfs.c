@@ -248,9 +248,14 @@ static struct nfs_context *nfs_connect(void *mem_ctx, const char *url,
 	nfs_set_autoreconnect(ctx, 0);
 	nfs_set_timeout(ctx, NFS_TIMEOUT_MS);
 	/* libnfs 4.0 crashes on a server name it cannot resolve */
-	if ((gai = getaddrinfo(u->server, NULL, NULL, &ai)) != 0) {
-		*err = talloc_asprintf(mem_ctx, "cannot mount %s: server '%s': "
-				       "%s", url, u->server, gai_strerror(gai));
+	if (u->server == NULL || u->path == NULL ||
+	    (gai = getaddrinfo(u->server, NULL, NULL, &ai)) != 0) {
+		*err = talloc_asprintf(mem_ctx, "cannot mount %s: %s%s", url,
+				       u->server == NULL || u->path == NULL ?
+				       "no server or export in the URL" :
+				       "cannot resolve the server name: ",
+				       u->server == NULL || u->path == NULL ?
+				       "" : gai_strerror(gai));
 		nfs_destroy_url(u);
 		nfs_destroy_context(ctx);
 		return NULL;
