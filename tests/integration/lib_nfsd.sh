@@ -86,7 +86,7 @@ nfsd_ganesha() {
 	ganesha.nfsd -F -f "$NFSD_DIR/ganesha.conf" -L "$NFSD_LOG" \
 		-p "$NFSD_DIR/ganesha.own.pid" >"$NFSD_DIR/ganesha.out" 2>&1 &
 	echo $! >"$NFSD_DIR/nfsd.pid"
-	for i in $(seq 1 150); do
+	for i in $(seq 1 300); do
 		# a NULL call to each: a registration left by the
 		# previous ganesha does not count
 		if rpcinfo -t 127.0.0.1 100005 3 >/dev/null 2>&1 &&
@@ -112,9 +112,10 @@ NFS_CORE_PARAM {
 	Enable_NLM = false; Enable_RQUOTA = false; Enable_UDP = false;
 	Protocols = 3, 4;
 }
-NFSv4 { Graceless = true; }
+NFSv4 { Graceless = true; RecoveryRoot = $dir/recovery; }
 LOG { Default_Log_Level = EVENT; }
 EOF
+	mkdir -p "$dir/recovery" || return 1
 	for i in $(seq 1 "$n"); do
 		NFSD_EXP[$i]=$dir/exp$i
 		NFSD_URL[$i]=nfs://127.0.0.1$dir/exp$i
