@@ -1,6 +1,6 @@
 #!/bin/bash
 # bench/nfs.sh - `dbench -B nfs` against a throwaway nfs-ganesha export
-# (FSAL VFS on /var/tmp, rpcbind and ganesha in their own network
+# (FSAL VFS on /dev/shm, rpcbind and ganesha in their own network
 # namespace, as tests/integration/nfs.sh starts them): MB/s, and the CPU
 # dbench spends per MB moved, for 1, 4 and 16 clients.  A benchmark, not a
 # test: it asserts nothing and is not part of `make check`.
@@ -32,7 +32,7 @@ SECS=${SECS:-10}
 ROUNDS=${ROUNDS:-3}
 LOADS=${LOADS:-"nfs-rw.txt client.txt"}
 CLIENTS=${CLIENTS:-"1 4 16"}
-WORK=$(mktemp -d /var/tmp/dbench-bench-nfs.XXXXXX)
+WORK=$(mktemp -d /dev/shm/dbench-bench-nfs.XXXXXX)
 trap 'nfsd_stop; rm -rf "$WORK"' EXIT
 
 nfsd_start "$WORK" 1 >"$WORK/start" 2>&1 || { cat "$WORK/start"; exit 1; }
@@ -49,6 +49,7 @@ one() {
 	g0=$(ticks nfsd)
 	/usr/bin/time -f "%U %S" -o "$WORK/time" "$DBENCH" -B nfs \
 		--nfs="$NFSD_URL1" -c "$lf" -t "$SECS" "$n" >"$WORK/out" 2>&1
+	[ -n "${BENCH_DEBUG:-}" ] && cat "$WORK/out" "$WORK/time" >&2
 	g1=$(ticks nfsd)
 	tp=$(awk '/^Throughput/ { print $2 }' "$WORK/out")
 	cpu=$(awk '{ print $1 + $2 }' "$WORK/time")

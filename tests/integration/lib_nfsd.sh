@@ -44,7 +44,7 @@ nfsd_tools() {
 # namespace (does not return), or return 0 when already inside.
 nfsd_enter_netns() {
 	local why
-	[ -n "$NFSD_IN_NETNS" ] && return 0
+	[ -n "${NFSD_IN_NETNS:-}" ] && return 0
 	PATH=$PATH:/usr/sbin:/sbin
 	export PATH
 	why=$(nfsd_tools)
@@ -157,7 +157,7 @@ nfsd_kill() {
 
 # nfsd_stop: stop ganesha and rpcbind, by their PIDs.
 nfsd_stop() {
-	[ -n "$NFSD_DIR" ] || return 0
+	[ -n "${NFSD_DIR:-}" ] || return 0
 	nfsd_signal nfsd TERM
 	nfsd_signal rpcbind TERM
 }
