@@ -159,6 +159,30 @@ dialect_refused() {
 		"$W/err" "the refusal"
 }
 
+# A symlink on the server is never followed by a removal or the cleanup:
+# a file it points at survives, the link itself goes with the tree.
+symlink_not_followed() {
+	empty_exports
+	cat >"$W/link.txt" <<'EOF'
+MKDIR3 "/clients" *
+MKDIR3 "/clients/client1" *
+MKDIR3 "/outside" *
+CREATE3 "/outside/precious" 0x00000000
+WRITE3 "/outside/precious" 0 4096 2 0x00000000
+SYMLINK3 "/clients/client1/link" "/outside" 0x00000000
+GETATTR3 "/clients/client1/link/precious" *
+REMOVE3 "/clients/client1/link/precious" 0x00000016
+Deltree "/clients/client1" 0x00000000
+SYMLINK3 "/clients/client1/link2" "/outside" *
+EOF
+	run_db --run-once -B nfs --nfs="$URL1" -c "$W/link.txt" 1
+	assert_clean_run "symlink loadfile"
+	assert_eq 4096 "$(stat -c %s "$EXP1/outside/precious")" \
+		"the file behind the symlink"
+	assert_eq "" "$(ls "$EXP1/clients" 2>/dev/null)" \
+		"client trees left on the export"
+}
+
 # Two exports, 4 clients: 0 and 2 on the first, 1 and 3 on the second.
 two_exports() {
 	empty_exports
@@ -254,6 +278,7 @@ check "NFSv3 dialect: nfs-basic.txt, every kind" dialect_all_kinds
 check "NFSv3 dialect: nfs-rw.txt, 3 clients" dialect_sample nfs-rw.txt 3
 check "NFSv3 dialect: a status mismatch names file:line" dialect_mismatch
 check "NFSv3 dialect: -B fileio refuses it before the run" dialect_refused
+check "a symlink on the server is never followed by removals or cleanup" symlink_not_followed
 check "two exports, 4 clients: 0,2 on the first, 1,3 on the second" two_exports
 check "server or export missing, -D, --enable-nlm: exit 2 + message" setup_errors
 check "--keep-going over a server restart: counted, remounted, cleaned" server_restarted
