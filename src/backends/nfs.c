@@ -32,6 +32,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -328,19 +329,46 @@ static int nfsv_ready(struct nfsv *m)
 }
 
 /*
+ * The libnfs objects of abandoned contexts (see nfsv_abandon), kept
+ * reachable for the life of the process: they are never used or freed
+ * again, and a leak checker must not count them as lost.  Per process,
+ * at most (NFS_MAX_REMOUNTS + 1) contexts per client with their handles.
+ */
+static void **nfs_kept;
+static size_t nfs_nkept;
+
+static void nfs_keep(void *p)
+{
+	void **v;
+
+	if (p == NULL)
+		return;
+	v = realloc(nfs_kept, (nfs_nkept + 1) * sizeof(*v));
+	if (v == NULL)
+		return;
+	nfs_kept = v;
+	nfs_kept[nfs_nkept++] = p;
+}
+
+/*
  * Let go of a context whose connection failed, without a call on it: a
  * synchronous call that failed half-way (a large read split into several
  * RPCs) leaves requests queued whose completion data lived on its stack,
  * and destroying the context would complete them.  The context and its
- * file handles are left allocated (a few per client at most: see
- * NFS_MAX_REMOUNTS).
+ * file handles stay allocated (nfs_keep).
  */
 static void nfsv_abandon(struct nfsv *m)
 {
-	for (size_t i = 0; i < m->nh; i++)
+	for (size_t i = 0; i < m->nh; i++) {
+		nfs_keep(m->h[i].fh);
 		m->h[i].fh = NULL;
-	for (unsigned i = 0; i < NFS_FH_CACHE; i++)
+	}
+	for (unsigned i = 0; i < NFS_FH_CACHE; i++) {
+		if (m->cache[i].path != NULL)
+			nfs_keep(m->cache[i].fh);
 		TALLOC_FREE(m->cache[i].path);
+	}
+	nfs_keep(m->ctx);
 	m->ctx = NULL;
 }
 
@@ -636,9 +664,11 @@ static void nfsv_closedir(struct vfs *vfs, struct vfs_dir *d)
 {
 	struct nfsv *m = nfsv_of(vfs);
 
-	/* after a lost connection the listing went with the context */
+	/* after a lost connection the listing stays with the context */
 	if (m->ctx != NULL && d->p != NULL)
 		nfs_closedir(m->ctx, d->p);
+	else
+		nfs_keep(d->p);
 	d->p = NULL;
 }
 
