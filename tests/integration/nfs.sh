@@ -129,6 +129,18 @@ dialect_all_kinds() {
 	done
 	assert_eq 4 "$(awk '$1 == "WRITE3" { print $2 }' "$W/out")" \
 		"WRITE3 count of nfs-basic.txt"
+	# the --json document of a dialect run fits the schema
+	python3 -c 'import jsonschema' 2>/dev/null || return 0
+	empty_exports
+	run_db --run-once -B nfs --nfs="$URL1" --json "$W/r.json" \
+		-c "$SRCDIR/loadfiles/nfs-basic.txt" 1
+	assert_rc 0
+	python3 - "$W/r.json" "$SRCDIR/doc/dbench-result.schema.json" \
+		>"$W/schema.err" 2>&1 <<'EOF' || fail "--json: $(tail -3 "$W/schema.err")"
+import json, sys, jsonschema
+doc = json.load(open(sys.argv[1]))
+jsonschema.validate(doc, json.load(open(sys.argv[2])))
+EOF
 }
 
 # A wrong expected NFS3 status is reported with file:line.
