@@ -201,7 +201,9 @@ struct backend {
 	 */
 	int (*cleanup)(void *state, const char *path);
 
-	/* Indexed by enum op_kind; every entry must be set. */
+	/* Indexed by enum op_kind; every entry must be set, except those
+	 * of a loadfile dialect the backend does not speak (the NFSv3
+	 * kinds, op_kind_is_nfs3()): NULL there refuses such loadfiles. */
 	backend_op_fn ops[OP_NUM_MEASURED];
 };
 
@@ -229,6 +231,14 @@ const struct backend *backend_find_in(const struct backend *const *list,
  */
 int backend_list_check(const struct backend *const *list, const char **bad,
 		       const char **why);
+
+/*
+ * Can be run p?  Every measured op kind p uses must have its ops[] entry
+ * (a loadfile of the NFSv3 dialect needs -B nfs).  Returns 0, or -1 with
+ * *err (under mem_ctx) one line naming the file, the line and the op.
+ */
+int backend_program_check(void *mem_ctx, const struct backend *be,
+			  const struct program *p, char **err);
 
 /* backend_list_check() of backend_registry, without the reason. */
 int backend_registry_check(const char **bad);

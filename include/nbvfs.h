@@ -58,6 +58,9 @@ uint32_t nbvfs_find_count(struct nbvfs *nb, struct op_call *call,
 			  const char *pattern, int64_t maxcount,
 			  uint64_t *count);
 
+/* The vfs below nb (a backend's ops of its own dialect use it). */
+struct vfs *nbvfs_vfs(const struct nbvfs *nb);
+
 /* The vfs handle behind an open slot, -1 if the slot is not open. */
 int nbvfs_handle_fh(const struct nbvfs *nb, int32_t slot);
 

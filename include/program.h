@@ -42,6 +42,36 @@ enum op_kind {
 	OP_UNLOCKX,
 	OP_FLUSH,
 	OP_DROPCACHE,		/* flush a file, then drop its cached pages */
+
+	/*
+	 * dbench 5.0's NFSv3 dialect (its nfs loadfiles): paths name
+	 * objects on the export, statuses are NFS3 codes (nfsstat3; NLM
+	 * codes for the three lock ops).  Only a backend that speaks NFS
+	 * fills these ops[] entries; with any other the run is refused
+	 * before it starts (backend_program_check()).
+	 */
+	OP_GETATTR3,
+	OP_SETATTR3,		/* set the times to now */
+	OP_LOOKUP3,
+	OP_ACCESS3,		/* arg0 = desired, arg1 = granted (unchecked) */
+	OP_READLINK3,
+	OP_READ3,		/* arg0 = offset, arg1 = size */
+	OP_WRITE3,		/* arg0 = offset, arg1 = size, arg2 = stable */
+	OP_CREATE3,
+	OP_MKDIR3,
+	OP_SYMLINK3,		/* path[0] = the link, path[1] = its target */
+	OP_REMOVE3,
+	OP_RMDIR3,
+	OP_RENAME3,
+	OP_LINK3,		/* path[0] = the new name, path[1] = the file */
+	OP_READDIRPLUS3,
+	OP_FSSTAT3,
+	OP_FSINFO3,
+	OP_PATHCONF3,
+	OP_COMMIT3,
+	OP_LOCK4,		/* NLM: arg0 = offset, arg1 = length */
+	OP_UNLOCK4,
+	OP_TEST4,
 	OP_NUM_MEASURED,
 
 	/* control commands: handled by the client engine, not a backend */
@@ -66,6 +96,23 @@ struct op_info {
 };
 
 extern const struct op_info op_info[OP_NUM_KINDS];
+
+/* The NFSv3 dialect's kinds: OP_NFS3_FIRST .. OP_NFS3_LAST. */
+#define OP_NFS3_FIRST	OP_GETATTR3
+#define OP_NFS3_LAST	OP_TEST4
+
+/*
+ * A status an op of this kind returns, for messages: the NT status name
+ * (or 0x%08X when it has none); for the NFSv3 dialect, whose statuses are
+ * NFS3 codes, always 0x%08X.  Returns a name or buf.
+ */
+const char *op_status_str(unsigned kind, uint32_t code, char buf[static 11]);
+
+/* Is kind one of the NFSv3 dialect's (which only an NFS backend has)? */
+static inline bool op_kind_is_nfs3(unsigned kind)
+{
+	return kind >= OP_NFS3_FIRST && kind <= OP_NFS3_LAST;
+}
 
 /*
  * Look up an op kind by its loadfile or short name, case-insensitively.

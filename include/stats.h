@@ -111,7 +111,7 @@ struct client_slot {
 	 * the parent reading 17 untouched op_stats of 1,024 slots at its
 	 * first tick allocated 17,000 pages (70 MB, and a late tick).
 	 */
-	uint32_t ops_used;
+	uint64_t ops_used;
 	struct op_stats ops[OP_NUM_MEASURED];
 	struct mismatch_stats mm[OP_NUM_MEASURED];
 	struct pass_record pass[STATS_MAX_PASS_RECORDS];
@@ -170,7 +170,7 @@ struct stats_total {
  * release: its first tick would otherwise take one page fault for each
  * (slot, page), some 17,000 with 1,024 clients, and come 40-80 ms late.
  */
-void stats_prefault(const struct stats_region *r, uint32_t ops_mask);
+void stats_prefault(const struct stats_region *r, uint64_t ops_mask);
 
 /*
  * Add up the slots [first, first+n) whose counters belong to phase.

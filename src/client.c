@@ -437,7 +437,7 @@ static const char *op_path_text(struct client *c, const struct op *op,
 static void report_fatal(struct client *c, const struct op *op,
 			 const struct op_call *call, uint32_t status)
 {
-	char eb[11], ab[11];
+	char eb[11], ab[11], ok[11];
 	const char *path = op_path_text(c, op, call);
 	char *story = NULL;
 
@@ -447,10 +447,10 @@ static void report_fatal(struct client *c, const struct op *op,
 		"dbench: client %u, %s:%u: %s%s%s%s: expected %s, got %s%s%s%s\n",
 		c->id, client_file(c), op->line, op_info[op->kind].name,
 		path ? " \"" : "", path ? path : "", path ? "\"" : "",
-		op->check == STATUS_SUCCESS ? "NT_STATUS_OK" :
+		op->check == STATUS_SUCCESS ? op_status_str(op->kind, 0, ok) :
 		op->check == STATUS_FAILURE ? "a failure" :
-		ntstatus_str(op->status, eb),
-		ntstatus_str(status, ab),
+		op_status_str(op->kind, op->status, eb),
+		op_status_str(op->kind, status, ab),
 		call->err && status != NT_STATUS_INVALID_HANDLE ? ": " : "",
 		call->err && status != NT_STATUS_INVALID_HANDLE ?
 			strerror(call->err) : "",
@@ -511,8 +511,8 @@ static void record(struct client *c, enum op_kind k, uint64_t lat,
 	struct op_stats *os = &s->ops[k];
 	uint64_t tick = LOAD(c->region->hdr->tick);
 
-	if (!(s->ops_used & (1u << k)))
-		__atomic_store_n(&s->ops_used, s->ops_used | (1u << k),
+	if (!(s->ops_used & (1ull << k)))
+		__atomic_store_n(&s->ops_used, s->ops_used | (1ull << k),
 				 __ATOMIC_RELEASE);
 	STORE(os->count, os->count + 1);
 	STORE(os->sum_ns, os->sum_ns + lat);

@@ -142,6 +142,29 @@ static const char *const lf_usage[OP_NUM_KINDS] = {
 	[OP_UNLOCKX] = "UnlockX handle offset size status",
 	[OP_FLUSH] = "Flush handle status",
 	[OP_DROPCACHE] = "DropCache handle status",
+	/* the NFSv3 dialect */
+	[OP_GETATTR3] = "GETATTR3 path status",
+	[OP_SETATTR3] = "SETATTR3 path status",
+	[OP_LOOKUP3] = "LOOKUP3 path status",
+	[OP_ACCESS3] = "ACCESS3 path desired granted status",
+	[OP_READLINK3] = "READLINK3 path status",
+	[OP_READ3] = "READ3 path offset size status",
+	[OP_WRITE3] = "WRITE3 path offset size stable status",
+	[OP_CREATE3] = "CREATE3 path status",
+	[OP_MKDIR3] = "MKDIR3 path status",
+	[OP_SYMLINK3] = "SYMLINK3 link target status",
+	[OP_REMOVE3] = "REMOVE3 path status",
+	[OP_RMDIR3] = "RMDIR3 path status",
+	[OP_RENAME3] = "RENAME3 old new status",
+	[OP_LINK3] = "LINK3 new existing status",
+	[OP_READDIRPLUS3] = "READDIRPLUS3 path status",
+	[OP_FSSTAT3] = "FSSTAT3 status",
+	[OP_FSINFO3] = "FSINFO3 status",
+	[OP_PATHCONF3] = "PATHCONF3 path status",
+	[OP_COMMIT3] = "COMMIT3 path status",
+	[OP_LOCK4] = "LOCK4 path offset length status",
+	[OP_UNLOCK4] = "UNLOCK4 path offset length status",
+	[OP_TEST4] = "TEST4 path offset length status",
 	[OP_LOOP] = "LOOP count",
 	[OP_ENDLOOP] = "ENDLOOP",
 	[OP_REPEAT] = "REPEAT count",
@@ -164,6 +187,12 @@ static const char *const lf_arg_names[OP_NUM_KINDS][PROGRAM_MAX_ARGS] = {
 	[OP_READX] = { "offset", "size", "returned" },
 	[OP_LOCKX] = { "offset", "size" },
 	[OP_UNLOCKX] = { "offset", "size" },
+	[OP_ACCESS3] = { "desired", "granted" },
+	[OP_READ3] = { "offset", "size" },
+	[OP_WRITE3] = { "offset", "size", "stable" },
+	[OP_LOCK4] = { "offset", "length" },
+	[OP_UNLOCK4] = { "offset", "length" },
+	[OP_TEST4] = { "offset", "length" },
 	[OP_LOOP] = { "count" },
 	[OP_REPEAT] = { "count" },
 	[OP_SLEEP] = { "usecs" },
@@ -1270,6 +1299,13 @@ static const char *lf_show_dos(struct lf_state *st, const struct path *pp)
 #define LF_CLIENT_POS	  8  /* strlen("clients/") */
 #define LF_CLIENT_DIR_LEN 15 /* strlen("clients/client1") */
 
+/* The NFSv3 dialect's removals and moves (confined like Unlink and
+ * Rename below). */
+static bool lf_removes_nfs3(unsigned kind)
+{
+	return kind == OP_REMOVE3 || kind == OP_RMDIR3 || kind == OP_RENAME3;
+}
+
 /*
  * Deltree, Rmdir, Unlink and Rename remove or move what they name, so
  * their paths must lie inside the client's own directory
@@ -1281,10 +1317,12 @@ static const char *lf_show_dos(struct lf_state *st, const struct path *pp)
 static int lf_removal_confined(struct lf_state *st, const struct op *op)
 {
 	const struct op_info *oi = &op_info[op->kind];
-	bool own_dir_ok = op->kind == OP_DELTREE || op->kind == OP_RMDIR;
+	bool own_dir_ok = op->kind == OP_DELTREE || op->kind == OP_RMDIR ||
+			  op->kind == OP_RMDIR3;
 
 	if (op->kind != OP_DELTREE && op->kind != OP_RMDIR &&
-	    op->kind != OP_UNLINK && op->kind != OP_RENAME)
+	    op->kind != OP_UNLINK && op->kind != OP_RENAME &&
+	    !lf_removes_nfs3(op->kind))
 		return 0;
 	for (unsigned i = 0; i < oi->npaths; i++) {
 		const struct path *pp = op->path[i];
@@ -1583,12 +1621,52 @@ static void lf_trim(struct lf_state *st)
 	}
 }
 
+/*
+ * One dialect per loadfile: the NFSv3 dialect's commands (with Deltree,
+ * which its loadfiles use too) or the SMB ones, never both.  (A client
+ * touches the statistics of one dialect's kinds only.)
+ */
+static int lf_one_dialect(struct lf_state *st)
+{
+	const struct program *prog = st->prog;
+	const struct op *nfs = NULL, *smb = NULL;
+
+	for (uint32_t i = 0; i < prog->nops && (nfs == NULL || smb == NULL);
+	     i++) {
+		const struct op *op = &prog->ops[i];
+
+		if (op->kind >= OP_NUM_MEASURED || op->kind == OP_DELTREE)
+			continue;
+		if (op_kind_is_nfs3(op->kind)) {
+			if (nfs == NULL)
+				nfs = op;
+		} else if (smb == NULL) {
+			smb = op;
+		}
+	}
+	const struct op *later, *earlier;
+
+	if (nfs == NULL || smb == NULL)
+		return 0;
+	later = nfs->line > smb->line ? nfs : smb;
+	earlier = later == nfs ? smb : nfs;
+	st->line = later->line;
+	return lf_error(st,
+			"%s mixes the NFSv3 dialect with the SMB one (%s on "
+			"line %u); expected the commands of one dialect per "
+			"loadfile (Deltree goes with both)",
+			op_info[later->kind].name, op_info[earlier->kind].name,
+			earlier->line);
+}
+
 /* The checks that need the whole file, then the arrays trimmed. */
 static int lf_finish(struct lf_state *st)
 {
 	struct program *prog = st->prog;
 
 	prog->nlines = st->line;
+	if (prog->nops > 0 && lf_one_dialect(st) != 0)
+		return -1;
 	if (prog->nops == 0)
 		return lf_file_error(st, "no operations (the file is empty or "
 					 "has only comments and blank lines)");

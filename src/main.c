@@ -124,6 +124,13 @@ static int run_load(void *mem, const struct cli *cli)
 	progs = compile_loadfiles(mem, o, &rc);
 	if (progs == NULL)
 		return rc;
+	for (unsigned i = 0; i < o->nloadfiles; i++) {
+		if (backend_program_check(mem, cli->backend, progs[i],
+					  &why) != 0) {
+			fprintf(stderr, "dbench: %s\n", why);
+			return CLI_EXIT_USAGE;
+		}
+	}
 	/* a half-started run is worse than none: check first */
 	if (rlimits_check(mem, o, cli->backend, progs, o->nloadfiles,
 			  &why) != 0) {

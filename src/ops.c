@@ -5,8 +5,10 @@
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <strings.h>
 
+#include "ntstatus.h"
 #include "program.h"
 
 /*
@@ -38,6 +40,29 @@ const struct op_info op_info[OP_NUM_KINDS] = {
 	[OP_UNLOCKX] = { "UnlockX", "UnlockX", 0, 1, 2 },
 	[OP_FLUSH] = { "Flush", "Flush", 0, 1, 0 },
 	[OP_DROPCACHE] = { "DropCache", "DropCache", 0, 1, 0 },
+	/* the NFSv3 dialect (dbench 5.0's nfs loadfiles) */
+	[OP_GETATTR3] = { "GETATTR3", "GETATTR3", 1, 0, 0 },
+	[OP_SETATTR3] = { "SETATTR3", "SETATTR3", 1, 0, 0 },
+	[OP_LOOKUP3] = { "LOOKUP3", "LOOKUP3", 1, 0, 0 },
+	[OP_ACCESS3] = { "ACCESS3", "ACCESS3", 1, 0, 2 },
+	[OP_READLINK3] = { "READLINK3", "READLINK3", 1, 0, 0 },
+	[OP_READ3] = { "READ3", "READ3", 1, 0, 2 },
+	[OP_WRITE3] = { "WRITE3", "WRITE3", 1, 0, 3 },
+	[OP_CREATE3] = { "CREATE3", "CREATE3", 1, 0, 0 },
+	[OP_MKDIR3] = { "MKDIR3", "MKDIR3", 1, 0, 0 },
+	[OP_SYMLINK3] = { "SYMLINK3", "SYMLINK3", 2, 0, 0 },
+	[OP_REMOVE3] = { "REMOVE3", "REMOVE3", 1, 0, 0 },
+	[OP_RMDIR3] = { "RMDIR3", "RMDIR3", 1, 0, 0 },
+	[OP_RENAME3] = { "RENAME3", "RENAME3", 2, 0, 0 },
+	[OP_LINK3] = { "LINK3", "LINK3", 2, 0, 0 },
+	[OP_READDIRPLUS3] = { "READDIRPLUS3", "READDIRPLUS3", 1, 0, 0 },
+	[OP_FSSTAT3] = { "FSSTAT3", "FSSTAT3", 0, 0, 0 },
+	[OP_FSINFO3] = { "FSINFO3", "FSINFO3", 0, 0, 0 },
+	[OP_PATHCONF3] = { "PATHCONF3", "PATHCONF3", 1, 0, 0 },
+	[OP_COMMIT3] = { "COMMIT3", "COMMIT3", 1, 0, 0 },
+	[OP_LOCK4] = { "LOCK4", "LOCK4", 1, 0, 2 },
+	[OP_UNLOCK4] = { "UNLOCK4", "UNLOCK4", 1, 0, 2 },
+	[OP_TEST4] = { "TEST4", "TEST4", 1, 0, 2 },
 	[OP_LOOP] = { "LOOP", "LOOP", 0, 0, 1 },
 	[OP_ENDLOOP] = { "ENDLOOP", "ENDLOOP", 0, 0, 0 },
 	[OP_REPEAT] = { "REPEAT", "REPEAT", 0, 0, 1 },
@@ -96,6 +121,29 @@ static const struct op_spelling op_spellings[] = {
 	SPELL("WAITSP", OP_WAITSP),
 	SPELL("WRITEPATTERN", OP_WRITEPATTERN),
 	SPELL("RANDOMSTRING", OP_RANDOMSTRING),
+	/* the NFSv3 dialect */
+	SPELL("READ3", OP_READ3),
+	SPELL("WRITE3", OP_WRITE3),
+	SPELL("GETATTR3", OP_GETATTR3),
+	SPELL("LOOKUP3", OP_LOOKUP3),
+	SPELL("ACCESS3", OP_ACCESS3),
+	SPELL("SETATTR3", OP_SETATTR3),
+	SPELL("READLINK3", OP_READLINK3),
+	SPELL("CREATE3", OP_CREATE3),
+	SPELL("MKDIR3", OP_MKDIR3),
+	SPELL("SYMLINK3", OP_SYMLINK3),
+	SPELL("REMOVE3", OP_REMOVE3),
+	SPELL("RMDIR3", OP_RMDIR3),
+	SPELL("RENAME3", OP_RENAME3),
+	SPELL("LINK3", OP_LINK3),
+	SPELL("READDIRPLUS3", OP_READDIRPLUS3),
+	SPELL("FSSTAT3", OP_FSSTAT3),
+	SPELL("FSINFO3", OP_FSINFO3),
+	SPELL("PATHCONF3", OP_PATHCONF3),
+	SPELL("COMMIT3", OP_COMMIT3),
+	SPELL("LOCK4", OP_LOCK4),
+	SPELL("UNLOCK4", OP_UNLOCK4),
+	SPELL("TEST4", OP_TEST4),
 };
 
 int op_kind_from_name(const char *name, size_t len)
@@ -109,4 +157,12 @@ int op_kind_from_name(const char *name, size_t len)
 			return s->kind;
 	}
 	return -1;
+}
+
+const char *op_status_str(unsigned kind, uint32_t code, char buf[static 11])
+{
+	if (!op_kind_is_nfs3(kind))
+		return ntstatus_str(code, buf);
+	snprintf(buf, 11, "0x%08X", (unsigned)code);
+	return buf;
 }

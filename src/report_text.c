@@ -145,9 +145,10 @@ void report_percentiles(FILE *f, const struct dbench_options *o,
 }
 
 /* "expected X, got Y" or the FIND_FIRST count, under mem_ctx. */
-static char *mismatch_what(void *mem_ctx, const struct result_mismatch *m)
+static char *mismatch_what(void *mem_ctx, const struct result_mismatch *m,
+			   unsigned kind)
 {
-	char eb[11], ab[11];
+	char eb[11], ab[11], ok[11];
 
 	if (m->found >= 0)
 		return talloc_asprintf(mem_ctx, "expected %lld entries, "
@@ -156,10 +157,10 @@ static char *mismatch_what(void *mem_ctx, const struct result_mismatch *m)
 				       (long long)m->found);
 	return talloc_asprintf(
 		mem_ctx, "expected %s, got %s%s%s",
-		m->check == STATUS_SUCCESS ? "NT_STATUS_OK" :
+		m->check == STATUS_SUCCESS ? op_status_str(kind, 0, ok) :
 		m->check == STATUS_FAILURE ? "a failure" :
-		ntstatus_str(m->expected_status, eb),
-		ntstatus_str(m->status, ab), m->err ? ": " : "",
+		op_status_str(kind, m->expected_status, eb),
+		op_status_str(kind, m->status, ab), m->err ? ": " : "",
 		m->err ? strerror(m->err) : "");
 }
 
@@ -187,7 +188,7 @@ void report_mismatches(FILE *f, void *mem_ctx,
 		}
 		if (m->path != NULL)
 			path = talloc_asprintf(mem_ctx, " \"%s\"", m->path);
-		what = mismatch_what(mem_ctx, m);
+		what = mismatch_what(mem_ctx, m, k);
 		fprintf(f, " %-*s %7llu   first: client %u, %s:%u%s: %s\n",
 			w, report_op_name(o, k), (unsigned long long)m->count,
 			m->client_id, m->loadfile, m->line, path ? path : "",

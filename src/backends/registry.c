@@ -19,6 +19,7 @@ const struct backend *const backend_registry[] = {
 	&null_backend,
 	&memfs_backend,
 	&sockio_backend,
+	&nfs_backend,
 	NULL
 };
 
@@ -61,8 +62,10 @@ static const char *backend_missing_hook(const struct backend *b)
 	for (size_t i = 0; i < sizeof(hooks) / sizeof(hooks[0]); i++)
 		if (!hooks[i].set)
 			return hooks[i].missing;
+	/* a dialect's kinds are optional: backend_program_check() refuses
+	 * a loadfile that uses one the backend lacks */
 	for (size_t i = 0; i < OP_NUM_MEASURED; i++)
-		if (b->ops[i] == NULL)
+		if (b->ops[i] == NULL && !op_kind_is_nfs3((unsigned)i))
 			return "an entry of its ops[] is missing";
 	return NULL;
 }
@@ -210,5 +213,26 @@ int backend_none_shared_remove(void *mem_ctx, const struct dbench_options *o,
 	(void)target;
 	(void)paths;
 	(void)n;
+	return 0;
+}
+
+int backend_program_check(void *mem_ctx, const struct backend *be,
+			  const struct program *p, char **err)
+{
+	for (uint32_t i = 0; i < p->nops; i++) {
+		const struct op *op = &p->ops[i];
+
+		if (op->kind >= OP_NUM_MEASURED || be->ops[op->kind] != NULL)
+			continue;
+		*err = talloc_asprintf(mem_ctx,
+				       "%s:%u: loadfile op %s needs a backend "
+				       "with the %s dialect (-B nfs); backend "
+				       "'%s' does not have it",
+				       p->filename, op->line,
+				       op_info[op->kind].name,
+				       op_kind_is_nfs3(op->kind) ? "nfs" : "smb",
+				       be->name);
+		return -1;
+	}
 	return 0;
 }

@@ -635,16 +635,16 @@ static int start_workers(struct run *run, int gate[2])
 }
 
 /* The measured op kinds the loadfiles contain (bit k: op kind k). */
-static uint32_t measured_kinds(const struct run_setup *su)
+static uint64_t measured_kinds(const struct run_setup *su)
 {
-	uint32_t mask = 0;
+	uint64_t mask = 0;
 
 	for (unsigned i = 0; i < su->nprograms; i++) {
 		const struct program *p = su->programs[i];
 
 		for (uint32_t k = 0; k < p->nops; k++)
 			if (p->ops[k].kind < OP_NUM_MEASURED)
-				mask |= 1u << p->ops[k].kind;
+				mask |= 1ull << p->ops[k].kind;
 	}
 	return mask;
 }

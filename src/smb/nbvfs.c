@@ -244,6 +244,11 @@ static uint32_t nb_bad_handle(struct op_call *call)
 	return nb_fail(call, NT_STATUS_INVALID_HANDLE, EBADF);
 }
 
+struct vfs *nbvfs_vfs(const struct nbvfs *nb)
+{
+	return nb->vfs;
+}
+
 int nbvfs_handle_fh(const struct nbvfs *nb, int32_t slot)
 {
 	if (slot < 0 || (uint32_t)slot >= nb->nhandles ||

@@ -154,7 +154,7 @@ static int build_mismatch(struct run_result *res, const struct stats_region *r,
 static int build_client_ops(struct run_result *res, const struct client_slot *s,
 			    bool in_phase, struct result_client *c)
 {
-	uint32_t used = __atomic_load_n(&s->ops_used, __ATOMIC_ACQUIRE);
+	uint64_t used = __atomic_load_n(&s->ops_used, __ATOMIC_ACQUIRE);
 
 	c->ops = talloc_zero_array(res, struct result_client_op,
 				   OP_NUM_MEASURED);
@@ -163,7 +163,7 @@ static int build_client_ops(struct run_result *res, const struct client_slot *s,
 	for (unsigned k = 0; k < OP_NUM_MEASURED; k++) {
 		struct result_client_op *op = &c->ops[c->nops];
 		const struct op_stats *os = &s->ops[k];
-		bool counted = in_phase && (used & (1u << k)) &&
+		bool counted = in_phase && (used & (1ull << k)) &&
 			       LOAD(os->count) != 0;
 
 		op->kind = k;

@@ -58,7 +58,7 @@ void stats_unmap(struct stats_region *r)
 
 void stats_slot_reset(struct client_slot *s, uint32_t phase)
 {
-	uint32_t used = __atomic_load_n(&s->ops_used, __ATOMIC_ACQUIRE);
+	uint64_t used = __atomic_load_n(&s->ops_used, __ATOMIC_ACQUIRE);
 
 	/* the progress lines count on across phases, as dbench's do */
 	STORE(s->lines_before, s->lines_before + s->lines);
@@ -69,7 +69,7 @@ void stats_slot_reset(struct client_slot *s, uint32_t phase)
 		struct op_stats *os = &s->ops[o];
 
 		/* keep untouched pages untouched */
-		if (!(used & (1u << o)) || os->count == 0)
+		if (!(used & (1ull << o)) || os->count == 0)
 			continue;
 		os->count = 0;
 		os->sum_ns = 0;
@@ -122,7 +122,7 @@ static void touch_pages(const void *p, size_t len)
 	}
 }
 
-void stats_prefault(const struct stats_region *r, uint32_t ops_mask)
+void stats_prefault(const struct stats_region *r, uint64_t ops_mask)
 {
 	for (unsigned c = 0; c < r->nclients; c++) {
 		const struct client_slot *s = &r->slots[c];
@@ -130,7 +130,7 @@ void stats_prefault(const struct stats_region *r, uint32_t ops_mask)
 		touch_pages(s, offsetof(struct client_slot, ops));
 		touch_pages(s->mm, sizeof(s->mm));
 		for (unsigned o = 0; o < OP_NUM_MEASURED; o++)
-			if (ops_mask & (1u << o))
+			if (ops_mask & (1ull << o))
 				touch_pages(&s->ops[o],
 					    offsetof(struct op_stats, hist));
 	}
@@ -173,11 +173,11 @@ void stats_sum(const struct stats_region *r, unsigned first, unsigned n,
 			if (m > t->tick_max_ns)
 				t->tick_max_ns = m;
 		}
-		uint32_t used = __atomic_load_n(&s->ops_used,
+		uint64_t used = __atomic_load_n(&s->ops_used,
 						__ATOMIC_ACQUIRE);
 
 		for (unsigned o = 0; o < OP_NUM_MEASURED; o++)
-			if (used & (1u << o))
+			if (used & (1ull << o))
 				op_stats_add(&t->ops[o], &s->ops[o],
 					     with_hist);
 	}

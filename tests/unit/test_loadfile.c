@@ -167,6 +167,11 @@ static void test_op_table(void **state)
 		"Rmdir",     "Mkdir", "Qpathinfo", "Qfileinfo", "Qfsinfo",
 		"Sfileinfo", "Find",  "WriteX",	   "ReadX",	"LockX",
 		"UnlockX",   "Flush", "DropCache",
+		/* the NFSv3 dialect */
+		"GETATTR3", "SETATTR3", "LOOKUP3", "ACCESS3", "READLINK3",
+		"READ3", "WRITE3", "CREATE3", "MKDIR3", "SYMLINK3", "REMOVE3",
+		"RMDIR3", "RENAME3", "LINK3", "READDIRPLUS3", "FSSTAT3",
+		"FSINFO3", "PATHCONF3", "COMMIT3", "LOCK4", "UNLOCK4", "TEST4",
 	};
 	int k;
 

@@ -192,12 +192,21 @@ static void test_tick_series(void **state)
 
 /*
  * With 1024 clients each stays under 1 MiB of memory: even a client
- * whose every histogram page were touched has a slot below that.
+ * whose every histogram page were touched has a slot below that.  A
+ * loadfile speaks one dialect (the compiler refuses a mix), so a client
+ * touches the statistics of the SMB kinds or of the NFSv3 ones (with
+ * Deltree), never both: the other dialect's pages stay untouched.
  */
 static void test_slot_size(void **state)
 {
+	size_t nfs = OP_NFS3_LAST - OP_NFS3_FIRST + 1;
+	size_t smb = OP_NUM_MEASURED - nfs;
+	size_t unused = smb < nfs + 1 ? smb - 1 : nfs;
+
 	(void)state;
-	assert_true(sizeof(struct client_slot) < 1024 * 1024);
+	assert_true(sizeof(struct client_slot) -
+			    unused * sizeof(struct op_stats) <
+		    1024 * 1024);
 }
 
 int main(void)

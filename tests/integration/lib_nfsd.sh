@@ -1,0 +1,163 @@
+# lib_nfsd.sh - a throwaway NFSv3 server (rpcbind + nfs-ganesha, FSAL VFS)
+# for tests (sourced by bash).
+#
+# Nothing of it may listen outside the test: rpcbind always binds
+# 0.0.0.0:111, so the server and the dbench runs live in a network
+# namespace of their own.  nfsd_enter_netns "$0" "$@" re-executes the
+# calling script under `unshare -n` (once: NFSD_IN_NETNS marks the inner
+# run) with the loopback up and 127.0.0.2 on it (rpcbind -h 127.0.0.1
+# aborts); it exits 77 with a message when the tools or the namespace are
+# missing, so the caller's checks are skipped visibly.
+#
+# nfsd_start DIR N starts rpcbind and ganesha with N exports, the
+# directories DIR/exp1 .. DIR/expN, exported by their paths
+# (nfs://127.0.0.1/DIR/expI); configuration, log and pid file in DIR.
+# Both run in the foreground in the background of this shell and are
+# stopped by their PIDs (nfsd_stop; nfsd_kill kills ganesha alone, hard).
+# nfsd_restart empties the exports with ganesha stopped (ganesha caches
+# names and handles: files removed behind its back would come back as
+# stale handles).  The PIDs live in DIR/*.pid, so that a subshell may
+# restart the server and the caller still stops the right one.  After
+# nfsd_start: NFSD_URL1, NFSD_URL[i], NFSD_EXP[i], NFSD_DIR, NFSD_LOG.
+# Returns 1 when the server does not come up.
+
+# nfsd_tools: the programs the server needs, or a message and 77.
+nfsd_tools() {
+	local t
+	for t in ganesha.nfsd rpcbind rpcinfo unshare ip; do
+		if ! command -v "$t" >/dev/null 2>&1 &&
+			! [ -x "/usr/sbin/$t" ] && ! [ -x "/sbin/$t" ]; then
+			echo "$t is not installed (apt-get install nfs-ganesha" \
+				"nfs-ganesha-vfs rpcbind libnfs-utils iproute2)"
+			return 77
+		fi
+	done
+	[ -e /usr/lib/x86_64-linux-gnu/ganesha/libfsalvfs.so ] ||
+		ls /usr/lib/*/ganesha/libfsalvfs.so >/dev/null 2>&1 || {
+		echo "nfs-ganesha-vfs (FSAL VFS) is not installed"
+		return 77
+	}
+	return 0
+}
+
+# nfsd_enter_netns SCRIPT ARGS...: run SCRIPT again inside a new network
+# namespace (does not return), or return 0 when already inside.
+nfsd_enter_netns() {
+	local why
+	[ -n "${NFSD_IN_NETNS:-}" ] && return 0
+	PATH=$PATH:/usr/sbin:/sbin
+	export PATH
+	why=$(nfsd_tools)
+	if [ $? -ne 0 ]; then
+		echo "1..0 # SKIP $why"
+		exit 77
+	fi
+	if ! unshare -n true 2>/dev/null; then
+		echo "1..0 # SKIP cannot make a network namespace (unshare -n)"
+		exit 77
+	fi
+	NFSD_IN_NETNS=1 exec unshare -n -- bash -c \
+		'ip link set lo up && ip addr add 127.0.0.2/8 dev lo &&
+		 exec bash "$@"' nfsd-netns "$@"
+}
+
+# nfsd_pid NAME: the PID in $NFSD_DIR/NAME.pid, or nothing.
+nfsd_pid() {
+	cat "$NFSD_DIR/$1.pid" 2>/dev/null
+}
+
+# nfsd_signal NAME SIG: signal the process and wait until it is gone.
+nfsd_signal() {
+	local p i
+	p=$(nfsd_pid "$1")
+	[ -n "$p" ] || return 0
+	kill "-$2" "$p" 2>/dev/null
+	for i in $(seq 1 100); do
+		kill -0 "$p" 2>/dev/null || break
+		sleep 0.05
+	done
+	wait "$p" 2>/dev/null
+	rm -f "$NFSD_DIR/$1.pid"
+}
+
+# nfsd_ganesha: start ganesha on $NFSD_DIR/ganesha.conf, wait for mountd.
+nfsd_ganesha() {
+	local i
+	ganesha.nfsd -F -f "$NFSD_DIR/ganesha.conf" -L "$NFSD_LOG" \
+		-p "$NFSD_DIR/ganesha.own.pid" >"$NFSD_DIR/ganesha.out" 2>&1 &
+	echo $! >"$NFSD_DIR/nfsd.pid"
+	for i in $(seq 1 300); do
+		# a NULL call to each: a registration left by the
+		# previous ganesha does not count
+		if rpcinfo -t 127.0.0.1 100005 3 >/dev/null 2>&1 &&
+			rpcinfo -t 127.0.0.1 100003 3 >/dev/null 2>&1; then
+			return 0
+		fi
+		kill -0 "$(nfsd_pid nfsd)" 2>/dev/null || break
+		sleep 0.1
+	done
+	echo "ganesha did not come up; its log:"
+	tail -20 "$NFSD_LOG" 2>/dev/null
+	return 1
+}
+
+nfsd_start() {
+	local dir=$1 n=${2:-1} i conf
+	NFSD_DIR=$dir
+	NFSD_LOG=$dir/ganesha.log
+	conf=$dir/ganesha.conf
+	cat >"$conf" <<EOF
+NFS_CORE_PARAM {
+	NFS_Port = 2049; MNT_Port = 20048;
+	Enable_NLM = false; Enable_RQUOTA = false; Enable_UDP = false;
+	Protocols = 3, 4;
+}
+NFSv4 { Graceless = true; RecoveryRoot = $dir/recovery; }
+LOG { Default_Log_Level = EVENT; }
+EOF
+	mkdir -p "$dir/recovery" || return 1
+	for i in $(seq 1 "$n"); do
+		NFSD_EXP[$i]=$dir/exp$i
+		NFSD_URL[$i]=nfs://127.0.0.1$dir/exp$i
+		mkdir -p "${NFSD_EXP[$i]}" && chmod 777 "${NFSD_EXP[$i]}" ||
+			return 1
+		cat >>"$conf" <<EOF
+EXPORT {
+	Export_Id = $i; Path = $dir/exp$i; Pseudo = $dir/exp$i;
+	Access_Type = RW; Squash = No_Root_Squash; Protocols = 3;
+	Transports = TCP; SecType = sys;
+	FSAL { Name = VFS; }
+}
+EOF
+	done
+	NFSD_URL1=${NFSD_URL[1]}
+	rpcbind -f -w -h 127.0.0.2 >"$dir/rpcbind.log" 2>&1 &
+	echo $! >"$dir/rpcbind.pid"
+	for i in $(seq 1 50); do
+		rpcinfo -p 127.0.0.1 >/dev/null 2>&1 && break
+		sleep 0.1
+	done
+	nfsd_ganesha
+}
+
+# nfsd_restart: stop ganesha, empty every export, start it again.
+nfsd_restart() {
+	local e
+	nfsd_signal nfsd TERM
+	for e in "${NFSD_EXP[@]}"; do
+		find "$e" -mindepth 1 -delete
+	done
+	nfsd_ganesha
+}
+
+# nfsd_kill: kill ganesha now (SIGKILL), as a crash would.
+nfsd_kill() {
+	nfsd_signal nfsd KILL
+}
+
+# nfsd_stop: stop ganesha and rpcbind, by their PIDs.
+nfsd_stop() {
+	[ -n "${NFSD_DIR:-}" ] || return 0
+	nfsd_signal nfsd TERM
+	nfsd_signal rpcbind TERM
+}

@@ -1,0 +1,299 @@
+#!/bin/bash
+# nfs.sh - the nfs backend against a real NFSv3 server (nfs-ganesha, FSAL
+# VFS, with rpcbind) started by this test inside its own network
+# namespace: client.txt gives fileio's op counts and final trees, the
+# NFSv3-dialect samples run clean and a status mismatch names file:line,
+# clients spread over two exports, a missing server or export is a usage
+# error, a server killed mid-run ends the run with exit 1 and no orphan.
+# Skipped visibly (77) without libnfs, ganesha or a network namespace.
+if [ -z "$BASH_VERSION" ]; then exec bash "$0" "$@"; fi
+. "$(dirname "$0")/lib_nfsd.sh"
+: "${SRCDIR:=$(cd "$(dirname "$0")/../.." && pwd)}"
+if "${DBENCH:-$SRCDIR/dbench}" -B nfs --nfs=nfs://127.0.0.1/x 1 2>&1 |
+	grep -q "built with"; then
+	echo "1..0 # SKIP dbench built without libnfs (-B nfs unavailable)"
+	exit 77
+fi
+# (before lib.sh: its temporary directory is made inside the namespace)
+nfsd_enter_netns "$0" "$@"
+. "$(dirname "$0")/lib.sh"
+
+DEBIAN_CLIENT=/usr/share/dbench/client.txt
+# The client.txt comparisons replay the first LINES lines of each file
+# (the whole file takes minutes per run over NFS); NFS_FULL=1: all.
+: "${NFS_LINES:=6000}"
+# every dbench run talks to this test's own server only
+IT_TIMEOUT=300
+
+SRV=$TOP/srv
+mkdir -p "$SRV"
+if ! nfsd_start "$SRV" 2 >"$TOP/nfsd.start" 2>&1; then
+	cat "$TOP/nfsd.start"
+	nfsd_stop
+	echo "not ok - ganesha did not start"
+	exit 1
+fi
+trap 'nfsd_stop; it_cleanup' EXIT
+EXP1=${NFSD_EXP[1]}
+EXP2=${NFSD_EXP[2]}
+URL1=${NFSD_URL[1]}
+URL2=${NFSD_URL[2]}
+
+# empty_exports: remove what an earlier check left on the exports.
+empty_exports() {
+	nfsd_restart >"$W/restart" 2>&1 || fail "ganesha did not restart: $(cat "$W/restart")"
+}
+
+# prefix LOADFILE: its first NFS_LINES lines in $W/prefix.txt (all of it
+# with NFS_FULL=1).
+prefix() {
+	if [ -n "$NFS_FULL" ]; then
+		cp "$1" "$W/prefix.txt"
+	else
+		head -n "$NFS_LINES" "$1" >"$W/prefix.txt"
+	fi
+}
+
+# counts_and_tree BACKEND NCLIENTS: one --run-once pass of $W/prefix.txt
+# with --skip-cleanup; its op table in $W/BACKEND.counts and the tree it
+# left in $W/BACKEND.tree.
+counts_and_tree() {
+	local b=$1 n=$2 dir
+	if [ "$b" = nfs ]; then
+		empty_exports
+		run_db --run-once --skip-cleanup -B nfs --nfs="$URL1" \
+			-c "$W/prefix.txt" "$n"
+		dir=$EXP1
+	else
+		rm -rf "$W/t" && mkdir "$W/t"
+		run_db --run-once --skip-cleanup -B fileio -D "$W/t" \
+			-c "$W/prefix.txt" "$n"
+		dir=$W/t
+	fi
+	assert_rc 0
+	assert_grep "$RE_THROUGHPUT" "$W/out" "-B $b: Throughput line"
+	table_counts "$W/out" | sort >"$W/$b.counts"
+	cp "$W/err" "$W/$b.err"	# the mismatch summary goes to stderr
+	[ -s "$W/$b.counts" ] || fail "-B $b: no operation table"
+	tree_listing "$dir" >"$W/$b.tree"
+	keep "$b"
+}
+
+# same_as_fileio LOADFILE NCLIENTS: nfs counts the same ops and leaves
+# the same tree (names, types, sizes) as fileio; its only mismatches are
+# the byte-range locks NFS cannot take without NLM.
+same_as_fileio() {
+	prefix "$1"
+	counts_and_tree fileio "$2"
+	assert_no_mismatch
+	counts_and_tree nfs "$2"
+	assert_same_lines "$W/fileio.counts" "$W/nfs.counts" \
+		"op counts of $(basename "$1") x $2, nfs vs fileio"
+	assert_same_lines "$W/fileio.tree" "$W/nfs.tree" \
+		"tree left by $(basename "$1") x $2, nfs vs fileio"
+	if grep -q "^Status mismatches" "$W/nfs.err"; then
+		sed -n '/^Status mismatches/,/^$/p' "$W/nfs.err" |
+			grep -v -e '^Status mismatches' -e '^$' \
+				-e '^ LockX ' -e '^ UnlockX ' >"$W/other" || true
+		[ -s "$W/other" ] && fail "-B nfs mismatches other than locks: $(cat "$W/other")"
+		assert_grep "NT_STATUS_NOT_SUPPORTED" "$W/nfs.err" \
+			"locks answer NOT_SUPPORTED"
+	fi
+}
+
+ours() { same_as_fileio "$SRCDIR/loadfiles/client.txt" "$1"; }
+debian() {
+	[ -r "$DEBIAN_CLIENT" ] || skip "$DEBIAN_CLIENT not installed"
+	same_as_fileio "$DEBIAN_CLIENT" "$1"
+}
+
+# The NFSv3 dialect's samples: clean, every op of the file counted.
+dialect_sample() {
+	local lf=$SRCDIR/loadfiles/$1 n=$2
+	empty_exports
+	run_db --run-once -B nfs --nfs="$URL1" -c "$lf" "$n"
+	assert_clean_run "$1 x $n"
+	for op in GETATTR3 READ3 WRITE3 CREATE3 COMMIT3 READDIRPLUS3 \
+		REMOVE3 FSSTAT3; do
+		assert_grep "^ $op " "$W/out" "$1: $op in the table"
+	done
+	# cleanup removed the clients' trees; what is left is empty
+	assert_eq "" "$(find "$EXP1" -mindepth 1 -not -name clients)" \
+		"export after the cleanup of $1"
+}
+
+dialect_all_kinds() {
+	dialect_sample nfs-basic.txt 1
+	for op in SETATTR3 LOOKUP3 ACCESS3 READLINK3 MKDIR3 SYMLINK3 RMDIR3 \
+		RENAME3 LINK3 FSINFO3 PATHCONF3; do
+		assert_grep "^ $op " "$W/out" "nfs-basic.txt: $op in the table"
+	done
+	assert_eq 4 "$(awk '$1 == "WRITE3" { print $2 }' "$W/out")" \
+		"WRITE3 count of nfs-basic.txt"
+	# the --json document of a dialect run fits the schema
+	python3 -c 'import jsonschema' 2>/dev/null || return 0
+	empty_exports
+	run_db --run-once -B nfs --nfs="$URL1" --json "$W/r.json" \
+		-c "$SRCDIR/loadfiles/nfs-basic.txt" 1
+	assert_rc 0
+	python3 - "$W/r.json" "$SRCDIR/doc/dbench-result.schema.json" \
+		>"$W/schema.err" 2>&1 <<'EOF' || fail "--json: $(tail -3 "$W/schema.err")"
+import json, sys, jsonschema
+doc = json.load(open(sys.argv[1]))
+jsonschema.validate(doc, json.load(open(sys.argv[2])))
+EOF
+}
+
+# A wrong expected NFS3 status is reported with file:line.
+dialect_mismatch() {
+	empty_exports
+	cat >"$W/bad.txt" <<'EOF'
+MKDIR3 "/clients" *
+MKDIR3 "/clients/client1" *
+CREATE3 "/clients/client1/f" 0x00000000
+LOOKUP3 "/clients/client1/nothere" 0x00000000
+EOF
+	run_db --run-once --strict -B nfs --nfs="$URL1" -c "$W/bad.txt" 1
+	assert_rc 1
+	assert_grep "client 0, $W/bad.txt:4: LOOKUP3 \"clients/client0/nothere\": expected" \
+		"$W/err" "the mismatch names client, file:line, op and path"
+	assert_grep "got 0x00000002" "$W/err" "the NFS3 status found (NOENT)"
+	# without --strict: counted, first one named with file:line
+	run_db --run-once -B nfs --nfs="$URL1" -c "$W/bad.txt" 1
+	assert_grep "LOOKUP3 .*first: client 0, $W/bad.txt:4" "$W/err" \
+		"the mismatch in the results"
+}
+
+# Another backend refuses the dialect before the run.
+dialect_refused() {
+	run_db --run-once -B fileio -D "$W" -c "$SRCDIR/loadfiles/nfs-basic.txt" 1
+	assert_usage_error
+	assert_grep "nfs-basic.txt:[0-9]*: loadfile op MKDIR3 needs a backend with the nfs dialect" \
+		"$W/err" "the refusal"
+}
+
+# A symlink on the server is never followed by a removal or the cleanup:
+# a file it points at survives, the link itself goes with the tree.
+symlink_not_followed() {
+	empty_exports
+	cat >"$W/link.txt" <<'EOF'
+MKDIR3 "/clients" *
+MKDIR3 "/clients/client1" *
+MKDIR3 "/outside" *
+CREATE3 "/outside/precious" 0x00000000
+WRITE3 "/outside/precious" 0 4096 2 0x00000000
+SYMLINK3 "/clients/client1/link" "/outside" 0x00000000
+GETATTR3 "/clients/client1/link/precious" *
+REMOVE3 "/clients/client1/link/precious" 0x00000016
+Deltree "/clients/client1" 0x00000000
+SYMLINK3 "/clients/client1/link2" "/outside" *
+EOF
+	run_db --run-once -B nfs --nfs="$URL1" -c "$W/link.txt" 1
+	assert_clean_run "symlink loadfile"
+	assert_eq 4096 "$(stat -c %s "$EXP1/outside/precious")" \
+		"the file behind the symlink"
+	assert_eq "" "$(ls "$EXP1/clients" 2>/dev/null)" \
+		"client trees left on the export"
+}
+
+# Two exports, 4 clients: 0 and 2 on the first, 1 and 3 on the second.
+two_exports() {
+	empty_exports
+	run_db --run-once --skip-cleanup -B nfs --nfs="$URL1,$URL2" \
+		-c "$SRCDIR/loadfiles/nfs-basic.txt" 4
+	assert_clean_run "two exports"
+	assert_eq "client0 client2" \
+		"$(cd "$EXP1/clients" && echo client*)" "clients on export 1"
+	assert_eq "client1 client3" \
+		"$(cd "$EXP2/clients" && echo client*)" "clients on export 2"
+}
+
+# Errors before anything is forked: exit 2 and one line.
+setup_errors() {
+	run_db -B nfs --nfs=nfs://127.0.0.3/nothing --run-once 1
+	assert_usage_error
+	assert_grep "cannot mount nfs://127.0.0.3/nothing" "$W/err" \
+		"no server there"
+	run_db -B nfs --nfs="$URL1-missing" --run-once 1
+	assert_usage_error
+	assert_grep "cannot mount $URL1-missing" "$W/err" "no such export"
+	run_db -B nfs --nfs="$URL1" -D "$W" --run-once 1
+	assert_usage_error
+	assert_grep "does not apply to -B nfs" "$W/err" "-D refused"
+	run_db -B nfs --run-once 1
+	assert_usage_error
+	assert_grep "needs --nfs=" "$W/err" "--nfs missing"
+	run_db -B nfs --nfs="$URL1" --enable-nlm --run-once 1
+	assert_usage_error
+	assert_grep "NLM" "$W/err" "--enable-nlm refused"
+}
+
+# --keep-going over a server restart: the failures are counted, the
+# clients mount again and clean up their trees, exit 1 (mismatches).
+server_restarted() {
+	local pid i
+	empty_exports
+	"$DBENCH" -B nfs --nfs="$URL1" -c "$SRCDIR/loadfiles/nfs-rw.txt" \
+		--keep-going -t 6 2 >"$W/out" 2>"$W/err" </dev/null &
+	pid=$!
+	for i in $(seq 1 100); do
+		grep -q "execute" "$W/out" 2>/dev/null && break
+		sleep 0.1
+	done
+	nfsd_kill
+	nfsd_ganesha >"$W/restart" 2>&1 || fail "ganesha did not restart"
+	wait "$pid"
+	RC=$?
+	assert_rc 1
+	assert_grep "^Status mismatches" "$W/err" "the failures counted"
+	assert_grep "$RE_THROUGHPUT" "$W/out" "the run's Throughput line"
+	assert_no_grep "cleanup of" "$W/err" "cleanup after the remount"
+	assert_eq "" "$(ls "$EXP1/clients" 2>/dev/null)" \
+		"client trees left on the export"
+}
+
+# ganesha killed mid-run: exit 1, the failing op named, no orphan.  (The
+# last check: the server stays dead.)
+server_killed() {
+	local pid kids="" i
+	empty_exports
+	"$DBENCH" -B nfs --nfs="$URL1" -c "$SRCDIR/loadfiles/client.txt" \
+		-t 60 2 >"$W/out" 2>"$W/err" </dev/null &
+	pid=$!
+	for i in $(seq 1 100); do
+		grep -q "execute" "$W/out" 2>/dev/null && break
+		sleep 0.1
+	done
+	kids=$(pgrep -P "$pid" | tr '\n' ' ')
+	[ -n "$kids" ] || fail "no worker processes seen"
+	nfsd_kill
+	for i in $(seq 1 300); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -0 "$pid" 2>/dev/null && { kill -KILL "$pid"; fail "dbench still running 30 s after the server died"; }
+	wait "$pid"
+	RC=$?
+	assert_rc 1
+	assert_grep "dbench: client [01], .*client.txt:[0-9]*: [A-Za-z_]*" \
+		"$W/err" "the failing client, line and op"
+	for i in $kids; do
+		kill -0 "$i" 2>/dev/null && fail "worker $i outlived the run"
+	done
+	return 0
+}
+
+check "client.txt, 1 client: nfs = fileio (counts, tree)" ours 1
+check "client.txt, 3 clients: nfs = fileio (counts, tree)" ours 3
+check "Debian client.txt, 1 client: nfs = fileio (counts, tree)" debian 1
+check "Debian client.txt, 3 clients: nfs = fileio (counts, tree)" debian 3
+check "NFSv3 dialect: nfs-basic.txt, every kind" dialect_all_kinds
+check "NFSv3 dialect: nfs-rw.txt, 3 clients" dialect_sample nfs-rw.txt 3
+check "NFSv3 dialect: a status mismatch names file:line" dialect_mismatch
+check "NFSv3 dialect: -B fileio refuses it before the run" dialect_refused
+check "a symlink on the server is never followed by removals or cleanup" symlink_not_followed
+check "two exports, 4 clients: 0,2 on the first, 1,3 on the second" two_exports
+check "server or export missing, -D, --enable-nlm: exit 2 + message" setup_errors
+check "--keep-going over a server restart: counted, remounted, cleaned" server_restarted
+check "ganesha killed mid-run: exit 1, no orphans" server_killed
+finish
