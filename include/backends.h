@@ -27,4 +27,8 @@ extern const struct backend null_backend;
 /* nbvfs over an in-memory tree per process (src/backends/memfs.c). */
 extern const struct backend memfs_backend;
 
+/* An SMB2/SMB3 share through libsmbclient (src/backends/smb.c); when
+ * built without it, only its name, options and why it is unavailable. */
+extern const struct backend smb_backend;
+
 #endif

@@ -17,6 +17,7 @@ const struct backend *const backend_registry[] = {
 	&fileio_backend,
 	&null_backend,
 	&memfs_backend,
+	&smb_backend,
 	NULL
 };
 
