@@ -432,6 +432,7 @@ static char *smb_connect_message(void *mem, const struct smb_opts *so,
 				       "or access denied)", so->user, hp,
 				       so->share);
 	case EPROTONOSUPPORT:
+	case ENOSYS:
 	case ENOTSUP:
 	case ECONNRESET:
 	case EPROTO:

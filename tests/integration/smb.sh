@@ -180,7 +180,7 @@ user_errors() {
 
 # the processes whose command line names this dbench binary
 our_processes() {
-	ps -eo pid=,args= | awk -v b="$DBENCH" 'index($0, b) { print $1 }'
+	ps -eo pid=,args= | awk -v b="$DBENCH" '$2 == b { print $1 }'
 }
 
 # smbd killed mid-run: exit 1, the message names client, line, op and
@@ -192,6 +192,7 @@ killed_server() {
 		trap 'smbd_stop' EXIT
 		smbd_start "$W/srv" >/dev/null || exit 3
 		mkdir "$W/run" && cd "$W/run" || exit 3
+		: >"$W/out"
 		"$DBENCH" -B smb --smb-share="//127.0.0.1:$SMBD_PORT/share" \
 			"$LOGON" -t 60 -c "$SRCDIR/loadfiles/client.txt" 2 \
 			>"$W/out" 2>"$W/err" </dev/null &
