@@ -93,6 +93,8 @@ cleanup_over_smb() {
 		-c "$DATA/basic.txt" 3
 	assert_clean_run "basic.txt x 3"
 	assert_empty_dir "$SMBD_SHARE"
+	assert_grep '^Connection set-up: avg [0-9.]* ms, max [0-9.]* ms \(3 clients\)$' \
+		"$W/out" "connection time, a line after the table"
 }
 
 # smb://HOST:PORT/SHARE, $DBENCH_SMB_PASSWORD and --smb-auth-file
@@ -219,6 +221,36 @@ killed_server() {
 	) || fail "killed server"
 }
 
+# --keep-going: the connection's server process is killed mid-run; the
+# failures are counted, the client connects again and the run goes on to
+# its time limit (exit 1: mismatches)
+keep_going_reconnects() {
+	need_smb
+	(
+		SMBD_PID=
+		trap 'smbd_stop' EXIT
+		smbd_start "$W/srv" >/dev/null || exit 3
+		: >"$W/out"
+		"$DBENCH" -B smb --smb-share="//127.0.0.1:$SMBD_PORT/share" \
+			"$LOGON" -t 8 --keep-going \
+			-c "$SRCDIR/loadfiles/client.txt" 1 \
+			>"$W/out" 2>"$W/err" </dev/null &
+		db=$!
+		for _ in $(seq 1 200); do
+			grep -q 'execute' "$W/out" && break
+			sleep 0.1
+		done
+		for p in $(ps -o pid= --ppid "$SMBD_PID"); do
+			kill -KILL "$p"
+		done
+		wait "$db"
+		RC=$?
+		assert_rc 1
+		assert_grep '^Throughput' "$W/out" "the run completed"
+		assert_grep 'execute *[5-9] sec' "$W/out" "the run went on"
+	) || fail "keep-going"
+}
+
 # the password is in no output, no JSON and no ps listing taken mid-run
 password_hidden() {
 	local secret=Sekr1t-$$-pw
@@ -259,5 +291,6 @@ check "SMB2_02..SMB3_11 forced, --smb-encrypt, --smb-sign" dialects
 check "a dialect the server lacks: exit 2, protocol not supported" dialect_refused
 check "wrong password, share, server; -D: exit 2 and one line" user_errors
 check "smbd killed mid-run: exit 1, message, no orphans" killed_server
+check "--keep-going: a lost connection is counted, the client reconnects" keep_going_reconnects
 check "the password in no output, JSON or ps listing" password_hidden
 finish
