@@ -22,6 +22,7 @@
 #include <stddef.h>
 
 #include <popt.h>
+#include <talloc.h>
 
 #include "backend.h"
 #include "backends.h"
@@ -60,6 +61,18 @@ static const struct poptOption smb_options[] = {
 
 #ifndef HAVE_LIBSMBCLIENT
 
+/* Never called (-B smb is refused first); the registry wants a hook
+ * beside an options table. */
+static int smb_option(void *mem_ctx, void **bopts, int val, const char *arg,
+		      char **err)
+{
+	(void)bopts;
+	(void)val;
+	(void)arg;
+	*err = talloc_strdup(mem_ctx, "built without libsmbclient");
+	return -1;
+}
+
 const struct backend smb_backend = {
 	.abi = BACKEND_ABI,
 	.name = "smb",
@@ -67,6 +80,7 @@ const struct backend smb_backend = {
 	.unavailable = "built without libsmbclient",
 	.flags = BACKEND_OWN_TARGET,
 	.options = smb_options,
+	.option = smb_option,
 };
 
 #else /* HAVE_LIBSMBCLIENT */
