@@ -72,6 +72,10 @@ typedef uint32_t (*backend_op_fn)(void *state, struct op_call *call);
 /* The backend talks to a server over TCP sockets: -T/--tcp-options is
  * its (without this flag, -T is a usage error). */
 #define BACKEND_SOCKETS		(1u << 2)
+/* The target is named by the backend's own options (an SMB share), not
+ * by -D: -D/--directory is a usage error; target_check is called once,
+ * with the target ".", and must check the backend's own target. */
+#define BACKEND_OWN_TARGET	(1u << 3)
 
 /* The most options one backend's sub-table may hold. */
 #define BACKEND_MAX_OPTIONS	64

@@ -32,5 +32,8 @@ extern const struct backend memfs_backend;
 extern const struct backend sockio_backend;
 /* NFSv3 through libnfs, both loadfile dialects (src/backends/nfs.c). */
 extern const struct backend nfs_backend;
+/* An SMB2/SMB3 share through libsmbclient (src/backends/smb.c); when
+ * built without it, only its name, options and why it is unavailable. */
+extern const struct backend smb_backend;
 
 #endif

@@ -92,6 +92,8 @@ struct run_result {
 	double phase_seconds[PHASE_DONE];	/* every phase's duration */
 	uint64_t started_ns;	/* CLOCK_REALTIME: the release */
 	uint64_t ended_ns;	/* ... when the clients stopped */
+	uint64_t setup_sum_ns;	/* the clients' backend setups (connections), */
+	uint64_t setup_max_ns;	/* summed and the longest: in no op */
 	uint32_t nprocs;	/* worker processes */
 	uint32_t nclients;
 	bool interrupted;

@@ -104,6 +104,8 @@ struct client_slot {
 	uint64_t passes;	/* completed passes (whole run) */
 	uint64_t start_ns;	/* when the client was released */
 	uint64_t end_ns;	/* when it stopped running ops */
+	uint64_t setup_ns;	/* its backend setup (a connection), before
+				 * the start gate: in no op's latency */
 	uint32_t npass_records;
 	/*
 	 * Bit k: ops[k] has been written, so its pages exist.  Readers skip

@@ -297,6 +297,11 @@ static int directory_options(void *mem, const struct raw_options *raw,
 			     const struct backend *be,
 			     struct dbench_options *o)
 {
+	if (raw->directory != NULL && be != NULL &&
+	    (be->flags & BACKEND_OWN_TARGET))
+		return usage_error("--directory does not apply to backend "
+				   "'%s': its own options name the target",
+				   be->name);
 	if (split_list(mem, raw->directory ? raw->directory : ".",
 		       &o->directories, &o->ndirectories) != 0)
 		return usage_error("--directory: '%s' is not a comma-separated "
@@ -988,6 +993,47 @@ static int cli_dispatch(void *mem, struct cli_parse *cp, poptContext pc,
 	return resolve_options(mem, cp, clients, cli);
 }
 
+/*
+ * Hide secrets from ps and from the JSON's command line: for every
+ * backend option whose argument description has "%PASSWORD" (such as
+ * --smb-user=USER%PASSWORD), the bytes after the value's first '%' are
+ * zeroed in place (what /proc/PID/cmdline shows) and argv[i] is pointed
+ * at a copy that shows "***" instead (what --json writes).  argv's
+ * strings must be writable (main's are).
+ */
+static void mask_secret_args(void *mem, int argc, const char **argv,
+			     const struct backend *const *reg)
+{
+	for (unsigned b = 0; reg[b] != NULL; b++)
+		for (const struct poptOption *t = reg[b]->options;
+		     t != NULL && t->longName != NULL; t++) {
+			size_t n = strlen(t->longName);
+
+			if (t->argDescrip == NULL ||
+			    strstr(t->argDescrip, "%PASSWORD") == NULL)
+				continue;
+			for (int i = 1; i < argc; i++) {
+				const char *a = argv[i];
+				char *pct, *shown;
+				bool own = strncmp(a, "--", 2) == 0 &&
+					   strncmp(a + 2, t->longName, n) == 0;
+
+				if (own && a[2 + n] == '\0' && i + 1 < argc)
+					a = argv[++i];
+				else if (!own || a[2 + n] != '=')
+					continue;
+				pct = strchr(a, '%');
+				if (pct == NULL || pct[1] == '\0')
+					continue;
+				shown = talloc_asprintf(mem, "%.*s***",
+							(int)(pct + 1 - a), a);
+				explicit_bzero(pct + 1, strlen(pct + 1));
+				if (shown != NULL)
+					argv[i] = shown;
+			}
+		}
+}
+
 int cli_parse(void *mem_ctx, int argc, const char **argv,
 	      const struct backend *const *registry, struct cli *cli)
 {
@@ -1037,6 +1083,7 @@ int cli_parse(void *mem_ctx, int argc, const char **argv,
 	poptSetOtherOptionHelp(pc, cp->tbench ? "[OPTION...] NUMCLIENTS "
 			       "[SERVER[:PORT]]" : "[OPTION...] NUMCLIENTS");
 	rc = cli_popt(mem_ctx, cp, pc);
+	mask_secret_args(mem_ctx, argc, argv, registry);
 	if (rc == 0)
 		rc = cli_dispatch(mem_ctx, cp, pc, cli);
 	poptFreeContext(pc);

@@ -223,6 +223,8 @@ struct client *client_new(void *mem_ctx, const struct dbench_options *opts,
 	};
 	struct client *c = talloc_zero(mem_ctx, struct client);
 	char *err = NULL;
+	uint64_t setup_ns;
+	int rc;
 
 	if (c == NULL)
 		goto nomem;
@@ -253,7 +255,10 @@ struct client *client_new(void *mem_ctx, const struct dbench_options *opts,
 	if (c->randstr == NULL || c->handles == NULL || c->loops == NULL)
 		goto nomem;
 
-	if (be->setup(c, &cfg, &c->be_state, &err) != 0) {
+	setup_ns = now_ns();
+	rc = be->setup(c, &cfg, &c->be_state, &err);
+	STORE(c->slot->setup_ns, now_ns() - setup_ns);
+	if (rc != 0) {
 		fprintf(stderr, "dbench: client %u: %s backend setup: %s\n",
 			client, be->name, err ? err : "failed");
 		talloc_free(c);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <talloc.h>
 
+#include "backend.h"
 #include "ntstatus.h"
 #include "report.h"
 
@@ -144,6 +145,24 @@ void report_percentiles(FILE *f, const struct dbench_options *o,
 	fputc('\n', f);
 }
 
+/*
+ * With a backend whose target is a server (its own options name it),
+ * the clients' connection set-up, made before the start gate and in no
+ * op's latency: "Connection set-up: avg A ms, max M ms (N clients)".
+ */
+static void setup_line(FILE *f, const struct dbench_options *o,
+		       const struct run_result *r)
+{
+	const struct backend *be = backend_find(o->backend);
+
+	if (o->machine_readable || be == NULL ||
+	    !(be->flags & BACKEND_OWN_TARGET) || r->nclients == 0)
+		return;
+	fprintf(f, "Connection set-up: avg %.03f ms, max %.03f ms "
+		"(%u clients)\n", ms(r->setup_sum_ns / r->nclients),
+		ms(r->setup_max_ns), r->nclients);
+}
+
 /* "expected X, got Y" or the FIND_FIRST count, under mem_ctx. */
 static char *mismatch_what(void *mem_ctx, const struct result_mismatch *m,
 			   unsigned kind)
@@ -269,6 +288,7 @@ void report_text(FILE *f, void *mem_ctx, const struct dbench_options *o,
 			o->sync_open ? " (sync open)" : "",
 			o->sync_dirs ? " (sync dirs)" : "", r->nclients,
 			r->nprocs, ms(max_ns));
+	setup_line(f, o, r);
 	if (o->show_execute_time)
 		execute_times(f, o, r);
 	fflush(f);

@@ -20,6 +20,7 @@ const struct backend *const backend_registry[] = {
 	&memfs_backend,
 	&sockio_backend,
 	&nfs_backend,
+	&smb_backend,
 	NULL
 };
 

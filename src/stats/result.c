@@ -239,6 +239,13 @@ struct run_result *result_build(void *mem_ctx, const struct stats_region *r,
 	res->signal = p->signal;
 	res->failed = p->failed;
 
+	for (unsigned i = first; i < first + n; i++) {
+		uint64_t su = LOAD(r->slots[i].setup_ns);
+
+		res->setup_sum_ns += su;
+		if (su > res->setup_max_ns)
+			res->setup_max_ns = su;
+	}
 	stats_sum(r, first, n, p->phase, 0, true, t);
 	res->lines = t->lines;
 	res->bytes = t->bytes;
@@ -363,6 +370,9 @@ static void merge_header(struct run_result *d, const struct run_result *s)
 		d->started_ns = s->started_ns;
 	if (s->ended_ns > d->ended_ns)
 		d->ended_ns = s->ended_ns;
+	d->setup_sum_ns += s->setup_sum_ns;
+	if (s->setup_max_ns > d->setup_max_ns)
+		d->setup_max_ns = s->setup_max_ns;
 	d->nprocs += s->nprocs;
 	d->nclients += s->nclients;
 	if (s->interrupted && !d->interrupted)
@@ -576,6 +586,8 @@ uint8_t *result_serialise(void *mem_ctx, const struct run_result *r,
 		put_dbl(&w, r->phase_seconds[i]);
 	put_u64(&w, r->started_ns);
 	put_u64(&w, r->ended_ns);
+	put_u64(&w, r->setup_sum_ns);
+	put_u64(&w, r->setup_max_ns);
 	put_u32(&w, r->nprocs);
 	put_u32(&w, r->nclients);
 	put_u32(&w, r->interrupted);
@@ -834,6 +846,8 @@ static void get_header(struct rbuf *r, struct run_result *res)
 		res->phase_seconds[i] = get_dbl(r);
 	res->started_ns = get_u64(r);
 	res->ended_ns = get_u64(r);
+	res->setup_sum_ns = get_u64(r);
+	res->setup_max_ns = get_u64(r);
 	res->nprocs = get_u32(r);
 	res->nclients = get_u32(r);
 	res->interrupted = get_u32(r) != 0;

@@ -11,7 +11,9 @@
 # that it never replaces the caller's).  After smbd_start: SMBD_PORT, SMBD_PID, SMBD_CONF,
 # SMBD_SHARE (the share's directory), SMBD_LOG.  It returns 77 with a
 # message on stdout when smbd, smbclient or smbpasswd is missing (the
-# caller skips), 1 when the server does not come up.
+# caller skips), 1 when the server does not come up.  SMBD_GLOBAL, when
+# set, is extra [global] lines (e.g. "server max protocol = SMB3_00"),
+# for a server of another configuration.
 
 : "${SMBD_USER:=nobody}"
 : "${SMBD_PASS:=dbench-Test-1}"
@@ -68,6 +70,7 @@ smbd_start() {
 	disable spoolss = yes
 	server min protocol = SMB2_02
 	smb encrypt = off
+${SMBD_GLOBAL:-}
 [share]
 	path = $SMBD_SHARE
 	read only = no

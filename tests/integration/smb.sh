@@ -1,0 +1,302 @@
+#!/bin/bash
+# smb.sh - -B smb against a real smbd started here on 127.0.0.1 (lib_smbd.sh:
+# throwaway config, private directory, share and logon): the same op
+# counts and final trees as -B fileio on the same loadfiles, every SMB2/3
+# dialect forced, encryption, the errors a user meets (exit 2 before any
+# client is forked), a server killed mid-run (exit 1, no orphans) and the
+# password kept out of every output, the JSON and ps.
+#
+# The count comparisons replay the first SMB_LINES lines (default 20000)
+# of each client.txt, so that make check stays short; DBENCH_SMB_FULL=1
+# replays them whole.  Skipped (visibly) when dbench was built without
+# libsmbclient or when Samba is not installed.
+if [ -z "$BASH_VERSION" ]; then exec bash "$0" "$@"; fi
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib_smbd.sh"
+
+DEBIAN_CLIENT=/usr/share/dbench/client.txt
+: "${SMB_LINES:=20000}"
+# under check-sanitize: libsmbclient leaks a little of its own (see
+# tests/lsan-smb.supp); the slow unwinder sees through libtalloc, which
+# has no frame pointers, so that the suppressions can match its frames
+if [ -n "${ASAN_OPTIONS:-}" ]; then
+	export ASAN_OPTIONS="$ASAN_OPTIONS:fast_unwind_on_malloc=0"
+fi
+IT_TIMEOUT=600
+
+# the server of most checks; each check that kills or restarts one makes
+# its own
+SKIP_ALL=
+if "$DBENCH" -B smb 1 2>&1 | grep -q 'built without libsmbclient'; then
+	SKIP_ALL="dbench was built without libsmbclient"
+else
+	SMBD_GLOBAL="	smb encrypt = if_required" \
+		smbd_start "$TOP/srv" >"$TOP/smbd.msg"
+	case $? in
+	0) ;;
+	77) SKIP_ALL=$(cat "$TOP/smbd.msg") ;;
+	*) cat "$TOP/smbd.msg"; echo "not ok - smbd did not start"; exit 1 ;;
+	esac
+fi
+trap 'smbd_stop; it_cleanup' EXIT
+SHARE="//127.0.0.1:$SMBD_PORT/share"
+LOGON="--smb-user=$SMBD_USER%$SMBD_PASS"
+
+need_smb() {
+	[ -z "$SKIP_ALL" ] || skip "$SKIP_ALL"
+}
+
+# empty_share: what a previous check left in the share goes.
+empty_share() {
+	rm -rf "${SMBD_SHARE:?}"/* "${SMBD_SHARE:?}"/.[!.]* 2>/dev/null
+	return 0
+}
+
+# prefix LOADFILE: its first SMB_LINES lines in $W/lf.txt (or all of it).
+prefix() {
+	if [ "${DBENCH_SMB_FULL:-0}" = 1 ]; then
+		cp "$1" "$W/lf.txt"
+	else
+		head -n "$SMB_LINES" "$1" >"$W/lf.txt"
+	fi
+}
+
+# same_as_fileio LOADFILE NCLIENTS: op counts and final trees equal.
+same_as_fileio() {
+	need_smb
+	prefix "$1"
+	mkdir "$W/t"
+	run_db --run-once -t 600 --skip-cleanup -B fileio -c "$W/lf.txt" \
+		-D "$W/t" "$2"
+	assert_clean_run "-B fileio x $2"
+	table_counts "$W/out" | sort >"$W/fileio.counts"
+	empty_share
+	run_db --run-once -t 600 --skip-cleanup -B smb --smb-share="$SHARE" \
+		"$LOGON" -c "$W/lf.txt" "$2"
+	assert_clean_run "-B smb x $2"
+	table_counts "$W/out" | sort >"$W/smb.counts"
+	[ -s "$W/smb.counts" ] || fail "-B smb: no operation table"
+	assert_same_lines "$W/fileio.counts" "$W/smb.counts" \
+		"op counts, smb vs fileio"
+	tree_listing "$W/t" >"$W/fileio.tree"
+	tree_listing "$SMBD_SHARE" >"$W/smb.tree"
+	assert_same_lines "$W/fileio.tree" "$W/smb.tree" \
+		"final trees, share vs fileio's directory"
+	empty_share
+}
+
+ours() { same_as_fileio "$SRCDIR/loadfiles/client.txt" "$1"; }
+debian() {
+	[ -r "$DEBIAN_CLIENT" ] || skip "$DEBIAN_CLIENT not installed"
+	same_as_fileio "$DEBIAN_CLIENT" "$1"
+}
+
+# cleanup goes over SMB: the share is empty after a run
+cleanup_over_smb() {
+	need_smb
+	empty_share
+	run_db --run-once -B smb --smb-share="$SHARE" "$LOGON" \
+		-c "$DATA/basic.txt" 3
+	assert_clean_run "basic.txt x 3"
+	assert_empty_dir "$SMBD_SHARE"
+	assert_grep '^Connection set-up: avg [0-9.]* ms, max [0-9.]* ms \(3 clients\)$' \
+		"$W/out" "connection time, a line after the table"
+}
+
+# smb://HOST:PORT/SHARE, $DBENCH_SMB_PASSWORD and --smb-auth-file
+other_logons() {
+	need_smb
+	DBENCH_SMB_PASSWORD=$SMBD_PASS run_db --run-once -B smb \
+		--smb-share="smb://127.0.0.1:$SMBD_PORT/share" \
+		--smb-user="$SMBD_USER" -c "$DATA/basic.txt" 1
+	assert_clean_run "smb:// share, password from the environment"
+	printf 'username = %s\npassword = %s\ndomain = DBENCH\n' \
+		"$SMBD_USER" "$SMBD_PASS" >"$W/auth"
+	run_db --run-once -B smb --smb-share="$SHARE" \
+		--smb-auth-file="$W/auth" -c "$DATA/basic.txt" 1
+	assert_clean_run "--smb-auth-file"
+}
+
+# each dialect, forced (min = max), and encryption
+dialects() {
+	local p
+	need_smb
+	for p in SMB2_02 SMB2_10 SMB3_00 SMB3_02 SMB3_11; do
+		run_db --run-once -B smb --smb-share="$SHARE" "$LOGON" \
+			--smb-protocol="$p" -c "$DATA/basic.txt" 1
+		assert_clean_run "--smb-protocol=$p"
+	done
+	run_db --run-once -B smb --smb-share="$SHARE" "$LOGON" \
+		--smb-protocol=SMB3_00:SMB3_11 --smb-encrypt \
+		-c "$DATA/basic.txt" 2
+	assert_clean_run "--smb-encrypt"
+	run_db --run-once -B smb --smb-share="$SHARE" "$LOGON" --smb-sign \
+		-c "$DATA/basic.txt" 1
+	assert_clean_run "--smb-sign"
+}
+
+# a server capped at SMB3_00 refuses a forced SMB3_11: the dialect is
+# really forced
+dialect_refused() {
+	need_smb
+	(
+		SMBD_PID=
+		trap 'smbd_stop' EXIT
+		SMBD_GLOBAL="	server max protocol = SMB3_00" \
+			smbd_start "$W/srv" >/dev/null || exit 3
+		run_db -B smb --smb-share="//127.0.0.1:$SMBD_PORT/share" \
+			"$LOGON" --smb-protocol=SMB3_11 -c "$DATA/basic.txt" 1
+		assert_rc 2
+		assert_grep 'protocol not supported' "$W/err" "message"
+		assert_eq 1 "$(wc -l <"$W/err")" "lines on stderr"
+		run_db --run-once -B smb \
+			--smb-share="//127.0.0.1:$SMBD_PORT/share" "$LOGON" \
+			--smb-protocol=SMB3_00 -c "$DATA/basic.txt" 1
+		assert_clean_run "SMB3_00 on the capped server"
+	) || fail "the capped server's checks failed"
+}
+
+# expect_usage_error WHAT PATTERN ARGS...: exit 2, one line naming it
+expect_usage_error() {
+	local what=$1 pat=$2
+	shift 2
+	run_db -B smb -c "$DATA/basic.txt" "$@" 1
+	assert_rc 2
+	assert_grep "$pat" "$W/err" "$what: message"
+	assert_eq 1 "$(wc -l <"$W/err")" "$what: lines on stderr"
+	[ ! -s "$W/out" ] || fail "$what: something on stdout"
+}
+
+user_errors() {
+	local port
+	need_smb
+	expect_usage_error "wrong password" \
+		"logon failure as user '$SMBD_USER'" --smb-share="$SHARE" \
+		--smb-user="$SMBD_USER%wrong"
+	expect_usage_error "wrong share" "share 'nosuch' not found" \
+		--smb-share="//127.0.0.1:$SMBD_PORT/nosuch" "$LOGON"
+	port=$(smbd_free_port)
+	expect_usage_error "no server" \
+		"server 127.0.0.1:$port unreachable" \
+		--smb-share="//127.0.0.1:$port/share" "$LOGON"
+	expect_usage_error "-D" "does not apply to backend 'smb'" \
+		--smb-share="$SHARE" "$LOGON" -D "$W"
+	expect_usage_error "no share" "smb-share=//SERVER/SHARE is required"
+	expect_usage_error "bad dialect" "is not a dialect" \
+		--smb-share="$SHARE" "$LOGON" --smb-protocol=NT1
+}
+
+# the processes whose command line names this dbench binary
+our_processes() {
+	ps -eo pid=,args= | awk -v b="$DBENCH" '$2 == b { print $1 }'
+}
+
+# smbd killed mid-run: exit 1, the message names client, line, op and
+# status; nothing of dbench is left running and nothing was written here
+killed_server() {
+	need_smb
+	(
+		SMBD_PID=
+		trap 'smbd_stop' EXIT
+		smbd_start "$W/srv" >/dev/null || exit 3
+		mkdir "$W/run" && cd "$W/run" || exit 3
+		: >"$W/out"
+		"$DBENCH" -B smb --smb-share="//127.0.0.1:$SMBD_PORT/share" \
+			"$LOGON" -t 60 -c "$SRCDIR/loadfiles/client.txt" 2 \
+			>"$W/out" 2>"$W/err" </dev/null &
+		db=$!
+		for _ in $(seq 1 200); do
+			grep -q 'execute' "$W/out" && break
+			sleep 0.1
+		done
+		# the server's connection processes first, then smbd itself
+		for p in $(ps -o pid= --ppid "$SMBD_PID"); do
+			kill -KILL "$p"
+		done
+		kill -KILL "$SMBD_PID"
+		wait "$SMBD_PID" 2>/dev/null
+		SMBD_PID=
+		timeout 60 tail --pid="$db" -f /dev/null
+		wait "$db"
+		RC=$?
+		assert_rc 1
+		grep 'dbench: client [0-9]*, .*client.txt:[0-9]*: [A-Za-z_]* .*NT_STATUS_' \
+			"$W/err" >/dev/null || fail "no message naming client, line, op, status"
+		[ -z "$(our_processes)" ] || fail "dbench processes left: $(our_processes)"
+		[ -z "$(ls -A "$W/run")" ] || fail "files left locally: $(ls -A "$W/run")"
+	) || fail "killed server"
+}
+
+# --keep-going: the connection's server process is killed mid-run; the
+# failures are counted, the client connects again and the run goes on to
+# its time limit (exit 1: mismatches)
+keep_going_reconnects() {
+	need_smb
+	(
+		SMBD_PID=
+		trap 'smbd_stop' EXIT
+		smbd_start "$W/srv" >/dev/null || exit 3
+		: >"$W/out"
+		"$DBENCH" -B smb --smb-share="//127.0.0.1:$SMBD_PORT/share" \
+			"$LOGON" -t 8 --keep-going \
+			-c "$SRCDIR/loadfiles/client.txt" 1 \
+			>"$W/out" 2>"$W/err" </dev/null &
+		db=$!
+		for _ in $(seq 1 200); do
+			grep -q 'execute' "$W/out" && break
+			sleep 0.1
+		done
+		for p in $(ps -o pid= --ppid "$SMBD_PID"); do
+			kill -KILL "$p"
+		done
+		wait "$db"
+		RC=$?
+		assert_rc 1
+		assert_grep '^Throughput' "$W/out" "the run completed"
+		assert_grep 'execute *[5-9] sec' "$W/out" "the run went on"
+	) || fail "keep-going"
+}
+
+# the password is in no output, no JSON and no ps listing taken mid-run
+password_hidden() {
+	local secret=Sekr1t-$$-pw
+	need_smb
+	(
+		SMBD_PID=
+		trap 'smbd_stop' EXIT
+		SMBD_PASS=$secret smbd_start "$W/srv" >/dev/null || exit 3
+		"$DBENCH" -B smb --smb-share="//127.0.0.1:$SMBD_PORT/share" \
+			--smb-user="$SMBD_USER%$secret" -t 5 \
+			--json="$W/res.json" -c "$SRCDIR/loadfiles/client.txt" 2 \
+			>"$W/out" 2>"$W/err" </dev/null &
+		db=$!
+		for _ in $(seq 1 200); do
+			grep -q 'execute' "$W/out" && break
+			sleep 0.1
+		done
+		ps -eo pid,args >"$W/ps"
+		grep -q -- '--smb-user' "$W/ps" || fail "the run is not in ps"
+		wait "$db"
+		RC=$?
+		assert_rc 0
+		for f in out err res.json ps; do
+			assert_no_grep "$secret" "$W/$f" "password in $f"
+		done
+		assert_grep "$SMBD_USER%\\*\\*\\*" "$W/res.json" \
+			"masked password in the JSON's command line"
+	) || fail "password"
+}
+
+check "our client.txt, 1 client: smb counts and tree = fileio's" ours 1
+check "our client.txt, 3 clients: smb counts and tree = fileio's" ours 3
+check "Debian client.txt, 1 client: smb counts and tree = fileio's" debian 1
+check "Debian client.txt, 3 clients: smb counts and tree = fileio's" debian 3
+check "cleanup removes the clients' trees over SMB" cleanup_over_smb
+check "smb:// share, \$DBENCH_SMB_PASSWORD, --smb-auth-file" other_logons
+check "SMB2_02..SMB3_11 forced, --smb-encrypt, --smb-sign" dialects
+check "a dialect the server lacks: exit 2, protocol not supported" dialect_refused
+check "wrong password, share, server; -D: exit 2 and one line" user_errors
+check "smbd killed mid-run: exit 1, message, no orphans" killed_server
+check "--keep-going: a lost connection is counted, the client reconnects" keep_going_reconnects
+check "the password in no output, JSON or ps listing" password_hidden
+finish
