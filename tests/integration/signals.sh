@@ -140,7 +140,7 @@ SETSP 5
 Mkdir "\clients\client1\after" NT_STATUS_OK
 EOF
 	run_bounded --run-once -t 600 --clients-per-process 2 \
-		-c "$W/a.txt,$W/b.txt" -D "$W/t" 2
+		-c "$W/a.txt,$W/b.txt" -D "$W/t" 1
 	assert_rc 0
 	grep -q '^ Mkdir  *4 ' "$W/out" ||
 		{ show_file "$W/out" stdout; fail "expected 4 Mkdir (both passes complete)"; }
@@ -154,7 +154,7 @@ sleep_sibling() {
 	waiter 'SLEEP 1000000000'
 	cp "$W/wait.txt" "$W/a.txt"
 	run_bounded -t 3 --clients-per-process 2 \
-		-c "$W/a.txt,$DATA/basic.txt" -D "$W/t" 2
+		-c "$W/a.txt,$DATA/basic.txt" -D "$W/t" 1
 	assert_rc 0
 	local n
 	n=$(awk '$1 == "WriteX" { print $2; exit }' "$W/out")

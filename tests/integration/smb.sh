@@ -246,8 +246,13 @@ keep_going_reconnects() {
 			grep -q 'execute' "$W/out" && break
 			sleep 0.1
 		done
-		for p in $(ps -o pid= --ppid "$SMBD_PID"); do
-			kill -KILL "$p"
+		# several times: libsmbclient reconnects on its own, and a
+		# single kill between two ops may go unnoticed by any op
+		for _ in 1 2 3 4 5; do
+			for p in $(ps -o pid= --ppid "$SMBD_PID"); do
+				kill -KILL "$p"
+			done
+			sleep 0.3
 		done
 		wait "$db"
 		RC=$?
