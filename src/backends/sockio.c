@@ -318,32 +318,6 @@ static uint64_t sockio_client_fds(const struct dbench_options *o,
 	return 2;
 }
 
-/* Nothing is created: every shared path counts as one that existed. */
-static int sockio_shared_note(void *mem_ctx, const struct dbench_options *o,
-			      const char *target, const char *const *paths,
-			      size_t n, bool *existed)
-{
-	(void)mem_ctx;
-	(void)o;
-	(void)target;
-	(void)paths;
-	for (size_t i = 0; i < n; i++)
-		existed[i] = true;
-	return 0;
-}
-
-static int sockio_shared_remove(void *mem_ctx, const struct dbench_options *o,
-				const char *target, const char *const *paths,
-				size_t n)
-{
-	(void)mem_ctx;
-	(void)o;
-	(void)target;
-	(void)paths;
-	(void)n;
-	return 0;
-}
-
 static int sockio_cleanup(void *state, const char *path)
 {
 	(void)state;
@@ -364,8 +338,8 @@ const struct backend sockio_backend = {
 	.target_check = sockio_target_check,
 	.client_fds = sockio_client_fds,
 	.trees_check = backend_none_trees_check,
-	.shared_note = sockio_shared_note,
-	.shared_remove = sockio_shared_remove,
+	.shared_note = backend_none_shared_note,
+	.shared_remove = backend_none_shared_remove,
 	.setup = sockio_setup,
 	.cleanup = sockio_cleanup,
 	.ops = {
