@@ -129,9 +129,9 @@ static bool fileio_kept_name_ok(const char *name)
 
 /*
  * The names in the record in pfd, one a line, as a talloc array under mem
- * (*count of them).  No record: none.  Returns 0; -EEXIST when the record
- * is there but not a regular file (a symlink is not followed); another
- * negative errno when it cannot be read.
+ * (*count of them).  No record: none.  Returns 0; -ELOOP when the record
+ * is a symlink (never followed), -EEXIST when it is something else but a
+ * regular file; another negative errno when it cannot be read.
  */
 static int fileio_kept_read(void *mem, int pfd, char ***names, size_t *count)
 {
@@ -146,7 +146,7 @@ static int fileio_kept_read(void *mem, int pfd, char ***names, size_t *count)
 	if (*names == NULL)
 		return -ENOMEM;
 	if (fd < 0)
-		return errno == ENOENT ? 0 : errno == ELOOP ? -EEXIST : -errno;
+		return errno == ENOENT ? 0 : -errno;
 	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) ||
 	    sb.st_size > FILEIO_KEPT_MAX) {
 		close(fd);
