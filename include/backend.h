@@ -18,8 +18,9 @@
  * the up-front resource check) and the bookkeeping of paths the loadfiles
  * create above the per-client trees.  The life of a run, in order:
  * ->option per option given, ->options_done, ->target_check per -D
- * entry, ->client_fds, ->trees_check and ->shared_note per target; in each client ->setup,
- * ->ops[], ->cleanup; at the end ->shared_remove per target.
+ * entry, ->client_fds, ->trees_check and ->shared_note per target; in
+ * each client ->setup, ->ops[], ->cleanup; at the end ->shared_remove and
+ * ->trees_kept per target.
  */
 #ifndef DBENCH_BACKEND_H
 #define DBENCH_BACKEND_H
@@ -164,6 +165,24 @@ struct backend {
 			   size_t n, char **err);
 
 	/*
+	 * After the run (its cleanup done or skipped): record which client
+	 * trees in target an earlier dbench run kept, so that ->trees_check
+	 * lets a later run use them (and remove them) while refusing any
+	 * other non-empty tree.  paths[0..n) are this run's client
+	 * directories in target, as for ->trees_check, all in one directory
+	 * (clients/).  When kept (--skip-cleanup), those that are real
+	 * directories now are added to the record; in any case, entries whose
+	 * tree is gone are dropped (the record goes when none is left).  The
+	 * record is never followed through a symlink and never lies inside a
+	 * client tree.  Returns 0 or a negative errno (the record is then
+	 * unchanged); callers report a failure only when kept.  Optional:
+	 * NULL (or backend_none_trees_kept) records nothing.
+	 */
+	int (*trees_kept)(void *mem_ctx, const struct dbench_options *o,
+			  const char *target, const char *const *paths,
+			  size_t n, bool kept);
+
+	/*
 	 * Shared paths are those the loadfiles may create outside the
 	 * per-client trees (like "clients" above every clients/clientN).
 	 * Before the run: set existed[i] for each of paths[0..n) (relative
@@ -227,8 +246,8 @@ const struct backend *backend_find_in(const struct backend *const *list,
 /*
  * Check a NULL-terminated list of backends: every one has a name no
  * other has and abi BACKEND_ABI; every available one fills every
- * required hook (all but ->options and ->options_done); an options table
- * is well formed (see ->options), comes with ->option, and none of its
+ * required hook (all but ->options, ->options_done and ->trees_kept); an
+ * options table is well formed (see ->options), comes with ->option, and none of its
  * long names is another backend's.  Returns 0, or -1 with the name of
  * the faulty backend in *bad and, if why is not NULL, a static phrase
  * saying what is wrong in *why.
@@ -266,14 +285,18 @@ char *backend_tree_refusal(void *mem_ctx, const char *target,
  * Hooks for a backend that has nothing of the kind: its clients hold no
  * descriptor (client_fds returns 0), it finds nothing in its clients'
  * trees before the run (trees_check: its store starts empty, or it makes
- * no files), and it creates nothing outside the clients' trees
- * (shared_note says every path existed; shared_remove does nothing).
+ * no files; trees_kept records nothing), and it creates nothing outside
+ * the clients' trees (shared_note says every path existed;
+ * shared_remove does nothing).
  */
 uint64_t backend_none_client_fds(const struct dbench_options *o,
 				 uint32_t max_open_handles, uint32_t max_dirs);
 int backend_none_trees_check(void *mem_ctx, const struct dbench_options *o,
 			     const char *target, const char *const *paths,
 			     size_t n, char **err);
+int backend_none_trees_kept(void *mem_ctx, const struct dbench_options *o,
+			    const char *target, const char *const *paths,
+			    size_t n, bool kept);
 int backend_none_shared_note(void *mem_ctx, const struct dbench_options *o,
 			     const char *target, const char *const *paths,
 			     size_t n, bool *existed);

@@ -749,6 +749,7 @@ const struct backend memfs_backend = {
 	.target_check = fileio_target_check,
 	.client_fds = backend_none_client_fds,
 	.trees_check = backend_none_trees_check,
+	.trees_kept = backend_none_trees_kept,
 	.shared_note = backend_none_shared_note,
 	.shared_remove = backend_none_shared_remove,
 	.setup = memfs_setup,

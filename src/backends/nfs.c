@@ -1310,6 +1310,7 @@ const struct backend nfs_backend = {
 	.shared_note = nfs_shared_note,
 	.shared_remove = nfs_shared_remove,
 	.trees_check = nfs_trees_check,
+	.trees_kept = backend_none_trees_kept,
 	.setup = nfs_setup,
 	.cleanup = nfs_cleanup,
 	.ops = {

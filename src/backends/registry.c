@@ -180,6 +180,21 @@ int backend_none_trees_check(void *mem_ctx, const struct dbench_options *o,
 	return 0;
 }
 
+/* For a backend with no trees that outlive the run, or that keeps no
+ * record of them: nothing to record. */
+int backend_none_trees_kept(void *mem_ctx, const struct dbench_options *o,
+			    const char *target, const char *const *paths,
+			    size_t n, bool kept)
+{
+	(void)mem_ctx;
+	(void)o;
+	(void)target;
+	(void)paths;
+	(void)n;
+	(void)kept;
+	return 0;
+}
+
 /* For a backend whose clients hold no descriptor. */
 uint64_t backend_none_client_fds(const struct dbench_options *o,
 				 uint32_t max_open_handles, uint32_t max_dirs)

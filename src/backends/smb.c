@@ -1161,6 +1161,7 @@ const struct backend smb_backend = {
 	.shared_note = smb_shared_note,
 	.shared_remove = smb_shared_remove,
 	.trees_check = smb_trees_check,
+	.trees_kept = backend_none_trees_kept,
 	.setup = smb_setup,
 	.cleanup = nbvfs_cleanup,
 	.ops = { NBVFS_OPS },

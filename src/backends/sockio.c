@@ -338,6 +338,7 @@ const struct backend sockio_backend = {
 	.target_check = sockio_target_check,
 	.client_fds = sockio_client_fds,
 	.trees_check = backend_none_trees_check,
+	.trees_kept = backend_none_trees_kept,
 	.shared_note = backend_none_shared_note,
 	.shared_remove = backend_none_shared_remove,
 	.setup = sockio_setup,

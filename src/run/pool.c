@@ -809,33 +809,46 @@ unsigned pool_watch_stalled(struct run *run, uint64_t now)
 
 /* ---- the pool's interface (pool.h) ----------------------------------- */
 
+/*
+ * The client trees (client_dir_name) of client ids client_id_base.. that
+ * map to the -D entry d, under mem, *n of them; NULL out of memory.
+ */
+static const char **tree_paths(void *mem, const struct dbench_options *o,
+			       unsigned client_id_base, unsigned d, size_t *n)
+{
+	const char **paths = talloc_array(mem, const char *,
+					  o->nclients > 0 ? o->nclients : 1);
+
+	*n = 0;
+	for (unsigned slot = 0; paths != NULL && slot < o->nclients; slot++) {
+		unsigned id = client_id_base + slot;
+
+		if (id % o->ndirectories != d)
+			continue;
+		paths[*n] = client_dir_name(paths, id);
+		if (paths[(*n)++] == NULL)
+			return NULL;
+	}
+	return paths;
+}
+
 int pool_check_trees(void *mem, const struct run_setup *su,
 		     unsigned client_id_base)
 {
 	const struct dbench_options *o = su->opts;
 	void *tmp = talloc_new(mem);
-	const char **paths = talloc_array(tmp, const char *,
-					  o->nclients > 0 ? o->nclients : 1);
-	int rc = 0;
+	int rc = tmp == NULL ? 1 : 0;
 
-	if (tmp == NULL || paths == NULL)
-		rc = 1;
 	for (unsigned d = 0; rc == 0 && d < o->ndirectories; d++) {
 		char *err = NULL;
 		size_t n = 0;
+		const char **paths = tree_paths(tmp, o, client_id_base, d, &n);
 
-		for (unsigned slot = 0; rc == 0 && slot < o->nclients; slot++) {
-			unsigned id = client_id_base + slot;
-
-			if (id % o->ndirectories != d)
-				continue;
-			paths[n] = client_dir_name(paths, id);
-			if (paths[n++] == NULL)
-				rc = 1;
-		}
-		if (rc == 0 && n > 0 &&
-		    su->backend->trees_check(tmp, o, o->directories[d], paths,
-					     n, &err) != 0) {
+		if (paths == NULL)
+			rc = 1;
+		else if (n > 0 &&
+			 su->backend->trees_check(tmp, o, o->directories[d],
+						  paths, n, &err) != 0) {
 			if (err != NULL)
 				fprintf(stderr, "dbench: %s\n", err);
 			rc = err != NULL ? 2 : 1;
@@ -845,6 +858,32 @@ int pool_check_trees(void *mem, const struct run_setup *su,
 		fprintf(stderr, "dbench: out of memory\n");
 	talloc_free(tmp);
 	return rc;
+}
+
+void pool_note_kept(void *mem, const struct run_setup *su,
+		    unsigned client_id_base)
+{
+	const struct dbench_options *o = su->opts;
+	void *tmp = talloc_new(mem);
+
+	if (su->backend->trees_kept == NULL || tmp == NULL) {
+		talloc_free(tmp);
+		return;
+	}
+	for (unsigned d = 0; d < o->ndirectories; d++) {
+		size_t n = 0;
+		const char **paths = tree_paths(tmp, o, client_id_base, d, &n);
+		int r = paths == NULL ? -ENOMEM :
+			n == 0 ? 0 :
+			su->backend->trees_kept(tmp, o, o->directories[d],
+						paths, n, o->skip_cleanup);
+
+		if (r != 0 && o->skip_cleanup)
+			fprintf(stderr, "dbench: %s: cannot record the client "
+				"trees kept (a later run over them is refused): "
+				"%s\n", o->directories[d], strerror(-r));
+	}
+	talloc_free(tmp);
 }
 
 struct run *pool_new(void *mem, const struct run_setup *su,

@@ -52,12 +52,23 @@ struct run {
  * Before the pool is made: refuse the run when a client tree it will
  * make (clients/clientN of client ids client_id_base.. in the -D entry
  * each maps to) already holds something, so that removing the trees
- * removes only what the run created (the backend's ->trees_check looks).
+ * removes only what the run created (the backend's ->trees_check looks;
+ * trees an earlier run kept with --skip-cleanup and recorded count as its).
  * Returns 0, 2 (a usage error) after saying why on stderr, or 1 out of
  * memory.
  */
 int pool_check_trees(void *mem, const struct run_setup *su,
 		     unsigned client_id_base);
+
+/*
+ * After the run (the clients' cleanup done or skipped): have the backend
+ * record, per -D entry, the client trees it kept with --skip-cleanup, so
+ * that pool_check_trees() lets a later run use them, and forget those
+ * that are gone (->trees_kept).  A failure to record kept trees is said on
+ * stderr; the run's result does not change.
+ */
+void pool_note_kept(void *mem, const struct run_setup *su,
+		    unsigned client_id_base);
 
 /*
  * A pool for su's clients under mem, with its statistics region mapped

@@ -105,6 +105,17 @@ int run_exit_status(const struct run_result *r, const struct dbench_options *o)
 	return 0;
 }
 
+/*
+ * After the run (its clients done, their trees cleaned up or kept): the
+ * trees kept with --skip-cleanup are recorded, those removed forgotten,
+ * so that a later run may use only what a dbench run made (issue 18).
+ */
+static void note_kept_trees(void *mem, const struct run_setup *su,
+			    const struct coord *c)
+{
+	pool_note_kept(mem, su, c->client_id_base);
+}
+
 int run_benchmark_with(void *mem_ctx, const struct run_setup *su,
 		       struct coord *c)
 {
@@ -122,6 +133,7 @@ int run_benchmark_with(void *mem_ctx, const struct run_setup *su,
 	}
 	rc = 1;
 	res = runloop_run(mem, pool, c, &rc);
+	note_kept_trees(mem, su, c);
 	if (res != NULL && c->prints) {
 		/* a file that could not be written fails the run */
 		if (run_report(mem, su->opts, res) != 0)

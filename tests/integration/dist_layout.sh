@@ -225,32 +225,45 @@ mmtests_install() {
 	# and, in its loop (below),
 	#   dbench ... -D $SHELLPACK_DATA --warmup 0 -t $((...))
 	#       --loadfile $LOADDIR/client-tiny.txt --show-execute-time $CLIENT
-	# (issue 18) mmtests' next steps, its calibration and its benchmark,
-	# replay client-tiny.txt over the tree the warmup left, and need it
-	# (client-tiny.txt opens the warmup's files).  A run over a tree an
-	# earlier run left is now refused, so mmtests' script as it is stops
-	# here with exit 2: the check pins that refusal until a way for
-	# dbench to recognise its own --skip-cleanup trees is decided.
-	mmtests_refused "$inst"
-}
-
-# mmtests_refused INST: a run of INST's dbench over the tree in $W/data
-# is refused (exit 2, naming clients/client0); the tree is then removed.
-#   ./bin/dbench ... --show-execute-time --run-once -D $SHELLPACK_DATA
-#       --loadfile $LOADDIR/client-tiny.txt --machine-readable -t 10000 N
-mmtests_refused() {
+	# (issues 17, 18) they replay client-tiny.txt over the tree the
+	# warmup kept, and need it (client-tiny.txt opens the warmup's
+	# files): dbench recorded that tree as its own, so the run may use it.
 	LAST_CMD="./bin/dbench --show-execute-time --run-once -D $W/data --loadfile share/client-tiny.txt --machine-readable -t 10000 2"
-	(cd "$1" && timeout -k 5 "$IT_TIMEOUT" ./bin/dbench \
-		--show-execute-time --run-once -D "$W/data" --loadfile \
-		"$1/share/client-tiny.txt" --machine-readable -t 10000 2) \
+	(cd "$inst" && timeout -k 5 "$IT_TIMEOUT" ./bin/dbench --show-execute-time \
+		--run-once -D "$W/data" --loadfile "$inst/share/client-tiny.txt" \
+		--machine-readable -t 10000 2) >"$W/out" 2>"$W/err"
+	RC=$?
+	assert_rc 0
+	assert_no_mismatch
+	assert_grep '^@E@[0-9]+@[0-9]+$' "$W/out" "the calibration's @E@ lines"
+	# its loop: a clean tree, the warmup cut again, then the benchmark
+	#   rm -rf $SHELLPACK_DATA/clients
+	#   ./bin/dbench --run-once --skip-cleanup -D $SHELLPACK_DATA \
+	#       --loadfile $LOADDIR/client-warmup.txt $CLIENT
+	rm -rf "$W/data/clients"
+	(cd "$inst" && timeout -k 5 "$IT_TIMEOUT" ./bin/dbench --run-once \
+		--skip-cleanup -D "$W/data" --loadfile "$inst/share/client-warmup.txt" 2) \
 		>"$W/out" 2>"$W/err"
 	RC=$?
-	assert_usage_error "a run over the warmup's tree"
-	assert_grep "^dbench: $W/data/clients/client0 already exists" "$W/err" "the refusal"
-	rm -rf "$W/data/clients"
+	assert_rc 0
+	assert_no_mismatch
+	LAST_CMD="./bin/dbench -D $W/data --warmup 0 -t 3 --loadfile share/client-tiny.txt --show-execute-time 2"
+	(cd "$inst" && timeout -k 5 "$IT_TIMEOUT" ./bin/dbench -D "$W/data" \
+		--warmup 0 -t 3 --loadfile "$inst/share/client-tiny.txt" \
+		--show-execute-time 2) >"$W/out" 2>"$W/err"
+	RC=$?
+	assert_rc 0
+	assert_no_mismatch
+	assert_grep "$RE_THROUGHPUT" "$W/out" "Throughput line"
+	[ "$(grep -c 'completed in' "$W/out")" -ge 2 ] ||
+		fail "client-tiny.txt: expected passes to complete, found $(grep -c 'completed in' "$W/out")"
+	# the benchmark cleaned up the warmup's trees, and their record
+	[ -e "$W/data/clients/client0" ] && fail "the benchmark left clients/client0"
+	[ -e "$W/data/clients/.dbench-kept" ] && fail "the benchmark left the record of kept trees"
+	return 0
 }
 
 check "make dist: one top directory, listed first; client.txt at the top, stored once" tarball_layout
 check "Phoronix Test Suite pts/dbench install.sh on our tarball: builds, copies client.txt, runs" pts_install
-check "mmtests dbench install script on our tarball: builds, finds loadfiles/client.txt; DESTDIR; its warmup runs; its replay over the warmup's tree is refused (issue 18)" mmtests_install
+check "mmtests dbench install script on our tarball: builds, finds loadfiles/client.txt; DESTDIR; its warmup and tiny cuts replay (over the warmup's kept tree)" mmtests_install
 finish

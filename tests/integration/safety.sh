@@ -643,16 +643,79 @@ pretree_symlink() {
 	assert_eq "$W/outside" "$(readlink t/clients/client0)" "the link"
 }
 
-# A second run over a --skip-cleanup tree is refused with the message.
+# A second run over a --skip-cleanup tree runs (dbench recorded the tree
+# as its own in clients/.dbench-kept) and removes it, and the record.
 pretree_skip_cleanup_rerun() {
 	mkdir t
 	run_db --run-once --skip-cleanup -c "$TREE" -D "$W/t" 1
 	assert_clean_run
-	find t | sort >before
+	assert_eq client0 "$(cat t/clients/.dbench-kept)" "the record of kept trees"
+	[ -L t/clients/.dbench-kept ] && fail "the record is a symlink"
+	run_db --run-once -c "$TREE" -D "$W/t" 1
+	assert_clean_run
+	assert_only_clients "target after the second run (tree and record gone)"
+}
+
+# A file a user adds into a tree a dbench run kept goes with that tree
+# (README: it counts as the run's); a clients/client1 of the user's own,
+# not in the record, is refused and kept.
+pretree_kept_and_foreign() {
+	mkdir t
+	run_db --run-once --skip-cleanup -c "$TREE" -D "$W/t" 1
+	assert_clean_run
+	echo added >t/clients/client0/added.txt
+	mkdir t/clients/client1
+	echo mine >t/clients/client1/mine.txt
+	run_db --run-once -c "$TREE" -D "$W/t" 2
+	pretree_refused clients/client1
+	assert_no_grep 'client0' "$W/err" "the refusal (client0 is dbench's)"
+	assert_eq mine "$(cat t/clients/client1/mine.txt)" "the user's file"
+	assert_eq added "$(cat t/clients/client0/added.txt)" "the file in the kept tree (refused run)"
+	rm -r t/clients/client1
+	run_db --run-once -c "$TREE" -D "$W/t" 2
+	assert_clean_run
+	[ -e t/clients/client0 ] && fail "the kept tree (with the added file) was left"
+	assert_only_clients "target after the run"
+}
+
+# A kept tree replaced by a symlink: refused even though the record names
+# it; nothing behind the link touched.
+pretree_kept_now_symlink() {
+	mkdir t
+	run_db --run-once --skip-cleanup -c "$TREE" -D "$W/t" 1
+	assert_clean_run
+	make_precious "$W/outside"
+	mv t/clients/client0 kept.away
+	ln -s "$W/outside" t/clients/client0
 	run_db --run-once -c "$TREE" -D "$W/t" 1
 	pretree_refused clients/client0
-	find t | sort >after
-	assert_same_lines before after "the tree left by the first run"
+	assert_grep 'already exists as a symlink' "$W/err" "the reason"
+	assert_precious "$W/outside"
+}
+
+# A symlink planted as the record: never followed.  Read, it names
+# nothing (the user's clients/client0 is refused); written by a
+# --skip-cleanup run, it is left alone (said on stderr) and what it points
+# to is untouched.
+pretree_record_symlink() {
+	mkdir -p t/clients/client0 outside
+	echo mine >t/clients/client0/mine.txt
+	echo client0 >outside/list
+	ln -s "$W/outside/list" t/clients/.dbench-kept
+	run_db --run-once -c "$TREE" -D "$W/t" 1
+	pretree_refused clients/client0
+	assert_eq mine "$(cat t/clients/client0/mine.txt)" "the user's file"
+	rm -r t/clients/client0
+	run_db --run-once --skip-cleanup -c "$TREE" -D "$W/t" 1
+	assert_rc 0
+	assert_no_mismatch
+	assert_grep "^dbench: $W/t: cannot record the client trees kept \\(a later run over them is refused\\): Too many levels of symbolic links\$" \
+		"$W/err" "the record not written"
+	[ -L t/clients/.dbench-kept ] || fail "the planted link was replaced"
+	assert_eq client0 "$(cat outside/list)" "the file the link points to"
+	assert_eq list "$(ls -A outside)" "the directory the link points into"
+	run_db --run-once -c "$TREE" -D "$W/t" 1
+	pretree_refused clients/client0
 }
 
 # A tree 20,000 deep inside the client's tree (made by the check while
@@ -720,6 +783,9 @@ check "option values out of range: each a usage error" opt_out_of_range
 check "a file already in clients/client1: refused (exit 2), the file kept" pretree_file
 check "an empty clients/client0: the run uses and removes it" pretree_empty_dir
 check "clients/client0 a symlink: refused (exit 2), the link and its target kept" pretree_symlink
-check "--skip-cleanup, then a second run on the same -D: refused with the message" pretree_skip_cleanup_rerun
+check "--skip-cleanup, then a second run on the same -D: runs, removes the kept tree and its record" pretree_skip_cleanup_rerun
+check "a file added into a kept tree goes with it; a clients/client1 of the user's own: refused (exit 2), kept" pretree_kept_and_foreign
+check "a kept tree replaced by a symlink: refused, nothing behind it touched" pretree_kept_now_symlink
+check "a symlink planted as clients/.dbench-kept: not followed when read or written" pretree_record_symlink
 check "a 20,000-deep tree in a client's tree: removed by the cleanup under ulimit -n 64" deep_tree_cleanup
 finish

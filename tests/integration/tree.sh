@@ -2,7 +2,8 @@
 # tree.sh - the files a run leaves: with --skip-cleanup exactly what the
 # loadfile leaves under clients/clientN, without it nothing at all; -D with
 # several directories; client10 is not mangled; cleanup never follows
-# symlinks and never touches what the run did not create.
+# symlinks and never touches what the run did not create; the record of
+# kept trees (clients/.dbench-kept) lets a later run use them.
 if [ -z "$BASH_VERSION" ]; then exec bash "$0" "$@"; fi
 . "$(dirname "$0")/lib.sh"
 
@@ -32,12 +33,27 @@ EOF
 }
 
 # expected_tree N...: the listing of a directory holding clients N...
+# kept with --skip-cleanup: their trees, and the record of them
+# (clients/.dbench-kept, one clientN a line) beside them.
 expected_tree() {
-	local i
+	local i size=0
 	{
 		echo "clients d"
-		for i in "$@"; do expected_client "$i"; done
+		for i in "$@"; do
+			expected_client "$i"
+			size=$((size + ${#i} + 7))
+		done
+		echo "clients/.dbench-kept f $size"
 	} | sort
+}
+
+# assert_kept DIR N...: DIR's record of kept trees names clients N...
+assert_kept() {
+	local dir=$1 i want=
+	shift
+	for i in "$@"; do want="${want}client$i "; done
+	assert_eq "${want% }" "$(tr '\n' ' ' <"$dir/clients/.dbench-kept" | sed 's/ $//')" \
+		"$dir/clients/.dbench-kept"
 }
 
 skip_cleanup_n() {
@@ -48,6 +64,7 @@ skip_cleanup_n() {
 	expected_tree $(seq 0 $((n - 1))) >expected.tree
 	tree_listing "$W/t" >found.tree
 	assert_same_lines expected.tree found.tree "tree left with --skip-cleanup"
+	assert_kept "$W/t" $(seq 0 $((n - 1)))
 }
 
 skip_cleanup_1() { skip_cleanup_n 1; }
@@ -93,6 +110,8 @@ two_dirs_skip() {
 	tree_listing "$W/b" >found.b
 	assert_same_lines expected.a found.a "dir a (clients 0 and 2)"
 	assert_same_lines expected.b found.b "dir b (client 1)"
+	assert_kept "$W/a" 0 2
+	assert_kept "$W/b" 1
 }
 
 two_dirs_clean() {
@@ -138,25 +157,39 @@ assert_only_old_clients() {
 	assert_eq "clients d" "$(tr '\n' ' ' <found.tree | sed 's/ $//')" "$2 (nothing, or the earlier empty clients/)"
 }
 
-# A tree left by an earlier --skip-cleanup run is replaced, then cleaned.
+# A tree left by an earlier --skip-cleanup run is replaced, then cleaned
+# (issue 17: dbench recognises the trees a run of its own kept).
 rerun_over_leftovers() {
 	mkdir t
 	run_db --run-once -t 60 --skip-cleanup -c "$TREE" -D "$W/t" 2
 	assert_clean_run
-	# a second run over it is refused (it removes only what it creates)
 	run_db --run-once -t 60 --skip-cleanup -c "$TREE" -D "$W/t" 2
-	assert_usage_error "a run over a --skip-cleanup tree"
-	assert_grep "^dbench: $W/t/clients/client0 already exists" "$W/err" "the refusal names the tree"
+	assert_clean_run
 	expected_tree 0 1 >expected.tree
 	tree_listing "$W/t" >found.tree
-	assert_same_lines expected.tree found.tree "tree after the refused second run"
-	rm -r t/clients/client0 t/clients/client1
+	assert_same_lines expected.tree found.tree "tree after a second --skip-cleanup run"
 	run_db --run-once -t 60 -c "$TREE" -D "$W/t" 2
 	assert_clean_run
-	assert_only_old_clients "$W/t" "target after a third, normal run"
+	assert_only_old_clients "$W/t" "target after a third, normal run (record gone)"
 }
 
-# Deltree and cleanup never follow a symlink out of the client's tree.
+# A normal run of fewer clients cleans up its trees and drops them from
+# the record; the others stay recorded, and a run of all of them runs.
+rerun_fewer_clients() {
+	mkdir t
+	run_db --run-once -t 60 --skip-cleanup -c "$TREE" -D "$W/t" 3
+	assert_clean_run
+	run_db --run-once -t 60 -c "$TREE" -D "$W/t" 1
+	assert_clean_run
+	[ -e t/clients/client0 ] && fail "client0's tree was not cleaned up"
+	assert_kept "$W/t" 1 2
+	run_db --run-once -t 60 -c "$TREE" -D "$W/t" 3
+	assert_clean_run
+	assert_only_old_clients "$W/t" "target after a normal run of all three"
+}
+
+# Deltree and cleanup never follow a symlink out of the client's tree:
+# links planted in a tree an earlier run kept are removed as links.
 symlinks_not_followed() {
 	mkdir t outside
 	echo precious >outside/precious.txt
@@ -164,11 +197,10 @@ symlinks_not_followed() {
 	assert_clean_run
 	ln -s "$W/outside" t/clients/client0/keep/link
 	ln -s "$W/outside" t/clients/client0/link2
-	# the tree with the links is not the run's: refused, nothing removed
 	run_db --run-once -t 60 -c "$TREE" -D "$W/t" 1
-	assert_usage_error "a run over a tree with planted links"
+	assert_clean_run
 	[ -f outside/precious.txt ] || fail "a file behind a symlink was deleted by Deltree/cleanup"
-	[ -L t/clients/client0/keep/link ] || fail "the planted link was removed"
+	assert_only_old_clients "$W/t" "target after the run"
 }
 
 check "--skip-cleanup, 1 client: exactly the loadfile's tree and sizes" skip_cleanup_1
@@ -184,6 +216,7 @@ check "-D a,b, 3 clients: nothing left in either" two_dirs_clean
 check "11 clients --skip-cleanup: clients/client10, not mangled" client10_skip
 check "11 clients: nothing left" client10_clean
 check "foreign files in the target dir are kept" foreign_files_kept
-check "a run over a previous --skip-cleanup tree is refused; after its removal, runs" rerun_over_leftovers
-check "a tree with planted symlinks: refused, nothing behind them touched" symlinks_not_followed
+check "runs over a previous --skip-cleanup tree (recorded in clients/.dbench-kept)" rerun_over_leftovers
+check "a normal run of fewer clients drops its trees from the record; the rest stay usable" rerun_fewer_clients
+check "Deltree/cleanup do not follow symlinks planted in a kept tree" symlinks_not_followed
 finish
