@@ -107,6 +107,15 @@ start_debian() {
 
 # stop_server: stop the server by its PID and wait for it; $SRC its status.
 stop_server() {
+	# stop_server N: first let our server log the N client connections
+	# that have ended (each child logs its line as its client leaves;
+	# a SIGTERM before that would lose the line, not the bytes)
+	if [ -n "${1:-}" ]; then
+		for _ in $(seq 50); do
+			[ "$(conn_lines | wc -l)" -ge "$1" ] && break
+			sleep 0.1
+		done
+	fi
 	kill -TERM "$SPID" 2>/dev/null
 	for _ in $(seq 100); do
 		kill -0 "$SPID" 2>/dev/null || break
@@ -184,7 +193,7 @@ debian_to_ours() {
 	timeout -k 5 "$IT_TIMEOUT" "$DEB_TBENCH" -c "$LF" -t 3 2 127.0.0.1 \
 		>"$W/out" 2>"$W/err" </dev/null
 	RC=$?
-	stop_server
+	stop_server 2
 	assert_rc 0
 	assert_grep '^Throughput [0-9.]+ MB/sec  2 clients' "$W/out" "Debian's Throughput line"
 	assert_no_grep 'lost sync|error' "$W/out" "Debian's output"
@@ -198,7 +207,7 @@ debian_to_ours() {
 ours_one() {
 	start_ours
 	run_tb --run-once --json "$W/r.json" -c "$LF" 1 127.0.0.1
-	stop_server
+	stop_server 1
 	assert_clean_run "our tbench against our tbench_srv"
 	assert_eq "$PASS_BYTES" "$(json_bytes "$W/r.json")" "bytes of one pass"
 	assert_eq "$(expect_bytes 4)" "$(conn_lines | sed -E 's/.* ([0-9]+) bytes in, ([0-9]+) bytes out$/\1 \2/')" \
@@ -209,7 +218,7 @@ ours_one() {
 ours_sixteen() {
 	start_ours
 	run_tb -t 3 --machine-readable -c "$LF" 16 127.0.0.1
-	stop_server
+	stop_server 16
 	assert_rc 0
 	assert_grep '^@R@16@[0-9]+@[0-9.]+@[0-9]+@[0-9.]+@$' "$W/out" "machine-readable progress"
 	assert_grep '^:WriteX:[0-9]+:' "$W/out" "machine-readable rows"
@@ -221,7 +230,7 @@ ours_sixteen() {
 ours_event_loop() {
 	start_ours --event-loop
 	run_tb -t 2 -c "$LF" 8 127.0.0.1
-	stop_server
+	stop_server 8
 	assert_clean_run "our tbench against tbench_srv --event-loop"
 	assert_conn_bytes 8
 	assert_eq 0 "$SRC" "the server's exit status after SIGTERM"
@@ -231,7 +240,7 @@ ours_dbench_b_sockio() {
 	start_ours --port 7100
 	run_db -B sockio --server=127.0.0.1:7100 --run-once --percentiles \
 		-T TCP_NODELAY,SO_SNDBUF=65536,SO_RCVBUF=65536 -c "$LF" 3
-	stop_server
+	stop_server 3
 	assert_clean_run "dbench -B sockio --server"
 	assert_grep '^ Operation +p50 +p90 +p95 +p99 +p99\.9 ' "$W/out" "the percentile table"
 	assert_conn_bytes 3
