@@ -1,0 +1,100 @@
+#!/bin/bash
+# bench/watch.sh - bench/run's reader of one tool's output (ours or dbench
+# 4.00): stamps every line and samples the CPU and memory of the run's
+# processes at the progress lines, from /proc, without starting processes
+# in the loop.
+#
+#   watch.sh OUTPREFIX SIDFILE [PSS_LINE] <tool-output
+#
+# SIDFILE holds (once the tool has started) the session id of the run: the
+# tool's parent, started by setsid, so that the session's processes are
+# exactly the tool's parent and its workers.  Writes:
+#   OUTPREFIX.out  "EPOCH LINE" for each line read
+#   OUTPREFIX.cpu  "EPOCH UTIME STIME NPROCS" (clock ticks, summed over the
+#                  session) at each "execute" progress line: the first and
+#                  the last sample bound the execute window
+#   OUTPREFIX.mem  "HWM_KB WORKERS PSS_MEAN_KB PSS_MAX_KB": the parent's
+#                  VmHWM read at every line after the release (the last
+#                  read wins: a high-water mark only grows) and the
+#                  workers' PSS at the PSS_LINE-th progress line after the
+#                  release (0: never)
+# The CPU of the workers is read while they live: their set is fixed from
+# "releasing clients" (both tools fork every worker before it) until the
+# cleanup lines, which come after the last execute line.
+o=$1
+sidfile=$2
+pssline=${3:-0}
+sid=
+pids=()
+released=0
+nprog=0
+hwm=-
+pss="0 - -"
+set -f
+
+# sum utime and stime over $pids into the .cpu file, with the time
+sample_cpu() {
+	local u=0 s=0 p l f rest
+	for p in "${pids[@]}"; do
+		read -r l 2>/dev/null <"/proc/$p/stat" || continue
+		# fields after "(comm) ": state ppid pgrp session tty tpgid
+		# flags minflt cminflt majflt cmajflt utime stime
+		rest=${l##*") "}
+		f=($rest)
+		u=$((u + f[11]))
+		s=$((s + f[12]))
+	done
+	echo "$EPOCHREALTIME $u $s ${#pids[@]}" >>"$o.cpu"
+}
+# the parent's VmHWM (kB), when it is still there
+read_hwm() {
+	local k v _
+	[ -r "/proc/$sid/status" ] || return
+	{
+		while read -r k v _; do
+			if [ "$k" = VmHWM: ]; then
+				hwm=$v
+				return
+			fi
+		done <"/proc/$sid/status"
+	} 2>/dev/null
+}
+# the workers' PSS: count, mean and largest (kB)
+read_pss() {
+	local files=() p
+	for p in "${pids[@]}"; do
+		[ "$p" = "$sid" ] || files+=("/proc/$p/smaps_rollup")
+	done
+	[ ${#files[@]} -gt 0 ] || return
+	pss=$(awk '/^Pss:/ { n++; t += $2; if ($2 > m) m = $2 }
+		END { if (n) printf "%d %.1f %d", n, t / n, m; else print "0 - -" }' \
+		"${files[@]}" 2>/dev/null)
+}
+
+: >"$o.cpu"
+while IFS= read -r line; do
+	now=$EPOCHREALTIME
+	printf '%s %s\n' "$now" "$line"
+	if [ $released = 0 ]; then
+		case $line in
+		"releasing clients"*)
+			released=1
+			read -r sid 2>/dev/null <"$sidfile"
+			[ -n "$sid" ] && pids=($(pgrep -s "$sid"))
+			;;
+		esac
+		continue
+	fi
+	[ -n "$sid" ] || continue
+	case $line in
+	*" execute "*) sample_cpu ;;
+	esac
+	read_hwm
+	case $line in
+	*" sec  latency "*)
+		nprog=$((nprog + 1))
+		[ $nprog = "$pssline" ] && read_pss
+		;;
+	esac
+done >"$o.out"
+echo "$hwm $pss" >"$o.mem"
