@@ -17,6 +17,7 @@
 
 #include "backend.h"
 #include "backends.h"
+#include "nbsmb5.h"
 #include "nbvfs.h"
 #include "util.h"
 #include "vfs.h"
@@ -434,5 +435,5 @@ const struct backend fileio_backend = {
 	.shared_remove = fileio_shared_remove,
 	.setup = fileio_setup,
 	.cleanup = nbvfs_cleanup,
-	.ops = { NBVFS_OPS },
+	.ops = { NBVFS_OPS, NBSMB5_OPS },
 };

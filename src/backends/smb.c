@@ -99,6 +99,7 @@ const struct backend smb_backend = {
 
 #include <libsmbclient.h>
 
+#include "nbsmb5.h"
 #include "nbvfs.h"
 #include "util.h"
 #include "vfs.h"
@@ -1164,7 +1165,7 @@ const struct backend smb_backend = {
 	.trees_kept = backend_none_trees_kept,
 	.setup = smb_setup,
 	.cleanup = nbvfs_cleanup,
-	.ops = { NBVFS_OPS },
+	.ops = { NBVFS_OPS, NBSMB5_OPS },
 };
 
 #endif /* HAVE_LIBSMBCLIENT */

@@ -76,6 +76,7 @@ struct nbvfs {
 	size_t rbuf_size;
 	uint64_t xattr_writes;		/* attribute values written so far */
 	bool scan;			/* look for names in another case */
+	unsigned dialect_flags;		/* nbvfs_dialect_flags() */
 };
 
 static const struct dbench_options nb_default_opts;
@@ -227,6 +228,9 @@ static uint32_t nb_synced(struct nbvfs *nb, struct op_call *call,
 
 /* ---- handles ---- */
 
+static void nb_keep(struct nbvfs *nb, int32_t slot, int fh, bool is_dir,
+		    bool direct);
+
 /* The open handle the op names, or NULL (slot out of range or closed). */
 static struct nb_handle *nb_handle(struct nbvfs *nb,
 				   const struct op_call *call)
@@ -255,6 +259,30 @@ int nbvfs_handle_fh(const struct nbvfs *nb, int32_t slot)
 	    !nb->handles[slot].open)
 		return -1;
 	return nb->handles[slot].fh;
+}
+
+int nbvfs_handle_keep(struct nbvfs *nb, int32_t slot, int fh)
+{
+	if (slot < 0 || (uint32_t)slot >= nb->nhandles) {
+		nb->vfs->ops->close(nb->vfs, fh);
+		return -EBADF;
+	}
+	nb_keep(nb, slot, fh, false, false);
+	return 0;
+}
+
+int nbvfs_handle_take(struct nbvfs *nb, int32_t slot)
+{
+	if (nbvfs_handle_fh(nb, slot) < 0)
+		return -1;
+	nb->handles[slot].open = false;
+	nb->nopen--;
+	return nb->handles[slot].fh;
+}
+
+unsigned *nbvfs_dialect_flags(struct nbvfs *nb)
+{
+	return &nb->dialect_flags;
 }
 
 /*
