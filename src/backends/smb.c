@@ -101,6 +101,7 @@ const struct backend smb_backend = {
 
 #include "nbsmb5.h"
 #include "nbvfs.h"
+#include "vfs_kept.h"
 #include "util.h"
 #include "vfs.h"
 
@@ -1099,8 +1100,23 @@ static int smb_shared_remove(void *mem_ctx, const struct dbench_options *o,
 	return ret;
 }
 
+/* Did an earlier run keep the client tree path (its directory's
+ * record names it)? */
+static bool smb_tree_kept(struct smb_vfs *sv, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash != NULL ? talloc_strndup(sv, path,
+						   (size_t)(slash - path)) :
+				    talloc_strdup(sv, "");
+	bool kept = dir != NULL &&
+		    vfs_kept_has(&sv->vfs, dir, slash != NULL ? slash + 1 : path);
+
+	talloc_free(dir);
+	return kept;
+}
+
 /* Why path on the share may not be a client's tree, or NULL when it may
- * (absent, or an empty directory). */
+ * (absent, an empty directory, or one an earlier run kept). */
 static const char *smb_tree_why(struct smb_vfs *sv, const char *path)
 {
 	struct vfs_dir d = { 0 };
@@ -1120,7 +1136,31 @@ static const char *smb_tree_why(struct smb_vfs *sv, const char *path)
 	       (strcmp(name, ".") == 0 || strcmp(name, "..") == 0))
 		name = NULL;
 	smb_closedir(&sv->vfs, &d);
-	return name != NULL ? BACKEND_TREE_NOT_EMPTY : NULL;
+	if (name == NULL)
+		return NULL;
+	return smb_tree_kept(sv, path) ? NULL : BACKEND_TREE_NOT_EMPTY;
+}
+
+/* Record on the share which client trees this run kept (vfs_kept.h). */
+static int smb_trees_kept(void *mem_ctx, const struct dbench_options *o,
+			  const char *target, const char *const *paths,
+			  size_t n, bool kept)
+{
+	char *err = NULL;
+	struct smb_vfs *sv;
+	int r;
+
+	(void)target;
+	if (n == 0)
+		return 0;
+	sv = smb_vfs_new(mem_ctx, o->backend_opts, &err);
+	if (sv == NULL) {
+		talloc_free(err);
+		return -ECONNREFUSED;
+	}
+	r = vfs_kept_update(mem_ctx, &sv->vfs, paths, n, kept);
+	talloc_free(sv);
+	return r;
 }
 
 /* Every client tree must be absent or an empty directory on the share. */
@@ -1162,7 +1202,7 @@ const struct backend smb_backend = {
 	.shared_note = smb_shared_note,
 	.shared_remove = smb_shared_remove,
 	.trees_check = smb_trees_check,
-	.trees_kept = backend_none_trees_kept,
+	.trees_kept = smb_trees_kept,
 	.setup = smb_setup,
 	.cleanup = nbvfs_cleanup,
 	.ops = { NBVFS_OPS, NBSMB5_OPS },
