@@ -8,8 +8,10 @@
  * Every client has its own SMBCCTX, opened in setup (before the start
  * gate) and kept for the whole run; libsmbclient reconnects a context
  * whose connection was lost at its next call (one attempt per call), which
- * is what --keep-going relies on.  The server matches names itself, so the
- * vfs has VFS_CASE_INSENSITIVE.  libsmbclient has no byte-range lock and
+ * is what --keep-going relies on.  The server matches and looks up names
+ * itself, so the vfs has VFS_CASE_INSENSITIVE and VFS_SERVER_LOOKUP (no
+ * stat of ours before a path op, no fstat after an open: each would be
+ * one more round trip, and most of the client's CPU).  libsmbclient has no byte-range lock and
  * no flush call: LockX, UnlockX and Flush are answered locally (README).
  *
  * The password comes from --smb-user, $DBENCH_SMB_PASSWORD or
@@ -994,7 +996,7 @@ static struct smb_vfs *smb_vfs_new(void *mem, const struct smb_opts *so,
 	if (sv == NULL || (sv->base = smb_base_url(sv, so)) == NULL)
 		goto fail;
 	sv->vfs.ops = &smb_vfs_ops;
-	sv->vfs.caps = VFS_CASE_INSENSITIVE;
+	sv->vfs.caps = VFS_CASE_INSENSITIVE | VFS_SERVER_LOOKUP;
 	sv->pctx = smb_context_new(sv, so, &e);
 	if (sv->pctx == NULL) {
 		e = -e;
