@@ -547,10 +547,13 @@ uint32_t nbvfs_find(void *state, struct op_call *call)
 	 * The name lookup first, as before any path operation; for a
 	 * pattern with wildcards it cannot succeed (dbench 4.00 makes it
 	 * anyway, so it is part of the same work).  Without a wildcard it
-	 * is the whole answer, case-insensitive unless --no-resolve.
+	 * is the whole answer, case-insensitive unless --no-resolve.  (A
+	 * server that looks names up itself makes the failing one itself.)
 	 */
-	found = nb_lookup(nb, nb_at_path(pattern), &sb, &err);
-	if (!wildcard_is_pattern(nb_leaf(pattern))) {
+	if (wildcard_is_pattern(nb_leaf(pattern))) {
+		(void)nb_pre_lookup(nb, nb_at_path(pattern), &sb, &err);
+	} else {
+		found = nb_lookup(nb, nb_at_path(pattern), &sb, &err);
 		if (found == FOUND_YES || found == FOUND_CASE) {
 			call->result = 1;
 			return NT_STATUS_OK;
