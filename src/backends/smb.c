@@ -504,6 +504,8 @@ struct smb_vfs {
 	size_t url_len[2];
 	struct smb_file *files;
 	size_t nfiles;
+	SMBCFILE *root;		/* the share's root, open for QFSINFO */
+	SMBCCTX *root_ctx;	/* the context root was opened in */
 };
 
 #define SMB_CTX(sv) (*(sv)->pctx)
@@ -919,17 +921,33 @@ static int smb_lock(struct vfs *vfs, int fh, off_t off, off_t len)
 	return smb_file((struct smb_vfs *)vfs, fh) != NULL ? 0 : -EBADF;
 }
 
+/*
+ * libsmbclient's statvfs of a path is a stat, a listing of the directory
+ * and the query on it: the query on a handle of the share's root, opened
+ * once, is the query alone.  When that fails (a connection made again
+ * since), the path's way.
+ */
 static int smb_statfs(struct vfs *vfs)
 {
 	struct smb_vfs *sv = (struct smb_vfs *)vfs;
+	SMBCCTX *ctx = SMB_CTX(sv);
 	const char *u = smb_url(sv, 0, ".", 1);
 	struct statvfs st;
 
 	if (u == NULL)
 		return -ENOMEM;
+	if (sv->root == NULL || sv->root_ctx != ctx) {
+		sv->root = smbc_getFunctionOpendir(ctx)(ctx, u);
+		sv->root_ctx = ctx;
+	}
+	if (sv->root != NULL &&
+	    smbc_getFunctionFstatVFS(ctx)(ctx, sv->root, &st) == 0)
+		return 0;
+	if (sv->root != NULL)
+		smbc_getFunctionClosedir(ctx)(ctx, sv->root);
+	sv->root = NULL;
 	errno = 0;
-	return smbc_getFunctionStatVFS(SMB_CTX(sv))(SMB_CTX(sv), (char *)u,
-						    &st) == 0 ?
+	return smbc_getFunctionStatVFS(ctx)(ctx, (char *)u, &st) == 0 ?
 		       0 : smb_err();
 }
 
@@ -980,6 +998,8 @@ static int smb_vfs_destroy(struct smb_vfs *sv)
 		if (sv->files[i].f != NULL)
 			smbc_getFunctionClose(SMB_CTX(sv))(SMB_CTX(sv),
 							   sv->files[i].f);
+	if (sv->root != NULL && sv->root_ctx == SMB_CTX(sv))
+		smbc_getFunctionClosedir(SMB_CTX(sv))(SMB_CTX(sv), sv->root);
 	return 0;
 }
 
