@@ -154,6 +154,26 @@ smb5_refused() {
 		"$W/err" "the mix refused"
 }
 
+# -B fileio runs the dialect too; its JSON result is valid against the
+# schema and names the dialect's ops
+smb5_fileio_json() {
+	python3 -c 'import jsonschema' 2>/dev/null ||
+		skip "python3-jsonschema is not installed"
+	mkdir t
+	run_db --run-once -B fileio -D "$W/t" --json="$W/res.json" \
+		-c "$SRCDIR/loadfiles/smb-basic.txt" 2
+	assert_clean_run "smb-basic.txt on fileio"
+	python3 - "$SRCDIR/doc/dbench-result.schema.json" "$W/res.json" <<-'PY' ||
+	import json, sys, jsonschema
+	schema = json.load(open(sys.argv[1]))
+	doc = json.load(open(sys.argv[2]))
+	jsonschema.Draft202012Validator(schema).validate(doc)
+	PY
+		fail "the JSON result does not validate"
+	assert_grep '"name": *"READDIR"' "$W/res.json" "READDIR in the JSON"
+	assert_empty_dir "$W/t" "the directory after the cleanup"
+}
+
 # a tree kept with --skip-cleanup is recorded on the share: the next run
 # over it goes (and removes it, and the record); a tree with a file of
 # someone else's, not in the record, is refused and kept
@@ -396,6 +416,7 @@ check "Debian client.txt, 3 clients: smb counts and tree = fileio's" debian 3
 check "dbench 5.0's smb dialect: smb-basic.txt over smbd = fileio, exact counts" smb5_sample
 check "dbench 5.0's smb dialect: a status mismatch names file:line" smb5_mismatch
 check "dbench 5.0's smb dialect: refused by a backend without it, not mixed" smb5_refused
+check "dbench 5.0's smb dialect on fileio: JSON valid against the schema" smb5_fileio_json
 check "--skip-cleanup trees recorded on the share: reused, a foreign one refused" kept_trees
 check "cleanup removes the clients' trees over SMB" cleanup_over_smb
 check "smb:// share, \$DBENCH_SMB_PASSWORD, --smb-auth-file" other_logons
