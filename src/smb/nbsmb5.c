@@ -18,7 +18,7 @@
 #define SMB5_DIR_MADE	1u
 
 /* OPEN's flags, as dbench 5.0 defines them */
-#define SMB5_RDONLY	0x01
+#define SMB5_RDONLY	0x01	/* neither of the next two: O_RDONLY */
 #define SMB5_WRONLY	0x02
 #define SMB5_RDWR	0x04
 #define SMB5_CREAT	0x08
@@ -97,7 +97,6 @@ static int smb5_open_flags(int64_t f)
 		    (f & SMB5_WRONLY) ? O_WRONLY :
 					O_RDONLY;
 
-	(void)SMB5_RDONLY;
 	if (f & SMB5_CREAT)
 		flags |= O_CREAT;
 	if (f & SMB5_EXCL)
