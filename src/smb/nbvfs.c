@@ -1373,6 +1373,7 @@ static struct nbvfs *nb_look_pre(void *state, const struct op_call *call,
 	struct nbvfs *nb = state;
 
 	l->path = nb_at_path(call->path[0]);
+	l->err = 0;
 	l->found = nb_pre_lookup(nb, l->path, &l->sb, &l->err);
 	return nb;
 }
