@@ -7,7 +7,10 @@
 #     bench/smb.sh [CLIENTS...]        (default: 1 4 16)
 #
 # Environment: DBENCH (default ./dbench), SECS (run length, default 20),
-# LOADFILE (default loadfiles/client.txt).  For each client count and
+# LOADFILE (default loadfiles/client.txt), OLD_DBENCH (another build, e.g.
+# of an earlier commit: its row is measured right before each of DBENCH's,
+# alternating, so that both see the same machine), NO_SMBTORTURE=1 (leave
+# smbtorture out).  For each client count and
 # tool it prints MB/s, and the CPU seconds per MB written+read of the load
 # generator (user+sys of it and its children, from /usr/bin/time) and of
 # smbd (utime+stime of smbd and its reaped connection processes, from
@@ -45,8 +48,8 @@ row() {
 		-v secs="$SECS" -v hz="$TICK" 'BEGIN {
 		mb = mbs * secs
 		if (mb <= 0) { printf "%-14s %4d  %8s\n", t, n, "failed"; exit }
-		printf "%-14s %4d  %8.2f  %10.4f  %10.4f\n", t, n, mbs,
-			g / mb, s / hz / mb
+		printf "%-14s %4d  %8.2f  %10.4f  %10.4f  %6.2f\n", t, n, mbs,
+			g / mb, s / hz / mb, (s > 0 ? g / (s / hz) : 0)
 	}'
 }
 
@@ -70,12 +73,21 @@ measure() {
 	row "$tool" "$n" "${mbs:-0}" "$gen" "$((s1 - s0))"
 }
 
-printf '%-14s %4s  %8s  %10s  %10s\n' tool procs MB/s 'gen CPU/MB' \
-	'smbd CPU/MB'
-for n in $CLIENTS; do
-	measure "dbench -B smb" "$n" "$DBENCH" -B smb --smb-share="$SHARE" \
+printf '%-14s %4s  %8s  %10s  %10s  %6s\n' tool procs MB/s 'gen CPU/MB' \
+	'smbd CPU/MB' 'gen/smbd'
+# dbench_row TOOL BINARY N: one run of a dbench build against the share
+dbench_row() {
+	measure "$1" "$3" "$2" -B smb --smb-share="$SHARE" \
 		--smb-user="$SMBD_USER%$SMBD_PASS" -c "$LOADFILE" \
-		-t "$SECS" --warmup=0 "$n"
+		-t "$SECS" --warmup=0 "$3"
+}
+
+for n in $CLIENTS; do
+	if [ -n "${OLD_DBENCH:-}" ]; then
+		dbench_row "dbench (old)" "$OLD_DBENCH" "$n"
+	fi
+	dbench_row "dbench -B smb" "$DBENCH" "$n"
+	[ "${NO_SMBTORTURE:-0}" = 1 ] && continue
 	measure smbtorture "$n" smbtorture //127.0.0.1/share -p "$SMBD_PORT" \
 		-U "$SMBD_USER%$SMBD_PASS" bench.nbench \
 		--loadfile="$LOADFILE" --num-progs="$n" -t "$SECS"

@@ -64,6 +64,20 @@ struct vfs *nbvfs_vfs(const struct nbvfs *nb);
 /* The vfs handle behind an open slot, -1 if the slot is not open. */
 int nbvfs_handle_fh(const struct nbvfs *nb, int32_t slot);
 
+/*
+ * For another dialect's ops over the same handle table (nbsmb5.c):
+ * keep the vfs handle fh in slot (closing what the slot held; a slot out
+ * of range closes fh and returns -EBADF, else 0); take the handle out of
+ * an open slot (the slot is closed, the caller owns the handle: returns
+ * it, or -1 when the slot is not open).  Handles kept are closed by
+ * nbvfs_cleanup() and when the nbvfs is freed.
+ */
+int nbvfs_handle_keep(struct nbvfs *nb, int32_t slot, int fh);
+int nbvfs_handle_take(struct nbvfs *nb, int32_t slot);
+
+/* Flags of the client's own for another dialect's ops, 0 at first. */
+unsigned *nbvfs_dialect_flags(struct nbvfs *nb);
+
 /* The op functions (state: a struct nbvfs *), one per measured op. */
 uint32_t nbvfs_ntcreatex(void *state, struct op_call *call);
 uint32_t nbvfs_close(void *state, struct op_call *call);

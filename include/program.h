@@ -72,6 +72,23 @@ enum op_kind {
 	OP_LOCK4,		/* NLM: arg0 = offset, arg1 = length */
 	OP_UNLOCK4,
 	OP_TEST4,
+
+	/*
+	 * dbench 5.0's smb dialect (its smb loadfiles): paths name objects
+	 * inside the client's own directory (clients/clientN), open files
+	 * are named by their path, statuses are SUCCESS, ERROR or '*'.
+	 * A backend over the shared SMB semantics has them (nbsmb5.h);
+	 * any other refuses such loadfiles (backend_program_check()).
+	 */
+	OP_OPEN5,		/* arg0 = flags (0x01 RDONLY ... 0x40 APPEND) */
+	OP_READ5,		/* arg0 = offset, arg1 = size */
+	OP_WRITE5,		/* arg0 = offset, arg1 = size */
+	OP_CLOSE5,
+	OP_MKDIR5,
+	OP_RMDIR5,
+	OP_UNLINK5,
+	OP_READDIR5,
+	OP_DELTREE5,
 	OP_NUM_MEASURED,
 
 	/* control commands: handled by the client engine, not a backend */
@@ -85,6 +102,9 @@ enum op_kind {
 	OP_RANDOMSTRING,	   /* arg0 = index i, text = pattern */
 	OP_NUM_KINDS
 };
+
+/* ops_used and the other per-kind masks are 64-bit */
+_Static_assert(OP_NUM_MEASURED <= 64, "a 64-bit mask holds every measured kind");
 
 /* Static facts about an op kind; indexed by enum op_kind. */
 struct op_info {
@@ -101,6 +121,10 @@ extern const struct op_info op_info[OP_NUM_KINDS];
 #define OP_NFS3_FIRST	OP_GETATTR3
 #define OP_NFS3_LAST	OP_TEST4
 
+/* dbench 5.0's smb dialect's kinds: OP_SMB5_FIRST .. OP_SMB5_LAST. */
+#define OP_SMB5_FIRST	OP_OPEN5
+#define OP_SMB5_LAST	OP_DELTREE5
+
 /*
  * A status an op of this kind returns, for messages: the NT status name
  * (or 0x%08X when it has none); for the NFSv3 dialect, whose statuses are
@@ -113,6 +137,20 @@ static inline bool op_kind_is_nfs3(unsigned kind)
 {
 	return kind >= OP_NFS3_FIRST && kind <= OP_NFS3_LAST;
 }
+
+/* Is kind one of dbench 5.0's smb dialect's (OPEN, READ, ...)? */
+static inline bool op_kind_is_smb5(unsigned kind)
+{
+	return kind >= OP_SMB5_FIRST && kind <= OP_SMB5_LAST;
+}
+
+/*
+ * The smb dialect's kind spelt like client.txt's kind (CLOSE and Close,
+ * MKDIR and Mkdir, RMDIR, UNLINK, Deltree), or -1: op_kind_from_name()
+ * finds client.txt's; the compiler picks by the line and the file (see
+ * README, "Loadfile dialects").
+ */
+int op_kind_smb5_twin(unsigned kind);
 
 /*
  * Look up an op kind by its loadfile or short name, case-insensitively.

@@ -33,6 +33,11 @@ enum vfs_caps {
 	/* O_DIRECT opens work and dio_buffer is set: transfers on such
 	 * handles must go through that buffer */
 	VFS_DIRECT_IO = 1u << 2,
+	/* the store is a server that looks each name up itself and answers
+	 * an open with the file's attributes (SMB): the layer above makes
+	 * no lookup of its own before a path op and no fstat after an
+	 * open, and looks only after a failure, to word it */
+	VFS_SERVER_LOOKUP = 1u << 3,
 };
 
 /* rename() hint: the source may be a directory, so that cached

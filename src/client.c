@@ -397,7 +397,8 @@ static char *handle_story(struct client *c, const struct op *op)
 	const struct op *o;
 	char sb[11];
 
-	if (op->handle < 0)
+	/* the smb dialect's slots are its paths, named in the message */
+	if (op->handle < 0 || op_kind_is_smb5(op->kind))
 		return talloc_strdup(c, "");
 	h = &c->handles[op->handle];
 	if (h->open_op == 0)
@@ -486,6 +487,9 @@ static bool mismatch_is_fatal(const struct client *c, const struct op *op,
 		case OP_UNLINK:
 		case OP_RENAME:
 		case OP_RMDIR:
+		case OP_WRITE5:
+		case OP_UNLINK5:
+		case OP_RMDIR5:
 			return true;
 		default:
 			break;
@@ -529,7 +533,7 @@ static void record(struct client *c, enum op_kind k, uint64_t lat,
 		stats_tick_record(s, tick, lat, bytes);
 	if (bytes != 0) {
 		STORE(s->bytes, s->bytes + bytes);
-		if (k == OP_READX)
+		if (k == OP_READX || k == OP_READ5)
 			STORE(s->read_bytes, s->read_bytes + bytes);
 	}
 	if (s->tick_seen != tick) {
@@ -637,13 +641,14 @@ static enum client_step_result run_measured(struct client *c,
 	for (unsigned i = 0; i < info->nargs; i++)
 		call.arg[i] = resolve_value(c, op->kind, &op->arg[i], i);
 
-	if (op->kind == OP_WRITEX || op->kind == OP_READX) {
+	if (op->kind == OP_WRITEX || op->kind == OP_READX ||
+	    op->kind == OP_WRITE5 || op->kind == OP_READ5) {
 		if (c->opts->trunc_io > 0 && call.arg[1] > c->opts->trunc_io) {
 			call.arg[1] = c->opts->trunc_io;
 			if (call.arg[2] > call.arg[1])
 				call.arg[2] = call.arg[1];
 		}
-		if (op->kind == OP_WRITEX) {
+		if (op->kind == OP_WRITEX || op->kind == OP_WRITE5) {
 			call.data = write_data(c, (size_t)call.arg[1]);
 			if (call.data == NULL) {
 				fprintf(stderr, "dbench: client %u, %s:%u: "

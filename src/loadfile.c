@@ -119,6 +119,19 @@ struct lf_state {
 	uint32_t random_use_line[LF_MAX_RANDOM + 1];
 	bool random_defined[LF_MAX_RANDOM + 1];
 	bool random_dots[LF_MAX_RANDOM + 1]; /* can be all dots */
+
+	/* the SMB dialect: client.txt's or dbench 5.0's (lf_dialect()) */
+	uint8_t dialect;	/* enum lf_dialect */
+	uint8_t dialect_kind;	/* the kind of the line that decided it */
+	uint32_t dialect_line;	/* that line */
+	char *pfx;		/* an smb-dialect path with its prefix */
+	size_t pfx_cap;
+};
+
+enum lf_dialect {
+	LF_UNDECIDED = 0,	/* only lines both dialects have, so far */
+	LF_CLIENT_TXT,
+	LF_SMB5,
 };
 
 /* What each command looks like, for messages. */
@@ -165,6 +178,16 @@ static const char *const lf_usage[OP_NUM_KINDS] = {
 	[OP_LOCK4] = "LOCK4 path offset length status",
 	[OP_UNLOCK4] = "UNLOCK4 path offset length status",
 	[OP_TEST4] = "TEST4 path offset length status",
+	/* dbench 5.0's smb dialect */
+	[OP_OPEN5] = "OPEN path flags status",
+	[OP_READ5] = "READ path offset size status",
+	[OP_WRITE5] = "WRITE path offset size status",
+	[OP_CLOSE5] = "CLOSE path status",
+	[OP_MKDIR5] = "MKDIR path status",
+	[OP_RMDIR5] = "RMDIR path status",
+	[OP_UNLINK5] = "UNLINK path status",
+	[OP_READDIR5] = "READDIR path status",
+	[OP_DELTREE5] = "Deltree path status",
 	[OP_LOOP] = "LOOP count",
 	[OP_ENDLOOP] = "ENDLOOP",
 	[OP_REPEAT] = "REPEAT count",
@@ -193,6 +216,9 @@ static const char *const lf_arg_names[OP_NUM_KINDS][PROGRAM_MAX_ARGS] = {
 	[OP_LOCK4] = { "offset", "length" },
 	[OP_UNLOCK4] = { "offset", "length" },
 	[OP_TEST4] = { "offset", "length" },
+	[OP_OPEN5] = { "flags" },
+	[OP_READ5] = { "offset", "size" },
+	[OP_WRITE5] = { "offset", "size" },
 	[OP_LOOP] = { "count" },
 	[OP_REPEAT] = { "count" },
 	[OP_SLEEP] = { "usecs" },
@@ -692,16 +718,13 @@ static int lf_handles_grow(struct lf_state *st)
 	return 0;
 }
 
-/* The slot of loadfile handle num, created on first sight. */
-static int lf_handle(struct lf_state *st, struct op *op,
-		     const struct lf_field *f, bool produce)
+/* The slot of handle number num, created on first sight. */
+static int lf_handle_num(struct lf_state *st, struct op *op, int64_t num,
+			 bool produce)
 {
 	struct lf_handle *e;
-	int64_t num;
 	uint32_t h;
 
-	if (lf_plain(st, op, "handle", f, INT64_MAX, &num) != 0)
-		return -1;
 	if (st->htab == NULL ||
 	    (st->prog->nhandles + 1) * 2 > st->htab_mask + 1) {
 		if (lf_handles_grow(st) != 0)
@@ -739,6 +762,17 @@ static int lf_handle(struct lf_state *st, struct op *op,
 	}
 	op->handle = e->slot;
 	return 0;
+}
+
+/* The slot of the loadfile handle in field f. */
+static int lf_handle(struct lf_state *st, struct op *op,
+		     const struct lf_field *f, bool produce)
+{
+	int64_t num;
+
+	if (lf_plain(st, op, "handle", f, INT64_MAX, &num) != 0)
+		return -1;
+	return lf_handle_num(st, op, num, produce);
 }
 
 /* ---- paths ---- */
@@ -1345,6 +1379,209 @@ static int lf_removal_confined(struct lf_state *st, const struct op *op)
 	return 0;
 }
 
+/* ---- dbench 5.0's smb dialect ---- */
+
+/*
+ * Its paths name objects inside the client's own directory: "\file" is
+ * \clients\client1\file (then substituted per client, as usual).
+ */
+#define LF_SMB5_PREFIX "\\clients\\client1\\"
+#define LF_SMB5_PREFIX_LEN (sizeof(LF_SMB5_PREFIX) - 1)
+
+/* Intern text[0..len), an smb-dialect path, below the client's
+ * directory. */
+static int lf_smb5_path(struct lf_state *st, struct op *op, const char *what,
+			const char *text, size_t len, const struct path **out)
+{
+	struct lf_field g;
+
+	if (LF_SMB5_PREFIX_LEN + len + 1 > st->pfx_cap) {
+		size_t cap = (LF_SMB5_PREFIX_LEN + len + 1) * 2;
+		char *a = talloc_realloc(st->tmp, st->pfx, char, cap);
+
+		if (a == NULL)
+			return lf_nomem(st);
+		st->pfx = a;
+		st->pfx_cap = cap;
+	}
+	memcpy(st->pfx, LF_SMB5_PREFIX, LF_SMB5_PREFIX_LEN);
+	memcpy(st->pfx + LF_SMB5_PREFIX_LEN, text, len);
+	st->pfx[LF_SMB5_PREFIX_LEN + len] = '\0';
+	g.p = st->pfx;
+	g.len = LF_SMB5_PREFIX_LEN + len;
+	g.quoted = true;
+	return lf_path(st, op, what, &g, out);
+}
+
+/* A path argument of op: below the client's directory in the smb
+ * dialect, as written in the others. */
+static int lf_op_path(struct lf_state *st, struct op *op, const char *what,
+		      const struct lf_field *f, const struct path **out)
+{
+	if (!op_kind_is_smb5(op->kind) || !f->quoted)
+		return lf_path(st, op, what, f, out);
+	return lf_smb5_path(st, op, what, f->p, f->len, out);
+}
+
+/* The smb dialect names an open file by its path: one handle slot per
+ * path, opened by OPEN, used by READ, WRITE and CLOSE. */
+static int lf_smb5_handle(struct lf_state *st, struct op *op)
+{
+	if (op->kind != OP_OPEN5 && op->kind != OP_READ5 &&
+	    op->kind != OP_WRITE5 && op->kind != OP_CLOSE5)
+		return 0;
+	return lf_handle_num(st, op, op->path[0]->id, op->kind == OP_OPEN5);
+}
+
+/* lf_check_handles()'s refusal for a path the smb dialect never opens. */
+static int lf_smb5_never_opened(struct lf_state *st,
+				const struct lf_handle *bad)
+{
+	const struct path *pp = st->prog->paths[bad->num];
+	size_t skip = LF_SMB5_PREFIX_LEN - 1; /* "clients/client1/" */
+
+	return lf_error(st,
+			"%s: \"\\%s\" is never opened; expected an OPEN of "
+			"it somewhere in the file",
+			op_info[bad->first_kind].name,
+			pp->len > skip ? lf_show_dos(st, pp) + skip : "");
+}
+
+/* Is s a status as dbench 5.0 writes it: SUCCESS, ERROR or '*'? */
+static bool lf_smb5_status(const struct lf_field *s)
+{
+	return !s->quoted &&
+	       ((s->len == 7 && memcmp(s->p, "SUCCESS", 7) == 0) ||
+		(s->len == 5 && memcmp(s->p, "ERROR", 5) == 0) ||
+		(s->len == 1 && s->p[0] == '*'));
+}
+
+/* Does a line have the shape both dialects share: NAME "path" STATUS,
+ * the status as dbench 5.0 writes it? */
+static bool lf_smb5_shape(const struct lf_field *f, unsigned nf)
+{
+	return nf == 3 && f[1].quoted && lf_smb5_status(&f[2]);
+}
+
+/* Run the removal checks deferred while the dialect was undecided on
+ * the first n ops. */
+static int lf_confine_earlier(struct lf_state *st, uint32_t n)
+{
+	uint32_t line = st->line;
+
+	for (uint32_t i = 0; i < n; i++) {
+		st->line = st->prog->ops[i].line;
+		if (st->prog->ops[i].kind < OP_NUM_MEASURED &&
+		    lf_removal_confined(st, &st->prog->ops[i]) != 0)
+			return -1;
+	}
+	st->line = line;
+	return 0;
+}
+
+/*
+ * The first n ops were compiled as client.txt's commands, but the file
+ * turned out to be in the smb dialect: make them its twins, with their
+ * paths below the client's directory.  (They are all lines both dialects
+ * share, so the path table holds only their paths: it starts again.)
+ */
+static int lf_to_smb5(struct lf_state *st, uint32_t n)
+{
+	struct program *prog = st->prog;
+	uint32_t nold = prog->npaths, line = st->line;
+	const struct path **old = NULL;
+
+	if (nold > 0) {
+		old = talloc_memdup(st->tmp, prog->paths, nold * sizeof(*old));
+		if (old == NULL)
+			return lf_nomem(st);
+	}
+	prog->npaths = 0;
+	prog->max_path_len = 0;
+	st->nrpaths = 0;
+	if (st->path_tab != NULL)
+		memset(st->path_tab, 0,
+		       ((size_t)st->path_tab_mask + 1) * sizeof(uint32_t));
+	for (uint32_t i = 0; i < n; i++) {
+		struct op *op = &prog->ops[i];
+		int twin = op_kind_smb5_twin(op->kind);
+
+		if (op->kind >= OP_NUM_MEASURED)
+			continue;
+		if (twin >= 0)
+			op->kind = (uint8_t)twin;
+		st->line = op->line;
+		for (unsigned j = 0; j < 2 && op->path[j] != NULL; j++) {
+			const struct path *pp = op->path[j];
+			struct lf_field g = { pp->text, pp->len, true };
+
+			if ((op_kind_is_smb5(op->kind) ?
+				     lf_smb5_path(st, op, "path", pp->text,
+						  pp->len, &op->path[j]) :
+				     lf_path(st, op, "path", &g,
+					     &op->path[j])) != 0)
+				return -1;
+		}
+	}
+	st->line = line;
+	for (uint32_t i = 0; i < nold; i++)
+		talloc_free((void *)old[i]);
+	talloc_free(old);
+	return 0;
+}
+
+/* The file's dialect is d from this line on; the others must agree. */
+static int lf_decide(struct lf_state *st, const struct op *op,
+		     enum lf_dialect d)
+{
+	uint32_t earlier = st->prog->nops - 1; /* the ops before op */
+
+	if (st->dialect == d)
+		return 0;
+	if (st->dialect != LF_UNDECIDED)
+		return lf_error(st,
+				"%s is %s, but %s on line %u is %s; expected "
+				"the commands of one dialect per loadfile",
+				lf_op_name(op),
+				d == LF_SMB5 ? "dbench 5.0's smb dialect" :
+					       "client.txt's dialect",
+				op_info[st->dialect_kind].name,
+				st->dialect_line,
+				d == LF_SMB5 ? "client.txt's" :
+					       "dbench 5.0's smb dialect");
+	st->dialect = (uint8_t)d;
+	st->dialect_kind = op->kind;
+	st->dialect_line = st->line;
+	return d == LF_SMB5 ? lf_to_smb5(st, earlier) :
+			      lf_confine_earlier(st, earlier);
+}
+
+/*
+ * Which SMB dialect a measured line is in, before its fields are
+ * compiled (see README, "Loadfile dialects").  OPEN, READ, WRITE,
+ * READDIR and CLOSE "path" are dbench 5.0's only; MKDIR, RMDIR, UNLINK
+ * and Deltree with a path and a SUCCESS, ERROR or '*' status are
+ * either, and follow the file's other lines (client.txt's when none
+ * decides); any other SMB command is client.txt's.
+ */
+static int lf_dialect(struct lf_state *st, struct op *op,
+		      const struct lf_field *f, unsigned nf)
+{
+	int twin = op_kind_smb5_twin(op->kind);
+
+	if (op->kind >= OP_NUM_MEASURED || op_kind_is_nfs3(op->kind))
+		return 0;
+	if (op->kind == OP_CLOSE && nf >= 2 && f[1].quoted)
+		op->kind = OP_CLOSE5;
+	else if (twin >= 0 && lf_smb5_shape(f, nf)) {
+		if (st->dialect == LF_SMB5)
+			op->kind = (uint8_t)twin;
+		return 0;
+	}
+	return lf_decide(st, op,
+			 op_kind_is_smb5(op->kind) ? LF_SMB5 : LF_CLIENT_TXT);
+}
+
 static int lf_measured(struct lf_state *st, struct op *op,
 		       const struct lf_field *f, unsigned nf)
 {
@@ -1361,9 +1598,11 @@ static int lf_measured(struct lf_state *st, struct op *op,
 				   i == 0	   ? "old path" :
 						     "new path";
 
-		if (lf_path(st, op, what, &f[k], &op->path[i]) != 0)
+		if (lf_op_path(st, op, what, &f[k], &op->path[i]) != 0)
 			return -1;
 	}
+	if (lf_smb5_handle(st, op) != 0)
+		return -1;
 	if (oi->has_handle && op->kind != OP_NTCREATEX) {
 		if (lf_handle(st, op, &f[k++], false) != 0)
 			return -1;
@@ -1385,7 +1624,16 @@ static int lf_measured(struct lf_state *st, struct op *op,
 				"0x<hex>, SUCCESS, ERROR or *) as the last "
 				"field, found %s",
 				lf_op_name(op), lf_show_field(st, status));
+	if (op_kind_is_smb5(op->kind) && !lf_smb5_status(status))
+		return lf_error(st,
+				"%s: expected SUCCESS, ERROR or * as the "
+				"last field (dbench 5.0's smb dialect), "
+				"found %s",
+				lf_op_name(op), lf_show_field(st, status));
 	op->check = (uint8_t)check;
+	/* undecided: lf_decide() checks it when the dialect is known */
+	if (st->dialect == LF_UNDECIDED)
+		return 0;
 	return lf_removal_confined(st, op);
 }
 
@@ -1475,6 +1723,9 @@ static int lf_line(struct lf_state *st, const char *p, size_t len)
 
 	if (lf_split(st, p, len, w, f, &nf) != 0)
 		return -1;
+	if (lf_dialect(st, op, f, nf) != 0)
+		return -1;
+	kind = op->kind;
 	expected = lf_expected_fields(op->kind);
 	if (nf != expected && !(kind == OP_UNLINK && nf == expected - 1))
 		return lf_error(st, "%s: expected '%s', found %u field%s",
@@ -1502,6 +1753,8 @@ static int lf_check_handles(struct lf_state *st)
 	if (bad == NULL)
 		return 0;
 	st->line = bad->first_use;
+	if (op_kind_is_smb5(bad->first_kind))
+		return lf_smb5_never_opened(st, bad);
 	return lf_error(st,
 			"%s: handle %lld is never opened; expected an "
 			"NTCreateX somewhere in the file that opens it",
@@ -1665,6 +1918,9 @@ static int lf_finish(struct lf_state *st)
 	struct program *prog = st->prog;
 
 	prog->nlines = st->line;
+	if (st->dialect == LF_UNDECIDED &&
+	    lf_confine_earlier(st, prog->nops) != 0)
+		return -1;
 	if (prog->nops > 0 && lf_one_dialect(st) != 0)
 		return -1;
 	if (prog->nops == 0)

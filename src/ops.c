@@ -6,6 +6,8 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdbool.h>
+#include <string.h>
 #include <strings.h>
 
 #include "ntstatus.h"
@@ -63,6 +65,17 @@ const struct op_info op_info[OP_NUM_KINDS] = {
 	[OP_LOCK4] = { "LOCK4", "LOCK4", 1, 0, 2 },
 	[OP_UNLOCK4] = { "UNLOCK4", "UNLOCK4", 1, 0, 2 },
 	[OP_TEST4] = { "TEST4", "TEST4", 1, 0, 2 },
+	/* dbench 5.0's smb dialect; the ones spelt like client.txt's
+	 * commands differ in case, so that the names stay unique */
+	[OP_OPEN5] = { "OPEN", "OPEN", 1, 0, 1 },
+	[OP_READ5] = { "READ", "READ", 1, 0, 2 },
+	[OP_WRITE5] = { "WRITE", "WRITE", 1, 0, 2 },
+	[OP_CLOSE5] = { "CLOSE", "CLOSE", 1, 0, 0 },
+	[OP_MKDIR5] = { "MKDIR", "MKDIR", 1, 0, 0 },
+	[OP_RMDIR5] = { "RMDIR", "RMDIR", 1, 0, 0 },
+	[OP_UNLINK5] = { "UNLINK", "UNLINK", 1, 0, 0 },
+	[OP_READDIR5] = { "READDIR", "READDIR", 1, 0, 0 },
+	[OP_DELTREE5] = { "Deltree", "DELTREE", 1, 0, 0 },
 	[OP_LOOP] = { "LOOP", "LOOP", 0, 0, 1 },
 	[OP_ENDLOOP] = { "ENDLOOP", "ENDLOOP", 0, 0, 0 },
 	[OP_REPEAT] = { "REPEAT", "REPEAT", 0, 0, 1 },
@@ -82,10 +95,12 @@ struct op_spelling {
 	const char *name;
 	uint8_t len;
 	uint8_t kind;
+	bool exact;		/* matched in this case only */
 };
 
 /* clang-format off */
-#define SPELL(s, k) { s, sizeof(s) - 1, k }
+#define SPELL(s, k) { s, sizeof(s) - 1, k, false }
+#define SPELL_EXACT(s, k) { s, sizeof(s) - 1, k, true }
 /* clang-format on */
 
 static const struct op_spelling op_spellings[] = {
@@ -144,7 +159,33 @@ static const struct op_spelling op_spellings[] = {
 	SPELL("LOCK4", OP_LOCK4),
 	SPELL("UNLOCK4", OP_UNLOCK4),
 	SPELL("TEST4", OP_TEST4),
+	/* dbench 5.0's smb dialect: only the names no client.txt command
+	 * has (op_kind_smb5_twin() maps the others), in capitals as its
+	 * loadfiles spell them ("Read" stays unknown, not a ReadX typo
+	 * taken for another dialect) */
+	SPELL_EXACT("OPEN", OP_OPEN5),
+	SPELL_EXACT("READ", OP_READ5),
+	SPELL_EXACT("WRITE", OP_WRITE5),
+	SPELL_EXACT("READDIR", OP_READDIR5),
 };
+
+int op_kind_smb5_twin(unsigned kind)
+{
+	switch (kind) {
+	case OP_CLOSE:
+		return OP_CLOSE5;
+	case OP_MKDIR:
+		return OP_MKDIR5;
+	case OP_RMDIR:
+		return OP_RMDIR5;
+	case OP_UNLINK:
+		return OP_UNLINK5;
+	case OP_DELTREE:
+		return OP_DELTREE5;
+	default:
+		return -1;
+	}
+}
 
 int op_kind_from_name(const char *name, size_t len)
 {
@@ -153,7 +194,9 @@ int op_kind_from_name(const char *name, size_t len)
 	for (i = 0; i < sizeof(op_spellings) / sizeof(op_spellings[0]); i++) {
 		const struct op_spelling *s = &op_spellings[i];
 
-		if (s->len == len && strncasecmp(s->name, name, len) == 0)
+		if (s->len == len &&
+		    (s->exact ? strncmp(s->name, name, len) :
+				strncasecmp(s->name, name, len)) == 0)
 			return s->kind;
 	}
 	return -1;

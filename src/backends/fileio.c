@@ -17,9 +17,11 @@
 
 #include "backend.h"
 #include "backends.h"
+#include "nbsmb5.h"
 #include "nbvfs.h"
 #include "util.h"
 #include "vfs.h"
+#include "vfs_kept.h"
 
 static int fileio_setup(void *mem_ctx, const struct backend_client_config *cfg,
 			void **state, char **err)
@@ -116,199 +118,40 @@ static int fileio_dir_empty(int pfd, const char *leaf)
 
 /* ---- the record of the trees a run kept (--skip-cleanup) ---- */
 
-/* In the directory above the client trees (clients/), never in one. */
-#define FILEIO_KEPT		".dbench-kept"
-#define FILEIO_KEPT_MAX		(1 << 20)
-
-/* Is name one a client tree may have (a single, ordinary component)? */
-static bool fileio_kept_name_ok(const char *name)
-{
-	return name[0] != '\0' && strchr(name, '/') == NULL &&
-	       strcmp(name, ".") != 0 && strcmp(name, "..") != 0;
-}
-
-/*
- * The names in the record in pfd, one a line, as a talloc array under mem
- * (*count of them).  No record: none.  Returns 0; -ELOOP when the record
- * is a symlink (never followed), -EEXIST when it is something else but a
- * regular file; another negative errno when it cannot be read.
- */
-static int fileio_kept_read(void *mem, int pfd, char ***names, size_t *count)
-{
-	int fd = openat(pfd, FILEIO_KEPT, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
-					     O_CLOEXEC);
-	char *text, *line, *save = NULL;
-	struct stat sb;
-	ssize_t got;
-
-	*names = talloc_array(mem, char *, 0);
-	*count = 0;
-	if (*names == NULL)
-		return -ENOMEM;
-	if (fd < 0)
-		return errno == ENOENT ? 0 : -errno;
-	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) ||
-	    sb.st_size > FILEIO_KEPT_MAX) {
-		close(fd);
-		return -EEXIST;
-	}
-	text = talloc_zero_size(*names, (size_t)sb.st_size + 1);
-	got = text == NULL ? -1 : read(fd, text, (size_t)sb.st_size);
-	close(fd);
-	if (got < 0)
-		return text == NULL ? -ENOMEM : -EIO;
-	text[got] = '\0';
-	for (line = strtok_r(text, "\n", &save); line != NULL;
-	     line = strtok_r(NULL, "\n", &save)) {
-		if (!fileio_kept_name_ok(line))
-			continue;
-		*names = talloc_realloc(mem, *names, char *, *count + 1);
-		if (*names == NULL)
-			return -ENOMEM;
-		(*names)[(*count)++] = line;
-	}
-	return 0;
-}
-
-/* Is leaf (in pfd) named in pfd's record? */
-static bool fileio_kept_has(int pfd, const char *leaf)
-{
-	void *tmp = talloc_new(NULL);
-	bool found = false;
-	char **names;
-	size_t n;
-
-	if (tmp != NULL && fileio_kept_read(tmp, pfd, &names, &n) == 0)
-		for (size_t i = 0; i < n && !found; i++)
-			found = strcmp(names[i], leaf) == 0;
-	talloc_free(tmp);
-	return found;
-}
-
-/* Is name (in pfd) a directory itself, not a symlink to one? */
-static bool fileio_real_dir(int pfd, const char *name)
-{
-	struct stat sb;
-
-	return fstatat(pfd, name, &sb, AT_SYMLINK_NOFOLLOW) == 0 &&
-	       S_ISDIR(sb.st_mode);
-}
-
-/*
- * Replace pfd's record with names[0..n): written to a new file of a name
- * of its own, then renamed over it (a symlink there is replaced, never
- * followed); none left removes it.  Returns 0 or a negative errno.
- */
-static int fileio_kept_write(void *mem, int pfd, char **names, size_t n)
-{
-	char *tmp = talloc_asprintf(mem, FILEIO_KEPT ".%ld", (long)getpid());
-	char *text = talloc_strdup(mem, "");
-	int fd, e = 0;
-
-	if (n == 0)
-		return unlinkat(pfd, FILEIO_KEPT, 0) == 0 || errno == ENOENT ?
-			0 : -errno;
-	for (size_t i = 0; i < n && text != NULL; i++)
-		text = talloc_asprintf_append(text, "%s\n", names[i]);
-	if (tmp == NULL || text == NULL)
-		return -ENOMEM;
-	fd = openat(pfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
-				  O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
-	for (size_t off = 0, len = strlen(text); off < len && e == 0;) {
-		ssize_t w = write(fd, text + off, len - off);
-
-		if (w > 0)
-			off += (size_t)w;
-		else if (w < 0 && errno != EINTR)
-			e = errno;
-		else if (w == 0)
-			e = EIO;
-	}
-	if (close(fd) != 0 && e == 0)
-		e = errno;
-	if (e == 0 && renameat(pfd, tmp, pfd, FILEIO_KEPT) != 0)
-		e = errno;
-	if (e != 0)
-		unlinkat(pfd, tmp, 0);
-	return -e;
-}
-
-/*
- * The record after this run: its entries whose tree is still a real
- * directory, and (kept) this run's trees that are.  Sets *changed.
- */
-static char **fileio_kept_merge(void *mem, int pfd, char **old, size_t nold,
-				const char *const *paths, size_t n, bool kept,
-				size_t *count, bool *changed)
-{
-	char **names = talloc_array(mem, char *, nold + n);
-	size_t k = 0;
-
-	if (names == NULL)
-		return NULL;
-	for (size_t i = 0; i < nold; i++)
-		if (fileio_real_dir(pfd, old[i]))
-			names[k++] = old[i];
-	*changed = k != nold;
-	for (size_t i = 0; kept && i < n; i++) {
-		const char *leaf = strrchr(paths[i], '/');
-		bool have = false;
-
-		leaf = leaf != NULL ? leaf + 1 : paths[i];
-		for (size_t j = 0; j < k && !have; j++)
-			have = strcmp(names[j], leaf) == 0;
-		if (!have && fileio_kept_name_ok(leaf) &&
-		    fileio_real_dir(pfd, leaf)) {
-			names[k++] = talloc_strdup(names, leaf);
-			if (names[k - 1] == NULL)
-				return NULL;
-			*changed = true;
-		}
-	}
-	*count = k;
-	return names;
-}
-
+/* The record (vfs_kept.h) over a POSIX vfs on target. */
 static int fileio_trees_kept(void *mem_ctx, const struct dbench_options *o,
 			     const char *target, const char *const *paths,
 			     size_t n, bool kept)
 {
-	void *tmp = talloc_new(mem_ctx);
-	int dfd = open(target, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	int pfd = -1, r;
-	bool changed = false;
-	const char *leaf;
-	char **old, **names = NULL;
-	size_t nold = 0, count = 0;
+	char *err = NULL;
+	struct vfs *vfs;
+	int r;
 
 	(void)o;
-	if (tmp == NULL || dfd < 0 || n == 0) {
-		r = tmp == NULL ? -ENOMEM : dfd < 0 ? -errno : 0;
-		goto out;
+	if (n == 0)
+		return 0;
+	vfs = vfs_posix_new(mem_ctx, target, 0, &err);
+	if (vfs == NULL) {
+		talloc_free(err);
+		return -ENOENT;
 	}
-	/* a missing clients/ holds no tree: nothing to record */
-	pfd = util_open_parent_nofollow(dfd, paths[0], &leaf);
-	if (pfd < 0) {
-		r = errno == ENOENT ? 0 : -errno;
-		goto out;
-	}
-	r = fileio_kept_read(tmp, pfd, &old, &nold);
-	if (r == 0)
-		names = fileio_kept_merge(tmp, pfd, old, nold, paths, n, kept,
-					  &count, &changed);
-	if (r == 0 && names == NULL)
-		r = -ENOMEM;
-	if (r == 0 && changed)
-		r = fileio_kept_write(tmp, pfd, names, count);
-out:
-	if (pfd >= 0)
-		close(pfd);
-	if (dfd >= 0)
-		close(dfd);
-	talloc_free(tmp);
+	r = vfs_kept_update(mem_ctx, vfs, paths, n, kept);
+	talloc_free(vfs);
 	return r;
+}
+
+/* Is the client tree path named in the record of its directory? */
+static bool fileio_kept_has(struct vfs *vfs, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash != NULL ? talloc_strndup(vfs, path,
+						   (size_t)(slash - path)) :
+				    talloc_strdup(vfs, "");
+	bool found = dir != NULL &&
+		     vfs_kept_has(vfs, dir, slash != NULL ? slash + 1 : path);
+
+	talloc_free(dir);
+	return found;
 }
 
 /*
@@ -316,7 +159,8 @@ out:
  * (absent, an empty directory, or a directory an earlier run kept and
  * named in the record), 0 with *why saying what is there, or an errno.
  */
-static int fileio_tree_state(int dfd, const char *path, const char **why)
+static int fileio_tree_state(struct vfs *vfs, int dfd, const char *path,
+			     const char **why)
 {
 	const char *leaf;
 	struct stat sb;
@@ -336,7 +180,7 @@ static int fileio_tree_state(int dfd, const char *path, const char **why)
 	else if (!S_ISDIR(sb.st_mode))
 		*why = BACKEND_TREE_NOT_DIR;
 	else if ((r = fileio_dir_empty(pfd, leaf)) == 0 &&
-		 !fileio_kept_has(pfd, leaf))
+		 !fileio_kept_has(vfs, path))
 		*why = BACKEND_TREE_NOT_EMPTY;
 	close(pfd);
 	return r < 0 ? -r : 0;
@@ -348,6 +192,7 @@ static int fileio_trees_check(void *mem_ctx, const struct dbench_options *o,
 {
 	int dfd = open(target, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	const char *why = NULL;
+	struct vfs *vfs;
 	size_t i;
 	int e = 0;
 
@@ -357,8 +202,14 @@ static int fileio_trees_check(void *mem_ctx, const struct dbench_options *o,
 				       strerror(errno));
 		return -1;
 	}
+	vfs = vfs_posix_new(mem_ctx, target, 0, err);
+	if (vfs == NULL) {
+		close(dfd);
+		return -1;
+	}
 	for (i = 0; i < n && e == 0 && why == NULL; i++)
-		e = fileio_tree_state(dfd, paths[i], &why);
+		e = fileio_tree_state(vfs, dfd, paths[i], &why);
+	talloc_free(vfs);
 	close(dfd);
 	if (e == 0 && why == NULL)
 		return 0;
@@ -434,5 +285,5 @@ const struct backend fileio_backend = {
 	.shared_remove = fileio_shared_remove,
 	.setup = fileio_setup,
 	.cleanup = nbvfs_cleanup,
-	.ops = { NBVFS_OPS },
+	.ops = { NBVFS_OPS, NBSMB5_OPS },
 };

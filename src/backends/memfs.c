@@ -26,6 +26,7 @@
 
 #include "backend.h"
 #include "backends.h"
+#include "nbsmb5.h"
 #include "nbvfs.h"
 #include "vfs.h"
 
@@ -754,5 +755,5 @@ const struct backend memfs_backend = {
 	.shared_remove = backend_none_shared_remove,
 	.setup = memfs_setup,
 	.cleanup = nbvfs_cleanup,
-	.ops = { NBVFS_OPS },
+	.ops = { NBVFS_OPS, NBSMB5_OPS },
 };

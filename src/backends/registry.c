@@ -66,7 +66,8 @@ static const char *backend_missing_hook(const struct backend *b)
 	/* a dialect's kinds are optional: backend_program_check() refuses
 	 * a loadfile that uses one the backend lacks */
 	for (size_t i = 0; i < OP_NUM_MEASURED; i++)
-		if (b->ops[i] == NULL && !op_kind_is_nfs3((unsigned)i))
+		if (b->ops[i] == NULL && !op_kind_is_nfs3((unsigned)i) &&
+		    !op_kind_is_smb5((unsigned)i))
 			return "an entry of its ops[] is missing";
 	return NULL;
 }
@@ -242,11 +243,15 @@ int backend_program_check(void *mem_ctx, const struct backend *be,
 			continue;
 		*err = talloc_asprintf(mem_ctx,
 				       "%s:%u: loadfile op %s needs a backend "
-				       "with the %s dialect (-B nfs); backend "
-				       "'%s' does not have it",
+				       "with %s; backend '%s' does not have it",
 				       p->filename, op->line,
 				       op_info[op->kind].name,
-				       op_kind_is_nfs3(op->kind) ? "nfs" : "smb",
+				       op_kind_is_nfs3(op->kind) ?
+					       "the nfs dialect (-B nfs)" :
+				       op_kind_is_smb5(op->kind) ?
+					       "dbench 5.0's smb dialect "
+					       "(-B fileio or -B smb)" :
+					       "the smb dialect",
 				       be->name);
 		return -1;
 	}

@@ -8,8 +8,10 @@
  * Every client has its own SMBCCTX, opened in setup (before the start
  * gate) and kept for the whole run; libsmbclient reconnects a context
  * whose connection was lost at its next call (one attempt per call), which
- * is what --keep-going relies on.  The server matches names itself, so the
- * vfs has VFS_CASE_INSENSITIVE.  libsmbclient has no byte-range lock and
+ * is what --keep-going relies on.  The server matches and looks up names
+ * itself, so the vfs has VFS_CASE_INSENSITIVE and VFS_SERVER_LOOKUP (no
+ * stat of ours before a path op, no fstat after an open: each would be
+ * one more round trip, and most of the client's CPU).  libsmbclient has no byte-range lock and
  * no flush call: LockX, UnlockX and Flush are answered locally (README).
  *
  * The password comes from --smb-user, $DBENCH_SMB_PASSWORD or
@@ -99,7 +101,9 @@ const struct backend smb_backend = {
 
 #include <libsmbclient.h>
 
+#include "nbsmb5.h"
 #include "nbvfs.h"
+#include "vfs_kept.h"
 #include "util.h"
 #include "vfs.h"
 
@@ -500,6 +504,8 @@ struct smb_vfs {
 	size_t url_len[2];
 	struct smb_file *files;
 	size_t nfiles;
+	SMBCFILE *root;		/* the share's root, open for QFSINFO */
+	SMBCCTX *root_ctx;	/* the context root was opened in */
 };
 
 #define SMB_CTX(sv) (*(sv)->pctx)
@@ -915,17 +921,33 @@ static int smb_lock(struct vfs *vfs, int fh, off_t off, off_t len)
 	return smb_file((struct smb_vfs *)vfs, fh) != NULL ? 0 : -EBADF;
 }
 
+/*
+ * libsmbclient's statvfs of a path is a stat, a listing of the directory
+ * and the query on it: the query on a handle of the share's root, opened
+ * once, is the query alone.  When that fails (a connection made again
+ * since), the path's way.
+ */
 static int smb_statfs(struct vfs *vfs)
 {
 	struct smb_vfs *sv = (struct smb_vfs *)vfs;
+	SMBCCTX *ctx = SMB_CTX(sv);
 	const char *u = smb_url(sv, 0, ".", 1);
 	struct statvfs st;
 
 	if (u == NULL)
 		return -ENOMEM;
+	if (sv->root == NULL || sv->root_ctx != ctx) {
+		sv->root = smbc_getFunctionOpendir(ctx)(ctx, u);
+		sv->root_ctx = ctx;
+	}
+	if (sv->root != NULL &&
+	    smbc_getFunctionFstatVFS(ctx)(ctx, sv->root, &st) == 0)
+		return 0;
+	if (sv->root != NULL)
+		smbc_getFunctionClosedir(ctx)(ctx, sv->root);
+	sv->root = NULL;
 	errno = 0;
-	return smbc_getFunctionStatVFS(SMB_CTX(sv))(SMB_CTX(sv), (char *)u,
-						    &st) == 0 ?
+	return smbc_getFunctionStatVFS(ctx)(ctx, (char *)u, &st) == 0 ?
 		       0 : smb_err();
 }
 
@@ -976,6 +998,8 @@ static int smb_vfs_destroy(struct smb_vfs *sv)
 		if (sv->files[i].f != NULL)
 			smbc_getFunctionClose(SMB_CTX(sv))(SMB_CTX(sv),
 							   sv->files[i].f);
+	if (sv->root != NULL && sv->root_ctx == SMB_CTX(sv))
+		smbc_getFunctionClosedir(SMB_CTX(sv))(SMB_CTX(sv), sv->root);
 	return 0;
 }
 
@@ -992,7 +1016,7 @@ static struct smb_vfs *smb_vfs_new(void *mem, const struct smb_opts *so,
 	if (sv == NULL || (sv->base = smb_base_url(sv, so)) == NULL)
 		goto fail;
 	sv->vfs.ops = &smb_vfs_ops;
-	sv->vfs.caps = VFS_CASE_INSENSITIVE;
+	sv->vfs.caps = VFS_CASE_INSENSITIVE | VFS_SERVER_LOOKUP;
 	sv->pctx = smb_context_new(sv, so, &e);
 	if (sv->pctx == NULL) {
 		e = -e;
@@ -1098,8 +1122,23 @@ static int smb_shared_remove(void *mem_ctx, const struct dbench_options *o,
 	return ret;
 }
 
+/* Did an earlier run keep the client tree path (its directory's
+ * record names it)? */
+static bool smb_tree_kept(struct smb_vfs *sv, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash != NULL ? talloc_strndup(sv, path,
+						   (size_t)(slash - path)) :
+				    talloc_strdup(sv, "");
+	bool kept = dir != NULL &&
+		    vfs_kept_has(&sv->vfs, dir, slash != NULL ? slash + 1 : path);
+
+	talloc_free(dir);
+	return kept;
+}
+
 /* Why path on the share may not be a client's tree, or NULL when it may
- * (absent, or an empty directory). */
+ * (absent, an empty directory, or one an earlier run kept). */
 static const char *smb_tree_why(struct smb_vfs *sv, const char *path)
 {
 	struct vfs_dir d = { 0 };
@@ -1119,7 +1158,31 @@ static const char *smb_tree_why(struct smb_vfs *sv, const char *path)
 	       (strcmp(name, ".") == 0 || strcmp(name, "..") == 0))
 		name = NULL;
 	smb_closedir(&sv->vfs, &d);
-	return name != NULL ? BACKEND_TREE_NOT_EMPTY : NULL;
+	if (name == NULL)
+		return NULL;
+	return smb_tree_kept(sv, path) ? NULL : BACKEND_TREE_NOT_EMPTY;
+}
+
+/* Record on the share which client trees this run kept (vfs_kept.h). */
+static int smb_trees_kept(void *mem_ctx, const struct dbench_options *o,
+			  const char *target, const char *const *paths,
+			  size_t n, bool kept)
+{
+	char *err = NULL;
+	struct smb_vfs *sv;
+	int r;
+
+	(void)target;
+	if (n == 0)
+		return 0;
+	sv = smb_vfs_new(mem_ctx, o->backend_opts, &err);
+	if (sv == NULL) {
+		talloc_free(err);
+		return -ECONNREFUSED;
+	}
+	r = vfs_kept_update(mem_ctx, &sv->vfs, paths, n, kept);
+	talloc_free(sv);
+	return r;
 }
 
 /* Every client tree must be absent or an empty directory on the share. */
@@ -1161,10 +1224,10 @@ const struct backend smb_backend = {
 	.shared_note = smb_shared_note,
 	.shared_remove = smb_shared_remove,
 	.trees_check = smb_trees_check,
-	.trees_kept = backend_none_trees_kept,
+	.trees_kept = smb_trees_kept,
 	.setup = smb_setup,
 	.cleanup = nbvfs_cleanup,
-	.ops = { NBVFS_OPS },
+	.ops = { NBVFS_OPS, NBSMB5_OPS },
 };
 
 #endif /* HAVE_LIBSMBCLIENT */

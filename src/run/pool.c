@@ -297,11 +297,16 @@ static int worker_main(struct run *run, const struct worker *w, int gate_fd,
 
 /* ---- parent side ---------------------------------------------------- */
 
-static bool creates_shared(const struct op *op)
+/* The path outside the per-client trees op may create, or NULL.  dbench
+ * 5.0's smb dialect makes the clients' parent "clients" itself. */
+static const char *creates_shared(const struct op *op)
 {
+	if (op_kind_is_smb5(op->kind))
+		return "clients";
 	if (op->kind != OP_MKDIR && op->kind != OP_NTCREATEX)
-		return false;
-	return op->path[0] != NULL && op->path[0]->client_pos < 0;
+		return NULL;
+	return op->path[0] != NULL && op->path[0]->client_pos < 0 ?
+		       op->path[0]->text : NULL;
 }
 
 /*
@@ -321,14 +326,14 @@ static int note_shared_paths(void *mem, struct run *run)
 
 		for (uint32_t i = 0; i < prog->nops; i++) {
 			const struct op *op = &prog->ops[i];
+			const char *text = creates_shared(op);
 			struct shared_path *sp;
 			bool seen = false;
 
-			if (!creates_shared(op))
+			if (text == NULL)
 				continue;
 			for (unsigned j = 0; j < run->nshared && !seen; j++)
-				seen = strcmp(run->shared[j].text,
-					      op->path[0]->text) == 0;
+				seen = strcmp(run->shared[j].text, text) == 0;
 			if (seen)
 				continue;
 			sp = talloc_realloc(mem, run->shared,
@@ -338,7 +343,7 @@ static int note_shared_paths(void *mem, struct run *run)
 				return -1;
 			run->shared = sp;
 			sp = &run->shared[run->nshared++];
-			sp->text = talloc_strdup(run->shared, op->path[0]->text);
+			sp->text = talloc_strdup(run->shared, text);
 			sp->existed = talloc_zero_array(run->shared, bool,
 							o->ndirectories);
 			if (sp->text == NULL || sp->existed == NULL)

@@ -76,6 +76,8 @@ struct nbvfs {
 	size_t rbuf_size;
 	uint64_t xattr_writes;		/* attribute values written so far */
 	bool scan;			/* look for names in another case */
+	bool pre_lookup;		/* look before a path op (nb_pre_lookup) */
+	unsigned dialect_flags;		/* nbvfs_dialect_flags() */
 };
 
 static const struct dbench_options nb_default_opts;
@@ -227,6 +229,9 @@ static uint32_t nb_synced(struct nbvfs *nb, struct op_call *call,
 
 /* ---- handles ---- */
 
+static void nb_keep(struct nbvfs *nb, int32_t slot, int fh, bool is_dir,
+		    bool direct);
+
 /* The open handle the op names, or NULL (slot out of range or closed). */
 static struct nb_handle *nb_handle(struct nbvfs *nb,
 				   const struct op_call *call)
@@ -255,6 +260,30 @@ int nbvfs_handle_fh(const struct nbvfs *nb, int32_t slot)
 	    !nb->handles[slot].open)
 		return -1;
 	return nb->handles[slot].fh;
+}
+
+int nbvfs_handle_keep(struct nbvfs *nb, int32_t slot, int fh)
+{
+	if (slot < 0 || (uint32_t)slot >= nb->nhandles) {
+		nb->vfs->ops->close(nb->vfs, fh);
+		return -EBADF;
+	}
+	nb_keep(nb, slot, fh, false, false);
+	return 0;
+}
+
+int nbvfs_handle_take(struct nbvfs *nb, int32_t slot)
+{
+	if (nbvfs_handle_fh(nb, slot) < 0)
+		return -1;
+	nb->handles[slot].open = false;
+	nb->nopen--;
+	return nb->handles[slot].fh;
+}
+
+unsigned *nbvfs_dialect_flags(struct nbvfs *nb)
+{
+	return &nb->dialect_flags;
 }
 
 /*
@@ -433,6 +462,31 @@ static enum nb_found nb_lookup(struct nbvfs *nb, const char *path,
 }
 
 /*
+ * The lookup before a path op that changes the store: none when the
+ * store is a server that looks names up itself (VFS_SERVER_LOOKUP, and
+ * no option needs the answer); then FOUND_MISSING with *err 0, and a
+ * failure is placed afterwards (nb_late_lookup(), nb_path_errno()).
+ */
+static enum nb_found nb_pre_lookup(struct nbvfs *nb, const char *path,
+				   struct stat *sb, int *err)
+{
+	if (nb->pre_lookup)
+		return nb_lookup(nb, path, sb, err);
+	*err = 0;
+	return FOUND_MISSING;
+}
+
+/* After a failure: the lookup nb_pre_lookup() left out, if it did. */
+static enum nb_found nb_late_lookup(struct nbvfs *nb, const char *path,
+				    enum nb_found found, struct stat *sb,
+				    int *err)
+{
+	if (found != FOUND_MISSING || *err != 0)
+		return found;
+	return nb_lookup(nb, path, sb, err);
+}
+
+/*
  * nb_path_errno() for a call made after a lookup: a missing path the
  * lookup already placed needs no other look at the store.
  */
@@ -493,10 +547,13 @@ uint32_t nbvfs_find(void *state, struct op_call *call)
 	 * The name lookup first, as before any path operation; for a
 	 * pattern with wildcards it cannot succeed (dbench 4.00 makes it
 	 * anyway, so it is part of the same work).  Without a wildcard it
-	 * is the whole answer, case-insensitive unless --no-resolve.
+	 * is the whole answer, case-insensitive unless --no-resolve.  (A
+	 * server that looks names up itself makes the failing one itself.)
 	 */
-	found = nb_lookup(nb, nb_at_path(pattern), &sb, &err);
-	if (!wildcard_is_pattern(nb_leaf(pattern))) {
+	if (wildcard_is_pattern(nb_leaf(pattern))) {
+		(void)nb_pre_lookup(nb, nb_at_path(pattern), &sb, &err);
+	} else {
+		found = nb_lookup(nb, nb_at_path(pattern), &sb, &err);
 		if (found == FOUND_YES || found == FOUND_CASE) {
 			call->result = 1;
 			return NT_STATUS_OK;
@@ -698,6 +755,8 @@ struct nbvfs *nbvfs_new(void *mem_ctx, struct vfs *vfs,
 	nb->nhandles = nhandles;
 	nb->scan = !nb->opts->no_resolve &&
 		   !(vfs->caps & VFS_CASE_INSENSITIVE);
+	nb->pre_lookup = !(vfs->caps & VFS_SERVER_LOOKUP) ||
+			 nb->opts->stat_check || nb->opts->xattr;
 	nb->handles = util_zero_pages(nb, sizeof(struct nb_handle) *
 					      (nhandles > 0 ? nhandles : 1));
 	if (nb->handles == NULL) {
@@ -881,7 +940,8 @@ static uint32_t nb_opened(struct nbvfs *nb, struct op_call *call, int fh,
 	struct stat sb;
 	int r;
 
-	r = vfs->ops->fstat(vfs, fh, &sb);
+	/* a server answered the open with the attributes already */
+	r = nb->pre_lookup ? vfs->ops->fstat(vfs, fh, &sb) : 0;
 	if (r < 0)
 		status = nb_errno(call, -r);
 	else if (nb->opts->xattr && !is_dir)
@@ -912,7 +972,7 @@ uint32_t nbvfs_ntcreatex(void *state, struct op_call *call)
 	if (slot >= 0 && (uint32_t)slot >= nb->nhandles)
 		return nb_bad_handle(call);
 
-	found = nb_lookup(nb, path, &sb, &err);
+	found = nb_pre_lookup(nb, path, &sb, &err);
 	if (want_dir) {
 		status = nb_open_dir(nb, call, path, disp, found, &fh);
 		is_dir = true;
@@ -1261,8 +1321,8 @@ uint32_t nbvfs_rename(void *state, struct op_call *call)
 	uint32_t status;
 	int err = 0, terr, r;
 
-	found = nb_lookup(nb, from, &sb, &err);
-	(void)nb_lookup(nb, to, &tsb, &terr);
+	found = nb_pre_lookup(nb, from, &sb, &err);
+	(void)nb_pre_lookup(nb, to, &tsb, &terr);
 	/* --stat-check: no rename of what the lookup shows is missing */
 	if (nb->opts->stat_check && found != FOUND_YES)
 		return nb_not_found(nb, call, from, err, found);
@@ -1271,6 +1331,7 @@ uint32_t nbvfs_rename(void *state, struct op_call *call)
 				 found != FOUND_YES || S_ISDIR(sb.st_mode) ?
 					 VFS_RENAME_DIR : 0);
 	if (r == -ENOENT || r == -ENOTDIR) {
+		found = nb_late_lookup(nb, from, found, &sb, &err);
 		/* the source is there: the target's directory is not */
 		if (found == FOUND_YES)
 			return nb_no_path(call, -r);
@@ -1305,14 +1366,28 @@ static struct nbvfs *nb_look(void *state, const struct op_call *call,
 	return nb;
 }
 
+/* nb_look() for an op that changes the store: nb_pre_lookup(). */
+static struct nbvfs *nb_look_pre(void *state, const struct op_call *call,
+				 struct nb_looked *l)
+{
+	struct nbvfs *nb = state;
+
+	l->path = nb_at_path(call->path[0]);
+	l->err = 0;
+	l->found = nb_pre_lookup(nb, l->path, &l->sb, &l->err);
+	return nb;
+}
+
 uint32_t nbvfs_unlink(void *state, struct op_call *call)
 {
 	struct nb_looked l;
-	struct nbvfs *nb = nb_look(state, call, &l);
+	struct nbvfs *nb = nb_look_pre(state, call, &l);
 	int r = nb->vfs->ops->unlink(nb->vfs, l.path);
 
 	if (r == 0)
 		return nb_synced(nb, call, l.path);
+	if (r == -EPERM)
+		l.found = nb_late_lookup(nb, l.path, l.found, &l.sb, &l.err);
 	if (r == -EISDIR ||
 	    (r == -EPERM && l.found == FOUND_YES && S_ISDIR(l.sb.st_mode)))
 		return nb_fail(call, NT_STATUS_FILE_IS_A_DIRECTORY, -r);
@@ -1322,7 +1397,7 @@ uint32_t nbvfs_unlink(void *state, struct op_call *call)
 uint32_t nbvfs_rmdir(void *state, struct op_call *call)
 {
 	struct nb_looked l;
-	struct nbvfs *nb = nb_look(state, call, &l);
+	struct nbvfs *nb = nb_look_pre(state, call, &l);
 	int r;
 
 	/* --stat-check: no rmdir of what the lookup shows is not a directory */
@@ -1346,7 +1421,7 @@ uint32_t nbvfs_rmdir(void *state, struct op_call *call)
 uint32_t nbvfs_mkdir(void *state, struct op_call *call)
 {
 	struct nb_looked l;
-	struct nbvfs *nb = nb_look(state, call, &l);
+	struct nbvfs *nb = nb_look_pre(state, call, &l);
 	int r;
 
 	/* --stat-check: no mkdir of what the lookup shows exists */

@@ -78,9 +78,8 @@ same_as_fileio() {
 	[ -s "$W/smb.counts" ] || fail "-B smb: no operation table"
 	assert_same_lines "$W/fileio.counts" "$W/smb.counts" \
 		"op counts, smb vs fileio"
-	# fileio records the trees --skip-cleanup kept (clients/.dbench-kept);
-	# smb records none yet
-	tree_listing "$W/t" | grep -v '^clients/\.dbench-kept ' >"$W/fileio.tree"
+	# both record the trees --skip-cleanup kept (clients/.dbench-kept)
+	tree_listing "$W/t" >"$W/fileio.tree"
 	tree_listing "$SMBD_SHARE" >"$W/smb.tree"
 	assert_same_lines "$W/fileio.tree" "$W/smb.tree" \
 		"final trees, share vs fileio's directory"
@@ -91,6 +90,122 @@ ours() { same_as_fileio "$SRCDIR/loadfiles/client.txt" "$1"; }
 debian() {
 	[ -r "$DEBIAN_CLIENT" ] || skip "$DEBIAN_CLIENT not installed"
 	same_as_fileio "$DEBIAN_CLIENT" "$1"
+}
+
+# dbench 5.0's smb dialect: our sample over smbd, the counts and tree
+# fileio gives, and the counts the sample says (3 clients; no mismatch)
+smb5_sample() {
+	same_as_fileio "$SRCDIR/loadfiles/smb-basic.txt" 3
+	cat >"$W/want" <<-EOF
+	OPEN 12
+	READ 9
+	WRITE 15
+	CLOSE 6
+	MKDIR 9
+	RMDIR 9
+	UNLINK 6
+	READDIR 6
+	DELTREE 6
+	EOF
+	table_counts "$W/out" >"$W/got"
+	assert_same_lines "$W/want" "$W/got" "smb-basic.txt's op counts"
+	# the client directories were made, and stay with --skip-cleanup
+	empty_share
+	run_db --run-once -B smb --smb-share="$SHARE" "$LOGON" \
+		-c "$SRCDIR/loadfiles/smb-basic.txt" 2
+	assert_clean_run "smb-basic.txt x 2, cleaned up"
+	assert_empty_dir "$SMBD_SHARE"
+}
+
+# a status the server does not give is reported with file:line
+smb5_mismatch() {
+	need_smb
+	empty_share
+	printf '%s\n' 'MKDIR "\d" ERROR' 'OPEN "\d\f" 0x0c SUCCESS' \
+		'READ "\d\f" 0 4096 SUCCESS' 'CLOSE "\d\f" *' >"$W/mm.txt"
+	run_db --run-once -B smb --smb-share="$SHARE" "$LOGON" \
+		-c "$W/mm.txt" 1
+	assert_grep '^ MKDIR  *1   first: client 0, .*mm\.txt:1 "clients/client0/d": expected a failure, got NT_STATUS_OK$' \
+		"$W/err" "MKDIR's mismatch with file:line"
+	assert_grep '^ READ  *1   first: client 0, .*mm\.txt:3 "clients/client0/d/f": expected NT_STATUS_OK, got NT_STATUS_END_OF_FILE$' \
+		"$W/err" "READ's mismatch (a short read) with file:line"
+	# a READ of a path never opened stops the client (as in dbench 5.0)
+	printf '%s\n' 'OPEN "\f" 0x0c SUCCESS' 'CLOSE "\f" SUCCESS' \
+		'READ "\f" 0 1 SUCCESS' >"$W/closed.txt"
+	run_db --run-once -B smb --smb-share="$SHARE" "$LOGON" \
+		-c "$W/closed.txt" 1
+	assert_rc 1
+	assert_grep 'closed\.txt:3: READ "clients/client0/f": expected .*, got NT_STATUS_INVALID_HANDLE' \
+		"$W/err" "READ of a closed path"
+	empty_share
+}
+
+# backends without the dialect refuse it before anything runs
+smb5_refused() {
+	run_db --run-once -B null -c "$SRCDIR/loadfiles/smb-basic.txt" 1
+	assert_rc 2
+	assert_grep "^dbench: .*smb-basic\\.txt:[0-9]*: loadfile op [A-Za-z]* needs a backend with dbench 5\\.0's smb dialect \\(-B fileio or -B smb\\); backend 'null' does not have it\$" \
+		"$W/err" "the refusal"
+	# and mixing it with client.txt's commands is a loadfile error
+	printf '%s\n' 'OPEN "\f" 0x0c SUCCESS' 'Close 1 NT_STATUS_OK' >"$W/mix.txt"
+	run_db --run-once -B fileio -D "$W" -c "$W/mix.txt" 1
+	assert_rc 2
+	assert_grep "mix\\.txt:2: Close is client.txt's dialect, but OPEN on line 1 is dbench 5\\.0's smb dialect" \
+		"$W/err" "the mix refused"
+}
+
+# -B fileio runs the dialect too; its JSON result is valid against the
+# schema and names the dialect's ops
+smb5_fileio_json() {
+	python3 -c 'import jsonschema' 2>/dev/null ||
+		skip "python3-jsonschema is not installed"
+	mkdir t
+	run_db --run-once -B fileio -D "$W/t" --json="$W/res.json" \
+		-c "$SRCDIR/loadfiles/smb-basic.txt" 2
+	assert_clean_run "smb-basic.txt on fileio"
+	python3 - "$SRCDIR/doc/dbench-result.schema.json" "$W/res.json" <<-'PY' ||
+	import json, sys, jsonschema
+	schema = json.load(open(sys.argv[1]))
+	doc = json.load(open(sys.argv[2]))
+	jsonschema.Draft202012Validator(schema).validate(doc)
+	PY
+		fail "the JSON result does not validate"
+	assert_grep '"name": *"READDIR"' "$W/res.json" "READDIR in the JSON"
+	assert_empty_dir "$W/t" "the directory after the cleanup"
+}
+
+# a tree kept with --skip-cleanup is recorded on the share: the next run
+# over it goes (and removes it, and the record); a tree with a file of
+# someone else's, not in the record, is refused and kept
+kept_trees() {
+	need_smb
+	empty_share
+	# a loadfile that leaves a file in each client's tree
+	printf '%s\n' 'Deltree "\d" *' 'MKDIR "\d" SUCCESS' \
+		'OPEN "\d\f" 0x0c SUCCESS' 'WRITE "\d\f" 0 4096 SUCCESS' \
+		'CLOSE "\d\f" SUCCESS' >"$W/keep.txt"
+	run_db --run-once --skip-cleanup -B smb --smb-share="$SHARE" \
+		"$LOGON" -c "$W/keep.txt" 2
+	assert_clean_run "warmup run, --skip-cleanup"
+	assert_eq "client0 client1" \
+		"$(sort "$SMBD_SHARE/clients/.dbench-kept" | tr '\n' ' ' | sed 's/ $//')" \
+		"the record on the share"
+	[ -f "$SMBD_SHARE/clients/client1/d/f" ] || fail "no kept tree"
+	run_db --run-once -B smb --smb-share="$SHARE" "$LOGON" \
+		-c "$W/keep.txt" 2
+	assert_clean_run "the replay over the kept trees"
+	[ -e "$SMBD_SHARE/clients/client0" ] && fail "the kept tree stayed"
+	[ -e "$SMBD_SHARE/clients/.dbench-kept" ] && fail "the record stayed"
+	mkdir -p "$SMBD_SHARE/clients/client0"
+	echo mine >"$SMBD_SHARE/clients/client0/mine.txt"
+	run_db --run-once -B smb --smb-share="$SHARE" "$LOGON" \
+		-c "$W/keep.txt" 1
+	assert_rc 2
+	assert_grep "^dbench: //127\\.0\\.0\\.1/share/clients/client0 already exists" \
+		"$W/err" "the foreign tree refused"
+	assert_eq mine "$(cat "$SMBD_SHARE/clients/client0/mine.txt")" \
+		"the foreign file"
+	empty_share
 }
 
 # cleanup goes over SMB: the share is empty after a run
@@ -298,6 +413,11 @@ check "our client.txt, 1 client: smb counts and tree = fileio's" ours 1
 check "our client.txt, 3 clients: smb counts and tree = fileio's" ours 3
 check "Debian client.txt, 1 client: smb counts and tree = fileio's" debian 1
 check "Debian client.txt, 3 clients: smb counts and tree = fileio's" debian 3
+check "dbench 5.0's smb dialect: smb-basic.txt over smbd = fileio, exact counts" smb5_sample
+check "dbench 5.0's smb dialect: a status mismatch names file:line" smb5_mismatch
+check "dbench 5.0's smb dialect: refused by a backend without it, not mixed" smb5_refused
+check "dbench 5.0's smb dialect on fileio: JSON valid against the schema" smb5_fileio_json
+check "--skip-cleanup trees recorded on the share: reused, a foreign one refused" kept_trees
 check "cleanup removes the clients' trees over SMB" cleanup_over_smb
 check "smb:// share, \$DBENCH_SMB_PASSWORD, --smb-auth-file" other_logons
 check "SMB2_02..SMB3_11 forced, --smb-encrypt, --smb-sign" dialects

@@ -130,6 +130,31 @@ static void sb_printf(struct sbuf *b, const char *fmt, ...)
 
 /* ---- op table ---- */
 
+/*
+ * dbench 5.0's smb dialect: its own names are found in capitals only;
+ * those spelt like client.txt's commands find client.txt's kind, whose
+ * twin (picked by the compiler) is the dialect's.
+ */
+static void check_smb5_name(int k)
+{
+	const char *n = op_info[k].name;
+	int found = op_kind_from_name(n, strlen(n));
+	char *lower = strdup(n);
+
+	assert_non_null(lower);
+	for (size_t i = 0; lower[i] != '\0'; i++)
+		lower[i] = (char)(lower[i] >= 'A' && lower[i] <= 'Z' ?
+					  lower[i] + 32 : lower[i]);
+	if (found == k) {
+		assert_int_equal(op_kind_from_name(lower, strlen(lower)), -1);
+		assert_int_equal(op_kind_smb5_twin((unsigned)k), -1);
+	} else {
+		assert_true(found >= 0 && !op_kind_is_smb5((unsigned)found));
+		assert_int_equal(op_kind_smb5_twin((unsigned)found), k);
+	}
+	free(lower);
+}
+
 static void test_op_names(void **state)
 {
 	int k;
@@ -137,8 +162,14 @@ static void test_op_names(void **state)
 	(void)state;
 	for (k = 0; k < OP_NUM_KINDS; k++) {
 		const char *n = op_info[k].name, *s = op_info[k].short_name;
-		char *lower = strdup(n);
+		char *lower;
 		size_t i;
+
+		if (op_kind_is_smb5((unsigned)k)) {
+			check_smb5_name(k);
+			continue;
+		}
+		lower = strdup(n);
 
 		assert_non_null(n);
 		assert_non_null(s);
@@ -172,6 +203,9 @@ static void test_op_table(void **state)
 		"READ3", "WRITE3", "CREATE3", "MKDIR3", "SYMLINK3", "REMOVE3",
 		"RMDIR3", "RENAME3", "LINK3", "READDIRPLUS3", "FSSTAT3",
 		"FSINFO3", "PATHCONF3", "COMMIT3", "LOCK4", "UNLOCK4", "TEST4",
+		/* dbench 5.0's smb dialect */
+		"OPEN", "READ", "WRITE", "CLOSE", "MKDIR", "RMDIR", "UNLINK",
+		"READDIR", "DELTREE",
 	};
 	int k;
 
@@ -924,6 +958,99 @@ static void test_paths(void **state)
  * (in any case, with any separators), and the directory itself for
  * Deltree and Rmdir; paths outside it are fine for other commands.
  */
+/* ---- dbench 5.0's smb dialect ---- */
+
+static void test_smb5_dialect(void **state)
+{
+	struct tstate *ts = *state;
+	/* lines both dialects share come first: the OPEN decides */
+	struct program *p = compile_ok(
+		ts, "Deltree \"/\" *\n"
+		    "MKDIR \"\\d\" SUCCESS\n"
+		    "OPEN \"\\d\\f\" 0x0c SUCCESS\n"
+		    "WRITE \"/d/f\" 0 4096 SUCCESS\n"
+		    "REPEAT 2\n"
+		    "WRITE \"/d/f\" +4096 4096 ERROR\n"
+		    "READ \"\\d\\f\" *%0x10000000/4096 4096 *\n"
+		    "CLOSE \"\\d\\f\" SUCCESS\n"
+		    "OPEN \"\\d\\g\" 0x01 ERROR\n"
+		    "READDIR \"\\d\" SUCCESS\n"
+		    "UNLINK \"\\d\\f\" SUCCESS\n"
+		    "RMDIR \"\\d\" SUCCESS\n"
+		    "Deltree \"\\d\" SUCCESS\n");
+	static const enum op_kind kinds[] = {
+		OP_DELTREE5, OP_MKDIR5, OP_OPEN5, OP_WRITE5, OP_REPEAT,
+		OP_WRITE5, OP_READ5, OP_CLOSE5, OP_OPEN5, OP_READDIR5,
+		OP_UNLINK5, OP_RMDIR5, OP_DELTREE5,
+	};
+
+	assert_int_equal(p->nops, 13);
+	for (unsigned i = 0; i < p->nops; i++)
+		assert_int_equal(p->ops[i].kind, kinds[i]);
+	/* below the client's directory, substituted per client */
+	assert_string_equal(p->ops[0].path[0]->text, "clients/client1");
+	assert_string_equal(p->ops[1].path[0]->text, "clients/client1/d");
+	assert_int_equal(p->ops[1].path[0]->client_pos, 8);
+	assert_string_equal(p->ops[2].path[0]->text, "clients/client1/d/f");
+	assert_ptr_equal(p->ops[3].path[0], p->ops[2].path[0]);
+	/* the earlier paths were interned again: no stale ones */
+	assert_int_equal(p->npaths, 4);
+	/* one handle slot per opened path */
+	assert_int_equal(p->nhandles, 2);
+	assert_int_equal(p->ops[2].handle, 0);
+	assert_int_equal(p->ops[3].handle, 0);
+	assert_int_equal(p->ops[7].handle, 0);
+	assert_int_equal(p->ops[8].handle, 1);
+	assert_int_equal(p->ops[9].handle, -1);
+	assert_int_equal(p->ops[2].arg[0].v, 0x0c);
+	assert_int_equal(p->ops[5].arg[0].kind, VAL_RELATIVE);
+	assert_int_equal(p->ops[6].arg[0].kind, VAL_RANDOM);
+	assert_int_equal(p->ops[6].arg[0].nmods, 2);
+	assert_int_equal(p->ops[1].check, STATUS_SUCCESS);
+	assert_int_equal(p->ops[5].check, STATUS_FAILURE);
+	assert_int_equal(p->ops[6].check, STATUS_ANY);
+	talloc_free(p);
+
+	/* without a line only dbench 5.0 has, the shared ones are
+	 * client.txt's, as before */
+	p = compile_ok(ts, "Mkdir \"\\clients\" SUCCESS\n"
+			   "MKDIR \"\\clients\\client1\\x\" ERROR\n"
+			   "Rmdir \"\\clients\\client1\\x\" *\n");
+	assert_int_equal(p->ops[0].kind, OP_MKDIR);
+	assert_int_equal(p->ops[1].kind, OP_MKDIR);
+	assert_string_equal(p->ops[1].path[0]->text, "clients/client1/x");
+	assert_int_equal(p->ops[2].kind, OP_RMDIR);
+	talloc_free(p);
+	/* a client.txt line decides too; CLOSE with a handle is Close */
+	p = compile_ok(ts, "NTCreateX \"\\clients\\client1\\f\" 0 2 7 *\n"
+			   "CLOSE 7 SUCCESS\n"
+			   "UNLINK \"\\clients\\client1\\f\" SUCCESS\n");
+	assert_int_equal(p->ops[1].kind, OP_CLOSE);
+	assert_int_equal(p->ops[2].kind, OP_UNLINK);
+	talloc_free(p);
+
+	expect_error(ts, "OPEN \"\\f\" 0x0c SUCCESS\nClose 1 *\n", 2,
+		     "Close is client.txt's dialect, but OPEN on line 1 is "
+		     "dbench 5.0's smb dialect");
+	expect_error(ts, "NTCreateX \"\\clients\\client1\\f\" 0 2 1 *\n"
+			 "OPEN \"\\f\" 0x0c SUCCESS\n", 2,
+		     "OPEN is dbench 5.0's smb dialect, but NTCreateX on "
+		     "line 1 is client.txt's");
+	expect_error(ts, "OPEN \"\\f\" 0x0c NT_STATUS_OK\n", 1,
+		     "OPEN: expected SUCCESS, ERROR or * as the last field");
+	expect_error(ts, "OPEN \"\\f\" 0x0c SUCCESS\nREAD \"\\g\" 0 1 *\n", 2,
+		     "READ: \"\\g\" is never opened; expected an OPEN of it");
+	expect_error(ts, "OPEN \"\\f\" SUCCESS\n", 1,
+		     "OPEN: expected 'OPEN path flags status'");
+	expect_error(ts, "OPEN \"\\..\\f\" 0 SUCCESS\n", 1, "'..' component");
+	/* the names only dbench 5.0 has are its capitals */
+	expect_error(ts, "Open \"\\f\" 0x0c SUCCESS\n", 1,
+		     "unknown operation 'Open'");
+	/* an undecided file's removals are client.txt's, confined as ever */
+	expect_error(ts, "MKDIR \"\\foo\" SUCCESS\nRMDIR \"\\foo\" SUCCESS\n",
+		     2, "outside the client's directory");
+}
+
 static void test_removal_confinement(void **state)
 {
 	struct tstate *ts = *state;
@@ -1543,6 +1670,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_timed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_paths, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_removal_confinement, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_smb5_dialect, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_path_interning, setup,
 						teardown),
