@@ -297,11 +297,11 @@ static int worker_main(struct run *run, const struct worker *w, int gate_fd,
 
 /* ---- parent side ---------------------------------------------------- */
 
-static bool creates_shared(const struct op *op)
+static bool creates_shared(const struct program *prog, const struct op *op)
 {
 	if (op->kind != OP_MKDIR && op->kind != OP_NTCREATEX)
 		return false;
-	return op->path[0] != NULL && op->path[0]->client_pos < 0;
+	return program_path(prog, op, 0)->client_pos < 0;
 }
 
 /*
@@ -324,11 +324,11 @@ static int note_shared_paths(void *mem, struct run *run)
 			struct shared_path *sp;
 			bool seen = false;
 
-			if (!creates_shared(op))
+			if (!creates_shared(prog, op))
 				continue;
 			for (unsigned j = 0; j < run->nshared && !seen; j++)
 				seen = strcmp(run->shared[j].text,
-					      op->path[0]->text) == 0;
+					      program_path(prog, op, 0)->text) == 0;
 			if (seen)
 				continue;
 			sp = talloc_realloc(mem, run->shared,
@@ -338,7 +338,8 @@ static int note_shared_paths(void *mem, struct run *run)
 				return -1;
 			run->shared = sp;
 			sp = &run->shared[run->nshared++];
-			sp->text = talloc_strdup(run->shared, op->path[0]->text);
+			sp->text = talloc_strdup(run->shared,
+						 program_path(prog, op, 0)->text);
 			sp->existed = talloc_zero_array(run->shared, bool,
 							o->ndirectories);
 			if (sp->text == NULL || sp->existed == NULL)

@@ -264,9 +264,11 @@ static uint32_t run_call(struct fx *fx, const struct req *r,
 {
 	struct path p[2];
 	struct op op;
+	struct program prog = { .paths = p, .npaths = 2 };
 	unsigned i;
 
 	memset(&op, 0, sizeof(op));
+	op.path[0] = op.path[1] = PATH_NONE;
 	memset(p, 0, sizeof(p));
 	memset(call, 0, sizeof(*call));
 	op.kind = r->kind;
@@ -278,13 +280,14 @@ static uint32_t run_call(struct fx *fx, const struct req *r,
 		p[i].text = r->path[i];
 		p[i].len = strlen(r->path[i]);
 		p[i].client_pos = (i == 0 && r->shared) ? -1 : 0;
-		op.path[i] = &p[i];
+		op.path[i] = i;
 		call->path[i] = r->path[i];
 	}
 	for (i = 0; i < PROGRAM_MAX_ARGS; i++)
 		call->arg[i] = r->arg[i];
 	call->data = r->data;
 	call->op = &op;
+	call->prog = &prog;
 	return fileio_backend.ops[r->kind](fx->state, call);
 }
 
