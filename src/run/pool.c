@@ -322,13 +322,14 @@ static int note_shared_paths(void *mem, struct run *run)
 		for (uint32_t i = 0; i < prog->nops; i++) {
 			const struct op *op = &prog->ops[i];
 			struct shared_path *sp;
+			const char *text;
 			bool seen = false;
 
 			if (!creates_shared(prog, op))
 				continue;
+			text = program_path(prog, op, 0)->text;
 			for (unsigned j = 0; j < run->nshared && !seen; j++)
-				seen = strcmp(run->shared[j].text,
-					      program_path(prog, op, 0)->text) == 0;
+				seen = strcmp(run->shared[j].text, text) == 0;
 			if (seen)
 				continue;
 			sp = talloc_realloc(mem, run->shared,
@@ -338,8 +339,7 @@ static int note_shared_paths(void *mem, struct run *run)
 				return -1;
 			run->shared = sp;
 			sp = &run->shared[run->nshared++];
-			sp->text = talloc_strdup(run->shared,
-						 program_path(prog, op, 0)->text);
+			sp->text = talloc_strdup(run->shared, text);
 			sp->existed = talloc_zero_array(run->shared, bool,
 							o->ndirectories);
 			if (sp->text == NULL || sp->existed == NULL)

@@ -245,6 +245,24 @@ static int vp_dircache_get(struct vfs_posix *vp, const char *path, size_t len,
 }
 
 /*
+ * vp_parent() by a scan of the kept directories; *entry is pointed at the
+ * kept entry (NULL for the root).
+ */
+static int vp_parent_scan(struct vfs_posix *vp, const char *path,
+			  const char **leaf, struct vp_dircache **entry)
+{
+	const char *slash = strrchr(path, '/');
+
+	*entry = NULL;
+	if (slash == NULL) {
+		*leaf = path;
+		return vp->dirfd;
+	}
+	*leaf = slash + 1;
+	return vp_dircache_get(vp, path, (size_t)(slash - path), entry);
+}
+
+/*
  * Remember that hinted directory number dir is kept in entry e, so that
  * the next lookup of dir is an array read (vp_parent_hinted).  Only a
  * hint: when the map cannot grow, lookups scan as before.
@@ -274,35 +292,31 @@ static void vp_dirmap_note(struct vfs_posix *vp, uint32_t dir,
 /*
  * vp_parent() for a path whose parent the layer above numbered dir: the
  * kept entry it was last found in, if that entry still holds it (the
- * same bookkeeping as a hit of the scan: one array read instead of 32
- * comparisons and a strrchr), else the scan, which notes where it is.
+ * same bookkeeping as a hit of the scan: one array read and one
+ * comparison instead of 32 and a strrchr), else the scan, which notes
+ * where it is.  The entry is checked against the path, so a wrong hint
+ * costs a scan, never a wrong directory.
  */
 static int vp_parent_hinted(struct vfs_posix *vp, const char *path,
 			    uint32_t dir, const char **leaf)
 {
 	struct vp_dircache *e;
-	const char *slash;
 	int fd;
 
 	if (dir < vp->ndirmap && vp->dirmap[dir] != 0) {
 		e = &vp->dircache[vp->dirmap[dir] - 1];
-		/* the leaf is checked: a wrong hint never makes openat()
-		 * walk a path of several components */
-		if (e->fd >= 0 && e->dir == dir && path[e->len] == '/' &&
+		/* (strncmp stops at a shorter path's end) */
+		if (e->fd >= 0 && e->dir == dir &&
+		    strncmp(e->path, path, e->len) == 0 &&
+		    path[e->len] == '/' &&
 		    strchr(path + e->len + 1, '/') == NULL) {
 			e->used = ++vp->dircache_clock;
 			*leaf = path + e->len + 1;
 			return e->fd;
 		}
 	}
-	slash = strrchr(path, '/');
-	if (slash == NULL) {	/* not what the hint said: no harm */
-		*leaf = path;
-		return vp->dirfd;
-	}
-	*leaf = slash + 1;
-	fd = vp_dircache_get(vp, path, (size_t)(slash - path), &e);
-	if (fd >= 0)
+	fd = vp_parent_scan(vp, path, leaf, &e);
+	if (fd >= 0 && e != NULL)
 		vp_dirmap_note(vp, dir, e);
 	return fd;
 }
@@ -317,7 +331,6 @@ static int vp_parent(struct vfs_posix *vp, const char *path, const char **leaf)
 {
 	const struct vfs_hint *h = vp->vfs.hint;
 	struct vp_dircache *e;
-	const char *slash;
 
 	if (h != NULL) {
 		for (unsigned k = 0; k < 2; k++)
@@ -326,13 +339,7 @@ static int vp_parent(struct vfs_posix *vp, const char *path, const char **leaf)
 				return vp_parent_hinted(vp, path, h->dir[k],
 							leaf);
 	}
-	slash = strrchr(path, '/');
-	if (slash == NULL) {
-		*leaf = path;
-		return vp->dirfd;
-	}
-	*leaf = slash + 1;
-	return vp_dircache_get(vp, path, (size_t)(slash - path), &e);
+	return vp_parent_scan(vp, path, leaf, &e);
 }
 
 /* ---- the ops on paths ---- */

@@ -819,6 +819,18 @@ static void test_timed(void **state)
 	p = compile_ok(ts, "1000000000.0 Qfsinfo 1 *\n");
 	assert_true(program_time(p, 0) == 1e9);
 	talloc_free(p);
+
+	/* untimed until a later line: the earlier ones have no time */
+	p = compile_ok(ts, "Qfsinfo 1 *\nQfsinfo 1 *\n2.5 Qfsinfo 1 *\n");
+	assert_true(p->timed);
+	assert_non_null(p->times);
+	assert_true(program_time(p, 0) == -1 && program_time(p, 1) == -1);
+	assert_true(program_time(p, 2) == 2.5);
+	talloc_free(p);
+	p = compile_ok(ts, "Qfsinfo 1 *\n");
+	assert_false(p->timed);
+	assert_null(p->times);
+	talloc_free(p);
 	expect_error(ts, "Qfsinfo 1 *\n1000000000.001 Qfsinfo 1 *\n", 2,
 		     "time '1000000000.001' is more than 1000000000 seconds");
 	expect_error(ts, "18446744073.8 Qfsinfo 1 *\n", 1,
@@ -945,11 +957,15 @@ static void test_removal_confinement(void **state)
 
 	assert_int_equal(p->nops, 9);
 	assert_int_equal(p->ops[0].kind, OP_DELTREE);
-	assert_string_equal(program_path(p, &p->ops[0], 0)->text, "clients/client1");
+	assert_string_equal(program_path(p, &p->ops[0], 0)->text,
+			    "clients/client1");
 	assert_int_equal(p->ops[1].kind, OP_RMDIR);
-	assert_string_equal(program_path(p, &p->ops[2], 0)->text, "CLIENTS/Client1/sub");
-	assert_string_equal(program_path(p, &p->ops[3], 0)->text, "clients/client1/f");
-	assert_string_equal(program_path(p, &p->ops[4], 1)->text, "clients/client1/d/b");
+	assert_string_equal(program_path(p, &p->ops[2], 0)->text,
+			    "CLIENTS/Client1/sub");
+	assert_string_equal(program_path(p, &p->ops[3], 0)->text,
+			    "clients/client1/f");
+	assert_string_equal(program_path(p, &p->ops[4], 1)->text,
+			    "clients/client1/d/b");
 	talloc_free(p);
 }
 
@@ -1000,6 +1016,78 @@ static void test_many_paths(void **state)
 	}
 	talloc_free(p);
 	talloc_free(b.s);
+}
+
+/*
+ * Every path knows its parent directory, interned program-wide: one
+ * number per directory text (before the per-client substitution), the
+ * root for a path of one component, none when the directory has a $i.
+ */
+static void test_path_dirs(void **state)
+{
+	struct tstate *ts = *state;
+	struct program *p = compile_ok(
+		ts, "RANDOMSTRING 0 \"[ab]\"\n"
+		    "Mkdir \"\\clients\\client1\\d\" *\n"
+		    "NTCreateX \"\\clients\\client1\\d\\f\" 0 2 1 *\n"
+		    "Unlink \"/clients/client1/d/g\" *\n"
+		    "Mkdir \"\\top\" *\n"
+		    "Mkdir \"\\clients\\client1\\$0\" *\n"
+		    "Mkdir \"\\clients\\client1\\$0\\x\" *\n"
+		    "Rename \"\\clients\\client1\\d\\f\" "
+		    "\"\\clients\\client1\\e\" *\n");
+	const struct path *d = program_path(p, &p->ops[1], 0);
+	const struct path *f = program_path(p, &p->ops[2], 0);
+	const struct path *g = program_path(p, &p->ops[3], 0);
+
+	assert_int_equal(p->dirs[PATH_DIR_ROOT].len, 0);
+	assert_string_equal(p->dirs[PATH_DIR_ROOT].text, "");
+	assert_true(d->dir != PATH_DIR_ROOT && d->dir < p->ndirs);
+	assert_string_equal(p->dirs[d->dir].text, "clients/client1");
+	assert_int_equal(p->dirs[d->dir].len, 15);
+	assert_true(f->dir < p->ndirs && f->dir != d->dir);
+	assert_string_equal(p->dirs[f->dir].text, "clients/client1/d");
+	assert_int_equal(g->dir, f->dir);
+	assert_int_equal(program_path(p, &p->ops[4], 0)->dir, PATH_DIR_ROOT);
+	assert_int_equal(program_path(p, &p->ops[5], 0)->dir, d->dir);
+	assert_int_equal(program_path(p, &p->ops[6], 0)->dir, PATH_DIR_NONE);
+	assert_int_equal(program_path(p, &p->ops[7], 0)->dir, f->dir);
+	assert_int_equal(program_path(p, &p->ops[7], 1)->dir, d->dir);
+	/* "", "clients/client1", "clients/client1/d" */
+	assert_int_equal(p->ndirs, 3);
+	talloc_free(p);
+}
+
+/*
+ * An op holds a constant below 2^31 itself; other arguments ('*', '+y',
+ * larger constants) are entries of the program's value table.
+ */
+static void test_value_table(void **state)
+{
+	struct tstate *ts = *state;
+	struct program *p = compile_ok(
+		ts, "NTCreateX \"\\a\" 0 2 1 *\n"
+		    "ReadX 1 2147483647 2147483648 0 *\n"
+		    "ReadX 1 *%4096 +7 0x7fffffffffffffff *\n"
+		    "LOOP 3000000000\nENDLOOP\n");
+	struct value v;
+
+	assert_int_equal(p->ops[1].arg[0], 2147483647u);
+	assert_true(p->ops[1].arg[1] & OP_ARG_REF);
+	assert_int_equal(program_arg_v(p, &p->ops[1], 1), 2147483648ll);
+	assert_int_equal(p->ops[1].arg[2], 0);
+	v = program_arg(p, &p->ops[2], 0);
+	assert_int_equal(v.kind, VAL_RANDOM);
+	assert_int_equal(v.nmods, 1);
+	assert_int_equal(program_mods(p, &v)[0].op, '%');
+	assert_int_equal(program_mods(p, &v)[0].y, 4096);
+	v = program_arg(p, &p->ops[2], 1);
+	assert_int_equal(v.kind, VAL_RELATIVE);
+	assert_int_equal(v.v, 7);
+	assert_int_equal(program_arg_v(p, &p->ops[2], 2), INT64_MAX);
+	assert_int_equal(program_arg_v(p, &p->ops[3], 0), 3000000000ll);
+	assert_int_equal(p->nvalues, 5);
+	talloc_free(p);
 }
 
 /* ---- handles ---- */
@@ -1233,7 +1321,8 @@ static void check_small(struct program *p)
 	assert_int_equal(p->ops[3].kind, OP_CLOSE);
 	assert_int_equal(p->ops[3].line, 5);
 	assert_int_equal(program_arg_v(p, &p->ops[2], 1), 65536);
-	assert_string_equal(program_path(p, &p->ops[0], 0)->text, "clients/client1/f");
+	assert_string_equal(program_path(p, &p->ops[0], 0)->text,
+			    "clients/client1/f");
 }
 
 static void test_files(void **state)
@@ -1523,7 +1612,8 @@ static void test_debian_client_txt(void **state)
 
 	/* the first lines, field by field */
 	assert_int_equal(p->ops[0].kind, OP_DELTREE);
-	assert_string_equal(program_path(p, &p->ops[0], 0)->text, "clients/client1");
+	assert_string_equal(program_path(p, &p->ops[0], 0)->text,
+			    "clients/client1");
 	assert_int_equal(program_path(p, &p->ops[0], 0)->client_pos, 8);
 	assert_int_equal(p->ops[2].kind, OP_NTCREATEX);
 	assert_int_equal(program_arg_v(p, &p->ops[2], 0), 1);
@@ -1556,6 +1646,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_removal_confinement, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_path_interning, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_path_dirs, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_value_table, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_many_paths, setup,
 						teardown),
