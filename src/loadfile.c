@@ -1923,8 +1923,8 @@ static int lf_finish(struct lf_state *st)
  * Back the finished op array with transparent huge pages where the kernel
  * allows it (a hint; any failure leaves 4 KiB pages).  The array is read
  * by every worker: forking 1,024 workers copies the page tables of the
- * parent's private memory each time, 10,000 entries for the 40 MB of
- * Debian's client.txt with small pages, 20 with huge ones (and walking
+ * parent's private memory each time, 4,000 entries for the 16 MB of
+ * Debian's client.txt with small pages, 8 with huge ones (and walking
  * the array needs 500 times fewer TLB entries).
  */
 static void lf_huge_ops(struct program *prog)
