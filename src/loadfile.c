@@ -307,35 +307,33 @@ static void *lf_grow(struct lf_state *st, void *arr, size_t elem,
 }
 
 /* A NUL-terminated copy of p[0..len) that lives as long as the program:
- * small ones share chunks.  NULL after lf_nomem(). */
+ * small ones share chunks, a large one has its own.  NULL after
+ * lf_nomem(). */
 static const char *lf_keep_text(struct lf_state *st, const char *p,
 				size_t len)
 {
+	bool own = len + 1 > LF_TEXT_CHUNK / 4;
 	char *t;
 
-	if (len + 1 > st->text_left) {
-		size_t want = len + 1 > LF_TEXT_CHUNK / 4 ? len + 1 :
-							    LF_TEXT_CHUNK;
-
-		t = talloc_size(st->prog, want);
+	if (own || len + 1 > st->text_left) {
+		t = talloc_size(st->prog, own ? len + 1 : LF_TEXT_CHUNK);
 		if (t == NULL) {
 			lf_nomem(st);
 			return NULL;
 		}
 		talloc_set_name_const(t, "program text");
-		if (want != LF_TEXT_CHUNK) {	/* a large one: its own */
-			memcpy(t, p, len);
-			t[len] = '\0';
-			return t;
+		if (!own) {
+			st->text_chunk = t;
+			st->text_left = LF_TEXT_CHUNK;
 		}
-		st->text_chunk = t;
-		st->text_left = want;
 	}
-	t = st->text_chunk;
+	if (!own) {
+		t = st->text_chunk;
+		st->text_chunk += len + 1;
+		st->text_left -= len + 1;
+	}
 	memcpy(t, p, len);
 	t[len] = '\0';
-	st->text_chunk += len + 1;
-	st->text_left -= len + 1;
 	return t;
 }
 
