@@ -1,10 +1,12 @@
 /*
  * compile.c - bench helper: compile a loadfile and report the cost.
  *
- * Prints the wall time of program_compile(), the peak resident memory of
- * the process (getrusage ru_maxrss, which includes the loader's own few
- * MB) and the size of its op array.  bench/run uses it for issue
- * 6's target 5 (a 460,000-line loadfile in < 0.3 s and < 50 MB).
+ * Prints the wall time and the CPU time (user + system) of
+ * program_compile(), the peak resident memory of the process (getrusage
+ * ru_maxrss, which includes the loader's own few MB), the size of its op
+ * array, and the peak per op (issue 19's target: <= 44 bytes per op on a
+ * large input of short lines).  bench/run uses it for issue 6's target 5
+ * (a 460,000-line loadfile in < 0.3 s and < 50 MB).
  *
  *   bench-compile LOADFILE
  */
@@ -17,11 +19,18 @@
 #include "program.h"
 #include "stats.h"
 
+/* User plus system time of a getrusage() answer, in seconds. */
+static double cpu_s(const struct rusage *ru)
+{
+	return (double)ru->ru_utime.tv_sec + ru->ru_utime.tv_usec / 1e6 +
+	       (double)ru->ru_stime.tv_sec + ru->ru_stime.tv_usec / 1e6;
+}
+
 int main(int argc, char **argv)
 {
 	void *mem = talloc_new(NULL);
 	const struct program *prog;
-	struct rusage ru;
+	struct rusage ru0, ru;
 	char *err = NULL;
 	uint64_t t0, t1;
 
@@ -29,6 +38,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: %s LOADFILE\n", argv[0]);
 		return 2;
 	}
+	getrusage(RUSAGE_SELF, &ru0);
 	t0 = now_ns();
 	prog = program_compile(mem, argv[1], &err);
 	t1 = now_ns();
@@ -38,11 +48,12 @@ int main(int argc, char **argv)
 	}
 	getrusage(RUSAGE_SELF, &ru);
 	printf("lines %u ops %u paths %u seconds %.3f maxrss_mb %.1f "
-	       "ops_mb %.1f op_bytes %zu\n",
+	       "ops_mb %.1f op_bytes %zu cpu_s %.3f rss_bytes_per_op %.1f\n",
 	       prog->nlines, prog->nops, prog->npaths, (double)(t1 - t0) / 1e9,
 	       (double)ru.ru_maxrss / 1024.0,
 	       (double)prog->nops * sizeof(struct op) / (1024.0 * 1024.0),
-	       sizeof(struct op));
+	       sizeof(struct op), cpu_s(&ru) - cpu_s(&ru0),
+	       (double)ru.ru_maxrss * 1024.0 / prog->nops);
 	talloc_free(mem);
 	return 0;
 }

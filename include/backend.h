@@ -32,15 +32,21 @@
 #include "options.h"
 #include "program.h"
 
+struct vfs_hint;
+
 struct backend_client_config {
 	const struct dbench_options *opts;
 	unsigned client;	/* 0-based client number */
 	const char *directory;	/* this client's target directory (one -D entry) */
 	uint32_t nhandles;	/* handle slots the program uses: 0..nhandles-1 */
+	/* the engine's hint for the paths of each op it runs, valid while
+	 * the client lives (a vfs's hint: struct vfs_hint in vfs.h) */
+	const struct vfs_hint *hint;
 };
 
 struct op_call {
 	const struct op *op;
+	const struct program *prog;	/* op's program (NULL in some tests) */
 	const char *path[2];	/* resolved, relative to cfg->directory, '/'-separated */
 	int64_t arg[PROGRAM_MAX_ARGS];	/* op->arg[] resolved to numbers */
 	const uint8_t *data;	/* WriteX: at least arg[1] bytes to write */

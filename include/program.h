@@ -172,9 +172,10 @@ struct value_mod {
 };
 
 /*
- * A numeric argument: 16 bytes, because a large loadfile has millions of
- * them (see struct op).  The modifiers of a '*' value live in one array of
- * the program: program->mods[mods .. mods + nmods).
+ * A numeric argument that does not fit in an op (see op_arg): a '*' or
+ * '+y' value, or a constant of 2^31 or more.  The modifiers of a '*'
+ * value live in one array of the program: program->mods[mods .. mods +
+ * nmods).
  */
 struct value {
 	int64_t v;
@@ -182,6 +183,13 @@ struct value {
 	uint8_t kind;		/* enum value_kind */
 	uint8_t nmods;
 };
+
+/*
+ * An op's argument as stored: a constant below 2^31 itself, else
+ * OP_ARG_REF | the index of a struct value in program->values.
+ */
+typedef uint32_t op_arg;
+#define OP_ARG_REF	0x80000000u
 
 /*
  * A path as written in the loadfile, normalised: '\' became '/', the
@@ -194,15 +202,27 @@ struct value {
  * offset of that component in text and client_len its length; otherwise
  * client_pos is -1.  has_random is set when text contains "$<digit>",
  * which is substituted at run time with the RANDOMSTRING of that index.
+ *
+ * dir is the path's parent directory, an index in the program's table of
+ * directories (program->dirs): the same for every path in one directory,
+ * whichever client runs it (the substitution changes the text, not the
+ * index).  PATH_DIR_ROOT for a path of one component (its parent is the
+ * client's target directory), PATH_DIR_NONE when the parent has a "$i"
+ * (it changes from run to run).
  */
 struct path {
 	const char *text;
-	size_t len;
+	uint32_t len;
 	int32_t client_pos;
 	uint32_t client_len;
-	bool has_random;
 	uint32_t id;		/* index in program->paths */
+	uint32_t dir;		/* index in program->dirs, see above */
+	bool has_random;
 };
+
+#define PATH_NONE	UINT32_MAX	/* op->path[i] unused */
+#define PATH_DIR_ROOT	0u		/* program->dirs[0] is "" */
+#define PATH_DIR_NONE	UINT32_MAX
 
 enum status_check {
 	STATUS_ANY = 0,		/* '*': not checked */
@@ -212,10 +232,14 @@ enum status_check {
 };
 
 /*
- * One compiled line.  Kept small (88 bytes on LP64): Debian's client.txt
- * has 458,000 of them, every worker walks them all, and the parent must
- * compile them in well under 50 MB.  Fields that never coexist share
- * space: a control command has neither paths nor a status.
+ * One compiled line.  Kept small (36 bytes, 4-byte aligned): a large
+ * loadfile has tens of millions of them, every worker walks them all, and
+ * the parent compiles them before forking.  Everything that is rare or
+ * large lives in the program's side tables and is reached by a 32-bit
+ * index: paths (program->paths), arguments that are not small constants
+ * (program->values), texts (program->texts), times (program->times, only
+ * in a timed loadfile).  Fields that never coexist share space: a control
+ * command has neither paths nor a status.
  */
 struct op {
 	uint8_t kind;			/* enum op_kind */
@@ -228,28 +252,44 @@ struct op {
 	};
 	int32_t handle;			/* dense handle slot, or -1; its number
 					 * as written is handle_nums[handle] */
-	double time;			/* timed format: seconds since pass start, or -1 */
 	union {
-		/* measured ops: NULL when unused */
-		const struct path *path[2];
-		/* WRITEPATTERN text / RANDOMSTRING pattern */
-		struct {
-			const char *text;
-			size_t text_len;
-		};
+		/* measured ops: ids in program->paths, PATH_NONE when unused */
+		uint32_t path[2];
+		/* WRITEPATTERN text / RANDOMSTRING pattern: program->texts */
+		uint32_t text;
 	};
-	struct value arg[PROGRAM_MAX_ARGS];
+	op_arg arg[PROGRAM_MAX_ARGS];	/* see op_arg; 0 when unused */
+};
+
+/* A WRITEPATTERN text or RANDOMSTRING pattern (NUL-terminated). */
+struct program_text {
+	const char *p;
+	size_t len;
+};
+
+/* A parent directory of the program's paths (see struct path's dir). */
+struct program_dir {
+	const char *text;	/* normalised; "" for PATH_DIR_ROOT */
+	uint32_t len;
 };
 
 struct program {
 	const char *filename;		/* as given on the command line */
 	struct op *ops;
 	uint32_t nops;
+	const double *times;		/* NULL unless timed: ops[i]'s time in
+					 * seconds since pass start, or -1 */
+	const struct value *values;	/* arguments not stored in an op */
+	uint32_t nvalues;
 	const struct value_mod *mods;	/* modifiers of all '*' values */
 	uint32_t nmods;
+	const struct program_text *texts; /* indexed by op->text */
+	uint32_t ntexts;
 	int64_t *handle_nums;		/* handle number of each dense slot */
-	const struct path **paths;	/* interned, indexed by path->id */
+	const struct path *paths;	/* interned, indexed by path->id */
 	uint32_t npaths;
+	const struct program_dir *dirs;	/* indexed by path->dir */
+	uint32_t ndirs;
 	uint32_t max_path_len;		/* longest path->len */
 	uint32_t nhandles;		/* dense handle slots in use */
 	uint32_t nrandom;		/* RANDOMSTRING indices used: 0..nrandom-1 */
@@ -263,6 +303,43 @@ static inline const struct value_mod *program_mods(const struct program *p,
 						   const struct value *v)
 {
 	return v->nmods != 0 ? &p->mods[v->mods] : NULL;
+}
+
+/* Path i (0 or 1) of measured op op of program p, NULL when it has none. */
+static inline const struct path *program_path(const struct program *p,
+					      const struct op *op, unsigned i)
+{
+	return op->path[i] != PATH_NONE ? &p->paths[op->path[i]] : NULL;
+}
+
+/*
+ * Argument i of op of program p as a struct value (a constant when the op
+ * holds it).  For control commands, whose arguments are plain numbers,
+ * .v is the number.
+ */
+static inline struct value program_arg(const struct program *p,
+				       const struct op *op, unsigned i)
+{
+	op_arg a = op->arg[i];
+
+	if (a & OP_ARG_REF)
+		return p->values[a & ~OP_ARG_REF];
+	return (struct value){ .v = (int64_t)a, .kind = VAL_CONST };
+}
+
+/* The number behind argument i of op (see program_arg). */
+static inline int64_t program_arg_v(const struct program *p,
+				    const struct op *op, unsigned i)
+{
+	op_arg a = op->arg[i];
+
+	return (a & OP_ARG_REF) ? p->values[a & ~OP_ARG_REF].v : (int64_t)a;
+}
+
+/* The time of the op at index i: seconds since pass start, or -1. */
+static inline double program_time(const struct program *p, uint32_t i)
+{
+	return p->times != NULL ? p->times[i] : -1;
 }
 
 /*

@@ -121,10 +121,31 @@ struct vfs_ops {
 	int (*drop_cache)(struct vfs *vfs, int fh);
 };
 
+/*
+ * What the layer above knows about the paths of the op it runs: path[k]
+ * (that very pointer, as it is passed to a vfs call) lies in the
+ * directory numbered dir[k], or nothing is known (VFS_DIR_NONE).  The
+ * numbers come from a table fixed for the vfs's life (the program's
+ * directories): one number always names the same directory of this vfs,
+ * so a vfs that keeps directories open finds one by an array read.
+ * VFS_DIR_ROOT is the root (a path of one component).  A vfs may ignore
+ * the hint; it must not rely on it for anything but speed.
+ */
+struct vfs_hint {
+	const char *path[2];
+	uint32_t dir[2];
+};
+
+#define VFS_DIR_ROOT	0u
+#define VFS_DIR_NONE	UINT32_MAX
+
 /* The head of every vfs instance (implementations embed it first). */
 struct vfs {
 	const struct vfs_ops *ops;
 	unsigned caps;		/* enum vfs_caps */
+	/* NULL, or the hint for the paths of the calls being made (set by
+	 * whoever makes the vfs, updated by the layer above per op) */
+	const struct vfs_hint *hint;
 };
 
 /* ---- the POSIX vfs (src/vfs/vfs_posix.c) ---- */

@@ -18,6 +18,11 @@
 #include "ntstatus.h"
 #include "timer.h"
 #include "util.h"
+#include "vfs.h"
+
+/* The program's directory numbers are the vfs hint's (struct vfs_hint). */
+_Static_assert(PATH_DIR_ROOT == VFS_DIR_ROOT && PATH_DIR_NONE == VFS_DIR_NONE,
+	       "directory numbers");
 
 struct loop_frame {
 	uint32_t start;		/* index of the first op in the body */
@@ -59,6 +64,9 @@ struct client {
 	char *scratch[2];
 	size_t scratch_len[2];
 	char **randstr;			/* RANDOMSTRING values, per index */
+	/* the paths of the op being run and their directories, for a vfs
+	 * that keeps directories open (cfg.hint) */
+	struct vfs_hint hint;
 	struct handle_info *handles;
 
 	uint32_t pc;
@@ -228,6 +236,7 @@ struct client *client_new(void *mem_ctx, const struct dbench_options *opts,
 
 	if (c == NULL)
 		goto nomem;
+	cfg.hint = &c->hint;
 	c->opts = opts;
 	c->prog = prog;
 	c->be = be;
@@ -290,15 +299,17 @@ uint64_t client_wake_at(const struct client *c)
 	return c->wake_ns;
 }
 
-/* A control command's argument: the compiler allows plain numbers only. */
-static int64_t control_value(const struct value *v)
+/* A control command's argument i: the compiler allows plain numbers only. */
+static int64_t control_value(const struct client *c, const struct op *op,
+			     unsigned i)
 {
-	return v->v;
+	return program_arg_v(c->prog, op, i);
 }
 
 /*
- * A measured op's argument i.  A bare +y is relative to the same argument
- * of this client's previous op of the same kind.
+ * A measured op's argument that is not a small constant (see op_arg).  A
+ * bare +y is relative to the same argument of this client's previous op
+ * of the same kind.
  */
 static int64_t resolve_value(struct client *c, enum op_kind k,
 			     const struct value *v, unsigned i)
@@ -332,7 +343,6 @@ static int64_t resolve_value(struct client *c, enum op_kind k,
 		x = v->v;
 		break;
 	}
-	c->last_arg[k][i] = x;
 	return x;
 }
 
@@ -358,9 +368,9 @@ static const uint8_t *write_data(struct client *c, size_t n)
 
 static void random_string(struct client *c, const struct op *op)
 {
-	int64_t idx = op->arg[0].v;
-	const char *pat = op->text;
-	size_t n = op->text_len, out = 0;
+	int64_t idx = control_value(c, op, 0);
+	const char *pat = c->prog->texts[op->text].p;
+	size_t n = c->prog->texts[op->text].len, out = 0;
 	char *s = talloc_array(c, char, n + 1);
 
 	if (s == NULL || idx < 0 || (uint64_t)idx >= c->prog->nrandom) {
@@ -431,11 +441,10 @@ static const char *op_path_text(struct client *c, const struct op *op,
 	if (op->handle >= 0 && c->handles[op->handle].open_op != 0) {
 		const struct op *o =
 			&c->prog->ops[c->handles[op->handle].open_op - 1];
+		const struct path *p = program_path(c->prog, o, 0);
 
-		if (o->path[0] != NULL)
-			return o->path[0]->has_random ?
-				       o->path[0]->text :
-				       resolve_path(c, 0, o->path[0]);
+		if (p != NULL)
+			return p->has_random ? p->text : resolve_path(c, 0, p);
 	}
 	return NULL;
 }
@@ -585,13 +594,14 @@ static void sync_phase(struct client *c)
  */
 static uint64_t op_due(const struct client *c, const struct op *op)
 {
-	double at;
+	double at, t;
 
 	if (c->opts->target_rate > 0)
 		at = (double)c->paced_bytes / (c->opts->target_rate * 1e6) *
 		     1e9 + (double)c->start_ns;
-	else if (op->time >= 0)
-		at = op->time * 1e9 + (double)c->pass_start_ns;
+	else if (c->prog->times != NULL &&
+		 (t = c->prog->times[op - c->prog->ops]) >= 0)
+		at = t * 1e9 + (double)c->pass_start_ns;
 	else
 		return 0;
 	/* a time beyond the clock's range is "never": only the stop ends it */
@@ -617,7 +627,7 @@ static enum client_step_result fail_client(struct client *c,
 static enum client_step_result run_measured(struct client *c,
 					    const struct op *op)
 {
-	struct op_call call = { .op = op };
+	struct op_call call = { .op = op, .prog = c->prog };
 	const struct op_info *info = &op_info[op->kind];
 	uint64_t t0, lat, due = op_due(c, op);
 	uint32_t status;
@@ -626,7 +636,7 @@ static enum client_step_result run_measured(struct client *c,
 	if (due != 0 && due > now_ns())
 		return wait_until(c, due);
 	for (unsigned i = 0; i < 2; i++) {
-		const struct path *p = op->path[i];
+		const struct path *p = program_path(c->prog, op, i);
 
 		if (p == NULL)
 			continue;
@@ -637,9 +647,18 @@ static enum client_step_result run_measured(struct client *c,
 				c->id);
 			return STEP_FAILED;
 		}
+		c->hint.path[i] = call.path[i];
+		c->hint.dir[i] = p->dir;
 	}
-	for (unsigned i = 0; i < info->nargs; i++)
-		call.arg[i] = resolve_value(c, op->kind, &op->arg[i], i);
+	for (unsigned i = 0; i < info->nargs; i++) {
+		op_arg a = op->arg[i];
+
+		call.arg[i] = (a & OP_ARG_REF) ?
+			resolve_value(c, op->kind,
+				      &c->prog->values[a & ~OP_ARG_REF], i) :
+			(int64_t)a;
+		c->last_arg[op->kind][i] = call.arg[i];
+	}
 
 	if (op->kind == OP_WRITEX || op->kind == OP_READX ||
 	    op->kind == OP_WRITE5 || op->kind == OP_READ5) {
@@ -664,6 +683,7 @@ static enum client_step_result run_measured(struct client *c,
 	t0 = timer_now();
 	status = c->be->ops[op->kind](c->be_state, &call);
 	lat = timer_ns(t0, timer_now());
+	c->hint.path[0] = c->hint.path[1] = NULL;
 	record(c, op->kind, lat, call.bytes);
 	c->paced_bytes += call.bytes;
 
@@ -740,7 +760,7 @@ static bool sp_reached(const struct client *c, int64_t who, int64_t sp)
 static bool slept(struct client *c, const struct op *op)
 {
 	uint64_t now = now_ns();
-	int64_t us = control_value(&op->arg[0]);
+	int64_t us = control_value(c, op, 0);
 
 	if (c->sleep_until == 0) {
 		if (us <= 0)
@@ -802,7 +822,7 @@ enum client_step_result client_step(struct client *c)
 
 	switch (op->kind) {
 	case OP_LOOP: {
-		int64_t n = control_value(&op->arg[0]);
+		int64_t n = control_value(c, op, 0);
 
 		if (n <= 0) {
 			c->pc = op->jump + 1;
@@ -824,7 +844,7 @@ enum client_step_result client_step(struct client *c)
 		}
 		break;
 	case OP_REPEAT: {
-		int64_t n = control_value(&op->arg[0]);
+		int64_t n = control_value(c, op, 0);
 		const struct op *next = op + 1;
 
 		c->pc++;
@@ -845,20 +865,20 @@ enum client_step_result client_step(struct client *c)
 		advance(c);
 		break;
 	case OP_SETSP:
-		STORE(s->sp, control_value(&op->arg[0]));
+		STORE(s->sp, control_value(c, op, 0));
 		advance(c);
 		break;
 	case OP_WAITSP:
 		/* the other client may share this process: ask again soon
 		 * rather than block it */
-		if (!sp_reached(c, control_value(&op->arg[0]),
-				control_value(&op->arg[1])))
+		if (!sp_reached(c, control_value(c, op, 0),
+				control_value(c, op, 1)))
 			return wait_until(c, now_ns() + CLIENT_SP_POLL_NS);
 		advance(c);
 		break;
 	case OP_WRITEPATTERN:
-		c->pattern = op->text;
-		c->pattern_len = op->text_len;
+		c->pattern = prog->texts[op->text].p;
+		c->pattern_len = prog->texts[op->text].len;
 		c->wbuf_len = 0;	/* refill with the new pattern */
 		advance(c);
 		break;

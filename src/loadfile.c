@@ -65,9 +65,32 @@ struct lf_handle {
 
 /* A path with "$i" in it, kept for the end-of-file checks. */
 struct lf_random_path {
-	const struct path *path;
+	uint32_t path;		/* id */
 	uint32_t line;
 };
+
+/*
+ * A column of the program that grows one element per op (the ops, the
+ * times): in a reservation of address space made resident ahead of the
+ * parser (see lf_col_reserve), or grown with realloc for small inputs.
+ */
+struct lf_col {
+	void *base;		/* the array (copied to the program) */
+	size_t elem;		/* bytes per element */
+	uint32_t cap;
+	size_t prefaulted;	/* bytes made resident */
+	bool area;		/* in a reservation */
+};
+
+/* An interning table: open addressing on the text, ids + 1, 0 = empty. */
+struct lf_itab {
+	uint32_t *slot;
+	uint32_t mask;
+};
+
+/* Bytes of the chunks program texts (paths, directories, patterns) are
+ * copied into: one talloc header per chunk, not per text. */
+#define LF_TEXT_CHUNK	(64u * 1024)
 
 struct lf_state {
 	void *mem_ctx;
@@ -76,14 +99,22 @@ struct lf_state {
 	char **err;
 	struct program *prog;
 	uint32_t line;
-	uint32_t ops_cap;
-	size_t ops_prefaulted; /* bytes of the op array made resident */
-	uint64_t ops_bound;    /* the most ops the input can have; 0: small */
-	bool ops_area;	       /* the op array is in a reservation */
+	struct lf_col ops;	/* prog->ops */
+	struct lf_col times;	/* prog->times, from the first timed op */
+	uint64_t ops_bound;	/* the most ops the input can have; 0: small */
+	struct path *paths;	/* prog->paths, writable */
 	uint32_t paths_cap;
+	struct program_dir *dirs; /* prog->dirs, writable */
+	uint32_t dirs_cap;
+	struct value *values;	/* prog->values, writable */
+	uint32_t values_cap;
+	struct program_text *texts; /* prog->texts, writable */
+	uint32_t texts_cap;
 	struct value_mod *mods; /* prog->mods, writable */
 	uint32_t mods_cap;
 	uint32_t handles_cap; /* of prog->handle_nums */
+	char *text_chunk;	/* free room for texts: text_left bytes */
+	size_t text_left;
 
 	/* input: either a whole buffer or a gzip stream through a window */
 	const char *buf;
@@ -95,9 +126,8 @@ struct lf_state {
 	bool gz_eof;
 	uint64_t total;
 
-	/* path interning: open addressing, ids + 1, 0 = empty */
-	uint32_t *path_tab;
-	uint32_t path_tab_mask;
+	struct lf_itab path_tab; /* interned paths */
+	struct lf_itab dir_tab;	 /* interned directories */
 	char *scratch;
 	size_t scratch_cap;
 	struct lf_random_path *rpaths;
@@ -274,6 +304,63 @@ static int lf_file_error(struct lf_state *st, const char *fmt, ...)
 static int lf_nomem(struct lf_state *st)
 {
 	return lf_file_error(st, "out of memory");
+}
+
+/*
+ * Array arr of elem-byte elements (a talloc child of the program, NULL at
+ * first) with room for need of them: grown by doubling from first.
+ * Returns the array, which may have moved, and sets *cap; NULL after
+ * lf_nomem().
+ */
+static void *lf_grow(struct lf_state *st, void *arr, size_t elem,
+		     uint32_t *cap, uint64_t need, uint32_t first)
+{
+	uint64_t c = *cap != 0 ? *cap : first;
+	void *a;
+
+	if (need <= *cap)
+		return arr;
+	while (c < need)
+		c *= 2;
+	a = c <= UINT32_MAX ? talloc_realloc_size(st->prog, arr, c * elem) :
+			      NULL;
+	if (a == NULL) {
+		lf_nomem(st);
+		return NULL;
+	}
+	*cap = (uint32_t)c;
+	return a;
+}
+
+/* A NUL-terminated copy of p[0..len) that lives as long as the program:
+ * small ones share chunks, a large one has its own.  NULL after
+ * lf_nomem(). */
+static const char *lf_keep_text(struct lf_state *st, const char *p,
+				size_t len)
+{
+	bool own = len + 1 > LF_TEXT_CHUNK / 4;
+	char *t;
+
+	if (own || len + 1 > st->text_left) {
+		t = talloc_size(st->prog, own ? len + 1 : LF_TEXT_CHUNK);
+		if (t == NULL) {
+			lf_nomem(st);
+			return NULL;
+		}
+		talloc_set_name_const(t, "program text");
+		if (!own) {
+			st->text_chunk = t;
+			st->text_left = LF_TEXT_CHUNK;
+		}
+	}
+	if (!own) {
+		t = st->text_chunk;
+		st->text_chunk += len + 1;
+		st->text_left -= len + 1;
+	}
+	memcpy(t, p, len);
+	t[len] = '\0';
+	return t;
 }
 
 /*
@@ -579,10 +666,51 @@ static const char lf_value_expected[] =
  * A numeric argument: a constant, '*' with modifiers, or '+y'.  Modifiers
  * after a constant are applied here, leaving a constant.
  */
+/*
+ * Store val (whose modifiers, if any, are mods[0..nmods)) as an op
+ * argument: the number itself when it is a small constant, else a new
+ * entry of prog->values.
+ */
+static int lf_put_value(struct lf_state *st, struct value val,
+			const struct value_mod *mods, unsigned nmods,
+			op_arg *out)
+{
+	struct program *prog = st->prog;
+	void *a;
+
+	if (val.kind == VAL_CONST && val.v >= 0 && val.v < (int64_t)OP_ARG_REF) {
+		*out = (op_arg)val.v;
+		return 0;
+	}
+	if (prog->nvalues == OP_ARG_REF - 1)
+		return lf_error(st, "too many arguments that are not small "
+				    "constants");
+	if (nmods > 0) {
+		a = lf_grow(st, st->mods, sizeof(*mods), &st->mods_cap,
+			    (uint64_t)prog->nmods + nmods, 64);
+		if (a == NULL)
+			return -1;
+		prog->mods = st->mods = a;
+		memcpy(st->mods + prog->nmods, mods, nmods * sizeof(mods[0]));
+		val.mods = prog->nmods;
+		val.nmods = (uint8_t)nmods;
+		prog->nmods += nmods;
+	}
+	a = lf_grow(st, st->values, sizeof(val), &st->values_cap,
+		    (uint64_t)prog->nvalues + 1, 64);
+	if (a == NULL)
+		return -1;
+	prog->values = st->values = a;
+	st->values[prog->nvalues] = val;
+	*out = OP_ARG_REF | prog->nvalues++;
+	return 0;
+}
+
 static int lf_value(struct lf_state *st, const struct op *op, const char *what,
-		    const struct lf_field *f, struct value *val)
+		    const struct lf_field *f, op_arg *out)
 {
 	struct value_mod mods[LF_MAX_MODS];
+	struct value value = { 0 }, *val = &value;
 	unsigned nmods = 0;
 	size_t pos = 0;
 	int64_t v = 0;
@@ -601,7 +729,7 @@ static int lf_value(struct lf_state *st, const struct op *op, const char *what,
 					     lf_value_expected);
 		val->kind = VAL_RELATIVE;
 		val->v = v;
-		return 0;
+		return lf_put_value(st, value, NULL, 0, out);
 	}
 
 	if (f->p[0] == '*') {
@@ -656,28 +784,7 @@ static int lf_value(struct lf_state *st, const struct op *op, const char *what,
 	}
 
 	val->v = v;
-	if (nmods > 0) {
-		struct program *prog = st->prog;
-
-		if (prog->nmods + nmods > st->mods_cap) {
-			uint32_t cap = st->mods_cap ? st->mods_cap * 2 : 64;
-			struct value_mod *a;
-
-			while (cap < prog->nmods + nmods)
-				cap *= 2;
-			a = talloc_realloc(prog, st->mods, struct value_mod,
-					   cap);
-			if (a == NULL)
-				return lf_nomem(st);
-			prog->mods = st->mods = a;
-			st->mods_cap = cap;
-		}
-		memcpy(st->mods + prog->nmods, mods, nmods * sizeof(mods[0]));
-		val->mods = prog->nmods;
-		val->nmods = (uint8_t)nmods;
-		prog->nmods += nmods;
-	}
-	return 0;
+	return lf_put_value(st, value, mods, nmods, out);
 }
 
 /* ---- handles ---- */
@@ -737,17 +844,13 @@ static int lf_handle_num(struct lf_state *st, struct op *op, int64_t num,
 	if (e->slot < 0) {
 		if (st->prog->nhandles == INT32_MAX)
 			return lf_error(st, "too many handles");
-		if (st->prog->nhandles == st->handles_cap) {
-			uint32_t cap = st->handles_cap ? st->handles_cap * 2 : 64;
-			int64_t *a = talloc_realloc(st->prog,
-						    st->prog->handle_nums,
-						    int64_t, cap);
+		int64_t *a = lf_grow(st, st->prog->handle_nums, sizeof(*a),
+				     &st->handles_cap,
+				     (uint64_t)st->prog->nhandles + 1, 64);
 
-			if (a == NULL)
-				return lf_nomem(st);
-			st->prog->handle_nums = a;
-			st->handles_cap = cap;
-		}
+		if (a == NULL)
+			return -1;
+		st->prog->handle_nums = a;
 		st->prog->handle_nums[st->prog->nhandles] = num;
 		e->num = num;
 		e->slot = (int32_t)st->prog->nhandles++;
@@ -789,27 +892,73 @@ static inline uint32_t lf_hash_bytes(const char *p, size_t len)
 	return h;
 }
 
-static int lf_paths_rehash(struct lf_state *st)
-{
-	uint32_t cap = st->path_tab != NULL ? (st->path_tab_mask + 1) * 2 :
-					      1024;
-	uint32_t *tab = talloc_zero_array(st->tmp, uint32_t, cap);
-	uint32_t i;
+/* The text of entry id of an interning table (paths or directories). */
+typedef const char *lf_itab_text_fn(const struct lf_state *st, uint32_t id,
+				    uint32_t *len);
 
+static const char *lf_path_text(const struct lf_state *st, uint32_t id,
+				uint32_t *len)
+{
+	*len = st->paths[id].len;
+	return st->paths[id].text;
+}
+
+static const char *lf_dir_text(const struct lf_state *st, uint32_t id,
+			       uint32_t *len)
+{
+	*len = st->dirs[id].len;
+	return st->dirs[id].text;
+}
+
+/* Make t hold n entries at most half full (ids 0..n-1 hashed again). */
+static int lf_itab_size(struct lf_state *st, struct lf_itab *t, uint32_t n,
+			lf_itab_text_fn *text)
+{
+	uint32_t cap = t->slot != NULL ? t->mask + 1 : 512;
+	uint32_t *tab;
+
+	if (t->slot != NULL && (uint64_t)n * 2 <= cap)
+		return 0;
+	while ((uint64_t)n * 2 > cap)
+		cap *= 2;
+	tab = talloc_zero_array(st->tmp, uint32_t, cap);
 	if (tab == NULL)
 		return lf_nomem(st);
-	for (i = 0; i < st->prog->npaths; i++) {
-		const struct path *pp = st->prog->paths[i];
-		uint32_t h = lf_hash_bytes(pp->text, pp->len) & (cap - 1);
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t len;
+		const char *p = text(st, i, &len);
+		uint32_t h = lf_hash_bytes(p, len) & (cap - 1);
 
 		while (tab[h] != 0)
 			h = (h + 1) & (cap - 1);
 		tab[h] = i + 1;
 	}
-	talloc_free(st->path_tab);
-	st->path_tab = tab;
-	st->path_tab_mask = cap - 1;
+	talloc_free(t->slot);
+	t->slot = tab;
+	t->mask = cap - 1;
 	return 0;
+}
+
+/*
+ * Look p[0..n) up in t: returns its id, or UINT32_MAX with *h set to the
+ * free slot a new entry of that text goes into.
+ */
+static uint32_t lf_itab_find(const struct lf_state *st,
+			     const struct lf_itab *t, lf_itab_text_fn *text,
+			     const char *p, size_t n, uint32_t *h)
+{
+	uint32_t i = lf_hash_bytes(p, n) & t->mask, id;
+
+	while ((id = t->slot[i]) != 0) {
+		uint32_t len;
+		const char *q = text(st, id - 1, &len);
+
+		if (len == n && memcmp(q, p, n) == 0)
+			return id - 1;
+		i = (i + 1) & t->mask;
+	}
+	*h = i;
+	return UINT32_MAX;
 }
 
 static inline bool lf_word_is(const char *p, size_t len, const char *word,
@@ -918,7 +1067,7 @@ static int lf_path_normalise(struct lf_state *st, struct op *op,
 }
 
 /* Remember a path with a $i substitution, checked when the program ends. */
-static int lf_note_random_path(struct lf_state *st, const struct path *pp)
+static int lf_note_random_path(struct lf_state *st, uint32_t id)
 {
 	if (st->nrpaths == st->rpaths_cap) {
 		uint32_t cap = st->rpaths_cap ? st->rpaths_cap * 2 : 16;
@@ -930,67 +1079,110 @@ static int lf_note_random_path(struct lf_state *st, const struct path *pp)
 		st->rpaths = a;
 		st->rpaths_cap = cap;
 	}
-	st->rpaths[st->nrpaths].path = pp;
+	st->rpaths[st->nrpaths].path = id;
 	st->rpaths[st->nrpaths].line = st->line;
 	st->nrpaths++;
 	return 0;
 }
 
+/* Does text[0..n) have a "$<digit>"? */
+static bool lf_has_random(const char *t, size_t n)
+{
+	for (size_t i = 0; i + 1 < n; i++)
+		if (t[i] == '$' && t[i + 1] >= '0' && t[i + 1] <= '9')
+			return true;
+	return false;
+}
+
+/*
+ * The directory (an index in prog->dirs, interned) holding the path
+ * text[0..n): see struct path's dir.  UINT32_MAX - 1 after an error.
+ */
+static uint32_t lf_path_dir(struct lf_state *st, const char *text, size_t n)
+{
+	const char *slash = memrchr(text, '/', n);
+	struct program *prog = st->prog;
+	uint32_t h = 0, id;
+	size_t len;
+	void *a;
+
+	if (slash == NULL)
+		return PATH_DIR_ROOT;
+	len = (size_t)(slash - text);
+	if (lf_has_random(text, len))
+		return PATH_DIR_NONE;
+	id = lf_itab_find(st, &st->dir_tab, lf_dir_text, text, len, &h);
+	if (id != UINT32_MAX)
+		return id;
+	a = lf_grow(st, st->dirs, sizeof(*st->dirs), &st->dirs_cap,
+		    (uint64_t)prog->ndirs + 1, 64);
+	if (a == NULL)
+		return UINT32_MAX - 1;
+	prog->dirs = st->dirs = a;
+	id = prog->ndirs;
+	st->dirs[id].text = lf_keep_text(st, text, len);
+	st->dirs[id].len = (uint32_t)len;
+	if (st->dirs[id].text == NULL)
+		return UINT32_MAX - 1;
+	prog->ndirs++;
+	st->dir_tab.slot[h] = id + 1;
+	if (lf_itab_size(st, &st->dir_tab, prog->ndirs, lf_dir_text) != 0)
+		return UINT32_MAX - 1;
+	return id;
+}
+
 /*
  * A new path of the program for the normalised text[0..n), entered in
- * the hash table's slot h.  Returns it, or NULL after an error.
+ * the hash table's slot h.  Returns its id, or PATH_NONE after an error.
  */
-static const struct path *lf_path_add(struct lf_state *st, struct op *op,
-				      const char *text, size_t n,
-				      int32_t client_pos, uint32_t h)
+static uint32_t lf_path_add(struct lf_state *st, struct op *op,
+			    const char *text, size_t n, int32_t client_pos,
+			    uint32_t h)
 {
+	struct program *prog = st->prog;
 	struct path *pp;
 	bool has_random;
+	uint32_t dir;
+	void *a;
 
 	if (lf_path_randoms(st, op, text, n, &has_random) != 0)
-		return NULL;
-	if (st->prog->npaths == st->paths_cap) {
-		uint32_t cap = st->paths_cap ? st->paths_cap * 2 : 256;
-		const struct path **a = talloc_realloc(
-			st->prog, st->prog->paths, const struct path *, cap);
-		if (a == NULL) {
-			lf_nomem(st);
-			return NULL;
-		}
-		st->prog->paths = a;
-		st->paths_cap = cap;
-	}
-	pp = talloc_size(st->prog, sizeof(*pp) + n + 1);
-	if (pp == NULL) {
-		lf_nomem(st);
-		return NULL;
-	}
-	talloc_set_name_const(pp, "struct path");
-	memcpy(pp + 1, text, n + 1);
-	pp->text = (const char *)(pp + 1);
-	pp->len = n;
+		return PATH_NONE;
+	a = lf_grow(st, st->paths, sizeof(*pp), &st->paths_cap,
+		    (uint64_t)prog->npaths + 1, 256);
+	if (a == NULL)
+		return PATH_NONE;
+	prog->paths = st->paths = a;
+	dir = lf_path_dir(st, text, n);
+	if (dir == UINT32_MAX - 1)
+		return PATH_NONE;
+	pp = &st->paths[prog->npaths];
+	pp->text = lf_keep_text(st, text, n);
+	if (pp->text == NULL)
+		return PATH_NONE;
+	pp->len = (uint32_t)n;
 	pp->client_pos = client_pos;
 	pp->client_len = client_pos >= 0 ? 7 : 0;
 	pp->has_random = has_random;
-	pp->id = st->prog->npaths;
-	st->prog->paths[st->prog->npaths++] = pp;
-	if (n > st->prog->max_path_len)
-		st->prog->max_path_len = (uint32_t)n;
-	st->path_tab[h] = pp->id + 1;
-	if (has_random && lf_note_random_path(st, pp) != 0)
-		return NULL;
-	return pp;
+	pp->dir = dir;
+	pp->id = prog->npaths++;
+	if (n > prog->max_path_len)
+		prog->max_path_len = (uint32_t)n;
+	st->path_tab.slot[h] = pp->id + 1;
+	if (has_random && lf_note_random_path(st, pp->id) != 0)
+		return PATH_NONE;
+	return pp->id;
 }
 
 /*
  * Normalise a quoted path (see struct path) and intern it: the same text
- * is one struct path however often the loadfile names it.
+ * is one struct path however often the loadfile names it.  Sets *out to
+ * its id.
  */
 static int lf_path(struct lf_state *st, struct op *op, const char *what,
-		   const struct lf_field *f, const struct path **out)
+		   const struct lf_field *f, uint32_t *out)
 {
 	int32_t client_pos = -1;
-	uint32_t h, id;
+	uint32_t h = 0;
 	size_t n = 0;
 
 	if (!f->quoted)
@@ -1009,40 +1201,36 @@ static int lf_path(struct lf_state *st, struct op *op, const char *what,
 	}
 	if (lf_path_normalise(st, op, what, f, &n, &client_pos) != 0)
 		return -1;
-	if (st->path_tab == NULL && lf_paths_rehash(st) != 0)
-		return -1;
-	h = lf_hash_bytes(st->scratch, n) & st->path_tab_mask;
-	while ((id = st->path_tab[h]) != 0) {
-		const struct path *q = st->prog->paths[id - 1];
-
-		if (q->len == n && memcmp(q->text, st->scratch, n) == 0) {
-			*out = q;
-			return 0;
-		}
-		h = (h + 1) & st->path_tab_mask;
-	}
+	*out = lf_itab_find(st, &st->path_tab, lf_path_text, st->scratch, n,
+			    &h);
+	if (*out != UINT32_MAX)
+		return 0;
 	*out = lf_path_add(st, op, st->scratch, n, client_pos, h);
-	if (*out == NULL)
+	if (*out == PATH_NONE)
 		return -1;
-	if ((uint64_t)st->prog->npaths * 2 > st->path_tab_mask + 1)
-		return lf_paths_rehash(st);
-	return 0;
+	return lf_itab_size(st, &st->path_tab, st->prog->npaths, lf_path_text);
 }
 
 /* ---- commands ---- */
 
-/* A copy of p[0..len) under the program, NUL-terminated. */
+/* A copy of p[0..len) in prog->texts, the op's text. */
 static int lf_text(struct lf_state *st, struct op *op, const char *p,
 		   size_t len)
 {
-	char *t = talloc_array(st->prog, char, len + 1);
+	struct program *prog = st->prog;
+	void *a = lf_grow(st, st->texts, sizeof(*st->texts), &st->texts_cap,
+			  (uint64_t)prog->ntexts + 1, 16);
+	const char *t;
 
+	if (a == NULL)
+		return -1;
+	prog->texts = st->texts = a;
+	t = lf_keep_text(st, p, len);
 	if (t == NULL)
-		return lf_nomem(st);
-	memcpy(t, p, len);
-	t[len] = '\0';
-	op->text = t;
-	op->text_len = len;
+		return -1;
+	st->texts[prog->ntexts].p = t;
+	st->texts[prog->ntexts].len = len;
+	op->text = prog->ntexts++;
 	return 0;
 }
 
@@ -1116,22 +1304,24 @@ static int lf_random_pattern(struct lf_state *st, struct op *op,
  * The op array of a large loadfile lives in its own reservation of address
  * space, aligned to 2 MiB and marked for transparent huge pages before the
  * parser writes it: the pages come in huge from the first fault, and the
- * array never moves.  (Grown with realloc, it was made of small pages and
- * had to be copied into huge ones at the end, a third of the compile
- * time.)  Huge pages matter at fork: see lf_huge_ops().  The reservation
+ * array never moves (nor is it ever copied: growing by realloc would need
+ * the old and the new array at once, 1.5 times the final size at the
+ * peak).  Huge pages matter at fork: see lf_huge_ops().  The reservation
  * holds as many ops as the input can have (each takes a line of at least
  * 2 bytes: half the length of a buffer, half of LF_MAX_INPUT for a file,
  * whose size may change and may be compressed) and costs nothing where it
  * is not written.  If the kernel refuses it (ulimit -v, strict overcommit)
- * the array is grown with realloc, as for small inputs.
+ * the array is grown with realloc, as for small inputs.  The times of a
+ * timed loadfile are a second column of the same kind.
  */
 #define LF_HUGE		 (2u << 20)
 #define LF_AREA_MIN_OPS	 (64u * 1024)	/* smaller arrays: plain realloc */
 
-/* Reserve room for st->ops_bound ops; false (nothing changed) if not. */
-static bool lf_ops_reserve(struct lf_state *st)
+/* Reserve room for st->ops_bound elements of col; false (nothing
+ * changed) if not. */
+static bool lf_col_reserve(struct lf_state *st, struct lf_col *col)
 {
-	uint64_t bytes = st->ops_bound * sizeof(struct op);
+	uint64_t bytes = st->ops_bound * col->elem;
 	uintptr_t start;
 	void *map;
 
@@ -1147,68 +1337,104 @@ static bool lf_ops_reserve(struct lf_state *st)
 #ifdef MADV_HUGEPAGE
 	(void)madvise((void *)start, (size_t)bytes, MADV_HUGEPAGE);
 #endif
-	st->ops_area = true;
-	st->prog->ops = (struct op *)start;
-	st->ops_cap = (uint32_t)st->ops_bound;
-	st->ops_prefaulted = 0;
+	col->area = true;
+	col->base = (void *)start;
+	col->cap = (uint32_t)st->ops_bound;
+	col->prefaulted = 0;
 	return true;
 }
 
 /*
- * Make the next stretch of the op array resident in one call before the
- * parser writes it.  The array is the bulk of a large program (Debian's
- * client.txt: about 95 MB); taking one page fault per 4 KiB costs more
- * than the parsing itself, notably in virtual machines.  Only a hint: if
- * the kernel does not know MADV_POPULATE_WRITE, pages fault in as usual.
+ * Make the next stretch of a reserved column resident in one call before
+ * the parser writes it.  The op array is the bulk of a large program
+ * (Debian's client.txt: about 16 MB); taking one page fault per 4 KiB
+ * costs more than the parsing itself, notably in virtual machines.  Only
+ * a hint: if the kernel does not know MADV_POPULATE_WRITE, pages fault in
+ * as usual.
  */
-static void lf_prefault_ops(struct lf_state *st)
+static void lf_col_prefault(struct lf_col *col)
 {
+	size_t end = (size_t)col->cap * col->elem;
 #ifdef MADV_POPULATE_WRITE
 	const size_t ahead = 2u << 20;
 	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-	uintptr_t base = (uintptr_t)st->prog->ops;
-	uintptr_t from = (base + st->ops_prefaulted) & ~(page - 1);
-	size_t end = (size_t)st->ops_cap * sizeof(struct op);
-	size_t want = st->ops_prefaulted + ahead;
+	uintptr_t base = (uintptr_t)col->base;
+	uintptr_t from = (base + col->prefaulted) & ~(page - 1);
+	size_t want = col->prefaulted + ahead;
 
 	if (want > end)
 		want = end;
 	(void)madvise((void *)from, base + want - from, MADV_POPULATE_WRITE);
-	st->ops_prefaulted = want;
+	col->prefaulted = want;
 #else
-	st->ops_prefaulted = (size_t)st->ops_cap * sizeof(struct op);
+	col->prefaulted = end;
 #endif
 }
 
-static struct op *lf_new_op(struct lf_state *st)
+/* Element i of col (i <= its length: at most one more), made room for.
+ * NULL after lf_nomem(). */
+static void *lf_col_at(struct lf_state *st, struct lf_col *col, uint32_t i)
 {
-	struct program *prog = st->prog;
-	struct op *op;
-
-	if (prog->nops == st->ops_cap &&
-	    (st->ops_cap != 0 || !lf_ops_reserve(st))) {
-		uint32_t cap = st->ops_cap ? st->ops_cap * 2 : 1024;
+	if (i == col->cap && (col->cap != 0 || !lf_col_reserve(st, col))) {
 		/* a full reservation cannot happen: it holds the most ops
 		 * an input of the allowed size can have */
-		struct op *a = st->ops_area ?
-				       NULL :
-				       talloc_realloc(prog, prog->ops,
-						      struct op, cap);
+		void *a = col->area ? NULL :
+				      lf_grow(st, col->base, col->elem,
+					      &col->cap, (uint64_t)i + 1, 1024);
 
 		if (a == NULL) {
 			lf_nomem(st);
 			return NULL;
 		}
-		prog->ops = a;
-		st->ops_cap = cap;
+		col->base = a;
 	}
-	if ((size_t)(prog->nops + 1) * sizeof(*op) > st->ops_prefaulted)
-		lf_prefault_ops(st);
-	op = &prog->ops[prog->nops++];
+	if (col->area && (size_t)(i + 1) * col->elem > col->prefaulted)
+		lf_col_prefault(col);
+	return (char *)col->base + (size_t)i * col->elem;
+}
+
+/*
+ * Record the time of the op just made (i), t seconds or -1.  The column
+ * starts at the first timed op, all earlier ones untimed.
+ */
+static int lf_set_time(struct lf_state *st, uint32_t i, double t)
+{
+	struct program *prog = st->prog;
+
+	if (t < 0 && st->times.base == NULL)
+		return 0;
+	if (st->times.base == NULL) {
+		for (uint32_t j = 0; j < i; j++) {
+			double *d = lf_col_at(st, &st->times, j);
+
+			if (d == NULL)
+				return -1;
+			*d = -1;
+		}
+		prog->timed = true;
+	}
+	double *d = lf_col_at(st, &st->times, i);
+
+	if (d == NULL)
+		return -1;
+	*d = t;
+	prog->times = st->times.base;
+	return 0;
+}
+
+static struct op *lf_new_op(struct lf_state *st)
+{
+	struct program *prog = st->prog;
+	struct op *op = lf_col_at(st, &st->ops, prog->nops);
+
+	if (op == NULL)
+		return NULL;
+	prog->ops = st->ops.base;
+	prog->nops++;
 	memset(op, 0, sizeof(*op));
 	op->handle = -1;
 	op->line = st->line;
-	op->time = -1;
+	op->path[0] = op->path[1] = PATH_NONE;
 	return op;
 }
 
@@ -1280,10 +1506,10 @@ static int lf_control(struct lf_state *st, struct op *op,
 							    INT64_MAX;
 
 		if (lf_plain(st, op, lf_arg_names[op->kind][i], &f[1 + i], max,
-			     &v) != 0)
+			     &v) != 0 ||
+		    lf_put_value(st, (struct value){ .v = v }, NULL, 0,
+				 &op->arg[i]) != 0)
 			return -1;
-		op->arg[i].kind = VAL_CONST;
-		op->arg[i].v = v;
 	}
 
 	switch (op->kind) {
@@ -1359,7 +1585,7 @@ static int lf_removal_confined(struct lf_state *st, const struct op *op)
 	    !lf_removes_nfs3(op->kind))
 		return 0;
 	for (unsigned i = 0; i < oi->npaths; i++) {
-		const struct path *pp = op->path[i];
+		const struct path *pp = &st->paths[op->path[i]];
 		bool inside = pp->client_pos == LF_CLIENT_POS &&
 			      pp->len > LF_CLIENT_DIR_LEN;
 		bool own = pp->client_pos == LF_CLIENT_POS &&
@@ -1391,7 +1617,7 @@ static int lf_removal_confined(struct lf_state *st, const struct op *op)
 /* Intern text[0..len), an smb-dialect path, below the client's
  * directory. */
 static int lf_smb5_path(struct lf_state *st, struct op *op, const char *what,
-			const char *text, size_t len, const struct path **out)
+			const char *text, size_t len, uint32_t *out)
 {
 	struct lf_field g;
 
@@ -1416,7 +1642,7 @@ static int lf_smb5_path(struct lf_state *st, struct op *op, const char *what,
 /* A path argument of op: below the client's directory in the smb
  * dialect, as written in the others. */
 static int lf_op_path(struct lf_state *st, struct op *op, const char *what,
-		      const struct lf_field *f, const struct path **out)
+		      const struct lf_field *f, uint32_t *out)
 {
 	if (!op_kind_is_smb5(op->kind) || !f->quoted)
 		return lf_path(st, op, what, f, out);
@@ -1430,14 +1656,14 @@ static int lf_smb5_handle(struct lf_state *st, struct op *op)
 	if (op->kind != OP_OPEN5 && op->kind != OP_READ5 &&
 	    op->kind != OP_WRITE5 && op->kind != OP_CLOSE5)
 		return 0;
-	return lf_handle_num(st, op, op->path[0]->id, op->kind == OP_OPEN5);
+	return lf_handle_num(st, op, op->path[0], op->kind == OP_OPEN5);
 }
 
 /* lf_check_handles()'s refusal for a path the smb dialect never opens. */
 static int lf_smb5_never_opened(struct lf_state *st,
 				const struct lf_handle *bad)
 {
-	const struct path *pp = st->prog->paths[bad->num];
+	const struct path *pp = &st->prog->paths[bad->num];
 	size_t skip = LF_SMB5_PREFIX_LEN - 1; /* "clients/client1/" */
 
 	return lf_error(st,
@@ -1482,26 +1708,14 @@ static int lf_confine_earlier(struct lf_state *st, uint32_t n)
 /*
  * The first n ops were compiled as client.txt's commands, but the file
  * turned out to be in the smb dialect: make them its twins, with their
- * paths below the client's directory.  (They are all lines both dialects
- * share, so the path table holds only their paths: it starts again.)
+ * paths below the client's directory.  (The paths they named stay in the
+ * program's table, unused: they are a few lines' worth.)
  */
 static int lf_to_smb5(struct lf_state *st, uint32_t n)
 {
 	struct program *prog = st->prog;
-	uint32_t nold = prog->npaths, line = st->line;
-	const struct path **old = NULL;
+	uint32_t line = st->line;
 
-	if (nold > 0) {
-		old = talloc_memdup(st->tmp, prog->paths, nold * sizeof(*old));
-		if (old == NULL)
-			return lf_nomem(st);
-	}
-	prog->npaths = 0;
-	prog->max_path_len = 0;
-	st->nrpaths = 0;
-	if (st->path_tab != NULL)
-		memset(st->path_tab, 0,
-		       ((size_t)st->path_tab_mask + 1) * sizeof(uint32_t));
 	for (uint32_t i = 0; i < n; i++) {
 		struct op *op = &prog->ops[i];
 		int twin = op_kind_smb5_twin(op->kind);
@@ -1511,22 +1725,21 @@ static int lf_to_smb5(struct lf_state *st, uint32_t n)
 		if (twin >= 0)
 			op->kind = (uint8_t)twin;
 		st->line = op->line;
-		for (unsigned j = 0; j < 2 && op->path[j] != NULL; j++) {
-			const struct path *pp = op->path[j];
-			struct lf_field g = { pp->text, pp->len, true };
+		for (unsigned j = 0; j < 2 && op->path[j] != PATH_NONE; j++) {
+			/* the texts live in chunks that never move */
+			const char *text = prog->paths[op->path[j]].text;
+			uint32_t len = prog->paths[op->path[j]].len;
+			struct lf_field g = { text, len, true };
 
 			if ((op_kind_is_smb5(op->kind) ?
-				     lf_smb5_path(st, op, "path", pp->text,
-						  pp->len, &op->path[j]) :
+				     lf_smb5_path(st, op, "path", text, len,
+						  &op->path[j]) :
 				     lf_path(st, op, "path", &g,
 					     &op->path[j])) != 0)
 				return -1;
 		}
 	}
 	st->line = line;
-	for (uint32_t i = 0; i < nold; i++)
-		talloc_free((void *)old[i]);
-	talloc_free(old);
 	return 0;
 }
 
@@ -1704,10 +1917,8 @@ static int lf_line(struct lf_state *st, const char *p, size_t len)
 	if (op == NULL)
 		return -1;
 	op->kind = (uint8_t)kind;
-	op->time = t;
-	if (t >= 0)
-		st->prog->timed = true;
-	if (lf_sequence(st, op) != 0)
+	if (lf_set_time(st, st->prog->nops - 1, t) != 0 ||
+	    lf_sequence(st, op) != 0)
 		return -1;
 
 	if (kind == OP_WRITEPATTERN) {
@@ -1817,7 +2028,7 @@ static bool lf_component_may_be_dots(const struct lf_state *st,
 static int lf_check_random_dots(struct lf_state *st)
 {
 	for (uint32_t i = 0; i < st->nrpaths; i++) {
-		const struct path *pp = st->rpaths[i].path;
+		const struct path *pp = &st->paths[st->rpaths[i].path];
 		const char *t = pp->text, *end = t + pp->len;
 
 		while (t < end) {
@@ -1841,37 +2052,44 @@ static int lf_check_random_dots(struct lf_state *st)
 	return 0;
 }
 
-/* Give back the unused tails of the growing arrays (the reserved op
- * array's tail was never written: it costs nothing). */
+/* arr (cap elements of elem bytes, n used) without its unused tail;
+ * arr itself if it cannot shrink. */
+static void *lf_shrink(struct lf_state *st, void *arr, size_t elem,
+		       uint32_t cap, uint32_t n)
+{
+	void *a;
+
+	if (arr == NULL || n == 0 || cap <= n)
+		return arr;
+	a = talloc_realloc_size(st->prog, arr, (size_t)n * elem);
+	return a != NULL ? a : arr;
+}
+
+/* Give back the unused tails of the growing arrays (a reserved column's
+ * tail was never written: it costs nothing). */
 static void lf_trim(struct lf_state *st)
 {
 	struct program *prog = st->prog;
 
-	if (!st->ops_area && st->ops_cap > prog->nops) {
-		struct op *a =
-			talloc_realloc(prog, prog->ops, struct op, prog->nops);
-		if (a != NULL)
-			prog->ops = a;
-	}
-	if (st->mods_cap > prog->nmods && prog->nmods > 0) {
-		struct value_mod *a = talloc_realloc(prog, st->mods,
-						     struct value_mod,
-						     prog->nmods);
-		if (a != NULL)
-			prog->mods = a;
-	}
-	if (st->handles_cap > prog->nhandles && prog->nhandles > 0) {
-		int64_t *a = talloc_realloc(prog, prog->handle_nums, int64_t,
-					    prog->nhandles);
-		if (a != NULL)
-			prog->handle_nums = a;
-	}
-	if (st->paths_cap > prog->npaths && prog->npaths > 0) {
-		const struct path **a = talloc_realloc(
-			prog, prog->paths, const struct path *, prog->npaths);
-		if (a != NULL)
-			prog->paths = a;
-	}
+	if (!st->ops.area)
+		prog->ops = lf_shrink(st, st->ops.base, st->ops.elem,
+				      st->ops.cap, prog->nops);
+	if (!st->times.area)
+		prog->times = lf_shrink(st, st->times.base, st->times.elem,
+					st->times.cap, prog->nops);
+	prog->mods = lf_shrink(st, st->mods, sizeof(*st->mods), st->mods_cap,
+			       prog->nmods);
+	prog->values = lf_shrink(st, st->values, sizeof(*st->values),
+				 st->values_cap, prog->nvalues);
+	prog->texts = lf_shrink(st, st->texts, sizeof(*st->texts),
+				st->texts_cap, prog->ntexts);
+	prog->handle_nums = lf_shrink(st, prog->handle_nums,
+				      sizeof(*prog->handle_nums),
+				      st->handles_cap, prog->nhandles);
+	prog->paths = lf_shrink(st, st->paths, sizeof(*st->paths),
+				st->paths_cap, prog->npaths);
+	prog->dirs = lf_shrink(st, st->dirs, sizeof(*st->dirs), st->dirs_cap,
+			       prog->ndirs);
 }
 
 /*
@@ -1946,8 +2164,8 @@ static int lf_finish(struct lf_state *st)
  * Back the finished op array with transparent huge pages where the kernel
  * allows it (a hint; any failure leaves 4 KiB pages).  The array is read
  * by every worker: forking 1,024 workers copies the page tables of the
- * parent's private memory each time, 10,000 entries for the 40 MB of
- * Debian's client.txt with small pages, 20 with huge ones (and walking
+ * parent's private memory each time, 4,000 entries for the 16 MB of
+ * Debian's client.txt with small pages, 8 with huge ones (and walking
  * the array needs 500 times fewer TLB entries).
  */
 static void lf_huge_ops(struct program *prog)
@@ -1971,6 +2189,24 @@ static void lf_huge_ops(struct program *prog)
 
 /* ---- entry points ---- */
 
+/* The empty interning tables; the directory table's entry
+ * PATH_DIR_ROOT, "". */
+static int lf_dirs_init(struct lf_state *st)
+{
+	struct program *prog = st->prog;
+
+	if (lf_itab_size(st, &st->path_tab, 0, lf_path_text) != 0)
+		return -1;
+	prog->dirs = st->dirs = lf_grow(st, NULL, sizeof(*st->dirs),
+					&st->dirs_cap, 1, 64);
+	if (st->dirs == NULL)
+		return -1;
+	st->dirs[PATH_DIR_ROOT].text = "";
+	st->dirs[PATH_DIR_ROOT].len = 0;
+	prog->ndirs = 1;
+	return lf_itab_size(st, &st->dir_tab, prog->ndirs, lf_dir_text);
+}
+
 static struct program *lf_run(struct lf_state *st)
 {
 	const char *line = NULL;
@@ -1988,6 +2224,10 @@ static struct program *lf_run(struct lf_state *st)
 		lf_nomem(st);
 		goto fail;
 	}
+	st->ops.elem = sizeof(struct op);
+	st->times.elem = sizeof(double);
+	if (lf_dirs_init(st) != 0)
+		goto fail;
 	if (st->gz != NULL) {
 		st->win_cap = LF_MAX_LINE + 1 + LF_READ_CHUNK;
 		st->win = talloc_size(st->tmp, st->win_cap);
@@ -2004,7 +2244,7 @@ static struct program *lf_run(struct lf_state *st)
 	if (rc < 0 || lf_finish(st) != 0)
 		goto fail;
 	talloc_free(st->tmp);
-	if (!st->ops_area)
+	if (!st->ops.area)
 		lf_huge_ops(st->prog);
 	return st->prog;
 

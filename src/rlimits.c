@@ -105,7 +105,7 @@ uint32_t rlimits_max_dirs(const struct program *p)
 	if (set == NULL)
 		return UINT32_MAX;	/* the safe side */
 	for (uint32_t i = 0; i < p->npaths; i++) {
-		const struct path *path = p->paths[i];
+		const struct path *path = &p->paths[i];
 		const char *slash = memrchr(path->text, '/', path->len);
 
 		if (path->has_random) {

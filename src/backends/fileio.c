@@ -34,6 +34,7 @@ static int fileio_setup(void *mem_ctx, const struct backend_client_config *cfg,
 			    xattr ? VFS_POSIX_XATTR_PATHS : 0, err);
 	if (vfs == NULL)
 		return -1;
+	vfs->hint = cfg->hint;
 	nb = nbvfs_new(mem_ctx, vfs, cfg->opts, cfg->nhandles);
 	if (nb == NULL) {
 		*err = talloc_asprintf(mem_ctx, "%s: out of memory",

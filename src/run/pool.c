@@ -299,14 +299,17 @@ static int worker_main(struct run *run, const struct worker *w, int gate_fd,
 
 /* The path outside the per-client trees op may create, or NULL.  dbench
  * 5.0's smb dialect makes the clients' parent "clients" itself. */
-static const char *creates_shared(const struct op *op)
+static const char *creates_shared(const struct program *prog,
+				  const struct op *op)
 {
 	if (op_kind_is_smb5(op->kind))
 		return "clients";
 	if (op->kind != OP_MKDIR && op->kind != OP_NTCREATEX)
 		return NULL;
-	return op->path[0] != NULL && op->path[0]->client_pos < 0 ?
-		       op->path[0]->text : NULL;
+	if (op->path[0] == PATH_NONE)
+		return NULL;
+	return program_path(prog, op, 0)->client_pos < 0 ?
+		       program_path(prog, op, 0)->text : NULL;
 }
 
 /*
@@ -326,7 +329,7 @@ static int note_shared_paths(void *mem, struct run *run)
 
 		for (uint32_t i = 0; i < prog->nops; i++) {
 			const struct op *op = &prog->ops[i];
-			const char *text = creates_shared(op);
+			const char *text = creates_shared(prog, op);
 			struct shared_path *sp;
 			bool seen = false;
 

@@ -118,8 +118,11 @@ static const char *nb_at_path(const char *path)
 /* Is path[i] of this op above the per-client directory (shared)? */
 static bool nb_shared(const struct op_call *call, unsigned i)
 {
-	return call->op != NULL && call->op->path[i] != NULL &&
-	       call->op->path[i]->client_pos < 0;
+	const struct path *p = call->op != NULL && call->prog != NULL ?
+				       program_path(call->prog, call->op, i) :
+				       NULL;
+
+	return p != NULL && p->client_pos < 0;
 }
 
 /* The length of the directory part of path (0: the root). */

@@ -142,10 +142,12 @@ static int build_mismatch(struct run_result *res, const struct stats_region *r,
 	out->line = op->line;
 	out->check = op->check;
 	out->expected_status = op->status;
-	out->expected_found = op->arg[2].v;
-	if (op->path[0] != NULL)
-		out->path = client_path_for(res, op->path[0], m->first_client);
-	if (out->loadfile == NULL || (op->path[0] != NULL && out->path == NULL))
+	out->expected_found = program_arg_v(prog, op, 2);
+	if (program_path(prog, op, 0) != NULL)
+		out->path = client_path_for(res, program_path(prog, op, 0),
+					    m->first_client);
+	if (out->loadfile == NULL ||
+	    (program_path(prog, op, 0) != NULL && out->path == NULL))
 		return -1;
 	return 0;
 }

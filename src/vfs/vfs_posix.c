@@ -66,6 +66,7 @@ struct vp_dircache {
 	char *path;		/* relative to the root (talloc) */
 	size_t len;
 	int fd;			/* O_PATH | O_DIRECTORY, -1: entry unused */
+	uint32_t dir;		/* its number in the hints, or VFS_DIR_NONE */
 	uint64_t used;		/* when last used, for eviction */
 };
 
@@ -75,6 +76,8 @@ struct vfs_posix {
 	char *dirpath;		/* its absolute path (getxattr by path only) */
 	struct vp_dircache dircache[VP_DIRCACHE];
 	uint64_t dircache_clock;
+	uint8_t *dirmap;	/* hinted directory number -> entry + 1 */
+	uint32_t ndirmap;
 	char *dents;		/* getdents64 buffer, allocated on first use */
 	uint8_t *dbuf;		/* direct I/O buffer (posix_memalign) */
 	size_t dbuf_size;
@@ -202,10 +205,12 @@ static struct vp_dircache *vp_dircache_victim(struct vfs_posix *vp,
 
 /*
  * The kept descriptor of directory path[0..len) (relative to the root),
- * resolving it on a miss.  The cache owns it: never close it.  -1 with
- * errno set when the directory cannot be resolved.
+ * resolving it on a miss; *entry is pointed at its cache entry.  The
+ * cache owns it: never close it.  -1 with errno set when the directory
+ * cannot be resolved.
  */
-static int vp_dircache_get(struct vfs_posix *vp, const char *path, size_t len)
+static int vp_dircache_get(struct vfs_posix *vp, const char *path, size_t len,
+			   struct vp_dircache **entry)
 {
 	struct vp_dircache *victim;
 	char *copy;
@@ -213,8 +218,10 @@ static int vp_dircache_get(struct vfs_posix *vp, const char *path, size_t len)
 
 	vp->dircache_clock++;
 	victim = vp_dircache_victim(vp, path, len, &hit);
+	*entry = victim;
 	if (hit >= 0)
 		return hit;
+	victim->dir = VFS_DIR_NONE;
 	copy = talloc_realloc(vp, victim->path, char, len + 1);
 	if (copy == NULL) {
 		errno = ENOMEM;
@@ -238,6 +245,83 @@ static int vp_dircache_get(struct vfs_posix *vp, const char *path, size_t len)
 }
 
 /*
+ * vp_parent() by a scan of the kept directories; *entry is pointed at the
+ * kept entry (NULL for the root).
+ */
+static int vp_parent_scan(struct vfs_posix *vp, const char *path,
+			  const char **leaf, struct vp_dircache **entry)
+{
+	const char *slash = strrchr(path, '/');
+
+	*entry = NULL;
+	if (slash == NULL) {
+		*leaf = path;
+		return vp->dirfd;
+	}
+	*leaf = slash + 1;
+	return vp_dircache_get(vp, path, (size_t)(slash - path), entry);
+}
+
+/*
+ * Remember that hinted directory number dir is kept in entry e, so that
+ * the next lookup of dir is an array read (vp_parent_hinted).  Only a
+ * hint: when the map cannot grow, lookups scan as before.
+ */
+static void vp_dirmap_note(struct vfs_posix *vp, uint32_t dir,
+			   struct vp_dircache *e)
+{
+	if (dir >= vp->ndirmap) {
+		uint32_t n = vp->ndirmap != 0 ? vp->ndirmap : 64;
+		uint8_t *m;
+
+		while (n <= dir && n < UINT32_MAX / 2)
+			n *= 2;
+		if (n <= dir)
+			return;
+		m = talloc_realloc(vp, vp->dirmap, uint8_t, n);
+		if (m == NULL)
+			return;
+		memset(m + vp->ndirmap, 0, n - vp->ndirmap);
+		vp->dirmap = m;
+		vp->ndirmap = n;
+	}
+	e->dir = dir;
+	vp->dirmap[dir] = (uint8_t)(e - vp->dircache + 1);
+}
+
+/*
+ * vp_parent() for a path whose parent the layer above numbered dir: the
+ * kept entry it was last found in, if that entry still holds it (the
+ * same bookkeeping as a hit of the scan: one array read and one
+ * comparison instead of 32 and a strrchr), else the scan, which notes
+ * where it is.  The entry is checked against the path, so a wrong hint
+ * costs a scan, never a wrong directory.
+ */
+static int vp_parent_hinted(struct vfs_posix *vp, const char *path,
+			    uint32_t dir, const char **leaf)
+{
+	struct vp_dircache *e;
+	int fd;
+
+	if (dir < vp->ndirmap && vp->dirmap[dir] != 0) {
+		e = &vp->dircache[vp->dirmap[dir] - 1];
+		/* (strncmp stops at a shorter path's end) */
+		if (e->fd >= 0 && e->dir == dir &&
+		    strncmp(e->path, path, e->len) == 0 &&
+		    path[e->len] == '/' &&
+		    strchr(path + e->len + 1, '/') == NULL) {
+			e->used = ++vp->dircache_clock;
+			*leaf = path + e->len + 1;
+			return e->fd;
+		}
+	}
+	fd = vp_parent_scan(vp, path, leaf, &e);
+	if (fd >= 0 && e != NULL)
+		vp_dirmap_note(vp, dir, e);
+	return fd;
+}
+
+/*
  * The directory holding path's last component, resolved safely: the root
  * for a single component, else a kept O_PATH descriptor.  *leaf is pointed
  * at the last component.  -1 with errno set on failure.  The descriptor
@@ -245,14 +329,17 @@ static int vp_dircache_get(struct vfs_posix *vp, const char *path, size_t len)
  */
 static int vp_parent(struct vfs_posix *vp, const char *path, const char **leaf)
 {
-	const char *slash = strrchr(path, '/');
+	const struct vfs_hint *h = vp->vfs.hint;
+	struct vp_dircache *e;
 
-	if (slash == NULL) {
-		*leaf = path;
-		return vp->dirfd;
+	if (h != NULL) {
+		for (unsigned k = 0; k < 2; k++)
+			if (path == h->path[k] && h->dir[k] != VFS_DIR_NONE &&
+			    h->dir[k] != VFS_DIR_ROOT)
+				return vp_parent_hinted(vp, path, h->dir[k],
+							leaf);
 	}
-	*leaf = slash + 1;
-	return vp_dircache_get(vp, path, (size_t)(slash - path));
+	return vp_parent_scan(vp, path, leaf, &e);
 }
 
 /* ---- the ops on paths ---- */
@@ -359,7 +446,9 @@ static int vp_opendir(struct vfs *vfs, const char *path, size_t len,
 			return -ENOMEM;
 	}
 	for (int attempt = 0;; attempt++) {
-		pfd = len > 0 ? vp_dircache_get(vp, path, len) : vp->dirfd;
+		struct vp_dircache *e;
+
+		pfd = len > 0 ? vp_dircache_get(vp, path, len, &e) : vp->dirfd;
 		if (pfd < 0)
 			return -errno;
 		fd = openat(pfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);

@@ -35,7 +35,17 @@ static void check_path(const struct program *p, const struct path *pp)
 {
 	size_t i;
 
-	check(pp != NULL && pp->id < p->npaths && p->paths[pp->id] == pp);
+	check(pp != NULL && pp->id < p->npaths && &p->paths[pp->id] == pp);
+	check(pp->dir == PATH_DIR_NONE || pp->dir < p->ndirs);
+	if (pp->dir != PATH_DIR_NONE) {
+		const struct program_dir *d = &p->dirs[pp->dir];
+
+		check(d->len < pp->len || (d->len == 0 && pp->dir == 0));
+		check(memcmp(d->text, pp->text, d->len) == 0);
+		check(d->len == 0 ? strchr(pp->text, '/') == NULL :
+				    pp->text[d->len] == '/');
+		check(strchr(pp->text + d->len + (d->len > 0), '/') == NULL);
+	}
 	check(pp->len <= 4095 && strlen(pp->text) == pp->len);
 	check(pp->len == 0 ||
 	      (pp->text[0] != '/' && pp->text[pp->len - 1] != '/'));
@@ -57,7 +67,7 @@ static void check_program(const struct program *p)
 
 	check(p->nops > 0 && p->nops <= p->nlines);
 	for (i = 0; i < p->npaths; i++)
-		check_path(p, p->paths[i]);
+		check_path(p, &p->paths[i]);
 	for (i = 0; i < p->nops; i++) {
 		const struct op *op = &p->ops[i];
 
@@ -67,9 +77,10 @@ static void check_program(const struct program *p)
 		check((op->handle >= 0) == (op->kind < OP_NUM_MEASURED &&
 					    op_info[op->kind].has_handle));
 		for (a = 0; a < op_info[op->kind].npaths; a++)
-			check_path(p, op->path[a]);
+			check_path(p, program_path(p, op, a));
 		for (a = 0; a < PROGRAM_MAX_ARGS; a++) {
-			const struct value *v = &op->arg[a];
+			struct value val = program_arg(p, op, a);
+			const struct value *v = &val;
 
 			check(v->v >= 0);
 			check(v->nmods == 0 ||
@@ -89,10 +100,12 @@ static void check_program(const struct program *p)
 			depth--;
 			check(op->jump < i && p->ops[op->jump].jump == i);
 		} else if (op->kind == OP_RANDOMSTRING) {
-			check(op->arg[0].v < (int64_t)p->nrandom);
-			check(op->text != NULL && op->text_len > 0);
+			check(program_arg_v(p, op, 0) < (int64_t)p->nrandom);
+			check(op->text < p->ntexts &&
+			      p->texts[op->text].len > 0);
 		} else if (op->kind == OP_WRITEPATTERN) {
-			check(op->text != NULL && op->text_len > 0);
+			check(op->text < p->ntexts &&
+			      p->texts[op->text].len > 0);
 		}
 	}
 	check(depth == 0);

@@ -18,6 +18,7 @@
 #include "client.h"
 #include "ntstatus.h"
 #include "util.h"
+#include "vfs.h"
 
 /* ---- the mock backend ---- */
 
@@ -26,6 +27,8 @@
 struct mock_call {
 	enum op_kind kind;
 	char path[2][128];
+	bool hinted[2];			/* the hint named call->path[i] */
+	uint32_t dir[2];		/* the hint's directory of path[i] */
 	int64_t arg[PROGRAM_MAX_ARGS];
 	uint8_t data[16];
 };
@@ -38,6 +41,7 @@ static struct {
 	unsigned cleanups;
 	char cleaned[64];
 	unsigned setup_client;		/* cfg->client of the last setup */
+	const struct vfs_hint *hint;	/* cfg->hint of the last setup */
 } mock;
 
 static uint32_t mock_op(void *state, struct op_call *call)
@@ -50,9 +54,13 @@ static uint32_t mock_op(void *state, struct op_call *call)
 		struct mock_call *m = &mock.calls[mock.ncalls++];
 
 		m->kind = k;
-		for (int i = 0; i < 2; i++)
+		for (int i = 0; i < 2; i++) {
 			snprintf(m->path[i], sizeof(m->path[i]), "%s",
 				 call->path[i] ? call->path[i] : "");
+			m->hinted[i] = call->path[i] != NULL &&
+				       mock.hint->path[i] == call->path[i];
+			m->dir[i] = mock.hint->dir[i];
+		}
 		memcpy(m->arg, call->arg, sizeof(m->arg));
 		if (k == OP_WRITEX && call->data != NULL)
 			memcpy(m->data, call->data,
@@ -70,6 +78,7 @@ static int mock_setup(void *mem_ctx, const struct backend_client_config *cfg,
 {
 	(void)err;
 	mock.setup_client = cfg->client;
+	mock.hint = cfg->hint;
 	*state = talloc_zero(mem_ctx, char);
 	return *state ? 0 : -1;
 }
@@ -213,6 +222,20 @@ static void test_paths_per_client(void **state)
 	assert_string_equal(mock.calls[1].path[1], "clients/client7/xAy.tmp");
 	/* client10 is not the substitution point */
 	assert_string_equal(mock.calls[2].path[0], "clients/client10/b");
+
+	/* the hint names each path of the op being run, with the number of
+	 * its directory (the same for the same directory text), and nothing
+	 * once the op is over */
+	assert_true(mock.calls[0].hinted[0] && mock.calls[1].hinted[0] &&
+		    mock.calls[1].hinted[1] && mock.calls[2].hinted[0]);
+	assert_false(mock.calls[0].hinted[1] || mock.calls[2].hinted[1]);
+	assert_int_equal(mock.calls[0].dir[0], VFS_DIR_ROOT);
+	assert_int_not_equal(mock.calls[1].dir[0], VFS_DIR_ROOT);
+	assert_int_not_equal(mock.calls[1].dir[0], VFS_DIR_NONE);
+	assert_int_equal(mock.calls[1].dir[1], mock.calls[1].dir[0]);
+	assert_int_not_equal(mock.calls[2].dir[0], mock.calls[1].dir[0]);
+	assert_null(mock.hint->path[0]);
+	assert_null(mock.hint->path[1]);
 	free_programs(f);
 }
 

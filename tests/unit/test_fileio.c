@@ -181,6 +181,13 @@ struct fx {
 	int dfd;
 	struct dbench_options opts;
 	void *state;		/* fileio state once fx_open() ran */
+	/* the engine's hint of each op's directories (struct vfs_hint), as
+	 * client.c gives it, or none, or a wrong one: the results must not
+	 * depend on it */
+	struct vfs_hint hint;
+	enum { HINT_RIGHT, HINT_NONE, HINT_WRONG } hint_mode;
+	char *dirs[256];	/* the numbers given: dirs[n - 1] */
+	unsigned ndirs;
 };
 
 static int rm_entry(const char *path, const struct stat *sb, int flag,
@@ -238,6 +245,7 @@ static void fx_open(struct fx *fx)
 		.client = 0,
 		.directory = fx->dir,
 		.nhandles = NHANDLES,
+		.hint = &fx->hint,
 	};
 	char *err = NULL;
 
@@ -259,14 +267,39 @@ struct req {
 	const uint8_t *data;
 };
 
+/* The number of path's parent directory in fx's hints (fx->hint_mode). */
+static uint32_t fx_dir_number(struct fx *fx, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	size_t len = slash != NULL ? (size_t)(slash - path) : 0;
+	unsigned i;
+
+	if (fx->hint_mode == HINT_NONE)
+		return VFS_DIR_NONE;
+	if (slash == NULL)
+		return VFS_DIR_ROOT;
+	if (fx->hint_mode == HINT_WRONG)
+		return 1;	/* every directory claims the same number */
+	for (i = 0; i < fx->ndirs; i++)
+		if (strlen(fx->dirs[i]) == len &&
+		    strncmp(fx->dirs[i], path, len) == 0)
+			return i + 1;
+	assert_true(fx->ndirs < 256);
+	fx->dirs[fx->ndirs] = talloc_strndup(fx->tmp, path, len);
+	return ++fx->ndirs;
+}
+
 static uint32_t run_call(struct fx *fx, const struct req *r,
 			 struct op_call *call)
 {
+	uint32_t status;
 	struct path p[2];
 	struct op op;
+	struct program prog = { .paths = p, .npaths = 2 };
 	unsigned i;
 
 	memset(&op, 0, sizeof(op));
+	op.path[0] = op.path[1] = PATH_NONE;
 	memset(p, 0, sizeof(p));
 	memset(call, 0, sizeof(*call));
 	op.kind = r->kind;
@@ -278,14 +311,19 @@ static uint32_t run_call(struct fx *fx, const struct req *r,
 		p[i].text = r->path[i];
 		p[i].len = strlen(r->path[i]);
 		p[i].client_pos = (i == 0 && r->shared) ? -1 : 0;
-		op.path[i] = &p[i];
+		op.path[i] = i;
 		call->path[i] = r->path[i];
+		fx->hint.path[i] = r->path[i];
+		fx->hint.dir[i] = fx_dir_number(fx, r->path[i]);
 	}
 	for (i = 0; i < PROGRAM_MAX_ARGS; i++)
 		call->arg[i] = r->arg[i];
 	call->data = r->data;
 	call->op = &op;
-	return fileio_backend.ops[r->kind](fx->state, call);
+	call->prog = &prog;
+	status = fileio_backend.ops[r->kind](fx->state, call);
+	fx->hint.path[0] = fx->hint.path[1] = NULL;
+	return status;
 }
 
 static uint32_t run(struct fx *fx, const struct req *r)
@@ -1052,9 +1090,8 @@ static void test_rename_unlink_rmdir(void **cm_state)
  * what this client renames or removes is forgotten, and a kept directory
  * that someone else removed and made again is looked up anew.
  */
-static void test_kept_directories(void **cm_state)
+static void kept_directories(struct fx *fx)
 {
-	struct fx *fx = *cm_state;
 	unsigned fds;
 
 	fx_open(fx);
@@ -1114,6 +1151,81 @@ static void test_kept_directories(void **cm_state)
 							       i) }),
 				 NT_STATUS_OK);
 	assert_true(count_fds() <= fds + 32);
+}
+
+static void test_kept_directories(void **cm_state)
+{
+	kept_directories(*cm_state);
+}
+
+/* The same without the engine's hint: the kept directories are scanned. */
+static void test_kept_directories_unhinted(void **cm_state)
+{
+	struct fx *fx = *cm_state;
+
+	fx->hint_mode = HINT_NONE;
+	kept_directories(fx);
+}
+
+/* The same with a hint that lies (every directory has one number): the
+ * vfs checks what the hint points at, so only speed could suffer. */
+static void test_kept_directories_wrong_hint(void **cm_state)
+{
+	struct fx *fx = *cm_state;
+
+	fx->hint_mode = HINT_WRONG;
+	kept_directories(fx);
+}
+
+/*
+ * With the hint, a directory once found is found again through its
+ * number: the map points at the kept entry of that very directory, and
+ * a lookup through it counts as a use (the eviction order is the scan's).
+ */
+static void test_kept_directories_by_number(void **cm_state)
+{
+	struct fx *fx = *cm_state;
+	struct vfs_posix *vp;
+	const struct vp_dircache *e;
+	uint64_t used;
+
+	fx_open(fx);
+	vp = vp_of(nbvfs_vfs(fx->state));
+	mk_dir(fx, "a");
+	mk_dir(fx, "a/b");
+	mk_file(fx, "a/b/x", "x");
+	mk_file(fx, "a/y", "y");
+	assert_int_equal(RUN(fx, .kind = OP_QPATHINFO, .path = { "a/b/x" }),
+			 NT_STATUS_OK);
+	assert_int_equal(RUN(fx, .kind = OP_QPATHINFO, .path = { "a/y" }),
+			 NT_STATUS_OK);
+	assert_int_equal(fx->ndirs, 2);		/* "a/b" is 1, "a" is 2 */
+	assert_true(vp->ndirmap > 2);
+	assert_int_not_equal(vp->dirmap[1], 0);
+	assert_int_not_equal(vp->dirmap[2], 0);
+	e = &vp->dircache[vp->dirmap[1] - 1];
+	assert_int_equal(e->len, 3);
+	assert_memory_equal(e->path, "a/b", 3);
+	assert_int_equal(e->dir, 1);
+	used = e->used;
+	assert_int_equal(RUN(fx, .kind = OP_QPATHINFO, .path = { "a/b/x" }),
+			 NT_STATUS_OK);
+	assert_true(e->used > used);
+	assert_int_equal(e->used, vp->dircache_clock);
+	e = &vp->dircache[vp->dirmap[2] - 1];
+	assert_int_equal(e->len, 1);
+	assert_memory_equal(e->path, "a", 1);
+
+	/* forgotten with the kept directories (Rmdir of one of them) */
+	assert_int_equal(unlinkat(fx->dfd, "a/b/x", 0), 0);
+	assert_int_equal(RUN(fx, .kind = OP_RMDIR, .path = { "a/b" }),
+			 NT_STATUS_OK);
+	for (unsigned i = 0; i < VP_DIRCACHE; i++)
+		assert_int_equal(vp->dircache[i].fd, -1);
+	assert_int_equal(RUN(fx, .kind = OP_QPATHINFO, .path = { "a/b/x" }),
+			 NT_STATUS_OBJECT_PATH_NOT_FOUND);
+	assert_int_equal(RUN(fx, .kind = OP_QPATHINFO, .path = { "a/y" }),
+			 NT_STATUS_OK);
 }
 
 /*
@@ -1354,6 +1466,15 @@ static void test_symlinks_on_the_way(void **cm_state)
 static void test_symlinks_on_the_way_no_openat2(void **cm_state)
 {
 	symlinks_on_the_way(*cm_state, true);
+}
+
+/* A hint that lies never leads through a symlink either. */
+static void test_symlinks_on_the_way_wrong_hint(void **cm_state)
+{
+	struct fx *fx = *cm_state;
+
+	fx->hint_mode = HINT_WRONG;
+	symlinks_on_the_way(fx, false);
 }
 
 /* ---- queries ---- */
@@ -2207,7 +2328,11 @@ int main(void)
 		T(test_deep_tree_bounded_fds),
 		T(test_trees_check),
 		T(test_symlinks_on_the_way_no_openat2),
+	T(test_symlinks_on_the_way_wrong_hint),
 		T(test_kept_directories),
+	T(test_kept_directories_unhinted),
+	T(test_kept_directories_wrong_hint),
+	T(test_kept_directories_by_number),
 		T(test_fds_per_client),
 		T(test_qpathinfo_resolve),
 		T(test_fs_and_file_info),

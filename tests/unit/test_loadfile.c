@@ -347,33 +347,35 @@ static void test_commands(void **state)
 			fail_msg("case %zu: kind %d, expected %d", i, op->kind,
 				 c->kind);
 		assert_int_equal(op->line, c->index + 1);
-		assert_true(op->time == -1);
+		assert_true(program_time(p, c->index) == -1);
+		assert_null(p->times);
 		/* (a control command's paths share space with its text) */
 		if (c->path0 != NULL) {
-			assert_non_null(op->path[0]);
-			assert_string_equal(op->path[0]->text, c->path0);
+			assert_non_null(program_path(p, op, 0));
+			assert_string_equal(program_path(p, op, 0)->text,
+					    c->path0);
 		} else if (c->kind < OP_NUM_MEASURED) {
-			assert_null(op->path[0]);
+			assert_null(program_path(p, op, 0));
 		}
 		if (c->path1 != NULL) {
-			assert_non_null(op->path[1]);
-			assert_string_equal(op->path[1]->text, c->path1);
+			assert_non_null(program_path(p, op, 1));
+			assert_string_equal(program_path(p, op, 1)->text,
+					    c->path1);
 		} else if (c->kind < OP_NUM_MEASURED) {
-			assert_null(op->path[1]);
+			assert_null(program_path(p, op, 1));
 		}
 		assert_int_equal(op->handle, c->handle);
 		for (a = 0; a < PROGRAM_MAX_ARGS; a++) {
 			int64_t want = a < c->nargs ? c->arg[a] : 0;
+			struct value v = program_arg(p, op, a);
 
-			if (op->arg[a].kind != VAL_CONST ||
-			    op->arg[a].v != want)
+			if (v.kind != VAL_CONST || v.v != want)
 				fail_msg("case %zu arg %u: kind %d v %lld, "
 					 "expected %lld",
-					 i, a, op->arg[a].kind,
-					 (long long)op->arg[a].v,
+					 i, a, v.kind, (long long)v.v,
 					 (long long)want);
-			assert_int_equal(op->arg[a].nmods, 0);
-			assert_null(program_mods(p, &op->arg[a]));
+			assert_int_equal(v.nmods, 0);
+			assert_null(program_mods(p, &v));
 		}
 		if (c->kind < OP_NUM_MEASURED) {
 			assert_int_equal(op->check, c->check);
@@ -438,7 +440,8 @@ static void test_values(void **state)
 		unsigned a;
 
 		for (a = 0; a < 2; a++) {
-			const struct value *v = &p->ops[1].arg[a];
+			struct value val = program_arg(p, &p->ops[1], a);
+			const struct value *v = &val;
 
 			if (v->kind != c->kind || v->v != c->v ||
 			    v->nmods != c->nmods)
@@ -454,8 +457,9 @@ static void test_values(void **state)
 			if (c->nmods == 0)
 				assert_null(program_mods(p, v));
 		}
-		assert_int_equal(p->ops[1].arg[2].kind, VAL_CONST);
-		assert_int_equal(p->ops[1].arg[2].v, 1);
+		assert_int_equal(program_arg(p, &p->ops[1], 2).kind,
+				 VAL_CONST);
+		assert_int_equal(program_arg_v(p, &p->ops[1], 2), 1);
 		talloc_free(p);
 		talloc_free(text);
 	}
@@ -771,7 +775,7 @@ static void check_two_ops(struct program *p)
 	assert_int_equal(p->ops[1].check, STATUS_EXACT);
 	assert_int_equal(p->ops[1].status, NT_STATUS_INVALID_HANDLE);
 	assert_int_equal(p->ops[1].handle, p->ops[0].handle);
-	assert_string_equal(p->ops[0].path[0]->text, "a b/c");
+	assert_string_equal(program_path(p, &p->ops[0], 0)->text, "a b/c");
 }
 
 static void test_line_forms(void **state)
@@ -835,18 +839,31 @@ static void test_timed(void **state)
 
 	assert_true(p->timed);
 	assert_int_equal(p->nops, 5);
-	assert_true(p->ops[0].time == 0.0);
-	assert_true(p->ops[1].time == 1.5);
-	assert_true(p->ops[2].time == -1);
-	assert_true(p->ops[3].time > 12.3449 && p->ops[3].time < 12.3451);
+	assert_true(program_time(p, 0) == 0.0);
+	assert_true(program_time(p, 1) == 1.5);
+	assert_true(program_time(p, 2) == -1);
+	assert_true(program_time(p, 3) > 12.3449 &&
+		    program_time(p, 3) < 12.3451);
 	assert_int_equal(p->ops[3].kind, OP_CLOSE);
-	assert_true(p->ops[4].time == 3.0);
+	assert_true(program_time(p, 4) == 3.0);
 	assert_int_equal(p->ops[4].kind, OP_SLEEP);
 	talloc_free(p);
 
 	/* the largest time accepted, and what would overflow nanoseconds */
 	p = compile_ok(ts, "1000000000.0 Qfsinfo 1 *\n");
-	assert_true(p->ops[0].time == 1e9);
+	assert_true(program_time(p, 0) == 1e9);
+	talloc_free(p);
+
+	/* untimed until a later line: the earlier ones have no time */
+	p = compile_ok(ts, "Qfsinfo 1 *\nQfsinfo 1 *\n2.5 Qfsinfo 1 *\n");
+	assert_true(p->timed);
+	assert_non_null(p->times);
+	assert_true(program_time(p, 0) == -1 && program_time(p, 1) == -1);
+	assert_true(program_time(p, 2) == 2.5);
+	talloc_free(p);
+	p = compile_ok(ts, "Qfsinfo 1 *\n");
+	assert_false(p->timed);
+	assert_null(p->times);
 	talloc_free(p);
 	expect_error(ts, "Qfsinfo 1 *\n1000000000.001 Qfsinfo 1 *\n", 2,
 		     "time '1000000000.001' is more than 1000000000 seconds");
@@ -909,7 +926,7 @@ static void test_paths(void **state)
 					     "Mkdir \"%s\" *\n",
 					     c->raw);
 		struct program *p = compile_ok(ts, text);
-		const struct path *pp = p->ops[2].path[0];
+		const struct path *pp = program_path(p, &p->ops[2], 0);
 
 		if (strcmp(pp->text, c->norm) != 0 ||
 		    pp->client_pos != c->client_pos)
@@ -925,7 +942,7 @@ static void test_paths(void **state)
 		assert_int_equal(pp->has_random, c->has_random);
 		assert_int_equal(pp->id, 0);
 		assert_int_equal(p->npaths, 1);
-		assert_ptr_equal(p->paths[0], pp);
+		assert_ptr_equal(&p->paths[0], pp);
 		talloc_free(p);
 		talloc_free(text);
 	}
@@ -946,7 +963,7 @@ static void test_paths(void **state)
 				       comp, comp);
 		/* 16 components of 255 + 15 separators = 4095 */
 		p = compile_ok(ts, text);
-		assert_int_equal(p->ops[0].path[0]->len, 4095);
+		assert_int_equal(program_path(p, &p->ops[0], 0)->len, 4095);
 		talloc_free(p);
 		talloc_free(text);
 		talloc_free(comp);
@@ -1067,11 +1084,15 @@ static void test_removal_confinement(void **state)
 
 	assert_int_equal(p->nops, 9);
 	assert_int_equal(p->ops[0].kind, OP_DELTREE);
-	assert_string_equal(p->ops[0].path[0]->text, "clients/client1");
+	assert_string_equal(program_path(p, &p->ops[0], 0)->text,
+			    "clients/client1");
 	assert_int_equal(p->ops[1].kind, OP_RMDIR);
-	assert_string_equal(p->ops[2].path[0]->text, "CLIENTS/Client1/sub");
-	assert_string_equal(p->ops[3].path[0]->text, "clients/client1/f");
-	assert_string_equal(p->ops[4].path[1]->text, "clients/client1/d/b");
+	assert_string_equal(program_path(p, &p->ops[2], 0)->text,
+			    "CLIENTS/Client1/sub");
+	assert_string_equal(program_path(p, &p->ops[3], 0)->text,
+			    "clients/client1/f");
+	assert_string_equal(program_path(p, &p->ops[4], 1)->text,
+			    "clients/client1/d/b");
 	talloc_free(p);
 }
 
@@ -1088,16 +1109,16 @@ static void test_path_interning(void **state)
 	uint32_t i;
 
 	assert_int_equal(p->npaths, 3);
-	assert_ptr_equal(p->ops[0].path[0], p->ops[1].path[0]);
-	assert_ptr_equal(p->ops[0].path[0], p->ops[2].path[0]);
-	assert_ptr_equal(p->ops[2].path[1], p->ops[4].path[0]);
-	assert_ptr_equal(p->ops[0].path[0], p->ops[4].path[1]);
-	assert_ptr_not_equal(p->ops[0].path[0], p->ops[3].path[0]);
+	assert_int_equal(p->ops[0].path[0], p->ops[1].path[0]);
+	assert_int_equal(p->ops[0].path[0], p->ops[2].path[0]);
+	assert_int_equal(p->ops[2].path[1], p->ops[4].path[0]);
+	assert_int_equal(p->ops[0].path[0], p->ops[4].path[1]);
+	assert_int_not_equal(p->ops[0].path[0], p->ops[3].path[0]);
 	for (i = 0; i < p->npaths; i++)
-		assert_int_equal(p->paths[i]->id, i);
-	assert_string_equal(p->paths[0]->text, "clients/client1/a/b");
-	assert_string_equal(p->paths[1]->text, "clients/client1/c");
-	assert_string_equal(p->paths[2]->text, "clients/client1/A/b");
+		assert_int_equal(p->paths[i].id, i);
+	assert_string_equal(p->paths[0].text, "clients/client1/a/b");
+	assert_string_equal(p->paths[1].text, "clients/client1/c");
+	assert_string_equal(p->paths[2].text, "clients/client1/A/b");
 	talloc_free(p);
 }
 
@@ -1117,11 +1138,83 @@ static void test_many_paths(void **state)
 	p = compile_ok(ts, b.s);
 	assert_int_equal(p->npaths, 5000);
 	for (i = 0; i < 5000; i++) {
-		assert_ptr_equal(p->ops[i].path[0], p->ops[9999 - i].path[0]);
-		assert_int_equal(p->ops[i].path[0]->id, i);
+		assert_int_equal(p->ops[i].path[0], p->ops[9999 - i].path[0]);
+		assert_int_equal(program_path(p, &p->ops[i], 0)->id, i);
 	}
 	talloc_free(p);
 	talloc_free(b.s);
+}
+
+/*
+ * Every path knows its parent directory, interned program-wide: one
+ * number per directory text (before the per-client substitution), the
+ * root for a path of one component, none when the directory has a $i.
+ */
+static void test_path_dirs(void **state)
+{
+	struct tstate *ts = *state;
+	struct program *p = compile_ok(
+		ts, "RANDOMSTRING 0 \"[ab]\"\n"
+		    "Mkdir \"\\clients\\client1\\d\" *\n"
+		    "NTCreateX \"\\clients\\client1\\d\\f\" 0 2 1 *\n"
+		    "Unlink \"/clients/client1/d/g\" *\n"
+		    "Mkdir \"\\top\" *\n"
+		    "Mkdir \"\\clients\\client1\\$0\" *\n"
+		    "Mkdir \"\\clients\\client1\\$0\\x\" *\n"
+		    "Rename \"\\clients\\client1\\d\\f\" "
+		    "\"\\clients\\client1\\e\" *\n");
+	const struct path *d = program_path(p, &p->ops[1], 0);
+	const struct path *f = program_path(p, &p->ops[2], 0);
+	const struct path *g = program_path(p, &p->ops[3], 0);
+
+	assert_int_equal(p->dirs[PATH_DIR_ROOT].len, 0);
+	assert_string_equal(p->dirs[PATH_DIR_ROOT].text, "");
+	assert_true(d->dir != PATH_DIR_ROOT && d->dir < p->ndirs);
+	assert_string_equal(p->dirs[d->dir].text, "clients/client1");
+	assert_int_equal(p->dirs[d->dir].len, 15);
+	assert_true(f->dir < p->ndirs && f->dir != d->dir);
+	assert_string_equal(p->dirs[f->dir].text, "clients/client1/d");
+	assert_int_equal(g->dir, f->dir);
+	assert_int_equal(program_path(p, &p->ops[4], 0)->dir, PATH_DIR_ROOT);
+	assert_int_equal(program_path(p, &p->ops[5], 0)->dir, d->dir);
+	assert_int_equal(program_path(p, &p->ops[6], 0)->dir, PATH_DIR_NONE);
+	assert_int_equal(program_path(p, &p->ops[7], 0)->dir, f->dir);
+	assert_int_equal(program_path(p, &p->ops[7], 1)->dir, d->dir);
+	/* "", "clients/client1", "clients/client1/d" */
+	assert_int_equal(p->ndirs, 3);
+	talloc_free(p);
+}
+
+/*
+ * An op holds a constant below 2^31 itself; other arguments ('*', '+y',
+ * larger constants) are entries of the program's value table.
+ */
+static void test_value_table(void **state)
+{
+	struct tstate *ts = *state;
+	struct program *p = compile_ok(
+		ts, "NTCreateX \"\\a\" 0 2 1 *\n"
+		    "ReadX 1 2147483647 2147483648 0 *\n"
+		    "ReadX 1 *%4096 +7 0x7fffffffffffffff *\n"
+		    "LOOP 3000000000\nENDLOOP\n");
+	struct value v;
+
+	assert_int_equal(p->ops[1].arg[0], 2147483647u);
+	assert_true(p->ops[1].arg[1] & OP_ARG_REF);
+	assert_int_equal(program_arg_v(p, &p->ops[1], 1), 2147483648ll);
+	assert_int_equal(p->ops[1].arg[2], 0);
+	v = program_arg(p, &p->ops[2], 0);
+	assert_int_equal(v.kind, VAL_RANDOM);
+	assert_int_equal(v.nmods, 1);
+	assert_int_equal(program_mods(p, &v)[0].op, '%');
+	assert_int_equal(program_mods(p, &v)[0].y, 4096);
+	v = program_arg(p, &p->ops[2], 1);
+	assert_int_equal(v.kind, VAL_RELATIVE);
+	assert_int_equal(v.v, 7);
+	assert_int_equal(program_arg_v(p, &p->ops[2], 2), INT64_MAX);
+	assert_int_equal(program_arg_v(p, &p->ops[3], 0), 3000000000ll);
+	assert_int_equal(p->nvalues, 5);
+	talloc_free(p);
 }
 
 /* ---- handles ---- */
@@ -1204,10 +1297,10 @@ static void test_loops(void **state)
 	assert_int_equal(p->ops[4].jump, 2);
 	assert_int_equal(p->ops[6].jump, 7);
 	assert_int_equal(p->ops[7].jump, 6);
-	assert_int_equal(p->ops[0].arg[0].v, 2);
-	assert_int_equal(p->ops[2].arg[0].v, 0);
+	assert_int_equal(program_arg_v(p, &p->ops[0], 0), 2);
+	assert_int_equal(program_arg_v(p, &p->ops[2], 0), 0);
 	assert_int_equal(p->ops[8].kind, OP_REPEAT);
-	assert_int_equal(p->ops[8].arg[0].v, 4);
+	assert_int_equal(program_arg_v(p, &p->ops[8], 0), 4);
 	assert_int_equal(p->ops[1].jump, 0);
 	talloc_free(p);
 }
@@ -1224,20 +1317,20 @@ static void test_texts(void **state)
 			       "WRITEPATTERN \"quoted\" #not a comment");
 
 	assert_int_equal(p->ops[0].kind, OP_WRITEPATTERN);
-	assert_int_equal(p->ops[0].text_len, 12);
-	assert_memory_equal(p->ops[0].text, "hello  world", 12);
-	assert_int_equal(p->ops[0].text[12], '\0');
-	assert_int_equal(p->ops[1].text_len, 1);
-	assert_string_equal(p->ops[1].text, "x");
+	assert_int_equal(p->texts[p->ops[0].text].len, 12);
+	assert_memory_equal(p->texts[p->ops[0].text].p, "hello  world", 12);
+	assert_int_equal(p->texts[p->ops[0].text].p[12], '\0');
+	assert_int_equal(p->texts[p->ops[1].text].len, 1);
+	assert_string_equal(p->texts[p->ops[1].text].p, "x");
 	assert_int_equal(p->ops[2].kind, OP_RANDOMSTRING);
-	assert_int_equal(p->ops[2].arg[0].v, 3);
-	assert_string_equal(p->ops[2].text, "[abc][0-9]-[[]x y");
-	assert_int_equal(p->ops[2].text_len, 17);
-	assert_string_equal(p->ops[3].text, "..[.a]");
+	assert_int_equal(program_arg_v(p, &p->ops[2], 0), 3);
+	assert_string_equal(p->texts[p->ops[2].text].p, "[abc][0-9]-[[]x y");
+	assert_int_equal(p->texts[p->ops[2].text].len, 17);
+	assert_string_equal(p->texts[p->ops[3].text].p, "..[.a]");
 	assert_int_equal(p->nrandom, 4);
-	assert_true(p->ops[4].path[0]->has_random);
-	assert_string_equal(p->ops[4].path[0]->text, "d/f$3.$0");
-	assert_string_equal(p->ops[5].text, "\"quoted\" #not a comment");
+	assert_true(program_path(p, &p->ops[4], 0)->has_random);
+	assert_string_equal(program_path(p, &p->ops[4], 0)->text, "d/f$3.$0");
+	assert_string_equal(p->texts[p->ops[5].text].p, "\"quoted\" #not a comment");
 	talloc_free(p);
 
 	/* RANDOMSTRING may come after the paths that use it */
@@ -1354,8 +1447,9 @@ static void check_small(struct program *p)
 	assert_int_equal(p->nlines, 5);
 	assert_int_equal(p->ops[3].kind, OP_CLOSE);
 	assert_int_equal(p->ops[3].line, 5);
-	assert_int_equal(p->ops[2].arg[1].v, 65536);
-	assert_string_equal(p->ops[0].path[0]->text, "clients/client1/f");
+	assert_int_equal(program_arg_v(p, &p->ops[2], 1), 65536);
+	assert_string_equal(program_path(p, &p->ops[0], 0)->text,
+			    "clients/client1/f");
 }
 
 static void test_files(void **state)
@@ -1502,19 +1596,25 @@ static void test_window(void **state)
 
 			assert_int_equal(a->kind, b->kind);
 			assert_int_equal(a->line, b->line);
-			assert_int_equal(a->arg[0].v, b->arg[0].v);
+			assert_int_equal(program_arg_v(p[0], a, 0),
+					 program_arg_v(p[k], b, 0));
 			if (a->kind == OP_WRITEPATTERN) {
-				assert_int_equal(a->text_len, b->text_len);
-				assert_memory_equal(a->text, b->text,
-						    a->text_len);
-			} else if (a->path[0] != NULL) {
-				assert_string_equal(a->path[0]->text,
-						    b->path[0]->text);
+				const struct program_text *ta =
+					&p[0]->texts[a->text];
+				const struct program_text *tb =
+					&p[k]->texts[b->text];
+
+				assert_int_equal(ta->len, tb->len);
+				assert_memory_equal(ta->p, tb->p, ta->len);
+			} else if (program_path(p[0], a, 0) != NULL) {
+				assert_string_equal(
+					program_path(p[0], a, 0)->text,
+					program_path(p[k], b, 0)->text);
 			}
 		}
 	}
-	assert_int_equal(p[0]->ops[7].text_len, 7 * 61 + 1);
-	assert_int_equal(p[0]->ops[59999].arg[0].v, 59999);
+	assert_int_equal(p[0]->texts[p[0]->ops[7].text].len, 7 * 61 + 1);
+	assert_int_equal(program_arg_v(p[0], &p[0]->ops[59999], 0), 59999);
 	for (k = 0; k < 3; k++)
 		talloc_free(p[k]);
 
@@ -1639,17 +1739,18 @@ static void test_debian_client_txt(void **state)
 
 	/* the first lines, field by field */
 	assert_int_equal(p->ops[0].kind, OP_DELTREE);
-	assert_string_equal(p->ops[0].path[0]->text, "clients/client1");
-	assert_int_equal(p->ops[0].path[0]->client_pos, 8);
+	assert_string_equal(program_path(p, &p->ops[0], 0)->text,
+			    "clients/client1");
+	assert_int_equal(program_path(p, &p->ops[0], 0)->client_pos, 8);
 	assert_int_equal(p->ops[2].kind, OP_NTCREATEX);
-	assert_int_equal(p->ops[2].arg[0].v, 1);
-	assert_int_equal(p->ops[2].arg[1].v, 2);
+	assert_int_equal(program_arg_v(p, &p->ops[2], 0), 1);
+	assert_int_equal(program_arg_v(p, &p->ops[2], 1), 2);
 	assert_int_equal(p->ops[3].handle, p->ops[2].handle);
 	assert_int_equal(p->ops[4].status, NT_STATUS_OBJECT_NAME_NOT_FOUND);
 	assert_int_equal(p->ops[6].kind, OP_FIND);
-	assert_string_equal(p->ops[6].path[0]->text,
+	assert_string_equal(program_path(p, &p->ops[6], 0)->text,
 			    "clients/client1/FILLER.*");
-	assert_int_equal(p->ops[6].arg[1].v, 1366);
+	assert_int_equal(program_arg_v(p, &p->ops[6], 1), 1366);
 	talloc_free(p);
 }
 
@@ -1674,6 +1775,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_smb5_dialect, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_path_interning, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_path_dirs, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_value_table, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_many_paths, setup,
 						teardown),

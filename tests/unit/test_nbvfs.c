@@ -72,7 +72,8 @@ static uint32_t op(struct nbt *t, struct op_call *call, enum op_kind kind,
 {
 	static const backend_op_fn fns[OP_NUM_MEASURED] = { NBVFS_OPS };
 	struct path paths[2] = { { 0 } };
-	struct op o = { 0 };
+	struct program prog = { .paths = paths, .npaths = 2 };
+	struct op o = { .path = { PATH_NONE, PATH_NONE } };
 	const char *p[2] = { p0, p1 };
 
 	memset(call, 0, sizeof(*call));
@@ -84,13 +85,14 @@ static uint32_t op(struct nbt *t, struct op_call *call, enum op_kind kind,
 		paths[i].text = p[i];
 		paths[i].len = strlen(p[i]);
 		paths[i].client_pos = i == 0 && shared ? -1 : 0;
-		o.path[i] = &paths[i];
+		o.path[i] = i;
 		call->path[i] = p[i];
 	}
 	for (unsigned i = 0; args != NULL && i < 3; i++)
 		call->arg[i] = args[i];
 	call->data = t->data;
 	call->op = &o;
+	call->prog = &prog;
 	return fns[kind](t->nb, call);
 }
 
