@@ -1708,14 +1708,29 @@ static int lf_confine_earlier(struct lf_state *st, uint32_t n)
 /*
  * The first n ops were compiled as client.txt's commands, but the file
  * turned out to be in the smb dialect: make them its twins, with their
- * paths below the client's directory.  (The paths they named stay in the
- * program's table, unused: they are a few lines' worth.)
+ * paths below the client's directory.  (They are all lines both dialects
+ * share, so the path and directory tables hold only their paths: they
+ * start again; the texts stay in their chunks, which never move.)
  */
 static int lf_to_smb5(struct lf_state *st, uint32_t n)
 {
 	struct program *prog = st->prog;
-	uint32_t line = st->line;
+	uint32_t nold = prog->npaths, line = st->line;
+	struct path *old = NULL;
 
+	if (nold > 0) {
+		old = talloc_memdup(st->tmp, st->paths, nold * sizeof(*old));
+		if (old == NULL)
+			return lf_nomem(st);
+	}
+	prog->npaths = 0;
+	prog->ndirs = 0;
+	prog->max_path_len = 0;
+	st->nrpaths = 0;
+	memset(st->path_tab.slot, 0,
+	       ((size_t)st->path_tab.mask + 1) * sizeof(uint32_t));
+	memset(st->dir_tab.slot, 0,
+	       ((size_t)st->dir_tab.mask + 1) * sizeof(uint32_t));
 	for (uint32_t i = 0; i < n; i++) {
 		struct op *op = &prog->ops[i];
 		int twin = op_kind_smb5_twin(op->kind);
@@ -1726,20 +1741,19 @@ static int lf_to_smb5(struct lf_state *st, uint32_t n)
 			op->kind = (uint8_t)twin;
 		st->line = op->line;
 		for (unsigned j = 0; j < 2 && op->path[j] != PATH_NONE; j++) {
-			/* the texts live in chunks that never move */
-			const char *text = prog->paths[op->path[j]].text;
-			uint32_t len = prog->paths[op->path[j]].len;
-			struct lf_field g = { text, len, true };
+			const struct path *pp = &old[op->path[j]];
+			struct lf_field g = { pp->text, pp->len, true };
 
 			if ((op_kind_is_smb5(op->kind) ?
-				     lf_smb5_path(st, op, "path", text, len,
-						  &op->path[j]) :
+				     lf_smb5_path(st, op, "path", pp->text,
+						  pp->len, &op->path[j]) :
 				     lf_path(st, op, "path", &g,
 					     &op->path[j])) != 0)
 				return -1;
 		}
 	}
 	st->line = line;
+	talloc_free(old);
 	return 0;
 }
 

@@ -1005,11 +1005,11 @@ static void test_smb5_dialect(void **state)
 	for (unsigned i = 0; i < p->nops; i++)
 		assert_int_equal(p->ops[i].kind, kinds[i]);
 	/* below the client's directory, substituted per client */
-	assert_string_equal(p->ops[0].path[0]->text, "clients/client1");
-	assert_string_equal(p->ops[1].path[0]->text, "clients/client1/d");
-	assert_int_equal(p->ops[1].path[0]->client_pos, 8);
-	assert_string_equal(p->ops[2].path[0]->text, "clients/client1/d/f");
-	assert_ptr_equal(p->ops[3].path[0], p->ops[2].path[0]);
+	assert_string_equal(program_path(p, &p->ops[0], 0)->text, "clients/client1");
+	assert_string_equal(program_path(p, &p->ops[1], 0)->text, "clients/client1/d");
+	assert_int_equal(program_path(p, &p->ops[1], 0)->client_pos, 8);
+	assert_string_equal(program_path(p, &p->ops[2], 0)->text, "clients/client1/d/f");
+	assert_int_equal(p->ops[3].path[0], p->ops[2].path[0]);
 	/* the earlier paths were interned again: no stale ones */
 	assert_int_equal(p->npaths, 4);
 	/* one handle slot per opened path */
@@ -1019,10 +1019,10 @@ static void test_smb5_dialect(void **state)
 	assert_int_equal(p->ops[7].handle, 0);
 	assert_int_equal(p->ops[8].handle, 1);
 	assert_int_equal(p->ops[9].handle, -1);
-	assert_int_equal(p->ops[2].arg[0].v, 0x0c);
-	assert_int_equal(p->ops[5].arg[0].kind, VAL_RELATIVE);
-	assert_int_equal(p->ops[6].arg[0].kind, VAL_RANDOM);
-	assert_int_equal(p->ops[6].arg[0].nmods, 2);
+	assert_int_equal(program_arg(p, &p->ops[2], 0).v, 0x0c);
+	assert_int_equal(program_arg(p, &p->ops[5], 0).kind, VAL_RELATIVE);
+	assert_int_equal(program_arg(p, &p->ops[6], 0).kind, VAL_RANDOM);
+	assert_int_equal(program_arg(p, &p->ops[6], 0).nmods, 2);
 	assert_int_equal(p->ops[1].check, STATUS_SUCCESS);
 	assert_int_equal(p->ops[5].check, STATUS_FAILURE);
 	assert_int_equal(p->ops[6].check, STATUS_ANY);
@@ -1035,7 +1035,7 @@ static void test_smb5_dialect(void **state)
 			   "Rmdir \"\\clients\\client1\\x\" *\n");
 	assert_int_equal(p->ops[0].kind, OP_MKDIR);
 	assert_int_equal(p->ops[1].kind, OP_MKDIR);
-	assert_string_equal(p->ops[1].path[0]->text, "clients/client1/x");
+	assert_string_equal(program_path(p, &p->ops[1], 0)->text, "clients/client1/x");
 	assert_int_equal(p->ops[2].kind, OP_RMDIR);
 	talloc_free(p);
 	/* a client.txt line decides too; CLOSE with a handle is Close */
