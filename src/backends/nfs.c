@@ -16,9 +16,15 @@
  * open handles are gone.  Removals check that no directory on the way is a symlink, and
  * the removal walk (nbvfs's) never descends through one.
  *
- * What NFS cannot do here: byte-range locks (NLM is not implemented:
- * LockX answers NT_STATUS_NOT_SUPPORTED, LOCK4/UNLOCK4/TEST4 NFS3ERR_NOTSUPP,
- * and --enable-nlm is refused), xattrs (-x), direct I/O; other path ops
+ * Byte-range locks need --enable-nlm: then each client is also one NLM
+ * lock owner with a connection of its own to the server's NLM service
+ * (nfs_nlm.c), made in setup beside the mount; LockX/UnlockX go through
+ * it (a conflicting lock is EAGAIN to nbvfs, as fcntl's) and LOCK4,
+ * UNLOCK4 and TEST4 answer NLM4 status codes.  A server without NLM is
+ * a usage error before forking.  Without --enable-nlm, LockX answers
+ * NT_STATUS_NOT_SUPPORTED and LOCK4/UNLOCK4/TEST4 NFS3ERR_NOTSUPP.
+ *
+ * What NFS cannot do here: xattrs (-x), direct I/O; other path ops
  * than removals follow a symlink in a directory on the way, as libnfs
  * resolves paths.  FSINFO3 and PATHCONF3 are sent as FSSTAT3 and
  * GETATTR3: libnfs's synchronous API has no call for them.
@@ -46,9 +52,12 @@
 #include "nbvfs.h"
 #include "ntstatus.h"
 #include "vfs.h"
+#include "vfs_kept.h"
 
 #ifdef HAVE_LIBNFS
 #include <nfsc/libnfs.h>
+
+#include "nfs_nlm.h"
 #endif
 
 /* ---- options (parsed in every build, so that --help lists them) ---- */
@@ -61,7 +70,8 @@ static const struct poptOption nfs_options[] = {
 	  "arguments (?version=3&uid=N&gid=N) pass through",
 	  "nfs://SERVER/EXPORT[,...]" },
 	{ "enable-nlm", 0, POPT_ARG_NONE, NULL, NFS_OPT_NLM,
-	  "byte-range locks through NLM (not implemented: refused)", NULL },
+	  "byte-range locks through the server's NLM service (without "
+	  "it, lock ops answer NOT_SUPPORTED)", NULL },
 	POPT_TABLEEND
 };
 
@@ -117,19 +127,12 @@ static int nfs_options_done(void *mem_ctx, void **bopts, char **err)
 {
 	const struct nfs_opts *no = *bopts;
 
-	if (no == NULL || no->nurls == 0)
-		*err = talloc_strdup(mem_ctx,
-				     "-B nfs needs --nfs=nfs://SERVER/EXPORT "
-				     "(a comma-separated list spreads the "
-				     "clients over several exports)");
-	else if (no->nlm)
-		*err = talloc_strdup(mem_ctx,
-				     "--enable-nlm: byte-range locks through "
-				     "NLM are not implemented in this dbench; "
-				     "without it lock ops answer "
-				     "NOT_SUPPORTED");
-	else
+	if (no != NULL && no->nurls > 0)
 		return 0;
+	*err = talloc_strdup(mem_ctx,
+			     "-B nfs needs --nfs=nfs://SERVER/EXPORT "
+			     "(a comma-separated list spreads the "
+			     "clients over several exports)");
 	return -1;
 }
 
@@ -186,6 +189,9 @@ struct nfsv {
 	struct nfs_context *ctx;	/* NULL: lost, not mounted again yet */
 	const char *url;
 	const struct dbench_options *opts;
+	struct nfs_nlm *nlm;		/* --enable-nlm; NULL: lost */
+	bool want_nlm;			/* --enable-nlm */
+	unsigned client;		/* the lock owner's number */
 	unsigned remounts;
 	uint64_t last_try_ns;		/* CLOCK_MONOTONIC of the last mount try */
 	struct nfs_handle *h;
@@ -293,6 +299,7 @@ static void nfsv_disconnect(struct nfsv *m)
 			nfs_close(m->ctx, m->cache[i].fh);
 		TALLOC_FREE(m->cache[i].path);
 	}
+	TALLOC_FREE(m->nlm);
 	nfs_destroy_context(m->ctx);
 	m->ctx = NULL;
 }
@@ -324,6 +331,9 @@ static int nfsv_ready(struct nfsv *m)
 	m->remounts++;
 	m->last_try_ns = now;
 	m->ctx = nfs_connect(m, m->url, &err);
+	if (m->ctx != NULL && m->want_nlm && m->nlm == NULL)
+		m->nlm = nfs_nlm_new(m, m->url, m->client, NFS_TIMEOUT_MS,
+				     &err);
 	talloc_free(err);
 	return m->ctx != NULL ? 0 : -ENOTCONN;
 }
@@ -370,6 +380,7 @@ static void nfsv_abandon(struct nfsv *m)
 	}
 	nfs_keep(m->ctx);
 	m->ctx = NULL;
+	TALLOC_FREE(m->nlm);	/* its calls completed or were given up */
 }
 
 /* A libnfs result r: a lost connection (libnfs says EIO, or a transport
@@ -714,12 +725,48 @@ static int nfsv_ftruncate(struct vfs *vfs, int fh, off_t size)
 	return nfsv_ret(m, nfs_ftruncate(m->ctx, h->fh, (uint64_t)size));
 }
 
-/* No NLM (see the top of the file): every lock is NOT_SUPPORTED. */
+/*
+ * One NLM call of m's lock owner on the open file fh: the NLM4 status
+ * (>= 0), or a negative errno (the connection is lost: the mount goes
+ * too, and the next op makes both again).
+ */
+static int nfsv_nlm_call(struct nfsv *m, enum nfs_nlm_call what,
+			 struct nfsfh *fh, int64_t off, int64_t len)
+{
+	int r;
+
+	if (off < 0 || len < 0)
+		return -EINVAL;
+	r = m->nlm != NULL ? nfs_nlm_call(m->nlm, what, fh, (uint64_t)off,
+					  (uint64_t)len) :
+			     -ENOTCONN;
+	return r < 0 ? nfsv_ret(m, r) : r;
+}
+
+/* A lock or an unlock through NLM (--enable-nlm), or NOT_SUPPORTED. */
+static int nfsv_nlm_lock(struct vfs *vfs, int fh, off_t off, off_t len,
+			 enum nfs_nlm_call what)
+{
+	struct nfsv *m = nfsv_of(vfs);
+	struct nfs_handle *h = nfsv_handle(m, fh);
+	int r;
+
+	if (h == NULL)
+		return -EBADF;
+	if (!m->want_nlm)
+		return -EOPNOTSUPP;
+	r = nfsv_nlm_call(m, what, h->fh, off, len);
+	return r > 0 ? nfs_nlm_errno(r) : r;
+}
+
 static int nfsv_lock(struct vfs *vfs, int fh, off_t off, off_t len)
 {
-	(void)off;
-	(void)len;
-	return nfsv_handle(nfsv_of(vfs), fh) != NULL ? -EOPNOTSUPP : -EBADF;
+	return nfsv_nlm_lock(vfs, fh, off, len, NFS_NLM_LOCK);
+}
+
+static int nfsv_unlock(struct vfs *vfs, int fh, off_t off, off_t len)
+{
+	return nfsv_nlm_lock(vfs, fh, off, len, NFS_NLM_UNLOCK);
 }
 
 static int nfsv_statfs(struct vfs *vfs)
@@ -768,7 +815,7 @@ static const struct vfs_ops nfsv_ops = {
 	.fsync = nfsv_fsync,
 	.ftruncate = nfsv_ftruncate,
 	.lock = nfsv_lock,
-	.unlock = nfsv_lock,
+	.unlock = nfsv_unlock,
 	.statfs = nfsv_statfs,
 	.set_times = nfsv_set_times,
 	/* no xattrs, no direct I/O, no cache to drop; removal by nbvfs's
@@ -871,7 +918,7 @@ static int nfs3_file(struct nfsv *m, const char *abs, bool create,
 }
 
 /* The dialect's ops, by what they need. */
-enum nfs3_kind_class { NFS3_PATH, NFS3_FILE, NFS3_TWO, NFS3_NONE };
+enum nfs3_kind_class { NFS3_PATH, NFS3_FILE, NFS3_TWO, NFS3_NONE, NFS3_NLM };
 
 static enum nfs3_kind_class nfs3_class(unsigned kind)
 {
@@ -887,10 +934,11 @@ static enum nfs3_kind_class nfs3_class(unsigned kind)
 		return NFS3_TWO;
 	case OP_FSSTAT3:
 	case OP_FSINFO3:
+		return NFS3_NONE;
 	case OP_LOCK4:
 	case OP_UNLOCK4:
 	case OP_TEST4:
-		return NFS3_NONE;
+		return NFS3_NLM;
 	default:
 		return NFS3_PATH;
 	}
@@ -1024,6 +1072,40 @@ static int nfs3_two_op(struct nfsv *m, struct op_call *call, const char *a,
 	}
 }
 
+/*
+ * LOCK4, UNLOCK4, TEST4 (exclusive, [arg0, arg0 + arg1)) through NLM on
+ * the file kept open by name: the NLM4 status the server answered.  A
+ * lost connection is its NFS3 status (a transport fault); a file that
+ * cannot be opened is NLM4_STALE_FH or NLM4_FAILED, with the errno in
+ * call->err.  Without --enable-nlm: NFS3ERR_NOTSUPP.
+ */
+static uint32_t nfs3_nlm_op(struct nfsv *m, struct op_call *call,
+			    const char *p)
+{
+	unsigned kind = call->op->kind;
+	struct nfsfh *fh;
+	int r;
+
+	if (!m->want_nlm)
+		return nfs3_done(call, -EOPNOTSUPP);
+	r = nfs3_file(m, p, false, &fh);
+	if (r == 0)
+		r = nfsv_nlm_call(m, kind == OP_LOCK4 ? NFS_NLM_LOCK :
+				  kind == OP_UNLOCK4 ? NFS_NLM_UNLOCK :
+						       NFS_NLM_TEST,
+				  fh, call->arg[0], call->arg[1]);
+	if (r < 0 && ntstatus_fault_class(-r) == FAULT_TRANSPORT &&
+	    r != -ESTALE)
+		return nfs3_done(call, r);
+	if (r < 0) {
+		call->err = -r;
+		return r == -ESTALE ? NFS_NLM4_STALE_FH : NFS_NLM4_FAILED;
+	}
+	if (r > 0)
+		call->err = -nfs_nlm_errno(r);
+	return (uint32_t)r;
+}
+
 /* One op of the NFSv3 dialect (state: the client's nbvfs). */
 static uint32_t nfs3_op(void *state, struct op_call *call)
 {
@@ -1049,12 +1131,10 @@ static uint32_t nfs3_op(void *state, struct op_call *call)
 	case NFS3_PATH:
 		r = nfs3_path_op(m, call, a);
 		break;
-	default:
-		if (call->op->kind == OP_FSSTAT3 ||
-		    call->op->kind == OP_FSINFO3)
-			r = nfsv_ret(m, nfs_statvfs(m->ctx, "/", &sv));
-		else	/* LOCK4, UNLOCK4, TEST4: no NLM */
-			r = -EOPNOTSUPP;
+	case NFS3_NLM:
+		return nfs3_nlm_op(m, call, a);
+	default:	/* FSSTAT3, FSINFO3 */
+		r = nfsv_ret(m, nfs_statvfs(m->ctx, "/", &sv));
 		break;
 	}
 	return nfs3_done(call, r);
@@ -1098,9 +1178,14 @@ static int nfs_setup(void *mem_ctx, const struct backend_client_config *cfg,
 	m->vfs.caps = 0;	/* NFS servers are case-sensitive: scan */
 	m->opts = cfg->opts;
 	m->url = no->urls[cfg->client % no->nurls];
+	m->want_nlm = no->nlm;
+	m->client = cfg->client;
 	talloc_set_destructor(m, nfsv_destructor);
 	m->ctx = nfs_connect(mem_ctx, m->url, err);
-	if (m->ctx == NULL) {
+	if (m->ctx != NULL && m->want_nlm)
+		m->nlm = nfs_nlm_new(m, m->url, m->client, NFS_TIMEOUT_MS,
+				     err);
+	if (m->ctx == NULL || (m->want_nlm && m->nlm == NULL)) {
 		talloc_free(m);
 		return -1;
 	}
@@ -1116,9 +1201,10 @@ nomem:
 
 /*
  * -D has no meaning here (the exports are --nfs's): only its default "."
- * passes.  Then every export is mounted once, so that an unreachable
- * server, a missing portmapper or a missing or forbidden export is one
- * line before anything is forked.
+ * passes.  Then every export is mounted once (and with --enable-nlm, its
+ * server's NLM service reached), so that an unreachable server, a missing
+ * portmapper, a missing or forbidden export or a server without NLM is
+ * one line before anything is forked.
  */
 static int nfs_target_check(void *mem_ctx, const struct dbench_options *o,
 			    const char *target, char **err)
@@ -1140,18 +1226,29 @@ static int nfs_target_check(void *mem_ctx, const struct dbench_options *o,
 		if (ctx == NULL)
 			return -1;
 		nfs_destroy_context(ctx);
+		if (no->nlm) {
+			struct nfs_nlm *n = nfs_nlm_new(mem_ctx, no->urls[i],
+							0, NFS_TIMEOUT_MS,
+							err);
+
+			if (n == NULL)
+				return -1;
+			talloc_free(n);
+		}
 	}
 	return 0;
 }
 
-/* One socket per client (the mount's own comes and goes in setup). */
+/* One socket per client (the mount's own comes and goes in setup), one
+ * more for NLM. */
 static uint64_t nfs_client_fds(const struct dbench_options *o,
 			       uint32_t max_open_handles, uint32_t max_dirs)
 {
-	(void)o;
+	const struct nfs_opts *no = nfs_opts_of(o);
+
 	(void)max_open_handles;
 	(void)max_dirs;
-	return 2;
+	return no != NULL && no->nlm ? 3 : 2;
 }
 
 /*
@@ -1202,6 +1299,28 @@ static void nfs_remove_shared(struct nfsv *m, const char *path)
 		(void)nfsv_unlink(&m->vfs, path);
 }
 
+/*
+ * A vfs on url for the run's own bookkeeping (before or after the
+ * clients): never mounted again once lost.  NULL when out of memory;
+ * ->ctx NULL when the export cannot be mounted (the target check said
+ * why already).
+ */
+static struct nfsv *nfsv_admin(void *mem_ctx, const char *url)
+{
+	struct nfsv *m = talloc_zero(mem_ctx, struct nfsv);
+	char *err = NULL;
+
+	if (m == NULL)
+		return NULL;
+	m->vfs.ops = &nfsv_ops;
+	m->url = url;
+	m->remounts = NFS_MAX_REMOUNTS;
+	talloc_set_destructor(m, nfsv_destructor);
+	m->ctx = nfs_connect(m, m->url, &err);
+	talloc_free(err);
+	return m;
+}
+
 static int nfs_shared_remove(void *mem_ctx, const struct dbench_options *o,
 			     const char *target, const char *const *paths,
 			     size_t n)
@@ -1210,16 +1329,10 @@ static int nfs_shared_remove(void *mem_ctx, const struct dbench_options *o,
 
 	(void)target;
 	for (unsigned u = 0; no != NULL && u < no->nurls; u++) {
-		struct nfsv *m = talloc_zero(mem_ctx, struct nfsv);
-		char *err = NULL;
+		struct nfsv *m = nfsv_admin(mem_ctx, no->urls[u]);
 
 		if (m == NULL)
 			return -ENOMEM;
-		m->vfs.ops = &nfsv_ops;
-		m->url = no->urls[u];
-		m->remounts = NFS_MAX_REMOUNTS;
-		talloc_set_destructor(m, nfsv_destructor);
-		m->ctx = nfs_connect(m, m->url, &err);
 		for (size_t i = 0; m->ctx != NULL && i < n; i++)
 			nfs_remove_shared(m, paths[i]);
 		talloc_free(m);
@@ -1227,8 +1340,24 @@ static int nfs_shared_remove(void *mem_ctx, const struct dbench_options *o,
 	return 0;
 }
 
+/* Is the directory path (on m's export) named in the record of the
+ * trees earlier runs kept (clients/.dbench-kept)? */
+static bool nfs_tree_kept(struct nfsv *m, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash != NULL ? talloc_strndup(m, path,
+						   (size_t)(slash - path)) :
+				    talloc_strdup(m, ".");
+	bool kept = dir != NULL &&
+		    vfs_kept_has(&m->vfs, dir, slash != NULL ? slash + 1 : path);
+
+	talloc_free(dir);
+	return kept;
+}
+
 /* Why path on one export may not be a client's tree, or NULL when it may
- * (absent, or an empty directory); never through a symlink. */
+ * (absent, an empty directory, or one an earlier run kept and recorded);
+ * never through a symlink. */
 static const char *nfs_tree_why(struct nfsv *m, const char *path)
 {
 	struct vfs_dir d = { 0 };
@@ -1254,7 +1383,8 @@ static const char *nfs_tree_why(struct nfsv *m, const char *path)
 	       (strcmp(name, ".") == 0 || strcmp(name, "..") == 0))
 		name = NULL;
 	nfsv_closedir(&m->vfs, &d);
-	return name != NULL ? BACKEND_TREE_NOT_EMPTY : NULL;
+	return name != NULL && !nfs_tree_kept(m, path) ?
+		       BACKEND_TREE_NOT_EMPTY : NULL;
 }
 
 /* Every client tree must be absent or empty on every export (which
@@ -1266,18 +1396,12 @@ static int nfs_trees_check(void *mem_ctx, const struct dbench_options *o,
 	const struct nfs_opts *no = nfs_opts_of(o);
 
 	for (unsigned u = 0; no != NULL && u < no->nurls; u++) {
-		struct nfsv *m = talloc_zero(mem_ctx, struct nfsv);
+		struct nfsv *m = nfsv_admin(mem_ctx, no->urls[u]);
 		const char *why = NULL;
-		char *cerr = NULL;	/* the target check said it already */
 		size_t i;
 
 		if (m == NULL)
 			return -1;
-		m->vfs.ops = &nfsv_ops;
-		m->url = no->urls[u];
-		m->remounts = NFS_MAX_REMOUNTS;
-		talloc_set_destructor(m, nfsv_destructor);
-		m->ctx = nfs_connect(m, m->url, &cerr);
 		for (i = 0; m->ctx != NULL && why == NULL && i < n; i++)
 			why = nfs_tree_why(m, paths[i]);
 		talloc_free(m);
@@ -1289,6 +1413,32 @@ static int nfs_trees_check(void *mem_ctx, const struct dbench_options *o,
 	}
 	(void)target;
 	return 0;
+}
+
+/*
+ * The record of kept trees (clients/.dbench-kept) on every export, as
+ * fileio keeps it in its directory: each export records the trees that
+ * are on it (client i is on export i mod n).  The first failure is
+ * returned, the other exports are still updated.
+ */
+static int nfs_trees_kept(void *mem_ctx, const struct dbench_options *o,
+			  const char *target, const char *const *paths,
+			  size_t n, bool kept)
+{
+	const struct nfs_opts *no = nfs_opts_of(o);
+	int first = 0;
+
+	(void)target;
+	for (unsigned u = 0; no != NULL && u < no->nurls; u++) {
+		struct nfsv *m = nfsv_admin(mem_ctx, no->urls[u]);
+		int r = m == NULL ? -ENOMEM : m->ctx == NULL ? -ENOTCONN :
+			vfs_kept_update(m, &m->vfs, paths, n, kept);
+
+		talloc_free(m);
+		if (first == 0)
+			first = r;
+	}
+	return first;
 }
 
 /* Deltree replaces NBVFS_OPS's entry (designated initialisers: the last
@@ -1310,7 +1460,7 @@ const struct backend nfs_backend = {
 	.shared_note = nfs_shared_note,
 	.shared_remove = nfs_shared_remove,
 	.trees_check = nfs_trees_check,
-	.trees_kept = backend_none_trees_kept,
+	.trees_kept = nfs_trees_kept,
 	.setup = nfs_setup,
 	.cleanup = nfs_cleanup,
 	.ops = {
