@@ -58,6 +58,7 @@
 #include <nfsc/libnfs.h>
 
 #include "nfs_nlm.h"
+#include "nfs_raw.h"
 #endif
 
 /* ---- options (parsed in every build, so that --help lists them) ---- */
@@ -190,6 +191,7 @@ struct nfsv {
 	const char *url;
 	const struct dbench_options *opts;
 	struct nfs_nlm *nlm;		/* --enable-nlm; NULL: lost */
+	struct nfs_raw *raw;		/* the dialect's handle cache */
 	bool want_nlm;			/* --enable-nlm */
 	unsigned client;		/* the lock owner's number */
 	unsigned remounts;
@@ -380,6 +382,7 @@ static void nfsv_abandon(struct nfsv *m)
 	}
 	nfs_keep(m->ctx);
 	m->ctx = NULL;
+	nfs_raw_forget(m->raw);
 	TALLOC_FREE(m->nlm);	/* its calls completed or were given up */
 }
 
@@ -870,9 +873,11 @@ static struct nfsv *nfs3_vfs(void *state)
 	return nfsv_of(nbvfs_vfs(state));
 }
 
-/* Close every file the dialect keeps open (after a removal or rename). */
+/* Close every file the dialect keeps open and forget the handles of the
+ * names met (after a removal or rename). */
 static void nfs3_cache_flush(struct nfsv *m)
 {
+	nfs_raw_forget(m->raw);
 	for (unsigned i = 0; i < NFS_FH_CACHE; i++) {
 		if (m->cache[i].path != NULL && m->ctx != NULL)
 			nfs_close(m->ctx, m->cache[i].fh);
@@ -918,7 +923,9 @@ static int nfs3_file(struct nfsv *m, const char *abs, bool create,
 }
 
 /* The dialect's ops, by what they need. */
-enum nfs3_kind_class { NFS3_PATH, NFS3_FILE, NFS3_TWO, NFS3_NONE, NFS3_NLM };
+enum nfs3_kind_class {
+	NFS3_PATH, NFS3_FILE, NFS3_TWO, NFS3_NONE, NFS3_NLM, NFS3_RAW
+};
 
 static enum nfs3_kind_class nfs3_class(unsigned kind)
 {
@@ -933,8 +940,13 @@ static enum nfs3_kind_class nfs3_class(unsigned kind)
 	case OP_LINK3:
 		return NFS3_TWO;
 	case OP_FSSTAT3:
-	case OP_FSINFO3:
 		return NFS3_NONE;
+	case OP_GETATTR3:
+	case OP_LOOKUP3:
+	case OP_ACCESS3:
+	case OP_PATHCONF3:
+	case OP_FSINFO3:
+		return NFS3_RAW;
 	case OP_LOCK4:
 	case OP_UNLOCK4:
 	case OP_TEST4:
@@ -942,20 +954,6 @@ static enum nfs3_kind_class nfs3_class(unsigned kind)
 	default:
 		return NFS3_PATH;
 	}
-}
-
-/* The ACCESS3 bits of arg0 as access(2) bits (R_OK when none). */
-static int nfs3_access_mode(int64_t want)
-{
-	int mode = 0;
-
-	if (want & 0x01)
-		mode |= R_OK;
-	if (want & (0x04 | 0x08 | 0x10))
-		mode |= W_OK;
-	if (want & (0x02 | 0x20))
-		mode |= X_OK;
-	return mode != 0 ? mode : R_OK;
 }
 
 static int nfs3_readdirplus(struct nfsv *m, const char *abs)
@@ -975,15 +973,11 @@ static int nfs3_readdirplus(struct nfsv *m, const char *abs)
 static int nfs3_path_op(struct nfsv *m, struct op_call *call, const char *p)
 {
 	unsigned kind = call->op->kind;
-	struct nfs_stat_64 ns;
 	char link[1024];
 
 	switch (kind) {
 	case OP_SETATTR3:
 		return nfsv_touch(m, p);
-	case OP_ACCESS3:
-		return nfsv_ret(m, nfs_access(m->ctx, p,
-					      nfs3_access_mode(call->arg[0])));
 	case OP_READLINK3:
 		return nfsv_ret(m, nfs_readlink(m->ctx, p, link,
 						sizeof(link)));
@@ -1001,8 +995,8 @@ static int nfs3_path_op(struct nfsv *m, struct op_call *call, const char *p)
 		return nfsv_ret(m, kind == OP_REMOVE3 ? nfs_unlink(m->ctx, p) :
 							nfs_rmdir(m->ctx, p));
 	}
-	default:	/* GETATTR3, LOOKUP3, PATHCONF3 */
-		return nfsv_ret(m, nfs_lstat64(m->ctx, p, &ns));
+	default:
+		return -EINVAL;
 	}
 }
 
@@ -1106,6 +1100,42 @@ static uint32_t nfs3_nlm_op(struct nfsv *m, struct op_call *call,
 	return (uint32_t)r;
 }
 
+/* The errno an NFS3 status other than NFS3_OK stands for (EIO when none
+ * does), for messages. */
+static int nfs3_errno_of(uint32_t st)
+{
+	for (int e = 1; e < 256; e++)
+		if (nfs3_status_of(e) == st)
+			return e;
+	return EIO;
+}
+
+/*
+ * GETATTR3, LOOKUP3, ACCESS3 (arg0: the ACCESS3 bits asked; none: READ),
+ * PATHCONF3, FSINFO3: one raw call each on the handles met before (see
+ * nfs_raw.h), answering the server's own NFS3 status.
+ */
+static uint32_t nfs3_raw_op(struct nfsv *m, struct op_call *call,
+			    const char *p)
+{
+	static const enum nfs_raw_op raw[] = {
+		[OP_GETATTR3] = NFS_RAW_GETATTR, [OP_LOOKUP3] = NFS_RAW_LOOKUP,
+		[OP_ACCESS3] = NFS_RAW_ACCESS, [OP_PATHCONF3] = NFS_RAW_PATHCONF,
+		[OP_FSINFO3] = NFS_RAW_FSINFO,
+	};
+	unsigned kind = call->op->kind;
+	uint32_t want = kind == OP_ACCESS3 && call->arg[0] > 0 ?
+				(uint32_t)call->arg[0] : 0x01;
+	int s = nfs_raw_call(m->raw, m->ctx, raw[kind],
+			     kind == OP_FSINFO3 ? "/" : p, want);
+
+	if (s < 0)
+		return nfs3_done(call, nfsv_ret(m, s));
+	if (s > 0)
+		call->err = nfs3_errno_of((uint32_t)s);
+	return (uint32_t)s;
+}
+
 /* One op of the NFSv3 dialect (state: the client's nbvfs). */
 static uint32_t nfs3_op(void *state, struct op_call *call)
 {
@@ -1117,7 +1147,8 @@ static uint32_t nfs3_op(void *state, struct op_call *call)
 
 	if ((r = nfsv_ready(m)) < 0)
 		return nfs3_done(call, r);
-	if (cls != NFS3_NONE && (a = nfsv_path(m, 0, call->path[0])) == NULL)
+	if (cls != NFS3_NONE && call->op->kind != OP_FSINFO3 &&
+	    (a = nfsv_path(m, 0, call->path[0])) == NULL)
 		return nfs3_done(call, -ENOMEM);
 	if (cls == NFS3_TWO && (b = nfsv_path(m, 1, call->path[1])) == NULL)
 		return nfs3_done(call, -ENOMEM);
@@ -1133,7 +1164,9 @@ static uint32_t nfs3_op(void *state, struct op_call *call)
 		break;
 	case NFS3_NLM:
 		return nfs3_nlm_op(m, call, a);
-	default:	/* FSSTAT3, FSINFO3 */
+	case NFS3_RAW:
+		return nfs3_raw_op(m, call, a);
+	default:	/* FSSTAT3 */
 		r = nfsv_ret(m, nfs_statvfs(m->ctx, "/", &sv));
 		break;
 	}
@@ -1180,6 +1213,10 @@ static int nfs_setup(void *mem_ctx, const struct backend_client_config *cfg,
 	m->url = no->urls[cfg->client % no->nurls];
 	m->want_nlm = no->nlm;
 	m->client = cfg->client;
+	if ((m->raw = nfs_raw_new(m, NFS_TIMEOUT_MS)) == NULL) {
+		talloc_free(m);
+		goto nomem;
+	}
 	talloc_set_destructor(m, nfsv_destructor);
 	m->ctx = nfs_connect(mem_ctx, m->url, err);
 	if (m->ctx != NULL && m->want_nlm)

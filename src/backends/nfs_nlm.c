@@ -9,12 +9,11 @@
 #ifdef HAVE_LIBNFS
 
 #include <errno.h>
-#include <poll.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/time.h>
 #include <talloc.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <nfsc/libnfs.h>
@@ -22,18 +21,7 @@
 #include <nfsc/libnfs-raw-nlm.h>
 
 #include "nfs_nlm.h"
-
-#ifndef HAVE_STRUCT_NFS_FH_LEN
-/* What nfs_get_fh() returns: libnfs 4 declares it only in its private
- * header, with this layout (the same in every release). */
-struct nfs_fh {
-	int len;
-	char *val;
-};
-#endif
-
-/* How often the poll loop lets libnfs look at its timeouts (ms). */
-#define NLM_POLL_MS	100
+#include "nfs_raw.h"
 
 struct nfs_nlm {
 	struct rpc_context *rpc;	/* NULL: lost */
@@ -47,14 +35,6 @@ struct nfs_nlm {
 	int status;			/* NLM4 status, or -errno */
 	char *why;			/* a failed connect's reason */
 };
-
-static uint64_t nlm_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
 
 /* Every callback: the NLM4 status of a lock, unlock or test answer, 0
  * for a connection made, or an errno for anything else. */
@@ -109,21 +89,9 @@ static void nlm_test_done(struct rpc_context *rpc, int status, void *data,
  * timeout_ms passed.  Returns its status (see nlm_done). */
 static int nlm_wait(struct nfs_nlm *n)
 {
-	uint64_t end = nlm_now_ms() + (uint64_t)n->timeout_ms;
+	int r = nfs_rpc_wait(n->rpc, &n->done, n->timeout_ms);
 
-	while (!n->done) {
-		struct pollfd p = { .fd = rpc_get_fd(n->rpc),
-				    .events = (short)rpc_which_events(n->rpc) };
-		int r = poll(&p, 1, NLM_POLL_MS);
-
-		if (r < 0 && errno != EINTR)
-			return -errno;
-		if (rpc_service(n->rpc, r > 0 ? p.revents : 0) < 0)
-			return n->done ? n->status : -ENOTCONN;
-		if (!n->done && nlm_now_ms() > end)
-			return -ETIMEDOUT;
-	}
-	return n->status;
+	return r < 0 ? r : n->status;
 }
 
 static int nlm_destructor(struct nfs_nlm *n)

@@ -3,10 +3,12 @@
 #
 # Nothing of it may listen outside the test: rpcbind always binds
 # 0.0.0.0:111, so the server and the dbench runs live in a network
-# namespace of their own.  nfsd_enter_netns "$0" "$@" re-executes the
-# calling script under `unshare -n` (once: NFSD_IN_NETNS marks the inner
-# run) with the loopback up and 127.0.0.2 on it (rpcbind -h 127.0.0.1
-# aborts); it exits 77 with a message when the tools or the namespace are
+# namespace of their own, with a /run of their own (a tmpfs: rpcbind's
+# lock file and socket are there, so that two such servers, or the
+# host's, never meet).  nfsd_enter_netns "$0" "$@" re-executes the
+# calling script under `unshare -n -m` (once: NFSD_IN_NETNS marks the
+# inner run) with the loopback up and 127.0.0.2 on it (rpcbind -h
+# 127.0.0.1 aborts); it exits 77 with a message when the tools or the namespace are
 # missing, so the caller's checks are skipped visibly.
 #
 # nfsd_start DIR N starts rpcbind and ganesha with N exports, the
@@ -61,12 +63,16 @@ nfsd_enter_netns() {
 		echo "1..0 # SKIP $why"
 		exit 77
 	fi
-	if ! unshare -n true 2>/dev/null; then
-		echo "1..0 # SKIP cannot make a network namespace (unshare -n)"
+	if ! unshare -n -m true 2>/dev/null; then
+		echo "1..0 # SKIP cannot make a network namespace (unshare -n -m)"
 		exit 77
 	fi
-	NFSD_IN_NETNS=1 exec unshare -n -- bash -c \
-		'ip link set lo up && ip addr add 127.0.0.2/8 dev lo &&
+	# /run of our own too: rpcbind's lock and socket and rpc.statd's pid
+	# file live there, and another test's server (or the host's) must
+	# not meet ours
+	NFSD_IN_NETNS=1 exec unshare -n -m --propagation private -- bash -c \
+		'mount -t tmpfs dbench-nfsd /run &&
+		 ip link set lo up && ip addr add 127.0.0.2/8 dev lo &&
 		 exec bash "$@"' nfsd-netns "$@"
 }
 
@@ -159,12 +165,8 @@ EOF
 nfsd_statd() {
 	local i
 	mkdir -p "$NFSD_DIR/statd/sm" "$NFSD_DIR/statd/sm.bak" || return 1
-	# its pid file is /run/rpc.statd.pid: a /run of its own (tmpfs in
-	# a mount namespace of its own) leaves the host's alone
-	unshare -m --propagation private -- sh -c \
-		'mount -t tmpfs dbench-statd /run && exec rpc.statd "$@"' \
-		statd -F -d -L -P "$NFSD_DIR/statd" \
-		>"$NFSD_DIR/statd.log" 2>&1 &
+	# (its pid file goes to the namespace's own /run)
+	rpc.statd -F -d -L -P "$NFSD_DIR/statd" >"$NFSD_DIR/statd.log" 2>&1 &
 	echo $! >"$NFSD_DIR/statd.pid"
 	for i in $(seq 1 50); do
 		rpcinfo -t 127.0.0.1 100024 1 >/dev/null 2>&1 && return 0
