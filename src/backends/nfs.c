@@ -24,10 +24,13 @@
  * a usage error before forking.  Without --enable-nlm, LockX answers
  * NT_STATUS_NOT_SUPPORTED and LOCK4/UNLOCK4/TEST4 NFS3ERR_NOTSUPP.
  *
+ * The dialect's GETATTR3, LOOKUP3, ACCESS3, PATHCONF3 and FSINFO3 are
+ * single raw calls on the handles of the names met (nfs_raw.c), as dbench
+ * 5.0 sends them; the other ops use libnfs's path calls.
+ *
  * What NFS cannot do here: xattrs (-x), direct I/O; other path ops
- * than removals follow a symlink in a directory on the way, as libnfs
- * resolves paths.  FSINFO3 and PATHCONF3 are sent as FSSTAT3 and
- * GETATTR3: libnfs's synchronous API has no call for them.
+ * than removals and the raw calls follow a symlink in a directory on
+ * the way, as libnfs resolves paths.
  */
 #include "config.h"
 
