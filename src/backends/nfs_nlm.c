@@ -162,10 +162,10 @@ struct nfs_nlm *nfs_nlm_new(void *mem_ctx, const char *url, unsigned owner,
 fail:
 	*err = talloc_asprintf(mem_ctx,
 			       "%s: no NLM service (lockd) for --enable-nlm: "
-			       "%s (the server must run NLM v4 and register "
-			       "it with its portmapper, with rpc.statd)",
+			       "%s (the server must run NLM v4, registered "
+			       "with its portmapper, and its rpc.statd)",
 			       url, n != NULL && n->why != NULL ? n->why :
-			       r == -ETIMEDOUT ? "no answer" : "out of memory");
+			       r == -ETIMEDOUT ? "no answer" : strerror(-r));
 	talloc_free(n);
 	return NULL;
 }
