@@ -240,7 +240,7 @@ static struct nfs_context *nfs_connect(void *mem_ctx, const char *url,
 	struct nfs_context *ctx = nfs_init_context();
 	struct addrinfo *ai = NULL;
 	struct nfs_url *u;
-	int gai;
+	int gai = 0;
 
 	if (ctx == NULL) {
 		*err = talloc_asprintf(mem_ctx, "%s: cannot make an NFS "
