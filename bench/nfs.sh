@@ -16,10 +16,14 @@
 # from /usr/bin/time) over the MB of the execute phase (Throughput x
 # SECS); ganesha's CPU over the same run is shown beside it.
 #
-# dbench 5.0's own nfs backend is not run: its source is not on this
-# machine and it cannot be fetched (no network); Debian's dbench is 4.00,
-# which has no NFS backend.  To compare, build dbench 5.0 with libnfs and
-# run `dbench -B nfs --nfs=URL -t SECS -c LOADFILE N` on the same URL.
+# The reference, dbench 5.0's own nfs backend: REF_DBENCH=PATH names a
+# dbench 5.0 built with libnfs (bench/dbench5-build.sh says how; nothing
+# is fetched).  Then each REF_LOADS loadfile (NFSv3 dialect; default
+# "nfs-rw.txt") runs with both, alternated within each round, on the
+# same export and the same (load, clients), as rows "ours" and "5.0".
+# Both run a flat copy of it (its LOOPs unrolled): 5.0 skips the line
+# after each ENDLOOP, and the two must send the same ops.  Without
+# REF_DBENCH the reference rows are skipped, and the script says so.
 set -u
 export LC_ALL=C
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -32,6 +36,8 @@ SECS=${SECS:-10}
 ROUNDS=${ROUNDS:-3}
 LOADS=${LOADS:-"nfs-rw.txt client.txt"}
 CLIENTS=${CLIENTS:-"1 4 16"}
+REF_DBENCH=${REF_DBENCH:-}
+REF_LOADS=${REF_LOADS:-"nfs-rw.txt"}
 WORK=$(mktemp -d /dev/shm/dbench-bench-nfs.XXXXXX)
 trap 'nfsd_stop; rm -rf "$WORK"' EXIT
 
@@ -42,12 +48,26 @@ ticks() {
 	awk '{ print $14 + $15 }' "/proc/$(nfsd_pid "$1")/stat"
 }
 
-# one LOAD N: "MB/s cpu_s_per_MB ganesha_cpu_s_per_MB" of one run.
+# flat LOADFILE: a copy in $WORK with every LOOP n ... ENDLOOP unrolled
+# (one level, as the dialect's samples use them); prints its path.
+flat() {
+	local out=$WORK/${1%.txt}.flat.txt
+	awk '/^LOOP / { n = $2; body = ""; inloop = 1; next }
+	     /^ENDLOOP/ { for (i = 0; i < n; i++) printf "%s", body
+			  inloop = 0; next }
+	     inloop { body = body $0 "\n"; next }
+	     { print }' "$SRC/loadfiles/$1" >"$out"
+	echo "$out"
+}
+
+# one DBENCH LOADFILE N: "MB/s cpu_s_per_MB ganesha_cpu_s_per_MB" of one
+# run (LOADFILE: a path, or a name in loadfiles/).
 one() {
-	local lf=$SRC/loadfiles/$1 n=$2 g0 g1 tp cpu hz
+	local db=$1 lf=$2 n=$3 g0 g1 tp cpu hz
+	case $lf in /*) ;; *) lf=$SRC/loadfiles/$lf ;; esac
 	hz=$(getconf CLK_TCK)
 	g0=$(ticks nfsd)
-	/usr/bin/time -f "%U %S" -o "$WORK/time" "$DBENCH" -B nfs \
+	/usr/bin/time -f "%U %S" -o "$WORK/time" "$db" -B nfs \
 		--nfs="$NFSD_URL1" -c "$lf" -t "$SECS" "$n" >"$WORK/out" 2>&1
 	[ -n "${BENCH_DEBUG:-}" ] && cat "$WORK/out" "$WORK/time" >&2
 	g1=$(ticks nfsd)
@@ -61,24 +81,48 @@ one() {
 	}'
 }
 
+if [ -n "$REF_DBENCH" ] && ! [ -x "$REF_DBENCH" ]; then
+	echo "bench/nfs.sh: REF_DBENCH=$REF_DBENCH is not an executable" >&2
+	exit 1
+fi
+# rows: "IMPL LOADNAME LOADFILE" (ours over the loadfiles as they are;
+# with a reference, ours and 5.0 over the flat copies)
+for lf in $LOADS; do
+	echo "ours $lf $lf" >>"$WORK/rows"
+done
+if [ -n "$REF_DBENCH" ]; then
+	for lf in $REF_LOADS; do
+		f=$(flat "$lf")
+		echo "ours ${lf%.txt}.flat $f" >>"$WORK/rows"
+		echo "5.0 ${lf%.txt}.flat $f" >>"$WORK/rows"
+	done
+fi
+
 for r in $(seq 1 "$ROUNDS"); do
-	for lf in $LOADS; do
-		for n in $CLIENTS; do
-			echo "$lf $n $(one "$lf" "$n")" >>"$WORK/results"
-		done
+	for n in $CLIENTS; do
+		while read -r impl name lf; do
+			db=$DBENCH
+			[ "$impl" = 5.0 ] && db=$REF_DBENCH
+			echo "$impl $name $n $(one "$db" "$lf" "$n" </dev/null)" \
+				>>"$WORK/results"
+		done <"$WORK/rows"
 	done
 	echo "round $r done" >&2
 done
 
-printf '%-12s %7s %10s %14s %16s\n' loadfile clients "MB/s" \
+printf '%-5s %-16s %7s %10s %14s %16s\n' dbench loadfile clients "MB/s" \
 	"dbench CPU s/MB" "ganesha CPU s/MB"
-for lf in $LOADS; do
+while read -r impl name lf; do
 	for n in $CLIENTS; do
-		awk -v lf="$lf" -v n="$n" '$1 == lf && $2 == n' "$WORK/results" |
-			sort -n -k3 | awk -v lf="$lf" -v n="$n" '
-			{ tp[NR] = $3; c[NR] = $4; g[NR] = $5 }
+		awk -v i="$impl" -v lf="$name" -v n="$n" \
+			'$1 == i && $2 == lf && $3 == n' "$WORK/results" |
+			sort -n -k4 | awk -v i="$impl" -v lf="$name" -v n="$n" '
+			{ tp[NR] = $4; c[NR] = $5; g[NR] = $6 }
 			END { m = int((NR + 1) / 2)
-			      printf "%-12s %7d %10s %14s %16s\n", lf, n,
-				     tp[m], c[m], g[m] }'
+			      printf "%-5s %-16s %7d %10s %14s %16s\n", i, lf,
+				     n, tp[m], c[m], g[m] }'
 	done
-done
+done <"$WORK/rows"
+[ -n "$REF_DBENCH" ] || echo "dbench 5.0 reference: skipped (set" \
+	"REF_DBENCH to a dbench 5.0 built with libnfs; see" \
+	"bench/dbench5-build.sh)"

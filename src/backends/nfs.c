@@ -16,12 +16,21 @@
  * open handles are gone.  Removals check that no directory on the way is a symlink, and
  * the removal walk (nbvfs's) never descends through one.
  *
- * What NFS cannot do here: byte-range locks (NLM is not implemented:
- * LockX answers NT_STATUS_NOT_SUPPORTED, LOCK4/UNLOCK4/TEST4 NFS3ERR_NOTSUPP,
- * and --enable-nlm is refused), xattrs (-x), direct I/O; other path ops
- * than removals follow a symlink in a directory on the way, as libnfs
- * resolves paths.  FSINFO3 and PATHCONF3 are sent as FSSTAT3 and
- * GETATTR3: libnfs's synchronous API has no call for them.
+ * Byte-range locks need --enable-nlm: then each client is also one NLM
+ * lock owner with a connection of its own to the server's NLM service
+ * (nfs_nlm.c), made in setup beside the mount; LockX/UnlockX go through
+ * it (a conflicting lock is EAGAIN to nbvfs, as fcntl's) and LOCK4,
+ * UNLOCK4 and TEST4 answer NLM4 status codes.  A server without NLM is
+ * a usage error before forking.  Without --enable-nlm, LockX answers
+ * NT_STATUS_NOT_SUPPORTED and LOCK4/UNLOCK4/TEST4 NFS3ERR_NOTSUPP.
+ *
+ * The dialect's GETATTR3, LOOKUP3, ACCESS3, PATHCONF3 and FSINFO3 are
+ * single raw calls on the handles of the names met (nfs_raw.c), as dbench
+ * 5.0 sends them; the other ops use libnfs's path calls.
+ *
+ * What NFS cannot do here: xattrs (-x), direct I/O; other path ops
+ * than removals and the raw calls follow a symlink in a directory on
+ * the way, as libnfs resolves paths.
  */
 #include "config.h"
 
@@ -46,9 +55,13 @@
 #include "nbvfs.h"
 #include "ntstatus.h"
 #include "vfs.h"
+#include "vfs_kept.h"
 
 #ifdef HAVE_LIBNFS
 #include <nfsc/libnfs.h>
+
+#include "nfs_nlm.h"
+#include "nfs_raw.h"
 #endif
 
 /* ---- options (parsed in every build, so that --help lists them) ---- */
@@ -61,7 +74,8 @@ static const struct poptOption nfs_options[] = {
 	  "arguments (?version=3&uid=N&gid=N) pass through",
 	  "nfs://SERVER/EXPORT[,...]" },
 	{ "enable-nlm", 0, POPT_ARG_NONE, NULL, NFS_OPT_NLM,
-	  "byte-range locks through NLM (not implemented: refused)", NULL },
+	  "byte-range locks through the server's NLM service (without "
+	  "it, lock ops answer NOT_SUPPORTED)", NULL },
 	POPT_TABLEEND
 };
 
@@ -117,19 +131,12 @@ static int nfs_options_done(void *mem_ctx, void **bopts, char **err)
 {
 	const struct nfs_opts *no = *bopts;
 
-	if (no == NULL || no->nurls == 0)
-		*err = talloc_strdup(mem_ctx,
-				     "-B nfs needs --nfs=nfs://SERVER/EXPORT "
-				     "(a comma-separated list spreads the "
-				     "clients over several exports)");
-	else if (no->nlm)
-		*err = talloc_strdup(mem_ctx,
-				     "--enable-nlm: byte-range locks through "
-				     "NLM are not implemented in this dbench; "
-				     "without it lock ops answer "
-				     "NOT_SUPPORTED");
-	else
+	if (no != NULL && no->nurls > 0)
 		return 0;
+	*err = talloc_strdup(mem_ctx,
+			     "-B nfs needs --nfs=nfs://SERVER/EXPORT "
+			     "(a comma-separated list spreads the "
+			     "clients over several exports)");
 	return -1;
 }
 
@@ -186,6 +193,10 @@ struct nfsv {
 	struct nfs_context *ctx;	/* NULL: lost, not mounted again yet */
 	const char *url;
 	const struct dbench_options *opts;
+	struct nfs_nlm *nlm;		/* --enable-nlm; NULL: lost */
+	struct nfs_raw *raw;		/* the dialect's handle cache */
+	bool want_nlm;			/* --enable-nlm */
+	unsigned client;		/* the lock owner's number */
 	unsigned remounts;
 	uint64_t last_try_ns;		/* CLOCK_MONOTONIC of the last mount try */
 	struct nfs_handle *h;
@@ -229,7 +240,7 @@ static struct nfs_context *nfs_connect(void *mem_ctx, const char *url,
 	struct nfs_context *ctx = nfs_init_context();
 	struct addrinfo *ai = NULL;
 	struct nfs_url *u;
-	int gai;
+	int gai = 0;
 
 	if (ctx == NULL) {
 		*err = talloc_asprintf(mem_ctx, "%s: cannot make an NFS "
@@ -293,6 +304,7 @@ static void nfsv_disconnect(struct nfsv *m)
 			nfs_close(m->ctx, m->cache[i].fh);
 		TALLOC_FREE(m->cache[i].path);
 	}
+	TALLOC_FREE(m->nlm);
 	nfs_destroy_context(m->ctx);
 	m->ctx = NULL;
 }
@@ -324,6 +336,9 @@ static int nfsv_ready(struct nfsv *m)
 	m->remounts++;
 	m->last_try_ns = now;
 	m->ctx = nfs_connect(m, m->url, &err);
+	if (m->ctx != NULL && m->want_nlm && m->nlm == NULL)
+		m->nlm = nfs_nlm_new(m, m->url, m->client, NFS_TIMEOUT_MS,
+				     &err);
 	talloc_free(err);
 	return m->ctx != NULL ? 0 : -ENOTCONN;
 }
@@ -370,6 +385,8 @@ static void nfsv_abandon(struct nfsv *m)
 	}
 	nfs_keep(m->ctx);
 	m->ctx = NULL;
+	nfs_raw_forget(m->raw);
+	TALLOC_FREE(m->nlm);	/* its calls completed or were given up */
 }
 
 /* A libnfs result r: a lost connection (libnfs says EIO, or a transport
@@ -714,12 +731,48 @@ static int nfsv_ftruncate(struct vfs *vfs, int fh, off_t size)
 	return nfsv_ret(m, nfs_ftruncate(m->ctx, h->fh, (uint64_t)size));
 }
 
-/* No NLM (see the top of the file): every lock is NOT_SUPPORTED. */
+/*
+ * One NLM call of m's lock owner on the open file fh: the NLM4 status
+ * (>= 0), or a negative errno (the connection is lost: the mount goes
+ * too, and the next op makes both again).
+ */
+static int nfsv_nlm_call(struct nfsv *m, enum nfs_nlm_call what,
+			 struct nfsfh *fh, int64_t off, int64_t len)
+{
+	int r;
+
+	if (off < 0 || len < 0)
+		return -EINVAL;
+	r = m->nlm != NULL ? nfs_nlm_call(m->nlm, what, fh, (uint64_t)off,
+					  (uint64_t)len) :
+			     -ENOTCONN;
+	return r < 0 ? nfsv_ret(m, r) : r;
+}
+
+/* A lock or an unlock through NLM (--enable-nlm), or NOT_SUPPORTED. */
+static int nfsv_nlm_lock(struct vfs *vfs, int fh, off_t off, off_t len,
+			 enum nfs_nlm_call what)
+{
+	struct nfsv *m = nfsv_of(vfs);
+	struct nfs_handle *h = nfsv_handle(m, fh);
+	int r;
+
+	if (h == NULL)
+		return -EBADF;
+	if (!m->want_nlm)
+		return -EOPNOTSUPP;
+	r = nfsv_nlm_call(m, what, h->fh, off, len);
+	return r > 0 ? nfs_nlm_errno(r) : r;
+}
+
 static int nfsv_lock(struct vfs *vfs, int fh, off_t off, off_t len)
 {
-	(void)off;
-	(void)len;
-	return nfsv_handle(nfsv_of(vfs), fh) != NULL ? -EOPNOTSUPP : -EBADF;
+	return nfsv_nlm_lock(vfs, fh, off, len, NFS_NLM_LOCK);
+}
+
+static int nfsv_unlock(struct vfs *vfs, int fh, off_t off, off_t len)
+{
+	return nfsv_nlm_lock(vfs, fh, off, len, NFS_NLM_UNLOCK);
 }
 
 static int nfsv_statfs(struct vfs *vfs)
@@ -768,7 +821,7 @@ static const struct vfs_ops nfsv_ops = {
 	.fsync = nfsv_fsync,
 	.ftruncate = nfsv_ftruncate,
 	.lock = nfsv_lock,
-	.unlock = nfsv_lock,
+	.unlock = nfsv_unlock,
 	.statfs = nfsv_statfs,
 	.set_times = nfsv_set_times,
 	/* no xattrs, no direct I/O, no cache to drop; removal by nbvfs's
@@ -823,9 +876,11 @@ static struct nfsv *nfs3_vfs(void *state)
 	return nfsv_of(nbvfs_vfs(state));
 }
 
-/* Close every file the dialect keeps open (after a removal or rename). */
+/* Close every file the dialect keeps open and forget the handles of the
+ * names met (after a removal or rename). */
 static void nfs3_cache_flush(struct nfsv *m)
 {
+	nfs_raw_forget(m->raw);
 	for (unsigned i = 0; i < NFS_FH_CACHE; i++) {
 		if (m->cache[i].path != NULL && m->ctx != NULL)
 			nfs_close(m->ctx, m->cache[i].fh);
@@ -871,7 +926,9 @@ static int nfs3_file(struct nfsv *m, const char *abs, bool create,
 }
 
 /* The dialect's ops, by what they need. */
-enum nfs3_kind_class { NFS3_PATH, NFS3_FILE, NFS3_TWO, NFS3_NONE };
+enum nfs3_kind_class {
+	NFS3_PATH, NFS3_FILE, NFS3_TWO, NFS3_NONE, NFS3_NLM, NFS3_RAW
+};
 
 static enum nfs3_kind_class nfs3_class(unsigned kind)
 {
@@ -886,28 +943,20 @@ static enum nfs3_kind_class nfs3_class(unsigned kind)
 	case OP_LINK3:
 		return NFS3_TWO;
 	case OP_FSSTAT3:
+		return NFS3_NONE;
+	case OP_GETATTR3:
+	case OP_LOOKUP3:
+	case OP_ACCESS3:
+	case OP_PATHCONF3:
 	case OP_FSINFO3:
+		return NFS3_RAW;
 	case OP_LOCK4:
 	case OP_UNLOCK4:
 	case OP_TEST4:
-		return NFS3_NONE;
+		return NFS3_NLM;
 	default:
 		return NFS3_PATH;
 	}
-}
-
-/* The ACCESS3 bits of arg0 as access(2) bits (R_OK when none). */
-static int nfs3_access_mode(int64_t want)
-{
-	int mode = 0;
-
-	if (want & 0x01)
-		mode |= R_OK;
-	if (want & (0x04 | 0x08 | 0x10))
-		mode |= W_OK;
-	if (want & (0x02 | 0x20))
-		mode |= X_OK;
-	return mode != 0 ? mode : R_OK;
 }
 
 static int nfs3_readdirplus(struct nfsv *m, const char *abs)
@@ -927,15 +976,11 @@ static int nfs3_readdirplus(struct nfsv *m, const char *abs)
 static int nfs3_path_op(struct nfsv *m, struct op_call *call, const char *p)
 {
 	unsigned kind = call->op->kind;
-	struct nfs_stat_64 ns;
 	char link[1024];
 
 	switch (kind) {
 	case OP_SETATTR3:
 		return nfsv_touch(m, p);
-	case OP_ACCESS3:
-		return nfsv_ret(m, nfs_access(m->ctx, p,
-					      nfs3_access_mode(call->arg[0])));
 	case OP_READLINK3:
 		return nfsv_ret(m, nfs_readlink(m->ctx, p, link,
 						sizeof(link)));
@@ -953,8 +998,8 @@ static int nfs3_path_op(struct nfsv *m, struct op_call *call, const char *p)
 		return nfsv_ret(m, kind == OP_REMOVE3 ? nfs_unlink(m->ctx, p) :
 							nfs_rmdir(m->ctx, p));
 	}
-	default:	/* GETATTR3, LOOKUP3, PATHCONF3 */
-		return nfsv_ret(m, nfs_lstat64(m->ctx, p, &ns));
+	default:
+		return -EINVAL;
 	}
 }
 
@@ -1024,6 +1069,76 @@ static int nfs3_two_op(struct nfsv *m, struct op_call *call, const char *a,
 	}
 }
 
+/*
+ * LOCK4, UNLOCK4, TEST4 (exclusive, [arg0, arg0 + arg1)) through NLM on
+ * the file kept open by name: the NLM4 status the server answered.  A
+ * lost connection is its NFS3 status (a transport fault); a file that
+ * cannot be opened is NLM4_STALE_FH or NLM4_FAILED, with the errno in
+ * call->err.  Without --enable-nlm: NFS3ERR_NOTSUPP.
+ */
+static uint32_t nfs3_nlm_op(struct nfsv *m, struct op_call *call,
+			    const char *p)
+{
+	unsigned kind = call->op->kind;
+	struct nfsfh *fh;
+	int r;
+
+	if (!m->want_nlm)
+		return nfs3_done(call, -EOPNOTSUPP);
+	r = nfs3_file(m, p, false, &fh);
+	if (r == 0)
+		r = nfsv_nlm_call(m, kind == OP_LOCK4 ? NFS_NLM_LOCK :
+				  kind == OP_UNLOCK4 ? NFS_NLM_UNLOCK :
+						       NFS_NLM_TEST,
+				  fh, call->arg[0], call->arg[1]);
+	if (r < 0 && ntstatus_fault_class(-r) == FAULT_TRANSPORT &&
+	    r != -ESTALE)
+		return nfs3_done(call, r);
+	if (r < 0) {
+		call->err = -r;
+		return r == -ESTALE ? NFS_NLM4_STALE_FH : NFS_NLM4_FAILED;
+	}
+	if (r > 0)
+		call->err = -nfs_nlm_errno(r);
+	return (uint32_t)r;
+}
+
+/* The errno an NFS3 status other than NFS3_OK stands for (EIO when none
+ * does), for messages. */
+static int nfs3_errno_of(uint32_t st)
+{
+	for (int e = 1; e < 256; e++)
+		if (nfs3_status_of(e) == st)
+			return e;
+	return EIO;
+}
+
+/*
+ * GETATTR3, LOOKUP3, ACCESS3 (arg0: the ACCESS3 bits asked; none: READ),
+ * PATHCONF3, FSINFO3: one raw call each on the handles met before (see
+ * nfs_raw.h), answering the server's own NFS3 status.
+ */
+static uint32_t nfs3_raw_op(struct nfsv *m, struct op_call *call,
+			    const char *p)
+{
+	static const enum nfs_raw_op raw[] = {
+		[OP_GETATTR3] = NFS_RAW_GETATTR, [OP_LOOKUP3] = NFS_RAW_LOOKUP,
+		[OP_ACCESS3] = NFS_RAW_ACCESS, [OP_PATHCONF3] = NFS_RAW_PATHCONF,
+		[OP_FSINFO3] = NFS_RAW_FSINFO,
+	};
+	unsigned kind = call->op->kind;
+	uint32_t want = kind == OP_ACCESS3 && call->arg[0] > 0 ?
+				(uint32_t)call->arg[0] : 0x01;
+	int s = nfs_raw_call(m->raw, m->ctx, raw[kind],
+			     kind == OP_FSINFO3 ? "/" : p, want);
+
+	if (s < 0)
+		return nfs3_done(call, nfsv_ret(m, s));
+	if (s > 0)
+		call->err = nfs3_errno_of((uint32_t)s);
+	return (uint32_t)s;
+}
+
 /* One op of the NFSv3 dialect (state: the client's nbvfs). */
 static uint32_t nfs3_op(void *state, struct op_call *call)
 {
@@ -1035,7 +1150,8 @@ static uint32_t nfs3_op(void *state, struct op_call *call)
 
 	if ((r = nfsv_ready(m)) < 0)
 		return nfs3_done(call, r);
-	if (cls != NFS3_NONE && (a = nfsv_path(m, 0, call->path[0])) == NULL)
+	if (cls != NFS3_NONE && call->op->kind != OP_FSINFO3 &&
+	    (a = nfsv_path(m, 0, call->path[0])) == NULL)
 		return nfs3_done(call, -ENOMEM);
 	if (cls == NFS3_TWO && (b = nfsv_path(m, 1, call->path[1])) == NULL)
 		return nfs3_done(call, -ENOMEM);
@@ -1049,12 +1165,12 @@ static uint32_t nfs3_op(void *state, struct op_call *call)
 	case NFS3_PATH:
 		r = nfs3_path_op(m, call, a);
 		break;
-	default:
-		if (call->op->kind == OP_FSSTAT3 ||
-		    call->op->kind == OP_FSINFO3)
-			r = nfsv_ret(m, nfs_statvfs(m->ctx, "/", &sv));
-		else	/* LOCK4, UNLOCK4, TEST4: no NLM */
-			r = -EOPNOTSUPP;
+	case NFS3_NLM:
+		return nfs3_nlm_op(m, call, a);
+	case NFS3_RAW:
+		return nfs3_raw_op(m, call, a);
+	default:	/* FSSTAT3 */
+		r = nfsv_ret(m, nfs_statvfs(m->ctx, "/", &sv));
 		break;
 	}
 	return nfs3_done(call, r);
@@ -1098,9 +1214,18 @@ static int nfs_setup(void *mem_ctx, const struct backend_client_config *cfg,
 	m->vfs.caps = 0;	/* NFS servers are case-sensitive: scan */
 	m->opts = cfg->opts;
 	m->url = no->urls[cfg->client % no->nurls];
+	m->want_nlm = no->nlm;
+	m->client = cfg->client;
+	if ((m->raw = nfs_raw_new(m, NFS_TIMEOUT_MS)) == NULL) {
+		talloc_free(m);
+		goto nomem;
+	}
 	talloc_set_destructor(m, nfsv_destructor);
 	m->ctx = nfs_connect(mem_ctx, m->url, err);
-	if (m->ctx == NULL) {
+	if (m->ctx != NULL && m->want_nlm)
+		m->nlm = nfs_nlm_new(m, m->url, m->client, NFS_TIMEOUT_MS,
+				     err);
+	if (m->ctx == NULL || (m->want_nlm && m->nlm == NULL)) {
 		talloc_free(m);
 		return -1;
 	}
@@ -1116,9 +1241,10 @@ nomem:
 
 /*
  * -D has no meaning here (the exports are --nfs's): only its default "."
- * passes.  Then every export is mounted once, so that an unreachable
- * server, a missing portmapper or a missing or forbidden export is one
- * line before anything is forked.
+ * passes.  Then every export is mounted once (and with --enable-nlm, its
+ * server's NLM service reached), so that an unreachable server, a missing
+ * portmapper, a missing or forbidden export or a server without NLM is
+ * one line before anything is forked.
  */
 static int nfs_target_check(void *mem_ctx, const struct dbench_options *o,
 			    const char *target, char **err)
@@ -1140,18 +1266,29 @@ static int nfs_target_check(void *mem_ctx, const struct dbench_options *o,
 		if (ctx == NULL)
 			return -1;
 		nfs_destroy_context(ctx);
+		if (no->nlm) {
+			struct nfs_nlm *n = nfs_nlm_new(mem_ctx, no->urls[i],
+							0, NFS_TIMEOUT_MS,
+							err);
+
+			if (n == NULL)
+				return -1;
+			talloc_free(n);
+		}
 	}
 	return 0;
 }
 
-/* One socket per client (the mount's own comes and goes in setup). */
+/* One socket per client (the mount's own comes and goes in setup), one
+ * more for NLM. */
 static uint64_t nfs_client_fds(const struct dbench_options *o,
 			       uint32_t max_open_handles, uint32_t max_dirs)
 {
-	(void)o;
+	const struct nfs_opts *no = nfs_opts_of(o);
+
 	(void)max_open_handles;
 	(void)max_dirs;
-	return 2;
+	return no != NULL && no->nlm ? 3 : 2;
 }
 
 /*
@@ -1202,6 +1339,28 @@ static void nfs_remove_shared(struct nfsv *m, const char *path)
 		(void)nfsv_unlink(&m->vfs, path);
 }
 
+/*
+ * A vfs on url for the run's own bookkeeping (before or after the
+ * clients): never mounted again once lost.  NULL when out of memory;
+ * ->ctx NULL when the export cannot be mounted (the target check said
+ * why already).
+ */
+static struct nfsv *nfsv_admin(void *mem_ctx, const char *url)
+{
+	struct nfsv *m = talloc_zero(mem_ctx, struct nfsv);
+	char *err = NULL;
+
+	if (m == NULL)
+		return NULL;
+	m->vfs.ops = &nfsv_ops;
+	m->url = url;
+	m->remounts = NFS_MAX_REMOUNTS;
+	talloc_set_destructor(m, nfsv_destructor);
+	m->ctx = nfs_connect(m, m->url, &err);
+	talloc_free(err);
+	return m;
+}
+
 static int nfs_shared_remove(void *mem_ctx, const struct dbench_options *o,
 			     const char *target, const char *const *paths,
 			     size_t n)
@@ -1210,16 +1369,10 @@ static int nfs_shared_remove(void *mem_ctx, const struct dbench_options *o,
 
 	(void)target;
 	for (unsigned u = 0; no != NULL && u < no->nurls; u++) {
-		struct nfsv *m = talloc_zero(mem_ctx, struct nfsv);
-		char *err = NULL;
+		struct nfsv *m = nfsv_admin(mem_ctx, no->urls[u]);
 
 		if (m == NULL)
 			return -ENOMEM;
-		m->vfs.ops = &nfsv_ops;
-		m->url = no->urls[u];
-		m->remounts = NFS_MAX_REMOUNTS;
-		talloc_set_destructor(m, nfsv_destructor);
-		m->ctx = nfs_connect(m, m->url, &err);
 		for (size_t i = 0; m->ctx != NULL && i < n; i++)
 			nfs_remove_shared(m, paths[i]);
 		talloc_free(m);
@@ -1227,8 +1380,24 @@ static int nfs_shared_remove(void *mem_ctx, const struct dbench_options *o,
 	return 0;
 }
 
+/* Is the directory path (on m's export) named in the record of the
+ * trees earlier runs kept (clients/.dbench-kept)? */
+static bool nfs_tree_kept(struct nfsv *m, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash != NULL ? talloc_strndup(m, path,
+						   (size_t)(slash - path)) :
+				    talloc_strdup(m, ".");
+	bool kept = dir != NULL &&
+		    vfs_kept_has(&m->vfs, dir, slash != NULL ? slash + 1 : path);
+
+	talloc_free(dir);
+	return kept;
+}
+
 /* Why path on one export may not be a client's tree, or NULL when it may
- * (absent, or an empty directory); never through a symlink. */
+ * (absent, an empty directory, or one an earlier run kept and recorded);
+ * never through a symlink. */
 static const char *nfs_tree_why(struct nfsv *m, const char *path)
 {
 	struct vfs_dir d = { 0 };
@@ -1254,7 +1423,8 @@ static const char *nfs_tree_why(struct nfsv *m, const char *path)
 	       (strcmp(name, ".") == 0 || strcmp(name, "..") == 0))
 		name = NULL;
 	nfsv_closedir(&m->vfs, &d);
-	return name != NULL ? BACKEND_TREE_NOT_EMPTY : NULL;
+	return name != NULL && !nfs_tree_kept(m, path) ?
+		       BACKEND_TREE_NOT_EMPTY : NULL;
 }
 
 /* Every client tree must be absent or empty on every export (which
@@ -1266,18 +1436,12 @@ static int nfs_trees_check(void *mem_ctx, const struct dbench_options *o,
 	const struct nfs_opts *no = nfs_opts_of(o);
 
 	for (unsigned u = 0; no != NULL && u < no->nurls; u++) {
-		struct nfsv *m = talloc_zero(mem_ctx, struct nfsv);
+		struct nfsv *m = nfsv_admin(mem_ctx, no->urls[u]);
 		const char *why = NULL;
-		char *cerr = NULL;	/* the target check said it already */
 		size_t i;
 
 		if (m == NULL)
 			return -1;
-		m->vfs.ops = &nfsv_ops;
-		m->url = no->urls[u];
-		m->remounts = NFS_MAX_REMOUNTS;
-		talloc_set_destructor(m, nfsv_destructor);
-		m->ctx = nfs_connect(m, m->url, &cerr);
 		for (i = 0; m->ctx != NULL && why == NULL && i < n; i++)
 			why = nfs_tree_why(m, paths[i]);
 		talloc_free(m);
@@ -1289,6 +1453,32 @@ static int nfs_trees_check(void *mem_ctx, const struct dbench_options *o,
 	}
 	(void)target;
 	return 0;
+}
+
+/*
+ * The record of kept trees (clients/.dbench-kept) on every export, as
+ * fileio keeps it in its directory: each export records the trees that
+ * are on it (client i is on export i mod n).  The first failure is
+ * returned, the other exports are still updated.
+ */
+static int nfs_trees_kept(void *mem_ctx, const struct dbench_options *o,
+			  const char *target, const char *const *paths,
+			  size_t n, bool kept)
+{
+	const struct nfs_opts *no = nfs_opts_of(o);
+	int first = 0;
+
+	(void)target;
+	for (unsigned u = 0; no != NULL && u < no->nurls; u++) {
+		struct nfsv *m = nfsv_admin(mem_ctx, no->urls[u]);
+		int r = m == NULL ? -ENOMEM : m->ctx == NULL ? -ENOTCONN :
+			vfs_kept_update(m, &m->vfs, paths, n, kept);
+
+		talloc_free(m);
+		if (first == 0)
+			first = r;
+	}
+	return first;
 }
 
 /* Deltree replaces NBVFS_OPS's entry (designated initialisers: the last
@@ -1310,7 +1500,7 @@ const struct backend nfs_backend = {
 	.shared_note = nfs_shared_note,
 	.shared_remove = nfs_shared_remove,
 	.trees_check = nfs_trees_check,
-	.trees_kept = backend_none_trees_kept,
+	.trees_kept = nfs_trees_kept,
 	.setup = nfs_setup,
 	.cleanup = nfs_cleanup,
 	.ops = {

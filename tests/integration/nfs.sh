@@ -3,8 +3,10 @@
 # VFS, with rpcbind) started by this test inside its own network
 # namespace: client.txt gives fileio's op counts and final trees, the
 # NFSv3-dialect samples run clean and a status mismatch names file:line,
-# clients spread over two exports, a missing server or export is a usage
-# error, a server killed mid-run ends the run with exit 1 and no orphan.
+# clients spread over two exports, a missing server or export (or NLM with
+# --enable-nlm) is a usage error, trees kept with --skip-cleanup are
+# recorded and reused, a server killed mid-run ends the run with exit 1
+# and no orphan.  (NLM locks: nfs_nlm.sh.)
 # Skipped visibly (77) without libnfs, ganesha or a network namespace.
 if [ -z "$BASH_VERSION" ]; then exec bash "$0" "$@"; fi
 . "$(dirname "$0")/lib_nfsd.sh"
@@ -38,70 +40,6 @@ EXP1=${NFSD_EXP[1]}
 EXP2=${NFSD_EXP[2]}
 URL1=${NFSD_URL[1]}
 URL2=${NFSD_URL[2]}
-
-# empty_exports: remove what an earlier check left on the exports.
-empty_exports() {
-	nfsd_restart >"$W/restart" 2>&1 || fail "ganesha did not restart: $(cat "$W/restart")"
-}
-
-# prefix LOADFILE: its first NFS_LINES lines in $W/prefix.txt (all of it
-# with NFS_FULL=1).
-prefix() {
-	if [ -n "$NFS_FULL" ]; then
-		cp "$1" "$W/prefix.txt"
-	else
-		head -n "$NFS_LINES" "$1" >"$W/prefix.txt"
-	fi
-}
-
-# counts_and_tree BACKEND NCLIENTS: one --run-once pass of $W/prefix.txt
-# with --skip-cleanup; its op table in $W/BACKEND.counts and the tree it
-# left in $W/BACKEND.tree.
-counts_and_tree() {
-	local b=$1 n=$2 dir
-	if [ "$b" = nfs ]; then
-		empty_exports
-		run_db --run-once --skip-cleanup -B nfs --nfs="$URL1" \
-			-c "$W/prefix.txt" "$n"
-		dir=$EXP1
-	else
-		rm -rf "$W/t" && mkdir "$W/t"
-		run_db --run-once --skip-cleanup -B fileio -D "$W/t" \
-			-c "$W/prefix.txt" "$n"
-		dir=$W/t
-	fi
-	assert_rc 0
-	assert_grep "$RE_THROUGHPUT" "$W/out" "-B $b: Throughput line"
-	table_counts "$W/out" | sort >"$W/$b.counts"
-	cp "$W/err" "$W/$b.err"	# the mismatch summary goes to stderr
-	[ -s "$W/$b.counts" ] || fail "-B $b: no operation table"
-	# fileio records the trees --skip-cleanup kept (clients/.dbench-kept);
-	# the network backends record none yet
-	tree_listing "$dir" | grep -v '^clients/\.dbench-kept ' >"$W/$b.tree"
-	keep "$b"
-}
-
-# same_as_fileio LOADFILE NCLIENTS: nfs counts the same ops and leaves
-# the same tree (names, types, sizes) as fileio; its only mismatches are
-# the byte-range locks NFS cannot take without NLM.
-same_as_fileio() {
-	prefix "$1"
-	counts_and_tree fileio "$2"
-	assert_no_mismatch
-	counts_and_tree nfs "$2"
-	assert_same_lines "$W/fileio.counts" "$W/nfs.counts" \
-		"op counts of $(basename "$1") x $2, nfs vs fileio"
-	assert_same_lines "$W/fileio.tree" "$W/nfs.tree" \
-		"tree left by $(basename "$1") x $2, nfs vs fileio"
-	if grep -q "^Status mismatches" "$W/nfs.err"; then
-		sed -n '/^Status mismatches/,/^$/p' "$W/nfs.err" |
-			grep -v -e '^Status mismatches' -e '^$' \
-				-e '^ LockX ' -e '^ UnlockX ' >"$W/other" || true
-		[ -s "$W/other" ] && fail "-B nfs mismatches other than locks: $(cat "$W/other")"
-		assert_grep "NT_STATUS_NOT_SUPPORTED" "$W/nfs.err" \
-			"locks answer NOT_SUPPORTED"
-	fi
-}
 
 ours() { same_as_fileio "$SRCDIR/loadfiles/client.txt" "$1"; }
 debian() {
@@ -225,9 +163,46 @@ setup_errors() {
 	run_db -B nfs --run-once 1
 	assert_usage_error
 	assert_grep "needs --nfs=" "$W/err" "--nfs missing"
+	# this test's server runs no NLM (nfs_nlm.sh's does)
 	run_db -B nfs --nfs="$URL1" --enable-nlm --run-once 1
 	assert_usage_error
-	assert_grep "NLM" "$W/err" "--enable-nlm refused"
+	assert_grep "^dbench: $URL1: no NLM service \(lockd\) for --enable-nlm: .*not available" \
+		"$W/err" "--enable-nlm without NLM on the server"
+	assert_no_grep "prepared for launch" "$W/out" "nothing forked"
+}
+
+# mmtests' warmup-then-replay: a tree kept with --skip-cleanup is
+# recorded on the export (clients/.dbench-kept) and the next run uses it
+# and removes it; a tree the record does not name (here made by a run
+# as a plain directory beside its own) is still refused, and kept.
+kept_trees() {
+	local lf=$SRCDIR/loadfiles/nfs-rw.txt
+	empty_exports
+	run_db --run-once --skip-cleanup -B nfs --nfs="$URL1" -c "$lf" 2
+	assert_clean_run "the warmup (--skip-cleanup)"
+	assert_eq "client0 client1" "$(cat "$EXP1/clients/.dbench-kept" | tr '\n' ' ' | sed 's/ $//')" \
+		"the record of kept trees on the export"
+	run_db --run-once -B nfs --nfs="$URL1" -c "$lf" 2
+	assert_clean_run "the replay over the kept trees"
+	assert_eq "" "$(ls -A "$EXP1/clients" 2>/dev/null)" \
+		"trees and record after the replay"
+	cat >"$W/foreign.txt" <<'EOF2'
+MKDIR3 "/clients" *
+MKDIR3 "/clients/client1" *
+MKDIR3 "/clients/client2" 0x00000000
+CREATE3 "/clients/client2/foreign" 0x00000000
+EOF2
+	run_db --run-once --skip-cleanup -B nfs --nfs="$URL1" \
+		-c "$W/foreign.txt" 1
+	assert_clean_run "the run that leaves clients/client2"
+	assert_eq client0 "$(cat "$EXP1/clients/.dbench-kept")" \
+		"the record names the run's own tree only"
+	run_db --run-once -B nfs --nfs="$URL1" -c "$lf" 3
+	assert_usage_error
+	assert_grep "clients/client2" "$W/err" "the unrecorded tree refused"
+	assert_no_grep "client[01]" "$W/err" "the refusal (client0 is dbench's)"
+	[ -f "$EXP1/clients/client2/foreign" ] ||
+		fail "the file in the refused tree is gone"
 }
 
 # --keep-going over a server restart: the failures are counted, the
@@ -295,7 +270,8 @@ check "NFSv3 dialect: a status mismatch names file:line" dialect_mismatch
 check "NFSv3 dialect: -B fileio refuses it before the run" dialect_refused
 check "a symlink on the server is never followed by removals or cleanup" symlink_not_followed
 check "two exports, 4 clients: 0,2 on the first, 1,3 on the second" two_exports
-check "server or export missing, -D, --enable-nlm: exit 2 + message" setup_errors
+check "server or export missing, -D, --enable-nlm without NLM: exit 2 + message" setup_errors
+check "kept trees: recorded on the export, reused; an unrecorded one refused" kept_trees
 check "--keep-going over a server restart: counted, remounted, cleaned" server_restarted
 check "ganesha killed mid-run: exit 1, no orphans" server_killed
 finish
