@@ -2,10 +2,12 @@
  * stats.h - the shared statistics region and its aggregation.
  *
  * The parent maps one anonymous MAP_SHARED region before forking.  It has
- * a header written only by the parent (phase, tick, stop request) and one
- * slot per client written only by that client.  Readers use relaxed atomic
- * loads; nothing is locked.  Untouched pages (most of the histograms) cost
- * no memory.
+ * a header written only by the parent (phase, tick, stop request), then,
+ * written only by its client, per client: a live entry in a dense array
+ * (state and counters, what the parent reads at every poll and tick) and
+ * a slot (per-op figures and histograms, mismatches, pass records: read
+ * once, at the end).  Readers use relaxed atomic loads; nothing is locked.
+ * Untouched pages (most of the histograms) cost no memory.
  *
  * Phases: a client keeps counters for the phase it last saw.  When the
  * parent moves from warmup to execute, each client notices at its next op,
@@ -85,40 +87,55 @@ struct tick_stats {
 	struct histogram hist;	/* every measured op of that second */
 };
 
-struct client_slot {
+/*
+ * What the parent reads of a client while the run goes on: its state at
+ * every poll, its counters at every tick.  One per client in a dense
+ * array apart from the slots (two cache lines each, the first written at
+ * every op), so that a tick reads 128 bytes a client rather than a page,
+ * and neighbours written by other workers share no cache line.
+ */
+struct client_live {
 	/* tag of the counters below: enum run_phase */
 	uint32_t phase;
 	uint32_t state;		/* enum client_state */
-	uint32_t program;	/* index of its loadfile */
 	uint32_t cur_op;	/* op index being run (for crash reports) */
-	uint32_t client_id;	/* the client's id (stats_client_id()) */
-	uint32_t directory;	/* index of its target directory */
+	uint32_t pad;
 	uint64_t lines;		/* loadfile lines done in this phase */
 	uint64_t bytes;		/* ReadX + WriteX bytes in this phase */
 	uint64_t read_bytes;	/* ... of them ReadX's */
-	uint64_t lines_before;	/* lines of the earlier phases (added at
-				 * the phase change, off the hot path) */
 	uint64_t tick_seen;	/* tick the tick_max_ns belongs to */
 	uint64_t tick_max_ns;	/* worst latency in that tick */
-	int64_t sp;		/* last SETSP value */
 	uint64_t passes;	/* completed passes (whole run) */
-	uint64_t start_ns;	/* when the client was released */
+	/* second line: written now and then */
+	uint64_t lines_before;	/* lines of the earlier phases (added at
+				 * the phase change, off the hot path) */
+	int64_t sp;		/* last SETSP value */
 	uint64_t end_ns;	/* when it stopped running ops */
+} __attribute__((aligned(64)));
+
+/*
+ * The rest of a client's figures: read by the parent once, at the end
+ * (and the tick buffers once a second when a series is kept).  Each slot
+ * starts on a page of its own.
+ */
+struct client_slot {
+	uint32_t program;	/* index of its loadfile */
+	uint32_t client_id;	/* the client's id (stats_client_id()) */
+	uint32_t directory;	/* index of its target directory */
+	uint32_t npass_records;
+	uint64_t start_ns;	/* when the client was released */
 	uint64_t setup_ns;	/* its backend setup (a connection), before
 				 * the start gate: in no op's latency */
-	uint32_t npass_records;
 	/*
 	 * Bit k: ops[k] has been written, so its pages exist.  Readers skip
-	 * the others: in a shared mapping even a read allocates a page, and
-	 * the parent reading 17 untouched op_stats of 1,024 slots at its
-	 * first tick allocated 17,000 pages (70 MB, and a late tick).
+	 * the others: in a shared mapping even a read allocates a page.
 	 */
 	uint64_t ops_used;
 	struct op_stats ops[OP_NUM_MEASURED];
 	struct mismatch_stats mm[OP_NUM_MEASURED];
 	struct pass_record pass[STATS_MAX_PASS_RECORDS];
 	struct tick_stats tick_buf[2];	/* see struct tick_stats */
-};
+} __attribute__((aligned(4096)));
 
 struct stats_header {
 	uint32_t phase;		/* enum run_phase, written by the parent */
@@ -131,7 +148,8 @@ struct stats_header {
 
 struct stats_region {
 	struct stats_header *hdr;
-	struct client_slot *slots;
+	struct client_live *live;	/* [nclients] */
+	struct client_slot *slots;	/* [nclients] */
 	unsigned nclients;
 	/*
 	 * Client ids are client_id_base + slot index: 0 on one host, the
@@ -166,13 +184,22 @@ struct stats_total {
 	struct mismatch_stats mm[OP_NUM_MEASURED];
 };
 
+/* What a tick needs: the live counters summed (stats_sum_live()). */
+struct stats_live_total {
+	uint64_t lines;		/* clients in the phase asked for */
+	uint64_t lines_run;	/* every client: lines since release */
+	uint64_t bytes;
+	uint64_t tick_max_ns;	/* worst latency in the tick asked for */
+	unsigned clients;	/* clients in the phase */
+};
+
 /*
- * Map into this process the pages stats_sum() reads, for the op kinds in
- * ops_mask (bit k: ops[k]).  The parent calls it right after the
- * release: its first tick would otherwise take one page fault for each
- * (slot, page), some 17,000 with 1,024 clients, and come 40-80 ms late.
+ * Parent side, once a second: add up the live counters of every client
+ * (the dense array only; no slot page is read).  tick: the tick whose
+ * worst latency is wanted.
  */
-void stats_prefault(const struct stats_region *r, uint64_t ops_mask);
+void stats_sum_live(const struct stats_region *r, uint32_t phase,
+		    uint64_t tick, struct stats_live_total *t);
 
 /*
  * Add up the slots [first, first+n) whose counters belong to phase.
@@ -180,7 +207,9 @@ void stats_prefault(const struct stats_region *r, uint64_t ops_mask);
  * whose worst latency is wanted.
  */
 /* t must start zeroed (talloc_zero) the first time: its histograms are
- * cleared by range. */
+ * cleared by range.  With with_hist, each slot read is released from this
+ * process afterwards (stats_slot_release()): the parent reads every slot
+ * once, at the end, and keeps only one mapped at a time. */
 void stats_sum(const struct stats_region *r, unsigned first, unsigned n,
 	       uint32_t phase, uint64_t tick, bool with_hist,
 	       struct stats_total *t);
@@ -233,8 +262,16 @@ static inline unsigned stats_client_id(const struct stats_region *r,
 	return r->client_id_base + slot;
 }
 
-/* Reset one slot's counters and tag them with phase (client side). */
-void stats_slot_reset(struct client_slot *s, uint32_t phase);
+/* Reset one client's counters and tag them with phase (client side). */
+void stats_slot_reset(const struct stats_region *r, unsigned slot,
+		      uint32_t phase);
+
+/*
+ * Drop this process's mapping of slot's pages (their contents stay: a
+ * later read maps them again), so that reading every slot once does not
+ * leave them all in the reader's memory.
+ */
+void stats_slot_release(const struct stats_region *r, unsigned slot);
 
 /* Monotonic clock in nanoseconds. */
 uint64_t now_ns(void);

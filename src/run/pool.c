@@ -88,7 +88,7 @@ static void on_signal(int sig, siginfo_t *si, void *ctx)
 
 /* ---- worker side ---------------------------------------------------- */
 
-static void set_state(struct client_slot *s, enum client_state st)
+static void set_state(struct client_live *s, enum client_state st)
 {
 	__atomic_store_n(&s->state, (uint32_t)st, __ATOMIC_RELEASE);
 }
@@ -113,10 +113,10 @@ static int worker_prepare(struct run *run, const struct worker *w, void *mem,
 		cl[i] = client_new(mem, opts, su->programs[pi], pi,
 				   su->backend, opts->directories[d], r, slot);
 		if (cl[i] == NULL) {
-			set_state(&r->slots[slot], CLIENT_FAILED);
+			set_state(&r->live[slot], CLIENT_FAILED);
 			rc = 1;
 		} else {
-			set_state(&r->slots[slot], CLIENT_READY);
+			set_state(&r->live[slot], CLIENT_READY);
 		}
 	}
 	return rc;
@@ -135,7 +135,7 @@ static bool worker_turn(struct run *run, const struct worker *w,
 			enum client_step_result res, int *rc)
 {
 	struct stats_region *r = &run->region;
-	struct client_slot *s = &r->slots[w->first + i];
+	struct client_live *s = &r->live[w->first + i];
 
 	if (wake[i] != 0) {
 		uint64_t now = now_ns();
@@ -266,7 +266,7 @@ static int worker_main(struct run *run, const struct worker *w, int gate_fd,
 		fprintf(stderr, "dbench: client %u: out of memory\n",
 			stats_client_id(r, w->first));
 		for (unsigned i = 0; i < w->n; i++)
-			set_state(&r->slots[w->first + i], CLIENT_FAILED);
+			set_state(&r->live[w->first + i], CLIENT_FAILED);
 		return 1;
 	}
 	rc = worker_prepare(run, w, mem, cl);
@@ -282,7 +282,7 @@ static int worker_main(struct run *run, const struct worker *w, int gate_fd,
 	rc = worker_run(run, w, cl, done, wake);
 
 	for (unsigned i = 0; i < w->n; i++) {
-		struct client_slot *s = &r->slots[w->first + i];
+		struct client_live *s = &r->live[w->first + i];
 		bool failed = client_failed(cl[i]);
 
 		if (client_cleanup(cl[i]) != 0) {
@@ -396,7 +396,7 @@ void pool_count(const struct run *run, struct coord_sample *s)
 	s->clients = r->nclients;
 	s->failed = s->running = s->started = s->busy = 0;
 	for (unsigned c = 0; c < r->nclients; c++) {
-		uint32_t st = __atomic_load_n(&r->slots[c].state,
+		uint32_t st = __atomic_load_n(&r->live[c].state,
 					      __ATOMIC_ACQUIRE);
 
 		if (st == CLIENT_FAILED)
@@ -421,7 +421,7 @@ static void describe_position(FILE *f, const struct run *run, unsigned c)
 	const struct client_slot *s = &run->region.slots[c];
 	const struct program *prog =
 		run->su->programs[s->program % run->su->nprograms];
-	uint32_t i = LOAD(s->cur_op);
+	uint32_t i = LOAD(run->region.live[c].cur_op);
 
 	if (i < prog->nops)
 		fprintf(f, " at %s:%u (%s)", prog->filename,
@@ -493,7 +493,7 @@ static void worker_exited(void *mem, struct run *run, struct worker *w,
 	fprintf(stderr, "\n");
 dead:
 	for (unsigned i = 0; i < w->n; i++)
-		set_state(&run->region.slots[w->first + i], CLIENT_FAILED);
+		set_state(&run->region.live[w->first + i], CLIENT_FAILED);
 	cleanup_for_dead(mem, run, w);
 }
 
@@ -634,21 +634,6 @@ static int start_workers(struct run *run, int gate[2])
 	return 0;
 }
 
-/* The measured op kinds the loadfiles contain (bit k: op kind k). */
-static uint64_t measured_kinds(const struct run_setup *su)
-{
-	uint64_t mask = 0;
-
-	for (unsigned i = 0; i < su->nprograms; i++) {
-		const struct program *p = su->programs[i];
-
-		for (uint32_t k = 0; k < p->nops; k++)
-			if (p->ops[k].kind < OP_NUM_MEASURED)
-				mask |= 1ull << p->ops[k].kind;
-	}
-	return mask;
-}
-
 /* Wait until every client is prepared; false if the run must not start.
  * say: print the "prepared for launch" lines. */
 static bool wait_prepared(void *mem, struct run *run, bool say)
@@ -665,7 +650,7 @@ static bool wait_prepared(void *mem, struct run *run, bool say)
 
 			for (unsigned i = 0; i < w->n; i++) {
 				uint32_t st = __atomic_load_n(
-					&run->region.slots[w->first + i].state,
+					&run->region.live[w->first + i].state,
 					__ATOMIC_ACQUIRE);
 
 				n += st == CLIENT_READY;
@@ -746,7 +731,7 @@ static uint64_t slots_signature(const struct run *run, const struct worker *w)
 	uint64_t sig = 0;
 
 	for (unsigned i = 0; i < w->n; i++) {
-		const struct client_slot *s = &run->region.slots[w->first + i];
+		const struct client_live *s = &run->region.live[w->first + i];
 
 		sig = sig * 31 + LOAD(s->lines) + LOAD(s->passes);
 		sig = sig * 31 + LOAD(s->state);
@@ -967,13 +952,9 @@ void pool_set_release(struct run *run, uint64_t release_ns)
 
 void pool_open_gate(struct run *run)
 {
+	/* the ticks read the live array only, already mapped by the polls
+	 * that waited for the clients to be ready */
 	close_gate_end(run, 1);
-	/*
-	 * Before the first tick, map the pages the ticks read: those faults
-	 * were the first tick's, and made it late (the same work, earlier;
-	 * not before the release, where it would delay the start).
-	 */
-	stats_prefault(&run->region, measured_kinds(run->su));
 }
 
 void pool_abort(void *mem, struct run *run)
@@ -991,8 +972,8 @@ uint64_t pool_last_end(const struct run *run)
 	uint64_t last = 0;
 
 	for (unsigned c = 0; c < run->region.nclients; c++)
-		if (LOAD(run->region.slots[c].end_ns) > last)
-			last = LOAD(run->region.slots[c].end_ns);
+		if (LOAD(run->region.live[c].end_ns) > last)
+			last = LOAD(run->region.live[c].end_ns);
 	return last;
 }
 

@@ -187,19 +187,21 @@ static int build_client(struct run_result *res, const struct stats_region *r,
 			struct result_client *c)
 {
 	const struct client_slot *s = &r->slots[slot];
-	bool in_phase = __atomic_load_n(&s->phase, __ATOMIC_ACQUIRE) ==
+	const struct client_live *l = &r->live[slot];
+	bool in_phase = __atomic_load_n(&l->phase, __ATOMIC_ACQUIRE) ==
 			p->phase;
 	uint32_t npass = p->pass_records ? LOAD(s->npass_records) : 0;
+	int rc;
 
 	c->client_id = stats_client_id(r, slot);
 	c->host = p->host;
 	c->directory = LOAD(s->directory);
 	c->loadfile = talloc_strdup(res, p->programs[LOAD(s->program) %
 						     p->nprograms]->filename);
-	c->lines = in_phase ? LOAD(s->lines) : 0;
-	c->bytes = in_phase ? LOAD(s->bytes) : 0;
-	c->read_bytes = in_phase ? LOAD(s->read_bytes) : 0;
-	c->passes = LOAD(s->passes);
+	c->lines = in_phase ? LOAD(l->lines) : 0;
+	c->bytes = in_phase ? LOAD(l->bytes) : 0;
+	c->read_bytes = in_phase ? LOAD(l->read_bytes) : 0;
+	c->passes = LOAD(l->passes);
 	if (npass > STATS_MAX_PASS_RECORDS)
 		npass = STATS_MAX_PASS_RECORDS;
 	c->npass = npass;
@@ -208,7 +210,9 @@ static int build_client(struct run_result *res, const struct stats_region *r,
 					npass * sizeof(s->pass[0]));
 	if (c->loadfile == NULL || (npass > 0 && c->pass == NULL))
 		return -1;
-	return p->client_ops ? build_client_ops(res, s, in_phase, c) : 0;
+	rc = p->client_ops ? build_client_ops(res, s, in_phase, c) : 0;
+	stats_slot_release(r, slot);	/* read once: keep the parent small */
+	return rc;
 }
 
 struct run_result *result_build(void *mem_ctx, const struct stats_region *r,

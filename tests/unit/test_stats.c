@@ -17,9 +17,11 @@
 
 #include "stats.h"
 
-static void put(struct client_slot *s, enum op_kind k, uint64_t lat,
-		uint64_t bytes, uint64_t tick)
+static void put(struct stats_region *r, unsigned c, enum op_kind k,
+		uint64_t lat, uint64_t bytes, uint64_t tick)
 {
+	struct client_slot *s = &r->slots[c];
+	struct client_live *l = &r->live[c];
 	struct op_stats *os = &s->ops[k];
 
 	s->ops_used |= 1u << k;	/* as client.c's record(): readers look
@@ -29,13 +31,13 @@ static void put(struct client_slot *s, enum op_kind k, uint64_t lat,
 	if (lat > os->max_ns)
 		os->max_ns = lat;
 	hist_record(&os->hist, lat);
-	s->bytes += bytes;
-	s->lines++;
-	if (s->tick_seen != tick) {
-		s->tick_seen = tick;
-		s->tick_max_ns = lat;
-	} else if (lat > s->tick_max_ns) {
-		s->tick_max_ns = lat;
+	l->bytes += bytes;
+	l->lines++;
+	if (l->tick_seen != tick) {
+		l->tick_seen = tick;
+		l->tick_max_ns = lat;
+	} else if (lat > l->tick_max_ns) {
+		l->tick_max_ns = lat;
 	}
 }
 
@@ -46,13 +48,13 @@ static void test_sum_by_phase(void **state)
 
 	(void)state;
 	assert_int_equal(stats_map(&r, 3), 0);
-	stats_slot_reset(&r.slots[0], PHASE_EXECUTE);
-	stats_slot_reset(&r.slots[1], PHASE_EXECUTE);
-	stats_slot_reset(&r.slots[2], PHASE_WARMUP);	/* lagging behind */
-	put(&r.slots[0], OP_READX, 1000, 4096, 5);
-	put(&r.slots[0], OP_READX, 3000, 4096, 5);
-	put(&r.slots[1], OP_WRITEX, 7000, 100, 4);	/* older tick */
-	put(&r.slots[2], OP_READX, 99999, 1 << 20, 5);
+	stats_slot_reset(&r, 0, PHASE_EXECUTE);
+	stats_slot_reset(&r, 1, PHASE_EXECUTE);
+	stats_slot_reset(&r, 2, PHASE_WARMUP);	/* lagging behind */
+	put(&r, 0, OP_READX, 1000, 4096, 5);
+	put(&r, 0, OP_READX, 3000, 4096, 5);
+	put(&r, 1, OP_WRITEX, 7000, 100, 4);	/* older tick */
+	put(&r, 2, OP_READX, 99999, 1 << 20, 5);
 
 	stats_sum(&r, 0, 3, PHASE_EXECUTE, 5, true, t);
 	assert_int_equal(t->clients, 2);
@@ -71,7 +73,7 @@ static void test_sum_by_phase(void **state)
 	assert_int_equal(t->bytes, 1 << 20);
 
 	/* the lagging client reaches execute: its warmup counts vanish */
-	stats_slot_reset(&r.slots[2], PHASE_EXECUTE);
+	stats_slot_reset(&r, 2, PHASE_EXECUTE);
 	stats_sum(&r, 0, 3, PHASE_EXECUTE, 5, true, t);
 	assert_int_equal(t->clients, 3);
 	assert_int_equal(t->ops[OP_READX].count, 2);
@@ -92,9 +94,9 @@ static void test_mismatch_first(void **state)
 
 	(void)state;
 	assert_int_equal(stats_map(&r, 3), 0);
-	stats_slot_reset(&r.slots[0], PHASE_EXECUTE);
-	stats_slot_reset(&r.slots[1], PHASE_EXECUTE);
-	stats_slot_reset(&r.slots[2], PHASE_WARMUP);
+	stats_slot_reset(&r, 0, PHASE_EXECUTE);
+	stats_slot_reset(&r, 1, PHASE_EXECUTE);
+	stats_slot_reset(&r, 2, PHASE_WARMUP);
 	assert_int_equal(r.slots[0].mm[OP_QPATHINFO].first_wall_ns, 0);
 	/* client 1's came later than client 2's */
 	r.slots[1].mm[OP_QPATHINFO].count = 2;
@@ -117,7 +119,7 @@ static void test_mismatch_first(void **state)
 	assert_int_equal(t->mm[OP_READX].count, 0);
 	assert_int_equal(t->mm[OP_READX].first_wall_ns, 0);
 	/* a phase reset keeps them */
-	stats_slot_reset(&r.slots[1], PHASE_EXECUTE);
+	stats_slot_reset(&r, 1, PHASE_EXECUTE);
 	assert_int_equal(r.slots[1].mm[OP_QPATHINFO].count, 2);
 	stats_unmap(&r);
 	free(t);
@@ -134,12 +136,12 @@ static void test_shared_with_child(void **state)
 	pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
-		stats_slot_reset(&r.slots[1], PHASE_EXECUTE);
-		put(&r.slots[1], OP_FLUSH, 42, 0, 0);
+		stats_slot_reset(&r, 1, PHASE_EXECUTE);
+		put(&r, 1, OP_FLUSH, 42, 0, 0);
 		_exit(0);
 	}
 	assert_int_equal(waitpid(pid, &status, 0), pid);
-	assert_int_equal(r.slots[1].phase, PHASE_EXECUTE);
+	assert_int_equal(r.live[1].phase, PHASE_EXECUTE);
 	assert_int_equal(r.slots[1].ops[OP_FLUSH].count, 1);
 	assert_int_equal(r.slots[1].ops[OP_FLUSH].max_ns, 42);
 	stats_unmap(&r);
