@@ -67,6 +67,31 @@ struct mismatch_stats {
 
 #define STATS_MAX_PASS_RECORDS 4096
 
+/*
+ * An op kind's figures in a client's slot.  Its histogram has the
+ * buckets of histogram.h, but 32-bit and kept apart (client_slot.hist),
+ * so that the figures of every kind share a few cache lines and a
+ * bucket array is half the size: the bucket written at each op is less
+ * often a cache or TLB miss.  A bucket that would wrap adds 2^32 to a
+ * carry entry (client_slot.carry) instead.
+ */
+struct slot_op {
+	uint64_t count;
+	uint64_t sum_ns;
+	uint64_t max_ns;
+	uint32_t lo;		/* buckets [lo, end) may be non-zero; */
+	uint32_t end;		/* end == 0 when none is */
+};
+
+/* 2^32 x wraps more values in bucket `bucket` of op kind `kind`. */
+struct slot_carry {
+	uint32_t kind;
+	uint32_t bucket;
+	uint64_t wraps;
+};
+
+#define STATS_MAX_CARRIES 8
+
 struct pass_record {
 	uint32_t ms;		/* duration of the pass */
 	uint32_t at_ms;		/* ms since the client started, at its end */
@@ -131,11 +156,56 @@ struct client_slot {
 	 * the others: in a shared mapping even a read allocates a page.
 	 */
 	uint64_t ops_used;
-	struct op_stats ops[OP_NUM_MEASURED];
+	uint32_t ncarry;	/* carry entries in use */
+	uint32_t pad;
+	struct slot_op ops[OP_NUM_MEASURED];
 	struct mismatch_stats mm[OP_NUM_MEASURED];
+	struct slot_carry carry[STATS_MAX_CARRIES];
+	/* each kind's buckets, from a page of their own */
+	uint32_t hist[OP_NUM_MEASURED][HIST_BUCKETS] __attribute__((aligned(4096)));
 	struct pass_record pass[STATS_MAX_PASS_RECORDS];
 	struct tick_stats tick_buf[2];	/* see struct tick_stats */
 } __attribute__((aligned(4096)));
+
+/* Rare path of stats_hist_record(): bucket i of kind k is full. */
+void stats_hist_carry(struct client_slot *s, unsigned k, unsigned i);
+
+/*
+ * Client side: count v in kind k's histogram (the bucket and its range;
+ * the caller keeps count, sum and max).  O(1), no lock.
+ */
+static inline void stats_hist_record(struct client_slot *s, unsigned k,
+				     uint64_t v)
+{
+	struct slot_op *os = &s->ops[k];
+	unsigned i = hist_index(v);
+	uint32_t c = s->hist[k][i];
+
+	if (__builtin_expect(c == UINT32_MAX, 0)) {
+		stats_hist_carry(s, k, i);
+		c = 0;
+	} else {
+		c++;
+	}
+	__atomic_store_n(&s->hist[k][i], c, __ATOMIC_RELAXED);
+	if (os->end == 0) {
+		__atomic_store_n(&os->lo, i, __ATOMIC_RELAXED);
+		__atomic_store_n(&os->end, i + 1, __ATOMIC_RELEASE);
+	} else if (i < os->lo) {
+		__atomic_store_n(&os->lo, i, __ATOMIC_RELEASE);
+	} else if (i >= os->end) {
+		__atomic_store_n(&os->end, i + 1, __ATOMIC_RELEASE);
+	}
+}
+
+/* Bucket i of kind k in slot s, carries included (s may be written
+ * concurrently). */
+uint64_t stats_hist_bucket(const struct client_slot *s, unsigned k,
+			   unsigned i);
+
+/* dst += kind k's histogram in slot s, bucket by bucket. */
+void stats_hist_merge(struct histogram *dst, const struct client_slot *s,
+		      unsigned k);
 
 struct stats_header {
 	uint32_t phase;		/* enum run_phase, written by the parent */

@@ -516,7 +516,7 @@ static void record(struct client *c, enum op_kind k, uint64_t lat,
 {
 	struct client_slot *s = c->slot;
 	struct client_live *l = c->live;
-	struct op_stats *os = &s->ops[k];
+	struct slot_op *os = &s->ops[k];
 	uint64_t tick = LOAD(c->region->hdr->tick);
 
 	if (!(s->ops_used & (1ull << k)))
@@ -526,7 +526,7 @@ static void record(struct client *c, enum op_kind k, uint64_t lat,
 	STORE(os->sum_ns, os->sum_ns + lat);
 	if (lat > os->max_ns)
 		STORE(os->max_ns, lat);
-	hist_record(&os->hist, lat);
+	stats_hist_record(s, k, lat);
 	/* the once-a-second series, only when someone will read it */
 	if (c->opts->series_path != NULL || c->opts->json_path != NULL)
 		stats_tick_record(s, tick, lat, bytes);

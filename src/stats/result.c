@@ -17,19 +17,20 @@
 
 /* ---- sparse histograms ---------------------------------------------- */
 
-/* h's non-zero buckets into s (allocated under mem). 0, or -1. */
-static int hist_to_sparse(void *mem, const struct histogram *h,
-			  struct result_hist *s)
+/* Kind k's non-zero buckets in slot sl into s (allocated under mem).  0,
+ * or -1. */
+static int hist_to_sparse(void *mem, const struct client_slot *sl,
+			  unsigned k, struct result_hist *s)
 {
-	uint32_t lo = __atomic_load_n(&h->lo, __ATOMIC_ACQUIRE);
-	uint32_t end = __atomic_load_n(&h->end, __ATOMIC_ACQUIRE);
+	uint32_t end = __atomic_load_n(&sl->ops[k].end, __ATOMIC_ACQUIRE);
+	uint32_t lo = __atomic_load_n(&sl->ops[k].lo, __ATOMIC_ACQUIRE);
 	uint32_t n = 0;
 
 	memset(s, 0, sizeof(*s));
 	if (end > HIST_BUCKETS)
 		end = HIST_BUCKETS;
 	for (uint32_t i = lo; i < end; i++)
-		n += LOAD(h->count[i]) != 0;
+		n += stats_hist_bucket(sl, k, i) != 0;
 	if (n == 0)
 		return 0;
 	s->bucket = talloc_array(mem, uint32_t, n);
@@ -37,7 +38,7 @@ static int hist_to_sparse(void *mem, const struct histogram *h,
 	if (s->bucket == NULL || s->count == NULL)
 		return -1;
 	for (uint32_t i = lo; i < end && s->n < n; i++) {
-		uint64_t c = LOAD(h->count[i]);
+		uint64_t c = stats_hist_bucket(sl, k, i);
 
 		if (c == 0)
 			continue;
@@ -162,7 +163,7 @@ static int build_client_ops(struct run_result *res, const struct client_slot *s,
 		return -1;
 	for (unsigned k = 0; k < OP_NUM_MEASURED; k++) {
 		struct result_client_op *op = &c->ops[c->nops];
-		const struct op_stats *os = &s->ops[k];
+		const struct slot_op *os = &s->ops[k];
 		bool counted = in_phase && (used & (1ull << k)) &&
 			       LOAD(os->count) != 0;
 
@@ -176,7 +177,7 @@ static int build_client_ops(struct run_result *res, const struct client_slot *s,
 		op->count = LOAD(os->count);
 		op->sum_ns = LOAD(os->sum_ns);
 		op->max_ns = LOAD(os->max_ns);
-		if (hist_to_sparse(res, &os->hist, &op->hist) != 0)
+		if (hist_to_sparse(res, s, k, &op->hist) != 0)
 			return -1;
 	}
 	return 0;

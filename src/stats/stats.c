@@ -77,7 +77,7 @@ void stats_slot_reset(const struct stats_region *r, unsigned slot,
 	STORE(l->bytes, 0);
 	STORE(l->read_bytes, 0);
 	for (unsigned o = 0; o < OP_NUM_MEASURED; o++) {
-		struct op_stats *os = &s->ops[o];
+		struct slot_op *os = &s->ops[o];
 
 		/* keep untouched pages untouched */
 		if (!(used & (1ull << o)) || os->count == 0)
@@ -85,9 +85,68 @@ void stats_slot_reset(const struct stats_region *r, unsigned slot,
 		os->count = 0;
 		os->sum_ns = 0;
 		os->max_ns = 0;
-		hist_clear(&os->hist);
+		if (os->end != 0)
+			memset(&s->hist[o][os->lo], 0,
+			       (os->end - os->lo) * sizeof(s->hist[o][0]));
+		os->lo = 0;
+		os->end = 0;
 	}
+	/* the carries of the kinds just cleared, i.e. all of them */
+	s->ncarry = 0;
 	__atomic_store_n(&l->phase, phase, __ATOMIC_RELEASE);
+}
+
+void stats_hist_carry(struct client_slot *s, unsigned k, unsigned i)
+{
+	uint32_t n = s->ncarry;
+
+	for (uint32_t j = 0; j < n; j++)
+		if (s->carry[j].kind == k && s->carry[j].bucket == i) {
+			STORE(s->carry[j].wraps, s->carry[j].wraps + 1);
+			return;
+		}
+	if (n == STATS_MAX_CARRIES)
+		return;	/* 8 x 2^32 values in 8 buckets: the 9th wraps */
+	s->carry[n].kind = k;
+	s->carry[n].bucket = i;
+	STORE(s->carry[n].wraps, 1);
+	__atomic_store_n(&s->ncarry, n + 1, __ATOMIC_RELEASE);
+}
+
+uint64_t stats_hist_bucket(const struct client_slot *s, unsigned k,
+			   unsigned i)
+{
+	uint64_t c = LOAD(s->hist[k][i]);
+	uint32_t n = __atomic_load_n(&s->ncarry, __ATOMIC_ACQUIRE);
+
+	for (uint32_t j = 0; j < n && j < STATS_MAX_CARRIES; j++)
+		if (s->carry[j].kind == k && s->carry[j].bucket == i)
+			c += LOAD(s->carry[j].wraps) << 32;
+	return c;
+}
+
+void stats_hist_merge(struct histogram *dst, const struct client_slot *s,
+		      unsigned k)
+{
+	const struct slot_op *os = &s->ops[k];
+	uint32_t end = __atomic_load_n(&os->end, __ATOMIC_ACQUIRE);
+	uint32_t lo = __atomic_load_n(&os->lo, __ATOMIC_ACQUIRE);
+	uint32_t n = __atomic_load_n(&s->ncarry, __ATOMIC_ACQUIRE);
+
+	if (end == 0)
+		return;
+	if (end > HIST_BUCKETS)
+		end = HIST_BUCKETS;
+	for (uint32_t i = lo; i < end; i++)
+		dst->count[i] += LOAD(s->hist[k][i]);
+	for (uint32_t j = 0; j < n && j < STATS_MAX_CARRIES; j++)
+		if (s->carry[j].kind == k && s->carry[j].bucket < HIST_BUCKETS)
+			dst->count[s->carry[j].bucket] +=
+				LOAD(s->carry[j].wraps) << 32;
+	if (dst->end == 0 || lo < dst->lo)
+		dst->lo = lo;
+	if (end > dst->end)
+		dst->end = end;
 }
 
 void stats_slot_release(const struct stats_region *r, unsigned slot)
@@ -101,9 +160,10 @@ void stats_slot_release(const struct stats_region *r, unsigned slot)
 			      MADV_DONTNEED);
 }
 
-static void op_stats_add(struct op_stats *dst, const struct op_stats *src,
-			 bool with_hist)
+static void op_stats_add(struct op_stats *dst, const struct client_slot *s,
+			 unsigned k, bool with_hist)
 {
+	const struct slot_op *src = &s->ops[k];
 	uint64_t count = LOAD(src->count);
 	uint64_t max = LOAD(src->max_ns);
 
@@ -112,7 +172,7 @@ static void op_stats_add(struct op_stats *dst, const struct op_stats *src,
 	if (max > dst->max_ns)
 		dst->max_ns = max;
 	if (with_hist && count != 0)
-		hist_merge(&dst->hist, &src->hist);
+		stats_hist_merge(&dst->hist, s, k);
 }
 
 static void mismatch_add(struct mismatch_stats *dst,
@@ -175,7 +235,7 @@ static void slot_add(struct stats_total *t, const struct client_live *l,
 	}
 	for (unsigned o = 0; o < OP_NUM_MEASURED; o++)
 		if (used & (1ull << o))
-			op_stats_add(&t->ops[o], &s->ops[o], with_hist);
+			op_stats_add(&t->ops[o], s, o, with_hist);
 }
 
 void stats_sum(const struct stats_region *r, unsigned first, unsigned n,

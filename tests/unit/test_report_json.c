@@ -53,14 +53,14 @@ static void put(struct stats_region *r, unsigned c, enum op_kind k,
 		uint64_t lat)
 {
 	struct client_slot *s = &r->slots[c];
-	struct op_stats *os = &s->ops[k];
+	struct slot_op *os = &s->ops[k];
 
 	s->ops_used |= 1u << k;	/* as the client's record() does */
 	os->count++;
 	os->sum_ns += lat;
 	if (lat > os->max_ns)
 		os->max_ns = lat;
-	hist_record(&os->hist, lat);
+	stats_hist_record(s, k, lat);
 	r->live[c].lines++;
 }
 

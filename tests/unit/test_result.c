@@ -43,14 +43,14 @@ static void put(struct stats_region *r, unsigned c, enum op_kind k,
 {
 	struct client_slot *s = &r->slots[c];
 	struct client_live *l = &r->live[c];
-	struct op_stats *os = &s->ops[k];
+	struct slot_op *os = &s->ops[k];
 
 	s->ops_used |= 1u << k;
 	os->count++;
 	os->sum_ns += lat;
 	if (lat > os->max_ns)
 		os->max_ns = lat;
-	hist_record(&os->hist, lat);
+	stats_hist_record(s, k, lat);
 	l->bytes += bytes;
 	l->lines++;
 }
