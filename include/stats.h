@@ -136,6 +136,8 @@ struct client_live {
 				 * the phase change, off the hot path) */
 	int64_t sp;		/* last SETSP value */
 	uint64_t end_ns;	/* when it stopped running ops */
+	uint64_t setup_ns;	/* its backend setup (a connection), before
+				 * the start gate: in no op's latency */
 } __attribute__((aligned(64)));
 
 /*
@@ -149,8 +151,6 @@ struct client_slot {
 	uint32_t directory;	/* index of its target directory */
 	uint32_t npass_records;
 	uint64_t start_ns;	/* when the client was released */
-	uint64_t setup_ns;	/* its backend setup (a connection), before
-				 * the start gate: in no op's latency */
 	/*
 	 * Bit k: ops[k] has been written, so its pages exist.  Readers skip
 	 * the others: in a shared mapping even a read allocates a page.

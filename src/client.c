@@ -259,7 +259,7 @@ struct client *client_new(void *mem_ctx, const struct dbench_options *opts,
 
 	setup_ns = now_ns();
 	rc = be->setup(c, &cfg, &c->be_state, &err);
-	STORE(c->slot->setup_ns, now_ns() - setup_ns);
+	STORE(c->live->setup_ns, now_ns() - setup_ns);
 	if (rc != 0) {
 		fprintf(stderr, "dbench: client %u: %s backend setup: %s\n",
 			client, be->name, err ? err : "failed");

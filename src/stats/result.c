@@ -245,7 +245,7 @@ struct run_result *result_build(void *mem_ctx, const struct stats_region *r,
 	res->failed = p->failed;
 
 	for (unsigned i = first; i < first + n; i++) {
-		uint64_t su = LOAD(r->slots[i].setup_ns);
+		uint64_t su = LOAD(r->live[i].setup_ns);
 
 		res->setup_sum_ns += su;
 		if (su > res->setup_max_ns)
