@@ -109,8 +109,8 @@ run() {
 				if ($f == "sec" && ($(f - 2) == "execute" || $(f - 2) == "warmup")) {
 					nl++
 					# due at a whole second after the release
-					# (the line's own figure is the phase's
-					# seconds): taken as less than 1 s late
+					# (the figure in the line counts the
+					# seconds of the phase): less than 1 s late
 					d = $1 - rel
 					late = (d - int(d)) * 1000
 					if (late > worst) worst = late
