@@ -97,7 +97,7 @@ int main(int argc, char **argv)
 	all = talloc_zero(mem, struct histogram);
 	for (unsigned k = 0; k < OP_NUM_MEASURED; k++) {
 		ops += region.slots[0].ops[k].count;
-		hist_merge(all, &region.slots[0].ops[k].hist);
+		stats_hist_merge(all, &region.slots[0], k);
 	}
 	printf("ops %llu seconds %.3f ops_per_sec %.0f ns_per_op %.1f "
 	       "p50_ns %llu p99_ns %llu p999_ns %llu clock_read_ns %.1f "

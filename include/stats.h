@@ -2,10 +2,12 @@
  * stats.h - the shared statistics region and its aggregation.
  *
  * The parent maps one anonymous MAP_SHARED region before forking.  It has
- * a header written only by the parent (phase, tick, stop request) and one
- * slot per client written only by that client.  Readers use relaxed atomic
- * loads; nothing is locked.  Untouched pages (most of the histograms) cost
- * no memory.
+ * a header written only by the parent (phase, tick, stop request), then,
+ * written only by its client, per client: a live entry in a dense array
+ * (state and counters, what the parent reads at every poll and tick) and
+ * a slot (per-op figures and histograms, mismatches, pass records: read
+ * once, at the end).  Readers use relaxed atomic loads; nothing is locked.
+ * Untouched pages (most of the histograms) cost no memory.
  *
  * Phases: a client keeps counters for the phase it last saw.  When the
  * parent moves from warmup to execute, each client notices at its next op,
@@ -65,6 +67,31 @@ struct mismatch_stats {
 
 #define STATS_MAX_PASS_RECORDS 4096
 
+/*
+ * An op kind's figures in a client's slot.  Its histogram has the
+ * buckets of histogram.h, but 32-bit and kept apart (client_slot.hist),
+ * so that the figures of every kind share a few cache lines and a
+ * bucket array is half the size: the bucket written at each op is less
+ * often a cache or TLB miss.  A bucket that would wrap adds 2^32 to a
+ * carry entry (client_slot.carry) instead.
+ */
+struct slot_op {
+	uint64_t count;
+	uint64_t sum_ns;
+	uint64_t max_ns;
+	uint32_t lo;		/* buckets [lo, end) may be non-zero; */
+	uint32_t end;		/* end == 0 when none is */
+};
+
+/* 2^32 x wraps more values in bucket `bucket` of op kind `kind`. */
+struct slot_carry {
+	uint32_t kind;
+	uint32_t bucket;
+	uint64_t wraps;
+};
+
+#define STATS_MAX_CARRIES 8
+
 struct pass_record {
 	uint32_t ms;		/* duration of the pass */
 	uint32_t at_ms;		/* ms since the client started, at its end */
@@ -85,40 +112,100 @@ struct tick_stats {
 	struct histogram hist;	/* every measured op of that second */
 };
 
-struct client_slot {
+/*
+ * What the parent reads of a client while the run goes on: its state at
+ * every poll, its counters at every tick.  One per client in a dense
+ * array apart from the slots (two cache lines each, the first written at
+ * every op), so that a tick reads 128 bytes a client rather than a page,
+ * and neighbours written by other workers share no cache line.
+ */
+struct client_live {
 	/* tag of the counters below: enum run_phase */
 	uint32_t phase;
 	uint32_t state;		/* enum client_state */
-	uint32_t program;	/* index of its loadfile */
 	uint32_t cur_op;	/* op index being run (for crash reports) */
-	uint32_t client_id;	/* the client's id (stats_client_id()) */
-	uint32_t directory;	/* index of its target directory */
+	uint32_t pad;
 	uint64_t lines;		/* loadfile lines done in this phase */
 	uint64_t bytes;		/* ReadX + WriteX bytes in this phase */
 	uint64_t read_bytes;	/* ... of them ReadX's */
-	uint64_t lines_before;	/* lines of the earlier phases (added at
-				 * the phase change, off the hot path) */
 	uint64_t tick_seen;	/* tick the tick_max_ns belongs to */
 	uint64_t tick_max_ns;	/* worst latency in that tick */
-	int64_t sp;		/* last SETSP value */
 	uint64_t passes;	/* completed passes (whole run) */
-	uint64_t start_ns;	/* when the client was released */
+	/* second line: written now and then */
+	uint64_t lines_before;	/* lines of the earlier phases (added at
+				 * the phase change, off the hot path) */
+	int64_t sp;		/* last SETSP value */
 	uint64_t end_ns;	/* when it stopped running ops */
 	uint64_t setup_ns;	/* its backend setup (a connection), before
 				 * the start gate: in no op's latency */
+} __attribute__((aligned(64)));
+
+/*
+ * The rest of a client's figures: read by the parent once, at the end
+ * (and the tick buffers once a second when a series is kept).  Each slot
+ * starts on a page of its own.
+ */
+struct client_slot {
+	uint32_t program;	/* index of its loadfile */
+	uint32_t client_id;	/* the client's id (stats_client_id()) */
+	uint32_t directory;	/* index of its target directory */
 	uint32_t npass_records;
+	uint64_t start_ns;	/* when the client was released */
 	/*
 	 * Bit k: ops[k] has been written, so its pages exist.  Readers skip
-	 * the others: in a shared mapping even a read allocates a page, and
-	 * the parent reading 17 untouched op_stats of 1,024 slots at its
-	 * first tick allocated 17,000 pages (70 MB, and a late tick).
+	 * the others: in a shared mapping even a read allocates a page.
 	 */
 	uint64_t ops_used;
-	struct op_stats ops[OP_NUM_MEASURED];
+	uint32_t ncarry;	/* carry entries in use */
+	uint32_t pad;
+	struct slot_op ops[OP_NUM_MEASURED];
 	struct mismatch_stats mm[OP_NUM_MEASURED];
+	struct slot_carry carry[STATS_MAX_CARRIES];
+	/* each kind's buckets, from a page of their own */
+	uint32_t hist[OP_NUM_MEASURED][HIST_BUCKETS] __attribute__((aligned(4096)));
 	struct pass_record pass[STATS_MAX_PASS_RECORDS];
 	struct tick_stats tick_buf[2];	/* see struct tick_stats */
-};
+} __attribute__((aligned(4096)));
+
+/* Rare path of stats_hist_record(): bucket i of kind k is full. */
+void stats_hist_carry(struct client_slot *s, unsigned k, unsigned i);
+
+/*
+ * Client side: count v in kind k's histogram (the bucket and its range;
+ * the caller keeps count, sum and max).  O(1), no lock.
+ */
+static inline void stats_hist_record(struct client_slot *s, unsigned k,
+				     uint64_t v)
+{
+	struct slot_op *os = &s->ops[k];
+	unsigned i = hist_index(v);
+	uint32_t c = s->hist[k][i];
+
+	if (__builtin_expect(c == UINT32_MAX, 0)) {
+		stats_hist_carry(s, k, i);
+		c = 0;
+	} else {
+		c++;
+	}
+	__atomic_store_n(&s->hist[k][i], c, __ATOMIC_RELAXED);
+	if (os->end == 0) {
+		__atomic_store_n(&os->lo, i, __ATOMIC_RELAXED);
+		__atomic_store_n(&os->end, i + 1, __ATOMIC_RELEASE);
+	} else if (i < os->lo) {
+		__atomic_store_n(&os->lo, i, __ATOMIC_RELEASE);
+	} else if (i >= os->end) {
+		__atomic_store_n(&os->end, i + 1, __ATOMIC_RELEASE);
+	}
+}
+
+/* Bucket i of kind k in slot s, carries included (s may be written
+ * concurrently). */
+uint64_t stats_hist_bucket(const struct client_slot *s, unsigned k,
+			   unsigned i);
+
+/* dst += kind k's histogram in slot s, bucket by bucket. */
+void stats_hist_merge(struct histogram *dst, const struct client_slot *s,
+		      unsigned k);
 
 struct stats_header {
 	uint32_t phase;		/* enum run_phase, written by the parent */
@@ -131,7 +218,8 @@ struct stats_header {
 
 struct stats_region {
 	struct stats_header *hdr;
-	struct client_slot *slots;
+	struct client_live *live;	/* [nclients] */
+	struct client_slot *slots;	/* [nclients] */
 	unsigned nclients;
 	/*
 	 * Client ids are client_id_base + slot index: 0 on one host, the
@@ -166,13 +254,22 @@ struct stats_total {
 	struct mismatch_stats mm[OP_NUM_MEASURED];
 };
 
+/* What a tick needs: the live counters summed (stats_sum_live()). */
+struct stats_live_total {
+	uint64_t lines;		/* clients in the phase asked for */
+	uint64_t lines_run;	/* every client: lines since release */
+	uint64_t bytes;
+	uint64_t tick_max_ns;	/* worst latency in the tick asked for */
+	unsigned clients;	/* clients in the phase */
+};
+
 /*
- * Map into this process the pages stats_sum() reads, for the op kinds in
- * ops_mask (bit k: ops[k]).  The parent calls it right after the
- * release: its first tick would otherwise take one page fault for each
- * (slot, page), some 17,000 with 1,024 clients, and come 40-80 ms late.
+ * Parent side, once a second: add up the live counters of every client
+ * (the dense array only; no slot page is read).  tick: the tick whose
+ * worst latency is wanted.
  */
-void stats_prefault(const struct stats_region *r, uint64_t ops_mask);
+void stats_sum_live(const struct stats_region *r, uint32_t phase,
+		    uint64_t tick, struct stats_live_total *t);
 
 /*
  * Add up the slots [first, first+n) whose counters belong to phase.
@@ -180,7 +277,9 @@ void stats_prefault(const struct stats_region *r, uint64_t ops_mask);
  * whose worst latency is wanted.
  */
 /* t must start zeroed (talloc_zero) the first time: its histograms are
- * cleared by range. */
+ * cleared by range.  With with_hist, each slot read is released from this
+ * process afterwards (stats_slot_release()): the parent reads every slot
+ * once, at the end, and keeps only one mapped at a time. */
 void stats_sum(const struct stats_region *r, unsigned first, unsigned n,
 	       uint32_t phase, uint64_t tick, bool with_hist,
 	       struct stats_total *t);
@@ -233,8 +332,16 @@ static inline unsigned stats_client_id(const struct stats_region *r,
 	return r->client_id_base + slot;
 }
 
-/* Reset one slot's counters and tag them with phase (client side). */
-void stats_slot_reset(struct client_slot *s, uint32_t phase);
+/* Reset one client's counters and tag them with phase (client side). */
+void stats_slot_reset(const struct stats_region *r, unsigned slot,
+		      uint32_t phase);
+
+/*
+ * Drop this process's mapping of slot's pages (their contents stay: a
+ * later read maps them again), so that reading every slot once does not
+ * leave them all in the reader's memory.
+ */
+void stats_slot_release(const struct stats_region *r, unsigned slot);
 
 /* Monotonic clock in nanoseconds. */
 uint64_t now_ns(void);

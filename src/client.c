@@ -49,6 +49,7 @@ struct client {
 	void *be_state;
 	struct stats_region *region;
 	struct client_slot *slot;
+	struct client_live *live;	/* its entry in region->live */
 	unsigned id;			/* client id: names its tree */
 	unsigned slot_index;		/* its slot in the region */
 
@@ -242,6 +243,7 @@ struct client *client_new(void *mem_ctx, const struct dbench_options *opts,
 	c->be = be;
 	c->region = region;
 	c->slot = &region->slots[slot];
+	c->live = &region->live[slot];
 	c->id = client;
 	c->slot_index = slot;
 	c->rng = 0x6462656e6368ull ^ ((uint64_t)client << 32);
@@ -266,7 +268,7 @@ struct client *client_new(void *mem_ctx, const struct dbench_options *opts,
 
 	setup_ns = now_ns();
 	rc = be->setup(c, &cfg, &c->be_state, &err);
-	STORE(c->slot->setup_ns, now_ns() - setup_ns);
+	STORE(c->live->setup_ns, now_ns() - setup_ns);
 	if (rc != 0) {
 		fprintf(stderr, "dbench: client %u: %s backend setup: %s\n",
 			client, be->name, err ? err : "failed");
@@ -286,7 +288,7 @@ void client_start(struct client *c, uint64_t start_ns)
 	c->start_ns = start_ns;
 	c->pass_start_ns = start_ns;
 	STORE(c->slot->start_ns, start_ns);
-	STORE(c->slot->state, CLIENT_RUNNING);
+	STORE(c->live->state, CLIENT_RUNNING);
 }
 
 bool client_failed(const struct client *c)
@@ -526,7 +528,8 @@ static void record(struct client *c, enum op_kind k, uint64_t lat,
 		   uint64_t bytes)
 {
 	struct client_slot *s = c->slot;
-	struct op_stats *os = &s->ops[k];
+	struct client_live *l = c->live;
+	struct slot_op *os = &s->ops[k];
 	uint64_t tick = LOAD(c->region->hdr->tick);
 
 	if (!(s->ops_used & (1ull << k)))
@@ -536,20 +539,20 @@ static void record(struct client *c, enum op_kind k, uint64_t lat,
 	STORE(os->sum_ns, os->sum_ns + lat);
 	if (lat > os->max_ns)
 		STORE(os->max_ns, lat);
-	hist_record(&os->hist, lat);
+	stats_hist_record(s, k, lat);
 	/* the once-a-second series, only when someone will read it */
 	if (c->opts->series_path != NULL || c->opts->json_path != NULL)
 		stats_tick_record(s, tick, lat, bytes);
 	if (bytes != 0) {
-		STORE(s->bytes, s->bytes + bytes);
+		STORE(l->bytes, l->bytes + bytes);
 		if (k == OP_READX || k == OP_READ5)
-			STORE(s->read_bytes, s->read_bytes + bytes);
+			STORE(l->read_bytes, l->read_bytes + bytes);
 	}
-	if (s->tick_seen != tick) {
-		STORE(s->tick_max_ns, lat);
-		STORE(s->tick_seen, tick);
-	} else if (lat > s->tick_max_ns) {
-		STORE(s->tick_max_ns, lat);
+	if (l->tick_seen != tick) {
+		STORE(l->tick_max_ns, lat);
+		STORE(l->tick_seen, tick);
+	} else if (lat > l->tick_max_ns) {
+		STORE(l->tick_max_ns, lat);
 	}
 }
 
@@ -583,7 +586,7 @@ static void sync_phase(struct client *c)
 		return;
 	c->seen_phase = phase;
 	if (phase == PHASE_WARMUP || phase == PHASE_EXECUTE)
-		stats_slot_reset(c->slot, phase);
+		stats_slot_reset(c->region, c->slot_index, phase);
 }
 
 /*
@@ -745,12 +748,12 @@ static bool sp_reached(const struct client *c, int64_t who, int64_t sp)
 {
 	const struct stats_region *r = c->region;
 	int64_t slot = who - (int64_t)(c->id - c->slot_index);
-	const struct client_slot *s;
+	const struct client_live *s;
 	uint32_t st;
 
 	if (slot < 0 || (uint64_t)slot >= r->nclients || (unsigned)who == c->id)
 		return true;
-	s = &r->slots[slot];
+	s = &r->live[slot];
 	st = LOAD(s->state);
 	return LOAD(s->sp) >= sp || st == CLIENT_DONE ||
 	       st == CLIENT_FAILED || st == CLIENT_CLEANUP;
@@ -789,6 +792,7 @@ enum client_step_result client_step(struct client *c)
 {
 	const struct program *prog = c->prog;
 	struct client_slot *s = c->slot;
+	struct client_live *l = c->live;
 	const struct op *op;
 	enum client_step_result res = STEP_OK;
 
@@ -809,7 +813,7 @@ enum client_step_result client_step(struct client *c)
 						      1000000u);
 			STORE(s->npass_records, n + 1);
 		}
-		STORE(s->passes, s->passes + 1);
+		STORE(l->passes, l->passes + 1);
 		c->pc = 0;
 		c->depth = 0;
 		c->repeat_left = 0;
@@ -818,7 +822,7 @@ enum client_step_result client_step(struct client *c)
 	}
 
 	op = &prog->ops[c->pc];
-	STORE(s->cur_op, c->pc);
+	STORE(l->cur_op, c->pc);
 
 	switch (op->kind) {
 	case OP_LOOP: {
@@ -865,7 +869,7 @@ enum client_step_result client_step(struct client *c)
 		advance(c);
 		break;
 	case OP_SETSP:
-		STORE(s->sp, control_value(c, op, 0));
+		STORE(l->sp, control_value(c, op, 0));
 		advance(c);
 		break;
 	case OP_WAITSP:
@@ -893,7 +897,7 @@ enum client_step_result client_step(struct client *c)
 		advance(c);
 		break;
 	}
-	STORE(s->lines, s->lines + 1);
+	STORE(l->lines, l->lines + 1);
 	return res;
 }
 
@@ -902,7 +906,7 @@ int client_cleanup(struct client *c)
 	char *dir;
 	int ret;
 
-	STORE(c->slot->state, CLIENT_CLEANUP);
+	STORE(c->live->state, CLIENT_CLEANUP);
 	if (c->opts->skip_cleanup)
 		return 0;
 	dir = client_dir_name(c, c->id);

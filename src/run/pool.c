@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -88,7 +89,7 @@ static void on_signal(int sig, siginfo_t *si, void *ctx)
 
 /* ---- worker side ---------------------------------------------------- */
 
-static void set_state(struct client_slot *s, enum client_state st)
+static void set_state(struct client_live *s, enum client_state st)
 {
 	__atomic_store_n(&s->state, (uint32_t)st, __ATOMIC_RELEASE);
 }
@@ -113,10 +114,10 @@ static int worker_prepare(struct run *run, const struct worker *w, void *mem,
 		cl[i] = client_new(mem, opts, su->programs[pi], pi,
 				   su->backend, opts->directories[d], r, slot);
 		if (cl[i] == NULL) {
-			set_state(&r->slots[slot], CLIENT_FAILED);
+			set_state(&r->live[slot], CLIENT_FAILED);
 			rc = 1;
 		} else {
-			set_state(&r->slots[slot], CLIENT_READY);
+			set_state(&r->live[slot], CLIENT_READY);
 		}
 	}
 	return rc;
@@ -135,7 +136,7 @@ static bool worker_turn(struct run *run, const struct worker *w,
 			enum client_step_result res, int *rc)
 {
 	struct stats_region *r = &run->region;
-	struct client_slot *s = &r->slots[w->first + i];
+	struct client_live *s = &r->live[w->first + i];
 
 	if (wake[i] != 0) {
 		uint64_t now = now_ns();
@@ -236,21 +237,31 @@ static void worker_signals(void)
 	signal(SIGPIPE, SIG_DFL);
 }
 
+/*
+ * The worker's memory: a pool of fresh pages instead of the heap
+ * inherited from the parent (each heap page written in a fresh process is
+ * a copy-on-write fault and a private page: preparing a client took
+ * 1.6 ms of CPU, 0.9 ms with the pool, 0.7 s less before 1,024 clients
+ * start).  malloc maps a block this large on its own only while its
+ * threshold for that is the default: a large block the parent freed
+ * raises it, and the pool then came from the heap, some 250 KB more of
+ * each worker's memory at 1,024 clients.  What does not fit, or is
+ * allocated after the pool is spent, comes from malloc as usual.
+ */
+static void *worker_pool(const struct worker *w)
+{
+#ifdef M_MMAP_THRESHOLD
+	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+#endif
+	return talloc_pool(NULL, WORKER_POOL_BASE +
+					 (size_t)w->n * WORKER_POOL_CLIENT);
+}
+
 static int worker_main(struct run *run, const struct worker *w, int gate_fd,
 		       pid_t parent)
 {
 	struct stats_region *r = &run->region;
-	/*
-	 * The worker's memory comes from a pool of fresh pages (malloc maps a
-	 * block this large on its own) instead of the heap inherited from
-	 * the parent: each heap page written in a fresh process is a
-	 * copy-on-write fault, and preparing a client took 1.6 ms of CPU,
-	 * 0.9 ms with the pool (0.7 s of CPU less before 1,024 clients start).
-	 * What does not fit, or is allocated after the pool is spent, comes
-	 * from malloc as usual.
-	 */
-	void *mem = talloc_pool(NULL, WORKER_POOL_BASE +
-					      (size_t)w->n * WORKER_POOL_CLIENT);
+	void *mem = worker_pool(w);
 	struct client **cl = talloc_zero_array(mem, struct client *, w->n);
 	bool *done = talloc_zero_array(mem, bool, w->n);
 	uint64_t *wake = talloc_zero_array(mem, uint64_t, w->n);
@@ -266,7 +277,7 @@ static int worker_main(struct run *run, const struct worker *w, int gate_fd,
 		fprintf(stderr, "dbench: client %u: out of memory\n",
 			stats_client_id(r, w->first));
 		for (unsigned i = 0; i < w->n; i++)
-			set_state(&r->slots[w->first + i], CLIENT_FAILED);
+			set_state(&r->live[w->first + i], CLIENT_FAILED);
 		return 1;
 	}
 	rc = worker_prepare(run, w, mem, cl);
@@ -282,7 +293,7 @@ static int worker_main(struct run *run, const struct worker *w, int gate_fd,
 	rc = worker_run(run, w, cl, done, wake);
 
 	for (unsigned i = 0; i < w->n; i++) {
-		struct client_slot *s = &r->slots[w->first + i];
+		struct client_live *s = &r->live[w->first + i];
 		bool failed = client_failed(cl[i]);
 
 		if (client_cleanup(cl[i]) != 0) {
@@ -404,7 +415,7 @@ void pool_count(const struct run *run, struct coord_sample *s)
 	s->clients = r->nclients;
 	s->failed = s->running = s->started = s->busy = 0;
 	for (unsigned c = 0; c < r->nclients; c++) {
-		uint32_t st = __atomic_load_n(&r->slots[c].state,
+		uint32_t st = __atomic_load_n(&r->live[c].state,
 					      __ATOMIC_ACQUIRE);
 
 		if (st == CLIENT_FAILED)
@@ -429,7 +440,7 @@ static void describe_position(FILE *f, const struct run *run, unsigned c)
 	const struct client_slot *s = &run->region.slots[c];
 	const struct program *prog =
 		run->su->programs[s->program % run->su->nprograms];
-	uint32_t i = LOAD(s->cur_op);
+	uint32_t i = LOAD(run->region.live[c].cur_op);
 
 	if (i < prog->nops)
 		fprintf(f, " at %s:%u (%s)", prog->filename,
@@ -501,7 +512,7 @@ static void worker_exited(void *mem, struct run *run, struct worker *w,
 	fprintf(stderr, "\n");
 dead:
 	for (unsigned i = 0; i < w->n; i++)
-		set_state(&run->region.slots[w->first + i], CLIENT_FAILED);
+		set_state(&run->region.live[w->first + i], CLIENT_FAILED);
 	cleanup_for_dead(mem, run, w);
 }
 
@@ -613,6 +624,15 @@ static int start_workers(struct run *run, int gate[2])
 	}
 	fflush(stdout);
 	fflush(stderr);
+#ifdef M_TRIM_THRESHOLD
+	/*
+	 * Merge the heap's free chunks now, once: a worker whose first
+	 * large malloc merged them itself wrote to every page holding one
+	 * (the per-client paths of the tree checks, freed), some 150 KB of
+	 * copies a worker at 1,024 clients.
+	 */
+	malloc_trim(0);
+#endif
 	for (unsigned p = 0; p < run->nprocs; p++) {
 		struct worker *w = &run->workers[p];
 		pid_t pid = fork();
@@ -642,21 +662,6 @@ static int start_workers(struct run *run, int gate[2])
 	return 0;
 }
 
-/* The measured op kinds the loadfiles contain (bit k: op kind k). */
-static uint64_t measured_kinds(const struct run_setup *su)
-{
-	uint64_t mask = 0;
-
-	for (unsigned i = 0; i < su->nprograms; i++) {
-		const struct program *p = su->programs[i];
-
-		for (uint32_t k = 0; k < p->nops; k++)
-			if (p->ops[k].kind < OP_NUM_MEASURED)
-				mask |= 1ull << p->ops[k].kind;
-	}
-	return mask;
-}
-
 /* Wait until every client is prepared; false if the run must not start.
  * say: print the "prepared for launch" lines. */
 static bool wait_prepared(void *mem, struct run *run, bool say)
@@ -673,7 +678,7 @@ static bool wait_prepared(void *mem, struct run *run, bool say)
 
 			for (unsigned i = 0; i < w->n; i++) {
 				uint32_t st = __atomic_load_n(
-					&run->region.slots[w->first + i].state,
+					&run->region.live[w->first + i].state,
 					__ATOMIC_ACQUIRE);
 
 				n += st == CLIENT_READY;
@@ -754,7 +759,7 @@ static uint64_t slots_signature(const struct run *run, const struct worker *w)
 	uint64_t sig = 0;
 
 	for (unsigned i = 0; i < w->n; i++) {
-		const struct client_slot *s = &run->region.slots[w->first + i];
+		const struct client_live *s = &run->region.live[w->first + i];
 
 		sig = sig * 31 + LOAD(s->lines) + LOAD(s->passes);
 		sig = sig * 31 + LOAD(s->state);
@@ -975,13 +980,9 @@ void pool_set_release(struct run *run, uint64_t release_ns)
 
 void pool_open_gate(struct run *run)
 {
+	/* the ticks read the live array only, already mapped by the polls
+	 * that waited for the clients to be ready */
 	close_gate_end(run, 1);
-	/*
-	 * Before the first tick, map the pages the ticks read: those faults
-	 * were the first tick's, and made it late (the same work, earlier;
-	 * not before the release, where it would delay the start).
-	 */
-	stats_prefault(&run->region, measured_kinds(run->su));
 }
 
 void pool_abort(void *mem, struct run *run)
@@ -999,8 +1000,8 @@ uint64_t pool_last_end(const struct run *run)
 	uint64_t last = 0;
 
 	for (unsigned c = 0; c < run->region.nclients; c++)
-		if (LOAD(run->region.slots[c].end_ns) > last)
-			last = LOAD(run->region.slots[c].end_ns);
+		if (LOAD(run->region.live[c].end_ns) > last)
+			last = LOAD(run->region.live[c].end_ns);
 	return last;
 }
 

@@ -91,7 +91,7 @@ bool pool_start(void *mem, struct run *run, bool say);
 /* Note the release time in the region (before pool_open_gate()). */
 void pool_set_release(struct run *run, uint64_t release_ns);
 
-/* Release every client, and map the pages the ticks will read. */
+/* Release every client. */
 void pool_open_gate(struct run *run);
 
 /* The run did not start: release everyone into a stop, reap them all,

@@ -35,7 +35,6 @@ struct loop {
 	struct coord *coord;
 	const struct dbench_options *o;
 	struct stats_header *hdr;
-	struct stats_total *tot;	/* scratch for the sums */
 	struct tick_stats *tick;	/* scratch for the series' second */
 	struct series *series;		/* NULL when not collected */
 	uint64_t release;		/* CLOCK_MONOTONIC */
@@ -64,11 +63,12 @@ static void sample_sums(struct loop *l, struct coord_sample *s, bool advance)
 {
 	const struct stats_region *r = &l->pool->region;
 	uint64_t tick = LOAD(l->hdr->tick);
+	struct stats_live_total tot;
 
-	stats_sum(r, 0, r->nclients, l->phase, tick, false, l->tot);
-	s->lines = l->tot->lines_run;
-	s->bytes = l->tot->bytes;
-	s->max_ns = l->tot->tick_max_ns;
+	stats_sum_live(r, l->phase, tick, &tot);
+	s->lines = tot.lines_run;
+	s->bytes = tot.bytes;
+	s->max_ns = tot.tick_max_ns;
 	if (advance)
 		STORE(l->hdr->tick, tick + 1);
 	if (l->tick != NULL) {
@@ -331,11 +331,9 @@ struct run_result *runloop_run(void *mem, struct run *pool, struct coord *c,
 	l->coord = c;
 	l->o = o;
 	l->hdr = pool->region.hdr;
-	l->tot = talloc_zero(l, struct stats_total);
-	if (l->tot == NULL ||
-	    ((o->json_path != NULL || o->series_path != NULL) &&
-	     ((l->series = series_new(l)) == NULL ||
-	      (l->tick = talloc_zero(l, struct tick_stats)) == NULL))) {
+	if ((o->json_path != NULL || o->series_path != NULL) &&
+	    ((l->series = series_new(l)) == NULL ||
+	     (l->tick = talloc_zero(l, struct tick_stats)) == NULL)) {
 		fprintf(stderr, "dbench: out of memory\n");
 		return NULL;
 	}

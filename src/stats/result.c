@@ -17,19 +17,20 @@
 
 /* ---- sparse histograms ---------------------------------------------- */
 
-/* h's non-zero buckets into s (allocated under mem). 0, or -1. */
-static int hist_to_sparse(void *mem, const struct histogram *h,
-			  struct result_hist *s)
+/* Kind k's non-zero buckets in slot sl into s (allocated under mem).  0,
+ * or -1. */
+static int hist_to_sparse(void *mem, const struct client_slot *sl,
+			  unsigned k, struct result_hist *s)
 {
-	uint32_t lo = __atomic_load_n(&h->lo, __ATOMIC_ACQUIRE);
-	uint32_t end = __atomic_load_n(&h->end, __ATOMIC_ACQUIRE);
+	uint32_t end = __atomic_load_n(&sl->ops[k].end, __ATOMIC_ACQUIRE);
+	uint32_t lo = __atomic_load_n(&sl->ops[k].lo, __ATOMIC_ACQUIRE);
 	uint32_t n = 0;
 
 	memset(s, 0, sizeof(*s));
 	if (end > HIST_BUCKETS)
 		end = HIST_BUCKETS;
 	for (uint32_t i = lo; i < end; i++)
-		n += LOAD(h->count[i]) != 0;
+		n += stats_hist_bucket(sl, k, i) != 0;
 	if (n == 0)
 		return 0;
 	s->bucket = talloc_array(mem, uint32_t, n);
@@ -37,7 +38,7 @@ static int hist_to_sparse(void *mem, const struct histogram *h,
 	if (s->bucket == NULL || s->count == NULL)
 		return -1;
 	for (uint32_t i = lo; i < end && s->n < n; i++) {
-		uint64_t c = LOAD(h->count[i]);
+		uint64_t c = stats_hist_bucket(sl, k, i);
 
 		if (c == 0)
 			continue;
@@ -164,7 +165,7 @@ static int build_client_ops(struct run_result *res, const struct client_slot *s,
 		return -1;
 	for (unsigned k = 0; k < OP_NUM_MEASURED; k++) {
 		struct result_client_op *op = &c->ops[c->nops];
-		const struct op_stats *os = &s->ops[k];
+		const struct slot_op *os = &s->ops[k];
 		bool counted = in_phase && (used & (1ull << k)) &&
 			       LOAD(os->count) != 0;
 
@@ -178,7 +179,7 @@ static int build_client_ops(struct run_result *res, const struct client_slot *s,
 		op->count = LOAD(os->count);
 		op->sum_ns = LOAD(os->sum_ns);
 		op->max_ns = LOAD(os->max_ns);
-		if (hist_to_sparse(res, &os->hist, &op->hist) != 0)
+		if (hist_to_sparse(res, s, k, &op->hist) != 0)
 			return -1;
 	}
 	return 0;
@@ -189,19 +190,21 @@ static int build_client(struct run_result *res, const struct stats_region *r,
 			struct result_client *c)
 {
 	const struct client_slot *s = &r->slots[slot];
-	bool in_phase = __atomic_load_n(&s->phase, __ATOMIC_ACQUIRE) ==
+	const struct client_live *l = &r->live[slot];
+	bool in_phase = __atomic_load_n(&l->phase, __ATOMIC_ACQUIRE) ==
 			p->phase;
 	uint32_t npass = p->pass_records ? LOAD(s->npass_records) : 0;
+	int rc;
 
 	c->client_id = stats_client_id(r, slot);
 	c->host = p->host;
 	c->directory = LOAD(s->directory);
 	c->loadfile = talloc_strdup(res, p->programs[LOAD(s->program) %
 						     p->nprograms]->filename);
-	c->lines = in_phase ? LOAD(s->lines) : 0;
-	c->bytes = in_phase ? LOAD(s->bytes) : 0;
-	c->read_bytes = in_phase ? LOAD(s->read_bytes) : 0;
-	c->passes = LOAD(s->passes);
+	c->lines = in_phase ? LOAD(l->lines) : 0;
+	c->bytes = in_phase ? LOAD(l->bytes) : 0;
+	c->read_bytes = in_phase ? LOAD(l->read_bytes) : 0;
+	c->passes = LOAD(l->passes);
 	if (npass > STATS_MAX_PASS_RECORDS)
 		npass = STATS_MAX_PASS_RECORDS;
 	c->npass = npass;
@@ -210,7 +213,9 @@ static int build_client(struct run_result *res, const struct stats_region *r,
 					npass * sizeof(s->pass[0]));
 	if (c->loadfile == NULL || (npass > 0 && c->pass == NULL))
 		return -1;
-	return p->client_ops ? build_client_ops(res, s, in_phase, c) : 0;
+	rc = p->client_ops ? build_client_ops(res, s, in_phase, c) : 0;
+	stats_slot_release(r, slot);	/* read once: keep the parent small */
+	return rc;
 }
 
 struct run_result *result_build(void *mem_ctx, const struct stats_region *r,
@@ -242,7 +247,7 @@ struct run_result *result_build(void *mem_ctx, const struct stats_region *r,
 	res->failed = p->failed;
 
 	for (unsigned i = first; i < first + n; i++) {
-		uint64_t su = LOAD(r->slots[i].setup_ns);
+		uint64_t su = LOAD(r->live[i].setup_ns);
 
 		res->setup_sum_ns += su;
 		if (su > res->setup_max_ns)

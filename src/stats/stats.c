@@ -29,10 +29,17 @@ uint64_t wall_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* Round n up to a whole number of pages. */
+static size_t page_round(size_t n)
+{
+	return (n + 4095) & ~(size_t)4095;
+}
+
 int stats_map(struct stats_region *r, unsigned nclients)
 {
-	size_t hdr = (sizeof(struct stats_header) + 4095) & ~(size_t)4095;
-	size_t len = hdr + (size_t)nclients * sizeof(struct client_slot);
+	size_t hdr = page_round(sizeof(struct stats_header));
+	size_t live = page_round((size_t)nclients * sizeof(struct client_live));
+	size_t len = hdr + live + (size_t)nclients * sizeof(struct client_slot);
 	void *p;
 
 	memset(r, 0, sizeof(*r));
@@ -43,7 +50,8 @@ int stats_map(struct stats_region *r, unsigned nclients)
 	r->map = p;
 	r->map_len = len;
 	r->hdr = p;
-	r->slots = (struct client_slot *)((char *)p + hdr);
+	r->live = (struct client_live *)((char *)p + hdr);
+	r->slots = (struct client_slot *)((char *)p + hdr + live);
 	r->nclients = nclients;
 	r->hdr->nclients = nclients;
 	return 0;
@@ -56,17 +64,20 @@ void stats_unmap(struct stats_region *r)
 	memset(r, 0, sizeof(*r));
 }
 
-void stats_slot_reset(struct client_slot *s, uint32_t phase)
+void stats_slot_reset(const struct stats_region *r, unsigned slot,
+		      uint32_t phase)
 {
+	struct client_live *l = &r->live[slot];
+	struct client_slot *s = &r->slots[slot];
 	uint64_t used = __atomic_load_n(&s->ops_used, __ATOMIC_ACQUIRE);
 
 	/* the progress lines count on across phases, as dbench's do */
-	STORE(s->lines_before, s->lines_before + s->lines);
-	STORE(s->lines, 0);
-	s->bytes = 0;
-	s->read_bytes = 0;
+	STORE(l->lines_before, l->lines_before + l->lines);
+	STORE(l->lines, 0);
+	STORE(l->bytes, 0);
+	STORE(l->read_bytes, 0);
 	for (unsigned o = 0; o < OP_NUM_MEASURED; o++) {
-		struct op_stats *os = &s->ops[o];
+		struct slot_op *os = &s->ops[o];
 
 		/* keep untouched pages untouched */
 		if (!(used & (1ull << o)) || os->count == 0)
@@ -74,14 +85,85 @@ void stats_slot_reset(struct client_slot *s, uint32_t phase)
 		os->count = 0;
 		os->sum_ns = 0;
 		os->max_ns = 0;
-		hist_clear(&os->hist);
+		if (os->end != 0)
+			memset(&s->hist[o][os->lo], 0,
+			       (os->end - os->lo) * sizeof(s->hist[o][0]));
+		os->lo = 0;
+		os->end = 0;
 	}
-	__atomic_store_n(&s->phase, phase, __ATOMIC_RELEASE);
+	/* the carries of the kinds just cleared, i.e. all of them */
+	s->ncarry = 0;
+	__atomic_store_n(&l->phase, phase, __ATOMIC_RELEASE);
 }
 
-static void op_stats_add(struct op_stats *dst, const struct op_stats *src,
-			 bool with_hist)
+void stats_hist_carry(struct client_slot *s, unsigned k, unsigned i)
 {
+	uint32_t n = s->ncarry;
+
+	for (uint32_t j = 0; j < n; j++)
+		if (s->carry[j].kind == k && s->carry[j].bucket == i) {
+			STORE(s->carry[j].wraps, s->carry[j].wraps + 1);
+			return;
+		}
+	if (n == STATS_MAX_CARRIES)
+		return;	/* 8 x 2^32 values in 8 buckets: the 9th wraps */
+	s->carry[n].kind = k;
+	s->carry[n].bucket = i;
+	STORE(s->carry[n].wraps, 1);
+	__atomic_store_n(&s->ncarry, n + 1, __ATOMIC_RELEASE);
+}
+
+uint64_t stats_hist_bucket(const struct client_slot *s, unsigned k,
+			   unsigned i)
+{
+	uint64_t c = LOAD(s->hist[k][i]);
+	uint32_t n = __atomic_load_n(&s->ncarry, __ATOMIC_ACQUIRE);
+
+	for (uint32_t j = 0; j < n && j < STATS_MAX_CARRIES; j++)
+		if (s->carry[j].kind == k && s->carry[j].bucket == i)
+			c += LOAD(s->carry[j].wraps) << 32;
+	return c;
+}
+
+void stats_hist_merge(struct histogram *dst, const struct client_slot *s,
+		      unsigned k)
+{
+	const struct slot_op *os = &s->ops[k];
+	uint32_t end = __atomic_load_n(&os->end, __ATOMIC_ACQUIRE);
+	uint32_t lo = __atomic_load_n(&os->lo, __ATOMIC_ACQUIRE);
+	uint32_t n = __atomic_load_n(&s->ncarry, __ATOMIC_ACQUIRE);
+
+	if (end == 0)
+		return;
+	if (end > HIST_BUCKETS)
+		end = HIST_BUCKETS;
+	for (uint32_t i = lo; i < end; i++)
+		dst->count[i] += LOAD(s->hist[k][i]);
+	for (uint32_t j = 0; j < n && j < STATS_MAX_CARRIES; j++)
+		if (s->carry[j].kind == k && s->carry[j].bucket < HIST_BUCKETS)
+			dst->count[s->carry[j].bucket] +=
+				LOAD(s->carry[j].wraps) << 32;
+	if (dst->end == 0 || lo < dst->lo)
+		dst->lo = lo;
+	if (end > dst->end)
+		dst->end = end;
+}
+
+void stats_slot_release(const struct stats_region *r, unsigned slot)
+{
+	/*
+	 * The region is shared memory: dropping this process's mapping of
+	 * the pages keeps their contents (a later read maps them again).
+	 */
+	if (slot < r->nclients)
+		(void)madvise(&r->slots[slot], sizeof(r->slots[slot]),
+			      MADV_DONTNEED);
+}
+
+static void op_stats_add(struct op_stats *dst, const struct client_slot *s,
+			 unsigned k, bool with_hist)
+{
+	const struct slot_op *src = &s->ops[k];
 	uint64_t count = LOAD(src->count);
 	uint64_t max = LOAD(src->max_ns);
 
@@ -90,7 +172,7 @@ static void op_stats_add(struct op_stats *dst, const struct op_stats *src,
 	if (max > dst->max_ns)
 		dst->max_ns = max;
 	if (with_hist && count != 0)
-		hist_merge(&dst->hist, &src->hist);
+		stats_hist_merge(&dst->hist, s, k);
 }
 
 static void mismatch_add(struct mismatch_stats *dst,
@@ -111,29 +193,49 @@ static void mismatch_add(struct mismatch_stats *dst,
 	}
 }
 
-/* Read one byte of each page of [p, p + len). */
-static void touch_pages(const void *p, size_t len)
+void stats_sum_live(const struct stats_region *r, uint32_t phase,
+		    uint64_t tick, struct stats_live_total *t)
 {
-	uintptr_t a = (uintptr_t)p, end = a + len;
+	memset(t, 0, sizeof(*t));
+	for (unsigned c = 0; c < r->nclients; c++) {
+		const struct client_live *l = &r->live[c];
+		uint64_t lines = LOAD(l->lines);
 
-	while (a < end) {
-		(void)*(const volatile char *)a;
-		a = (a | 4095) + 1;
+		t->lines_run += LOAD(l->lines_before) + lines;
+		if (__atomic_load_n(&l->phase, __ATOMIC_ACQUIRE) != phase)
+			continue;
+		t->clients++;
+		t->lines += lines;
+		t->bytes += LOAD(l->bytes);
+		if (LOAD(l->tick_seen) == tick) {
+			uint64_t m = LOAD(l->tick_max_ns);
+
+			if (m > t->tick_max_ns)
+				t->tick_max_ns = m;
+		}
 	}
 }
 
-void stats_prefault(const struct stats_region *r, uint64_t ops_mask)
+/* One slot of the phase wanted into t (see stats_sum()). */
+static void slot_add(struct stats_total *t, const struct client_live *l,
+		     const struct client_slot *s, uint64_t tick,
+		     bool with_hist)
 {
-	for (unsigned c = 0; c < r->nclients; c++) {
-		const struct client_slot *s = &r->slots[c];
+	uint64_t used = __atomic_load_n(&s->ops_used, __ATOMIC_ACQUIRE);
 
-		touch_pages(s, offsetof(struct client_slot, ops));
-		touch_pages(s->mm, sizeof(s->mm));
-		for (unsigned o = 0; o < OP_NUM_MEASURED; o++)
-			if (ops_mask & (1ull << o))
-				touch_pages(&s->ops[o],
-					    offsetof(struct op_stats, hist));
+	t->clients++;
+	t->lines += LOAD(l->lines);
+	t->bytes += LOAD(l->bytes);
+	t->read_bytes += LOAD(l->read_bytes);
+	if (LOAD(l->tick_seen) == tick) {
+		uint64_t m = LOAD(l->tick_max_ns);
+
+		if (m > t->tick_max_ns)
+			t->tick_max_ns = m;
 	}
+	for (unsigned o = 0; o < OP_NUM_MEASURED; o++)
+		if (used & (1ull << o))
+			op_stats_add(&t->ops[o], s, o, with_hist);
 }
 
 void stats_sum(const struct stats_region *r, unsigned first, unsigned n,
@@ -156,30 +258,17 @@ void stats_sum(const struct stats_region *r, unsigned first, unsigned n,
 	t->clients = 0;
 
 	for (unsigned c = first; c < first + n && c < r->nclients; c++) {
+		const struct client_live *l = &r->live[c];
 		const struct client_slot *s = &r->slots[c];
 
 		for (unsigned o = 0; o < OP_NUM_MEASURED; o++)
 			mismatch_add(&t->mm[o], &s->mm[o]);
-		t->lines_run += LOAD(s->lines_before) + LOAD(s->lines);
-		if (__atomic_load_n(&s->phase, __ATOMIC_ACQUIRE) != phase)
-			continue;
-		t->clients++;
-		t->lines += LOAD(s->lines);
-		t->bytes += LOAD(s->bytes);
-		t->read_bytes += LOAD(s->read_bytes);
-		if (LOAD(s->tick_seen) == tick) {
-			uint64_t m = LOAD(s->tick_max_ns);
-
-			if (m > t->tick_max_ns)
-				t->tick_max_ns = m;
-		}
-		uint64_t used = __atomic_load_n(&s->ops_used,
-						__ATOMIC_ACQUIRE);
-
-		for (unsigned o = 0; o < OP_NUM_MEASURED; o++)
-			if (used & (1ull << o))
-				op_stats_add(&t->ops[o], &s->ops[o],
-					     with_hist);
+		t->lines_run += LOAD(l->lines_before) + LOAD(l->lines);
+		if (__atomic_load_n(&l->phase, __ATOMIC_ACQUIRE) == phase)
+			slot_add(t, l, s, tick, with_hist);
+		/* read once, at the end: keep the parent small */
+		if (with_hist)
+			stats_slot_release(r, c);
 	}
 }
 

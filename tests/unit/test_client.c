@@ -200,7 +200,7 @@ static void test_loops_and_repeat(void **state)
 	assert_int_equal(mock.count[OP_CLOSE], 0);	/* LOOP 0, REPEAT 0 */
 	assert_int_equal(mock.count[OP_QFILEINFO], 4);
 	assert_int_equal(mock.count[OP_NTCREATEX], 1);
-	assert_int_equal(f->region.slots[0].passes, 1);
+	assert_int_equal(f->region.live[0].passes, 1);
 	assert_int_equal(f->region.slots[0].npass_records, 1);
 	assert_int_equal(f->region.slots[0].ops[OP_FLUSH].count, 6);
 	free_programs(f);
@@ -263,7 +263,7 @@ static void test_values(void **state)
 	assert_true(mock.calls[6].arg[0] >= 5000 &&
 		    mock.calls[6].arg[0] < 6000);
 	/* 2 writes + 3 reads of 10 bytes */
-	assert_int_equal(f->region.slots[0].bytes, 50);
+	assert_int_equal(f->region.live[0].bytes, 50);
 	free_programs(f);
 }
 
@@ -373,11 +373,11 @@ static void test_phase_reset(void **state)
 	f->region.hdr->phase = PHASE_WARMUP;
 	client_step(c);
 	client_step(c);
-	assert_int_equal(f->region.slots[0].phase, PHASE_WARMUP);
-	assert_int_equal(f->region.slots[0].lines, 2);
+	assert_int_equal(f->region.live[0].phase, PHASE_WARMUP);
+	assert_int_equal(f->region.live[0].lines, 2);
 	f->region.hdr->phase = PHASE_EXECUTE;
 	client_step(c);		/* pass boundary */
-	assert_int_equal(f->region.slots[0].phase, PHASE_EXECUTE);
+	assert_int_equal(f->region.live[0].phase, PHASE_EXECUTE);
 	assert_int_equal(f->region.slots[0].ops[OP_FLUSH].count, 0);
 	client_step(c);
 	assert_int_equal(f->region.slots[0].ops[OP_FLUSH].count, 1);
@@ -435,7 +435,7 @@ static void test_sleep_returns_wait(void **state)
 	assert_int_equal(client_step(c), STEP_WAIT);
 	assert_int_equal(client_wake_at(c), wake);
 	assert_int_equal(mock.count[OP_MKDIR], 0);
-	assert_int_equal(f->region.slots[0].lines, 0);
+	assert_int_equal(f->region.live[0].lines, 0);
 	f->region.hdr->stop = 1;
 	assert_int_equal(client_step(c), STEP_STOPPED);
 	free_programs(f);

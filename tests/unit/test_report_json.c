@@ -49,17 +49,19 @@ static void fill_options(struct dbench_options *o)
 	o->argv = argv_;
 }
 
-static void put(struct client_slot *s, enum op_kind k, uint64_t lat)
+static void put(struct stats_region *r, unsigned c, enum op_kind k,
+		uint64_t lat)
 {
-	struct op_stats *os = &s->ops[k];
+	struct client_slot *s = &r->slots[c];
+	struct slot_op *os = &s->ops[k];
 
 	s->ops_used |= 1u << k;	/* as the client's record() does */
 	os->count++;
 	os->sum_ns += lat;
 	if (lat > os->max_ns)
 		os->max_ns = lat;
-	hist_record(&os->hist, lat);
-	s->lines++;
+	stats_hist_record(s, k, lat);
+	r->live[c].lines++;
 }
 
 /* A run of two clients: ReadX on both, Close on client 1 only. */
@@ -81,13 +83,13 @@ static struct json_object *build(void *mem, struct stats_region *r,
 	fill_options(o);
 	assert_int_equal(stats_map(r, 2), 0);
 	for (unsigned c = 0; c < 2; c++) {
-		stats_slot_reset(&r->slots[c], PHASE_EXECUTE);
-		r->slots[c].bytes = 1000000;
-		r->slots[c].read_bytes = 250000;
+		stats_slot_reset(r, c, PHASE_EXECUTE);
+		r->live[c].bytes = 1000000;
+		r->live[c].read_bytes = 250000;
 		for (uint64_t i = 1; i <= 1000; i++)
-			put(&r->slots[c], OP_READX, i * 1000);
+			put(r, c, OP_READX, i * 1000);
 	}
-	put(&r->slots[1], OP_CLOSE, 5000000);
+	put(r, 1, OP_CLOSE, 5000000);
 	r->slots[1].mm[OP_CLOSE].count = 2;
 	stats_tick_record(&r->slots[0], 0, 1000, 4096);
 	stats_tick_sum(r, 0, acc);

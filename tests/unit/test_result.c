@@ -38,19 +38,21 @@ struct fixture {
 	struct program *progs[2];
 };
 
-static void put(struct client_slot *s, enum op_kind k, uint64_t lat,
-		uint64_t bytes)
+static void put(struct stats_region *r, unsigned c, enum op_kind k,
+		uint64_t lat, uint64_t bytes)
 {
-	struct op_stats *os = &s->ops[k];
+	struct client_slot *s = &r->slots[c];
+	struct client_live *l = &r->live[c];
+	struct slot_op *os = &s->ops[k];
 
 	s->ops_used |= 1u << k;
 	os->count++;
 	os->sum_ns += lat;
 	if (lat > os->max_ns)
 		os->max_ns = lat;
-	hist_record(&os->hist, lat);
-	s->bytes += bytes;
-	s->lines++;
+	stats_hist_record(s, k, lat);
+	l->bytes += bytes;
+	l->lines++;
 }
 
 /*
@@ -74,18 +76,19 @@ static void fill(void *mem, struct fixture *f)
 	for (unsigned c = 0; c < NCLIENTS; c++) {
 		struct client_slot *s = &f->r.slots[c];
 
-		stats_slot_reset(s, c == 3 ? PHASE_WARMUP : PHASE_EXECUTE);
+		stats_slot_reset(&f->r, c, c == 3 ? PHASE_WARMUP :
+						  PHASE_EXECUTE);
 		s->client_id = 10 + c;
 		s->program = c % 2;
 		s->directory = c % 2;
-		s->passes = c;
+		f->r.live[c].passes = c;
 		s->npass_records = c;
 		for (unsigned i = 0; i < c; i++) {
 			s->pass[i].ms = 100 * (c + 1) + i;
 			s->pass[i].at_ms = 1000 * (i + 1);
 		}
 		for (uint64_t i = 1; i <= 100; i++)
-			put(s, c % 2 ? OP_QPATHINFO : OP_READX,
+			put(&f->r, c, c % 2 ? OP_QPATHINFO : OP_READX,
 			    i * 1000 * (c + 1), c % 2 ? 0 : 5);
 	}
 	f->r.slots[1].mm[OP_QPATHINFO] = (struct mismatch_stats){

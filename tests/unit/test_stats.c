@@ -17,10 +17,12 @@
 
 #include "stats.h"
 
-static void put(struct client_slot *s, enum op_kind k, uint64_t lat,
-		uint64_t bytes, uint64_t tick)
+static void put(struct stats_region *r, unsigned c, enum op_kind k,
+		uint64_t lat, uint64_t bytes, uint64_t tick)
 {
-	struct op_stats *os = &s->ops[k];
+	struct client_slot *s = &r->slots[c];
+	struct client_live *l = &r->live[c];
+	struct slot_op *os = &s->ops[k];
 
 	s->ops_used |= 1u << k;	/* as client.c's record(): readers look
 				 * only at the op kinds marked used */
@@ -28,14 +30,14 @@ static void put(struct client_slot *s, enum op_kind k, uint64_t lat,
 	os->sum_ns += lat;
 	if (lat > os->max_ns)
 		os->max_ns = lat;
-	hist_record(&os->hist, lat);
-	s->bytes += bytes;
-	s->lines++;
-	if (s->tick_seen != tick) {
-		s->tick_seen = tick;
-		s->tick_max_ns = lat;
-	} else if (lat > s->tick_max_ns) {
-		s->tick_max_ns = lat;
+	stats_hist_record(s, k, lat);
+	l->bytes += bytes;
+	l->lines++;
+	if (l->tick_seen != tick) {
+		l->tick_seen = tick;
+		l->tick_max_ns = lat;
+	} else if (lat > l->tick_max_ns) {
+		l->tick_max_ns = lat;
 	}
 }
 
@@ -46,13 +48,13 @@ static void test_sum_by_phase(void **state)
 
 	(void)state;
 	assert_int_equal(stats_map(&r, 3), 0);
-	stats_slot_reset(&r.slots[0], PHASE_EXECUTE);
-	stats_slot_reset(&r.slots[1], PHASE_EXECUTE);
-	stats_slot_reset(&r.slots[2], PHASE_WARMUP);	/* lagging behind */
-	put(&r.slots[0], OP_READX, 1000, 4096, 5);
-	put(&r.slots[0], OP_READX, 3000, 4096, 5);
-	put(&r.slots[1], OP_WRITEX, 7000, 100, 4);	/* older tick */
-	put(&r.slots[2], OP_READX, 99999, 1 << 20, 5);
+	stats_slot_reset(&r, 0, PHASE_EXECUTE);
+	stats_slot_reset(&r, 1, PHASE_EXECUTE);
+	stats_slot_reset(&r, 2, PHASE_WARMUP);	/* lagging behind */
+	put(&r, 0, OP_READX, 1000, 4096, 5);
+	put(&r, 0, OP_READX, 3000, 4096, 5);
+	put(&r, 1, OP_WRITEX, 7000, 100, 4);	/* older tick */
+	put(&r, 2, OP_READX, 99999, 1 << 20, 5);
 
 	stats_sum(&r, 0, 3, PHASE_EXECUTE, 5, true, t);
 	assert_int_equal(t->clients, 2);
@@ -71,7 +73,7 @@ static void test_sum_by_phase(void **state)
 	assert_int_equal(t->bytes, 1 << 20);
 
 	/* the lagging client reaches execute: its warmup counts vanish */
-	stats_slot_reset(&r.slots[2], PHASE_EXECUTE);
+	stats_slot_reset(&r, 2, PHASE_EXECUTE);
 	stats_sum(&r, 0, 3, PHASE_EXECUTE, 5, true, t);
 	assert_int_equal(t->clients, 3);
 	assert_int_equal(t->ops[OP_READX].count, 2);
@@ -92,9 +94,9 @@ static void test_mismatch_first(void **state)
 
 	(void)state;
 	assert_int_equal(stats_map(&r, 3), 0);
-	stats_slot_reset(&r.slots[0], PHASE_EXECUTE);
-	stats_slot_reset(&r.slots[1], PHASE_EXECUTE);
-	stats_slot_reset(&r.slots[2], PHASE_WARMUP);
+	stats_slot_reset(&r, 0, PHASE_EXECUTE);
+	stats_slot_reset(&r, 1, PHASE_EXECUTE);
+	stats_slot_reset(&r, 2, PHASE_WARMUP);
 	assert_int_equal(r.slots[0].mm[OP_QPATHINFO].first_wall_ns, 0);
 	/* client 1's came later than client 2's */
 	r.slots[1].mm[OP_QPATHINFO].count = 2;
@@ -117,7 +119,7 @@ static void test_mismatch_first(void **state)
 	assert_int_equal(t->mm[OP_READX].count, 0);
 	assert_int_equal(t->mm[OP_READX].first_wall_ns, 0);
 	/* a phase reset keeps them */
-	stats_slot_reset(&r.slots[1], PHASE_EXECUTE);
+	stats_slot_reset(&r, 1, PHASE_EXECUTE);
 	assert_int_equal(r.slots[1].mm[OP_QPATHINFO].count, 2);
 	stats_unmap(&r);
 	free(t);
@@ -134,12 +136,12 @@ static void test_shared_with_child(void **state)
 	pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
-		stats_slot_reset(&r.slots[1], PHASE_EXECUTE);
-		put(&r.slots[1], OP_FLUSH, 42, 0, 0);
+		stats_slot_reset(&r, 1, PHASE_EXECUTE);
+		put(&r, 1, OP_FLUSH, 42, 0, 0);
 		_exit(0);
 	}
 	assert_int_equal(waitpid(pid, &status, 0), pid);
-	assert_int_equal(r.slots[1].phase, PHASE_EXECUTE);
+	assert_int_equal(r.live[1].phase, PHASE_EXECUTE);
 	assert_int_equal(r.slots[1].ops[OP_FLUSH].count, 1);
 	assert_int_equal(r.slots[1].ops[OP_FLUSH].max_ns, 42);
 	stats_unmap(&r);
@@ -215,6 +217,89 @@ static void test_slot_size(void **state)
 		    1024 * 1024);
 }
 
+/*
+ * A slot's 32-bit bucket that fills up carries into a 64-bit count: the
+ * bucket, the merged histogram and the sparse form see every value.
+ */
+static void test_hist_carry(void **state)
+{
+	struct stats_region r;
+	struct histogram *h = calloc(1, sizeof(*h));
+	struct client_slot *s;
+	unsigned i = hist_index(5000);
+
+	(void)state;
+	assert_non_null(h);
+	assert_int_equal(stats_map(&r, 1), 0);
+	s = &r.slots[0];
+	stats_slot_reset(&r, 0, PHASE_EXECUTE);
+	put(&r, 0, OP_WRITEX, 5000, 0, 0);
+	s->hist[OP_WRITEX][i] = UINT32_MAX - 1;	/* as after 2^32 - 2 more */
+	put(&r, 0, OP_WRITEX, 5000, 0, 0);	/* UINT32_MAX */
+	put(&r, 0, OP_WRITEX, 5000, 0, 0);	/* wraps: carry 1, bucket 0 */
+	put(&r, 0, OP_WRITEX, 5000, 0, 0);
+	put(&r, 0, OP_READX, 5000, 0, 0);	/* another kind: no carry */
+	assert_int_equal(s->ncarry, 1);
+	assert_int_equal(stats_hist_bucket(s, OP_WRITEX, i), (1ull << 32) + 1);
+	assert_int_equal(stats_hist_bucket(s, OP_READX, i), 1);
+	stats_hist_merge(h, s, OP_WRITEX);
+	stats_hist_merge(h, s, OP_WRITEX);
+	assert_int_equal(h->count[i], 2 * ((1ull << 32) + 1));
+	assert_int_equal(hist_total(h), 2 * ((1ull << 32) + 1));
+	/* a phase change starts the kind afresh, carries too */
+	stats_slot_reset(&r, 0, PHASE_EXECUTE);
+	assert_int_equal(s->ncarry, 0);
+	assert_int_equal(stats_hist_bucket(s, OP_WRITEX, i), 0);
+	assert_int_equal(s->ops[OP_WRITEX].end, 0);
+	stats_unmap(&r);
+	free(h);
+}
+
+/*
+ * The tick's sums come from the live array alone and agree with the full
+ * sums; releasing a slot from this process keeps what it holds.
+ */
+static void test_live_sum_and_release(void **state)
+{
+	struct stats_region r;
+	struct stats_total *t = calloc(1, sizeof(*t));
+	struct stats_live_total lt;
+
+	(void)state;
+	assert_non_null(t);
+	assert_int_equal(stats_map(&r, 3), 0);
+	assert_true((char *)r.slots >= (char *)&r.live[3]);
+	assert_int_equal((uintptr_t)&r.slots[1] % 4096, 0);
+	stats_slot_reset(&r, 0, PHASE_EXECUTE);
+	stats_slot_reset(&r, 1, PHASE_EXECUTE);
+	stats_slot_reset(&r, 2, PHASE_WARMUP);
+	put(&r, 0, OP_READX, 1000, 4096, 5);
+	put(&r, 1, OP_READX, 8000, 10, 5);
+	put(&r, 1, OP_WRITEX, 2000, 10, 5);
+	put(&r, 2, OP_READX, 99999, 1 << 20, 5);
+	stats_sum_live(&r, PHASE_EXECUTE, 5, &lt);
+	stats_sum(&r, 0, 3, PHASE_EXECUTE, 5, true, t);
+	assert_int_equal(lt.clients, 2);
+	assert_int_equal(lt.lines, 3);
+	assert_int_equal(lt.lines_run, 4);
+	assert_int_equal(lt.bytes, 4096 + 20);
+	assert_int_equal(lt.tick_max_ns, 8000);
+	assert_int_equal(lt.clients, t->clients);
+	assert_int_equal(lt.lines, t->lines);
+	assert_int_equal(lt.bytes, t->bytes);
+	assert_int_equal(lt.tick_max_ns, t->tick_max_ns);
+	stats_sum_live(&r, PHASE_EXECUTE, 6, &lt);
+	assert_int_equal(lt.tick_max_ns, 0);	/* nothing in tick 6 */
+	/* stats_sum(with_hist) released every slot: still all there */
+	assert_int_equal(r.slots[1].ops[OP_READX].count, 1);
+	assert_int_equal(stats_hist_bucket(&r.slots[1], OP_READX,
+					   hist_index(8000)), 1);
+	stats_slot_release(&r, 1);
+	assert_int_equal(r.slots[1].ops[OP_WRITEX].max_ns, 2000);
+	stats_unmap(&r);
+	free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -223,6 +308,8 @@ int main(void)
 		cmocka_unit_test(test_shared_with_child),
 		cmocka_unit_test(test_tick_series),
 		cmocka_unit_test(test_slot_size),
+		cmocka_unit_test(test_hist_carry),
+		cmocka_unit_test(test_live_sum_and_release),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
