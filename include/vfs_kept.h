@@ -29,6 +29,12 @@
 bool vfs_kept_has(struct vfs *vfs, const char *dir, const char *leaf);
 
 /*
+ * The same for a tree named by its path ("clients/client3", relative to
+ * the vfs root): is it named in the record of the directory holding it?
+ */
+bool vfs_kept_has_tree(struct vfs *vfs, const char *path);
+
+/*
  * The work of a backend's ->trees_kept over vfs (see backend.h):
  * paths[0..n) are this run's client trees, relative to the vfs root, all
  * in one directory.  Entries whose tree is no longer a real directory are

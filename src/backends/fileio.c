@@ -141,20 +141,6 @@ static int fileio_trees_kept(void *mem_ctx, const struct dbench_options *o,
 	return r;
 }
 
-/* Is the client tree path named in the record of its directory? */
-static bool fileio_kept_has(struct vfs *vfs, const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	char *dir = slash != NULL ? talloc_strndup(vfs, path,
-						   (size_t)(slash - path)) :
-				    talloc_strdup(vfs, "");
-	bool found = dir != NULL &&
-		     vfs_kept_has(vfs, dir, slash != NULL ? slash + 1 : path);
-
-	talloc_free(dir);
-	return found;
-}
-
 /*
  * Look at one client tree: 0 with *why NULL when the run may use it
  * (absent, an empty directory, or a directory an earlier run kept and
@@ -181,7 +167,7 @@ static int fileio_tree_state(struct vfs *vfs, int dfd, const char *path,
 	else if (!S_ISDIR(sb.st_mode))
 		*why = BACKEND_TREE_NOT_DIR;
 	else if ((r = fileio_dir_empty(pfd, leaf)) == 0 &&
-		 !fileio_kept_has(vfs, path))
+		 !vfs_kept_has_tree(vfs, path))
 		*why = BACKEND_TREE_NOT_EMPTY;
 	close(pfd);
 	return r < 0 ? -r : 0;

@@ -1380,21 +1380,6 @@ static int nfs_shared_remove(void *mem_ctx, const struct dbench_options *o,
 	return 0;
 }
 
-/* Is the directory path (on m's export) named in the record of the
- * trees earlier runs kept (clients/.dbench-kept)? */
-static bool nfs_tree_kept(struct nfsv *m, const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	char *dir = slash != NULL ? talloc_strndup(m, path,
-						   (size_t)(slash - path)) :
-				    talloc_strdup(m, ".");
-	bool kept = dir != NULL &&
-		    vfs_kept_has(&m->vfs, dir, slash != NULL ? slash + 1 : path);
-
-	talloc_free(dir);
-	return kept;
-}
-
 /* Why path on one export may not be a client's tree, or NULL when it may
  * (absent, an empty directory, or one an earlier run kept and recorded);
  * never through a symlink. */
@@ -1423,7 +1408,7 @@ static const char *nfs_tree_why(struct nfsv *m, const char *path)
 	       (strcmp(name, ".") == 0 || strcmp(name, "..") == 0))
 		name = NULL;
 	nfsv_closedir(&m->vfs, &d);
-	return name != NULL && !nfs_tree_kept(m, path) ?
+	return name != NULL && !vfs_kept_has_tree(&m->vfs, path) ?
 		       BACKEND_TREE_NOT_EMPTY : NULL;
 }
 

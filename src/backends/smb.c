@@ -1122,21 +1122,6 @@ static int smb_shared_remove(void *mem_ctx, const struct dbench_options *o,
 	return ret;
 }
 
-/* Did an earlier run keep the client tree path (its directory's
- * record names it)? */
-static bool smb_tree_kept(struct smb_vfs *sv, const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	char *dir = slash != NULL ? talloc_strndup(sv, path,
-						   (size_t)(slash - path)) :
-				    talloc_strdup(sv, "");
-	bool kept = dir != NULL &&
-		    vfs_kept_has(&sv->vfs, dir, slash != NULL ? slash + 1 : path);
-
-	talloc_free(dir);
-	return kept;
-}
-
 /* Why path on the share may not be a client's tree, or NULL when it may
  * (absent, an empty directory, or one an earlier run kept). */
 static const char *smb_tree_why(struct smb_vfs *sv, const char *path)
@@ -1160,7 +1145,7 @@ static const char *smb_tree_why(struct smb_vfs *sv, const char *path)
 	smb_closedir(&sv->vfs, &d);
 	if (name == NULL)
 		return NULL;
-	return smb_tree_kept(sv, path) ? NULL : BACKEND_TREE_NOT_EMPTY;
+	return vfs_kept_has_tree(&sv->vfs, path) ? NULL : BACKEND_TREE_NOT_EMPTY;
 }
 
 /* Record on the share which client trees this run kept (vfs_kept.h). */

@@ -104,6 +104,19 @@ bool vfs_kept_has(struct vfs *vfs, const char *dir, const char *leaf)
 	return found;
 }
 
+bool vfs_kept_has_tree(struct vfs *vfs, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash != NULL ? talloc_strndup(NULL, path,
+						   (size_t)(slash - path)) :
+				    talloc_strdup(NULL, "");
+	bool found = dir != NULL &&
+		     vfs_kept_has(vfs, dir, slash != NULL ? slash + 1 : path);
+
+	talloc_free(dir);
+	return found;
+}
+
 /* Is dir/name a directory itself, not a symlink to one? */
 static bool kept_real_dir(void *mem, struct vfs *vfs, const char *dir,
 			  const char *name)
