@@ -107,9 +107,28 @@ smbd_client() {
 		-U "$SMBD_USER%$SMBD_PASS" -c "$1"
 }
 
-# smbd_stop: stop the server started by smbd_start (by its PID), and wait.
+# smbd_helpers: the PIDs of the processes started for our smbd's RPC
+# (samba-dcerpcd and its rpcd_* workers, which smbd starts on demand,
+# e.g. for smbclient -L, and which outlive it): those whose command line
+# names our private configuration file.
+smbd_helpers() {
+	local p cmd
+	for p in /proc/[0-9]*; do
+		cmd=$(tr '\0' '\n' 2>/dev/null <"$p/cmdline") || continue
+		case $cmd in
+		samba-dcerpcd*|*/samba-dcerpcd*|*/rpcd_*) ;;
+		*) continue ;;
+		esac
+		if printf '%s\n' "$cmd" | grep -qxF -- "--configfile=$SMBD_CONF"; then
+			echo "${p#/proc/}"
+		fi
+	done
+}
+
+# smbd_stop: stop the server started by smbd_start (by its PID), and wait;
+# then its RPC helpers (smbd_helpers), by their PIDs.
 smbd_stop() {
-	local i
+	local i pids
 	[ -n "$SMBD_PID" ] || return 0
 	kill -TERM "$SMBD_PID" 2>/dev/null
 	for i in $(seq 1 50); do
@@ -119,5 +138,14 @@ smbd_stop() {
 	kill -KILL "$SMBD_PID" 2>/dev/null
 	wait "$SMBD_PID" 2>/dev/null
 	SMBD_PID=
+	pids=$(smbd_helpers)
+	[ -n "$pids" ] || return 0
+	kill -TERM $pids 2>/dev/null
+	for i in $(seq 1 30); do
+		pids=$(smbd_helpers)
+		[ -n "$pids" ] || return 0
+		sleep 0.1
+	done
+	kill -KILL $pids 2>/dev/null
 	return 0
 }

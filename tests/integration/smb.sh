@@ -409,6 +409,20 @@ password_hidden() {
 	) || fail "password"
 }
 
+# smbd starts samba-dcerpcd and its rpcd_* workers on demand (smbd_start's
+# smbclient -L does); they outlive smbd, so smbd_stop stops them too
+server_helpers_stopped() {
+	need_smb
+	(
+		SMBD_PID=
+		smbd_start "$W/srv" >/dev/null || exit 3
+		assert_eq 1 "$([ -n "$(smbd_helpers)" ] && echo 1)" \
+			"RPC helpers of the test's smbd running"
+		smbd_stop
+		assert_eq "" "$(smbd_helpers)" "RPC helpers left after smbd_stop"
+	)
+}
+
 check "our client.txt, 1 client: smb counts and tree = fileio's" ours 1
 check "our client.txt, 3 clients: smb counts and tree = fileio's" ours 3
 check "Debian client.txt, 1 client: smb counts and tree = fileio's" debian 1
@@ -426,4 +440,5 @@ check "wrong password, share, server; -D: exit 2 and one line" user_errors
 check "smbd killed mid-run: exit 1, message, no orphans" killed_server
 check "--keep-going: a lost connection is counted, the client reconnects" keep_going_reconnects
 check "the password in no output, JSON or ps listing" password_hidden
+check "smbd_stop stops the RPC helpers smbd started (no orphans)" server_helpers_stopped
 finish
