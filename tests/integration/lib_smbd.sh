@@ -126,18 +126,22 @@ smbd_helpers() {
 }
 
 # smbd_stop: stop the server started by smbd_start (by its PID), and wait;
-# then its RPC helpers (smbd_helpers), by their PIDs.
+# then its RPC helpers (smbd_helpers), by their PIDs, even when the
+# server itself is already gone.
 smbd_stop() {
 	local i pids
-	[ -n "$SMBD_PID" ] || return 0
-	kill -TERM "$SMBD_PID" 2>/dev/null
-	for i in $(seq 1 50); do
-		kill -0 "$SMBD_PID" 2>/dev/null || break
-		sleep 0.1
-	done
-	kill -KILL "$SMBD_PID" 2>/dev/null
-	wait "$SMBD_PID" 2>/dev/null
-	SMBD_PID=
+	if [ -n "$SMBD_PID" ]; then
+		kill -TERM "$SMBD_PID" 2>/dev/null
+		for i in $(seq 1 50); do
+			kill -0 "$SMBD_PID" 2>/dev/null || break
+			sleep 0.1
+		done
+		kill -KILL "$SMBD_PID" 2>/dev/null
+		wait "$SMBD_PID" 2>/dev/null
+		SMBD_PID=
+	fi
+	# also when a check killed smbd itself (and emptied SMBD_PID)
+	[ -n "${SMBD_CONF:-}" ] || return 0
 	pids=$(smbd_helpers)
 	[ -n "$pids" ] || return 0
 	kill -TERM $pids 2>/dev/null
