@@ -44,31 +44,58 @@ struct nfs_raw;
 
 /* The dialect's calls nfs_raw_call sends. */
 enum nfs_raw_op {
-	NFS_RAW_LOOKUP,
-	NFS_RAW_GETATTR,
+	NFS_RAW_LOOKUP,		/* the name in its directory's handle */
+	NFS_RAW_GETATTR,	/* on the path's own handle */
 	NFS_RAW_ACCESS,
 	NFS_RAW_PATHCONF,
 	NFS_RAW_FSINFO,		/* abs: "/" */
+	NFS_RAW_READ,		/* io: offset, count; done: bytes read */
+	NFS_RAW_WRITE,		/* io: offset, count, stable, data */
+	NFS_RAW_COMMIT,
+	NFS_RAW_READDIRPLUS,	/* every entry, cookie by cookie */
+	NFS_RAW_CREATE,		/* UNCHECKED, mode 0644 (the name's handle
+				 * is kept) */
+	NFS_RAW_MKDIR,		/* mode 0755 (kept too) */
+	NFS_RAW_REMOVE,		/* the name and, for RMDIR, all under it */
+	NFS_RAW_RMDIR,		/* are forgotten */
+};
+
+/* What a call needs beyond its path, and what it answers. */
+struct nfs_raw_io {
+	uint32_t access;	/* ACCESS: the ACCESS3 bits asked */
+	uint64_t offset;	/* READ, WRITE */
+	uint32_t count;		/* READ, WRITE: bytes asked */
+	uint32_t stable;	/* WRITE: stable_how (0 UNSTABLE, 1, 2) */
+	const void *data;	/* WRITE: count bytes */
+	uint32_t done;		/* READ, WRITE: bytes the server moved */
 };
 
 /* An empty handle cache under mem_ctx; calls wait at most timeout_ms. */
 struct nfs_raw *nfs_raw_new(void *mem_ctx, int timeout_ms);
 
-/* Forget every cached handle (after a removal or a rename, or with a
- * new mount). */
+/* Forget every cached handle (after a rename, or with a new mount). */
 void nfs_raw_forget(struct nfs_raw *r);
+
+/* Forget the handles of abs and of every name under it (a tree removed
+ * another way). */
+void nfs_raw_forget_tree(struct nfs_raw *r, const char *abs);
 
 /*
  * One call on abs (an absolute path on the export, "/a/b"): the NFS3
  * status the server answered (>= 0; a directory on the way not found is
- * that LOOKUP's status), or a negative errno when it did not answer (the
- * context must then be abandoned, see nfs_rpc_wait).  LOOKUP is always
- * sent for the last name (its directory's handle from the cache);
- * GETATTR, ACCESS (access: the ACCESS3 bits asked), PATHCONF and FSINFO
- * go to the handle, from the cache when the name was met before.  A cached handle the
- * server calls stale is dropped and the path looked up again once.
+ * that LOOKUP's status), or a negative errno: -ELOOP when a removal's
+ * way passes a symlink (nothing sent for the removal: the server would
+ * not follow it, and a path through one is refused as fileio refuses
+ * it), otherwise the server did not answer (the context must then be
+ * abandoned, see nfs_rpc_wait).  LOOKUP, CREATE, MKDIR, REMOVE and RMDIR
+ * are sent for the last name, in its directory's handle; the others go
+ * to the path's own handle.  Handles come from the cache when the name
+ * was met before (by a LOOKUP, CREATE or MKDIR), else from LOOKUPs from
+ * the nearest directory known; a cached handle the server calls stale
+ * is dropped and the path looked up again once.  io: see nfs_raw_io
+ * (NULL for the calls that need nothing).
  */
 int nfs_raw_call(struct nfs_raw *r, struct nfs_context *ctx,
-		 enum nfs_raw_op op, const char *abs, uint32_t access);
+		 enum nfs_raw_op op, const char *abs, struct nfs_raw_io *io);
 
 #endif

@@ -876,16 +876,22 @@ static struct nfsv *nfs3_vfs(void *state)
 	return nfsv_of(nbvfs_vfs(state));
 }
 
-/* Close every file the dialect keeps open and forget the handles of the
- * names met (after a removal or rename). */
-static void nfs3_cache_flush(struct nfsv *m)
+/* Close every file the dialect keeps open (for NLM) after a removal. */
+static void nfs3_files_close(struct nfsv *m)
 {
-	nfs_raw_forget(m->raw);
 	for (unsigned i = 0; i < NFS_FH_CACHE; i++) {
 		if (m->cache[i].path != NULL && m->ctx != NULL)
 			nfs_close(m->ctx, m->cache[i].fh);
 		TALLOC_FREE(m->cache[i].path);
 	}
+}
+
+/* nfs3_files_close, and forget the handles of all the names met (after
+ * a rename). */
+static void nfs3_cache_flush(struct nfsv *m)
+{
+	nfs_raw_forget(m->raw);
+	nfs3_files_close(m);
 }
 
 /*
@@ -927,17 +933,12 @@ static int nfs3_file(struct nfsv *m, const char *abs, bool create,
 
 /* The dialect's ops, by what they need. */
 enum nfs3_kind_class {
-	NFS3_PATH, NFS3_FILE, NFS3_TWO, NFS3_NONE, NFS3_NLM, NFS3_RAW
+	NFS3_PATH, NFS3_TWO, NFS3_NONE, NFS3_NLM, NFS3_RAW
 };
 
 static enum nfs3_kind_class nfs3_class(unsigned kind)
 {
 	switch (kind) {
-	case OP_READ3:
-	case OP_WRITE3:
-	case OP_COMMIT3:
-	case OP_CREATE3:
-		return NFS3_FILE;
 	case OP_SYMLINK3:
 	case OP_RENAME3:
 	case OP_LINK3:
@@ -949,6 +950,14 @@ static enum nfs3_kind_class nfs3_class(unsigned kind)
 	case OP_ACCESS3:
 	case OP_PATHCONF3:
 	case OP_FSINFO3:
+	case OP_READ3:
+	case OP_WRITE3:
+	case OP_COMMIT3:
+	case OP_CREATE3:
+	case OP_MKDIR3:
+	case OP_REMOVE3:
+	case OP_RMDIR3:
+	case OP_READDIRPLUS3:
 		return NFS3_RAW;
 	case OP_LOCK4:
 	case OP_UNLOCK4:
@@ -957,19 +966,6 @@ static enum nfs3_kind_class nfs3_class(unsigned kind)
 	default:
 		return NFS3_PATH;
 	}
-}
-
-static int nfs3_readdirplus(struct nfsv *m, const char *abs)
-{
-	struct nfsdir *dir = NULL;
-	int r = nfsv_ret(m, nfs_opendir(m->ctx, abs, &dir));
-
-	if (r < 0)
-		return r;
-	while (nfs_readdir(m->ctx, dir) != NULL)
-		;
-	nfs_closedir(m->ctx, dir);
-	return 0;
 }
 
 /* A dialect op on one path (no open file). */
@@ -984,34 +980,21 @@ static int nfs3_path_op(struct nfsv *m, struct op_call *call, const char *p)
 	case OP_READLINK3:
 		return nfsv_ret(m, nfs_readlink(m->ctx, p, link,
 						sizeof(link)));
-	case OP_MKDIR3:
-		return nfsv_ret(m, nfs_mkdir(m->ctx, p));
-	case OP_READDIRPLUS3:
-		return nfs3_readdirplus(m, p);
-	case OP_REMOVE3:
-	case OP_RMDIR3: {
-		int r = nfsv_parents_plain(m, call->path[0]);
-
-		nfs3_cache_flush(m);
-		if (r < 0)
-			return r;
-		return nfsv_ret(m, kind == OP_REMOVE3 ? nfs_unlink(m->ctx, p) :
-							nfs_rmdir(m->ctx, p));
-	}
 	default:
 		return -EINVAL;
 	}
 }
 
-/* READ3, WRITE3, COMMIT3, CREATE3: on the file kept open by name. */
-static int nfs3_file_op(struct nfsv *m, struct op_call *call, const char *p)
+/*
+ * READ3's and WRITE3's size (arg1, cut to --trunc-io) in io->count, with
+ * m->buf (zeros) at least that large as the data.  0 or a negative errno.
+ */
+static int nfs3_io_size(struct nfsv *m, const struct op_call *call,
+			struct nfs_raw_io *io)
 {
-	unsigned kind = call->op->kind;
-	int64_t size = kind == OP_READ3 || kind == OP_WRITE3 ? call->arg[1] : 0;
-	struct nfsfh *fh;
-	int r;
+	int64_t size = call->arg[1];
 
-	if (size < 0)
+	if (size < 0 || size > UINT32_MAX)
 		return -EINVAL;
 	if (m->opts != NULL && m->opts->trunc_io > 0 &&
 	    size > m->opts->trunc_io)
@@ -1025,23 +1008,9 @@ static int nfs3_file_op(struct nfsv *m, struct op_call *call, const char *p)
 		m->buf = b;
 		m->buf_size = (size_t)size;
 	}
-	if ((r = nfs3_file(m, p, kind == OP_CREATE3, &fh)) < 0 ||
-	    kind == OP_CREATE3)
-		return r;
-	if (kind == OP_COMMIT3)
-		return nfsv_ret(m, nfs_fsync(m->ctx, fh));
-	if (kind == OP_READ3)
-		r = nfs_pread(m->ctx, fh, (uint64_t)call->arg[0],
-			      (uint64_t)size, m->buf);
-	else
-		r = nfs_pwrite(m->ctx, fh, (uint64_t)call->arg[0],
-			       (uint64_t)size, m->buf);
-	if ((r = nfsv_ret(m, r)) < 0)
-		return r;
-	call->bytes = (uint64_t)r;
-	/* a stable WRITE3 (1 DATA_SYNC, 2 FILE_SYNC): written through */
-	if (kind == OP_WRITE3 && call->arg[2] != 0)
-		return nfsv_ret(m, nfs_fsync(m->ctx, fh));
+	io->offset = (uint64_t)call->arg[0];
+	io->count = (uint32_t)size;
+	io->data = m->buf;
 	return 0;
 }
 
@@ -1114,9 +1083,12 @@ static int nfs3_errno_of(uint32_t st)
 }
 
 /*
- * GETATTR3, LOOKUP3, ACCESS3 (arg0: the ACCESS3 bits asked; none: READ),
- * PATHCONF3, FSINFO3: one raw call each on the handles met before (see
- * nfs_raw.h), answering the server's own NFS3 status.
+ * The dialect's single calls (see nfs_raw.h) on the handles met before,
+ * answering the server's own NFS3 status: GETATTR3, LOOKUP3, ACCESS3
+ * (arg0: the ACCESS3 bits asked; none: READ), PATHCONF3, FSINFO3,
+ * READ3/WRITE3 (arg0 offset, arg1 size; WRITE3's arg2 its stable_how, as
+ * 5.0 sends it), COMMIT3, CREATE3, MKDIR3, REMOVE3, RMDIR3 (a symlink on
+ * the way: refused, -ELOOP) and READDIRPLUS3.
  */
 static uint32_t nfs3_raw_op(struct nfsv *m, struct op_call *call,
 			    const char *p)
@@ -1124,18 +1096,33 @@ static uint32_t nfs3_raw_op(struct nfsv *m, struct op_call *call,
 	static const enum nfs_raw_op raw[] = {
 		[OP_GETATTR3] = NFS_RAW_GETATTR, [OP_LOOKUP3] = NFS_RAW_LOOKUP,
 		[OP_ACCESS3] = NFS_RAW_ACCESS, [OP_PATHCONF3] = NFS_RAW_PATHCONF,
-		[OP_FSINFO3] = NFS_RAW_FSINFO,
+		[OP_FSINFO3] = NFS_RAW_FSINFO, [OP_READ3] = NFS_RAW_READ,
+		[OP_WRITE3] = NFS_RAW_WRITE, [OP_COMMIT3] = NFS_RAW_COMMIT,
+		[OP_CREATE3] = NFS_RAW_CREATE, [OP_MKDIR3] = NFS_RAW_MKDIR,
+		[OP_REMOVE3] = NFS_RAW_REMOVE, [OP_RMDIR3] = NFS_RAW_RMDIR,
+		[OP_READDIRPLUS3] = NFS_RAW_READDIRPLUS,
 	};
 	unsigned kind = call->op->kind;
-	uint32_t want = kind == OP_ACCESS3 && call->arg[0] > 0 ?
-				(uint32_t)call->arg[0] : 0x01;
-	int s = nfs_raw_call(m->raw, m->ctx, raw[kind],
-			     kind == OP_FSINFO3 ? "/" : p, want);
+	struct nfs_raw_io io = {
+		.access = kind == OP_ACCESS3 && call->arg[0] > 0 ?
+				  (uint32_t)call->arg[0] : 0x01,
+		.stable = kind == OP_WRITE3 ? (uint32_t)call->arg[2] : 0,
+	};
+	int s = 0;
 
+	if (kind == OP_READ3 || kind == OP_WRITE3)
+		s = nfs3_io_size(m, call, &io);
+	if (kind == OP_REMOVE3 || kind == OP_RMDIR3)
+		nfs3_files_close(m);
+	if (s == 0)
+		s = nfs_raw_call(m->raw, m->ctx, raw[kind],
+				 kind == OP_FSINFO3 ? "/" : p, &io);
 	if (s < 0)
 		return nfs3_done(call, nfsv_ret(m, s));
 	if (s > 0)
 		call->err = nfs3_errno_of((uint32_t)s);
+	else if (kind == OP_READ3 || kind == OP_WRITE3)
+		call->bytes = io.done;
 	return (uint32_t)s;
 }
 
@@ -1156,9 +1143,6 @@ static uint32_t nfs3_op(void *state, struct op_call *call)
 	if (cls == NFS3_TWO && (b = nfsv_path(m, 1, call->path[1])) == NULL)
 		return nfs3_done(call, -ENOMEM);
 	switch (cls) {
-	case NFS3_FILE:
-		r = nfs3_file_op(m, call, a);
-		break;
 	case NFS3_TWO:
 		r = nfs3_two_op(m, call, a, b);
 		break;
@@ -1176,10 +1160,22 @@ static uint32_t nfs3_op(void *state, struct op_call *call)
 	return nfs3_done(call, r);
 }
 
-/* Deltree and the client's cleanup forget the files kept open first. */
+/* Deltree and the client's cleanup forget the files kept open and the
+ * handles of the tree (the cleanup: all) first. */
+static void nfs3_tree_forget(struct nfsv *m, const char *path)
+{
+	const char *abs = nfsv_path(m, 0, path);
+
+	nfs3_files_close(m);
+	if (abs != NULL)
+		nfs_raw_forget_tree(m->raw, abs);
+	else
+		nfs_raw_forget(m->raw);
+}
+
 static uint32_t nfs_deltree(void *state, struct op_call *call)
 {
-	nfs3_cache_flush(nfs3_vfs(state));
+	nfs3_tree_forget(nfs3_vfs(state), call->path[0]);
 	return nbvfs_deltree(state, call);
 }
 

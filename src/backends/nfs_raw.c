@@ -32,6 +32,7 @@ struct raw_entry {
 	char *path;		/* NULL: free */
 	char *fh;
 	u_int len;
+	ftype3 type;		/* 0: not known */
 };
 
 struct nfs_raw {
@@ -40,13 +41,18 @@ struct nfs_raw {
 	unsigned next;
 };
 
-/* One call in flight: its answer, and for a LOOKUP where to keep the
- * handle found. */
+/* One call in flight: its answer, for a LOOKUP, CREATE or MKDIR where to
+ * keep the handle found, for a READDIRPLUS where to go on. */
 struct raw_call {
 	bool done;
 	int status;		/* NFS3 status, or -errno */
 	struct nfs_raw *r;
-	const char *path;	/* LOOKUP: the name looked up */
+	enum nfs_raw_op op;
+	const char *path;	/* the name's path (handle kept under it) */
+	struct nfs_raw_io *io;
+	bool more;		/* READDIRPLUS: not at the end yet */
+	cookie3 cookie;
+	cookieverf3 verf;
 };
 
 static uint64_t raw_now_ms(void)
@@ -91,6 +97,21 @@ void nfs_raw_forget(struct nfs_raw *r)
 		TALLOC_FREE(r->cache[i].path);
 }
 
+void nfs_raw_forget_tree(struct nfs_raw *r, const char *abs)
+{
+	size_t n = strlen(abs);
+
+	while (n > 1 && abs[n - 1] == '/')
+		n--;
+	for (unsigned i = 0; r != NULL && i < NFS_RAW_CACHE; i++) {
+		const char *p = r->cache[i].path;
+
+		if (p != NULL && strncmp(p, abs, n) == 0 &&
+		    (p[n] == '\0' || p[n] == '/' || n == 1))
+			TALLOC_FREE(r->cache[i].path);
+	}
+}
+
 /* The cached handle of path, or NULL. */
 static struct raw_entry *raw_find(struct nfs_raw *r, const char *path)
 {
@@ -101,8 +122,10 @@ static struct raw_entry *raw_find(struct nfs_raw *r, const char *path)
 	return NULL;
 }
 
-/* Keep fh as path's handle (out of memory: not kept). */
-static void raw_keep(struct nfs_raw *r, const char *path, const nfs_fh3 *fh)
+/* Keep fh (of type, 0: not known) as path's handle (out of memory: not
+ * kept). */
+static void raw_keep(struct nfs_raw *r, const char *path, const nfs_fh3 *fh,
+		     ftype3 type)
 {
 	struct raw_entry *e = raw_find(r, path);
 
@@ -115,22 +138,76 @@ static void raw_keep(struct nfs_raw *r, const char *path, const nfs_fh3 *fh)
 	e->fh = e->path != NULL ? talloc_memdup(e->path, fh->data.data_val,
 						fh->data.data_len) : NULL;
 	e->len = fh->data.data_len;
+	e->type = type;
 	if (e->fh == NULL)
 		TALLOC_FREE(e->path);
 }
 
-/* Drop path's handle, if kept. */
-static void raw_drop(struct nfs_raw *r, const char *path)
+/* The type in a post_op_attr, 0 when the server sent none. */
+static ftype3 raw_type(const post_op_attr *a)
 {
-	struct raw_entry *e = raw_find(r, path);
+	return a->attributes_follow ? a->post_op_attr_u.attributes.type :
+				      (ftype3)0;
+}
 
-	if (e != NULL)
-		TALLOC_FREE(e->path);
+/* A handle the server gave for c's name: kept. */
+static void raw_keep_new(struct raw_call *c, const post_op_fh3 *fh,
+			 ftype3 type)
+{
+	if (fh->handle_follows)
+		raw_keep(c->r, c->path, &fh->post_op_fh3_u.handle, type);
+}
+
+/* A READDIRPLUS answer: where the next one starts, if any. */
+static void raw_dir_next(struct raw_call *c, READDIRPLUS3resok *ok)
+{
+	entryplus3 *e = ok->reply.entries;
+
+	c->more = !ok->reply.eof && e != NULL;
+	while (e != NULL && e->nextentry != NULL)
+		e = e->nextentry;
+	if (c->more) {
+		c->cookie = e->cookie;
+		memcpy(c->verf, ok->cookieverf, sizeof(c->verf));
+	}
+}
+
+/* What an NFS3_OK answer of c's op brings: handles to keep, bytes. */
+static void raw_answer(struct raw_call *c, void *data)
+{
+	switch (c->op) {
+	case NFS_RAW_LOOKUP: {
+		LOOKUP3resok *ok = &((LOOKUP3res *)data)->LOOKUP3res_u.resok;
+
+		raw_keep(c->r, c->path, &ok->object,
+			 raw_type(&ok->obj_attributes));
+		break;
+	}
+	case NFS_RAW_CREATE:
+		raw_keep_new(c, &((CREATE3res *)data)->CREATE3res_u.resok.obj,
+			     NF3REG);
+		break;
+	case NFS_RAW_MKDIR:
+		raw_keep_new(c, &((MKDIR3res *)data)->MKDIR3res_u.resok.obj,
+			     NF3DIR);
+		break;
+	case NFS_RAW_READ:
+		c->io->done = ((READ3res *)data)->READ3res_u.resok.count;
+		break;
+	case NFS_RAW_WRITE:
+		c->io->done = ((WRITE3res *)data)->WRITE3res_u.resok.count;
+		break;
+	case NFS_RAW_READDIRPLUS:
+		raw_dir_next(c,
+			&((READDIRPLUS3res *)data)->READDIRPLUS3res_u.resok);
+		break;
+	default:
+		break;
+	}
 }
 
 /* Every call's callback: the NFS3 status of the answer (the status is
- * the first field of every NFSv3 result), -ENOTCONN without one; a
- * LOOKUP's handle is kept. */
+ * the first field of every NFSv3 result), -ENOTCONN without one. */
 static void raw_done(struct rpc_context *rpc, int status, void *data,
 		     void *private_data)
 {
@@ -144,62 +221,151 @@ static void raw_done(struct rpc_context *rpc, int status, void *data,
 		return;
 	}
 	c->status = (int)*(const nfsstat3 *)data;
-	if (c->path != NULL && c->status == NFS3_OK)
-		raw_keep(c->r, c->path,
-			 &((LOOKUP3res *)data)->LOOKUP3res_u.resok.object);
+	if (c->status == NFS3_OK)
+		raw_answer(c, data);
 }
 
-/* Send one call of op on fh (LOOKUP: of name in the directory fh, kept
- * as path) and wait for it.  The status, or -errno. */
-static int raw_send(struct nfs_raw *r, struct rpc_context *rpc,
-		    enum nfs_raw_op op, nfs_fh3 fh, const char *name,
-		    const char *path, uint32_t access)
+/* Queue c's call of a name in the directory dir (LOOKUP, CREATE, MKDIR,
+ * REMOVE, RMDIR).  0, or -1 when libnfs could not queue it. */
+static int raw_queue_name(struct rpc_context *rpc, struct raw_call *c,
+			  nfs_fh3 dir, const char *name)
 {
-	struct raw_call c = { .r = r };
-	int s;
+	diropargs3 where = { .dir = dir, .name = (char *)name };
+	sattr3 attr = { .mode = { .set_it = 1 } };
 
-	if (op == NFS_RAW_LOOKUP) {
-		LOOKUP3args a = { .what = { .dir = fh,
-					    .name = (char *)name } };
+	switch (c->op) {
+	case NFS_RAW_LOOKUP: {
+		LOOKUP3args a = { .what = where };
 
-		c.path = path;
-		s = rpc_nfs3_lookup_async(rpc, raw_done, &a, &c);
-	} else if (op == NFS_RAW_GETATTR) {
+		return rpc_nfs3_lookup_async(rpc, raw_done, &a, c);
+	}
+	case NFS_RAW_CREATE: {
+		CREATE3args a = { .where = where, .how = { .mode = UNCHECKED } };
+
+		attr.mode.set_mode3_u.mode = 0644;
+		a.how.createhow3_u.obj_attributes = attr;
+		return rpc_nfs3_create_async(rpc, raw_done, &a, c);
+	}
+	case NFS_RAW_MKDIR: {
+		MKDIR3args a = { .where = where };
+
+		attr.mode.set_mode3_u.mode = 0755;
+		a.attributes = attr;
+		return rpc_nfs3_mkdir_async(rpc, raw_done, &a, c);
+	}
+	case NFS_RAW_REMOVE: {
+		REMOVE3args a = { .object = where };
+
+		return rpc_nfs3_remove_async(rpc, raw_done, &a, c);
+	}
+	default: {
+		RMDIR3args a = { .object = where };
+
+		return rpc_nfs3_rmdir_async(rpc, raw_done, &a, c);
+	}
+	}
+}
+
+/* Queue c's call on the handle fh (the other ops).  0, or -1. */
+static int raw_queue_fh(struct rpc_context *rpc, struct raw_call *c,
+			nfs_fh3 fh)
+{
+	struct nfs_raw_io *io = c->io;
+
+	switch (c->op) {
+	case NFS_RAW_GETATTR: {
 		GETATTR3args a = { .object = fh };
 
-		s = rpc_nfs3_getattr_async(rpc, raw_done, &a, &c);
-	} else if (op == NFS_RAW_ACCESS) {
-		ACCESS3args a = { .object = fh, .access = access };
+		return rpc_nfs3_getattr_async(rpc, raw_done, &a, c);
+	}
+	case NFS_RAW_ACCESS: {
+		ACCESS3args a = { .object = fh, .access = io->access };
 
-		s = rpc_nfs3_access_async(rpc, raw_done, &a, &c);
-	} else if (op == NFS_RAW_PATHCONF) {
+		return rpc_nfs3_access_async(rpc, raw_done, &a, c);
+	}
+	case NFS_RAW_PATHCONF: {
 		PATHCONF3args a = { .object = fh };
 
-		s = rpc_nfs3_pathconf_async(rpc, raw_done, &a, &c);
-	} else {
+		return rpc_nfs3_pathconf_async(rpc, raw_done, &a, c);
+	}
+	case NFS_RAW_FSINFO: {
 		FSINFO3args a = { .fsroot = fh };
 
-		s = rpc_nfs3_fsinfo_async(rpc, raw_done, &a, &c);
+		return rpc_nfs3_fsinfo_async(rpc, raw_done, &a, c);
 	}
-	if (s != 0)
-		return -ENOTCONN;
-	s = nfs_rpc_wait(rpc, &c.done, r->timeout_ms);
-	return s < 0 ? s : c.status;
+	case NFS_RAW_READ: {
+		READ3args a = { .file = fh, .offset = io->offset,
+				.count = io->count };
+
+		return rpc_nfs3_read_async(rpc, raw_done, &a, c);
+	}
+	case NFS_RAW_WRITE: {
+		WRITE3args a = { .file = fh, .offset = io->offset,
+				 .count = io->count,
+				 .stable = (stable_how)io->stable,
+				 .data = { .data_len = io->count,
+					   .data_val = (char *)io->data } };
+
+		return rpc_nfs3_write_async(rpc, raw_done, &a, c);
+	}
+	case NFS_RAW_COMMIT: {
+		COMMIT3args a = { .file = fh };
+
+		return rpc_nfs3_commit_async(rpc, raw_done, &a, c);
+	}
+	default: {	/* READDIRPLUS, from c's cookie */
+		READDIRPLUS3args a = { .dir = fh, .cookie = c->cookie,
+				       .dircount = 8000, .maxcount = 8000 };
+
+		memcpy(a.cookieverf, c->verf, sizeof(a.cookieverf));
+		return rpc_nfs3_readdirplus_async(rpc, raw_done, &a, c);
+	}
+	}
+}
+
+/* Is op one of the calls sent for a name in its directory? */
+static bool raw_by_name(enum nfs_raw_op op)
+{
+	return op == NFS_RAW_LOOKUP || op == NFS_RAW_CREATE ||
+	       op == NFS_RAW_MKDIR || op == NFS_RAW_REMOVE ||
+	       op == NFS_RAW_RMDIR;
+}
+
+/* Send c's call (on the directory's handle fh with name, or on the
+ * handle fh; a READDIRPLUS until its end) and wait for it.  The status,
+ * or -errno. */
+static int raw_send(struct nfs_raw *r, struct rpc_context *rpc,
+		    struct raw_call *c, nfs_fh3 fh, const char *name)
+{
+	int s;
+
+	do {
+		c->done = false;
+		c->more = false;
+		s = raw_by_name(c->op) ? raw_queue_name(rpc, c, fh, name) :
+					 raw_queue_fh(rpc, c, fh);
+		if (s != 0)
+			return -ENOTCONN;
+		s = nfs_rpc_wait(rpc, &c->done, r->timeout_ms);
+		if (s < 0)
+			return s;
+	} while (c->status == NFS3_OK && c->more);
+	return c->status;
 }
 
 /*
  * The handle of path in *fh (valid until the cache changes): the root's,
- * a cached one (*cached set), or found by LOOKUPs from the nearest
- * directory known.  0, an NFS3 status, or -errno.
+ * a cached one, or found by LOOKUPs from the nearest directory known.
+ * plain: a symlink on the way (path itself included) is -ELOOP.  0, an
+ * NFS3 status, or -errno.
  */
 static int raw_resolve(struct nfs_raw *r, struct nfs_context *ctx,
-		       char *path, nfs_fh3 *fh, bool *cached)
+		       char *path, nfs_fh3 *fh, bool plain)
 {
 	struct raw_entry *e;
 	char *slash;
 	int s;
 
-	*cached = true;
 	if (path[0] == '/' && path[1] == '\0') {
 		const struct nfs_fh *root = nfs_get_rootfh(ctx);
 
@@ -208,20 +374,22 @@ static int raw_resolve(struct nfs_raw *r, struct nfs_context *ctx,
 		return 0;
 	}
 	if ((e = raw_find(r, path)) == NULL) {
-		*cached = false;
+		struct raw_call c = { .r = r, .op = NFS_RAW_LOOKUP,
+				      .path = path };
+
 		slash = strrchr(path, '/');
 		*slash = '\0';
 		s = raw_resolve(r, ctx, slash == path ? (char *)"/" : path, fh,
-				cached);
+				plain);
 		*slash = '/';
-		*cached = false;
 		if (s != 0)
 			return s;
-		s = raw_send(r, nfs_get_rpc_context(ctx), NFS_RAW_LOOKUP, *fh,
-			     slash + 1, path, 0);
+		s = raw_send(r, nfs_get_rpc_context(ctx), &c, *fh, slash + 1);
 		if (s != 0 || (e = raw_find(r, path)) == NULL)
 			return s != 0 ? s : -ENOMEM;
 	}
+	if (plain && e->type == NF3LNK)
+		return -ELOOP;
 	fh->data.data_len = e->len;
 	fh->data.data_val = e->fh;
 	return 0;
@@ -230,33 +398,35 @@ static int raw_resolve(struct nfs_raw *r, struct nfs_context *ctx,
 /* nfs_raw_call once: *stale when a handle was called stale (a cached
  * one, most likely). */
 static int raw_call_once(struct nfs_raw *r, struct nfs_context *ctx,
-			 enum nfs_raw_op op, char *path, uint32_t access,
-			 bool *stale)
+			 enum nfs_raw_op op, char *path,
+			 struct nfs_raw_io *io, bool *stale)
 {
 	struct rpc_context *rpc = nfs_get_rpc_context(ctx);
 	char *slash = strrchr(path, '/');
-	bool cached;
+	struct raw_call c = { .r = r, .op = op, .path = path, .io = io };
+	bool plain = op == NFS_RAW_REMOVE || op == NFS_RAW_RMDIR;
 	nfs_fh3 fh;
 	int s;
 
-	if (op == NFS_RAW_LOOKUP && slash != NULL && slash[1] != '\0') {
+	if (raw_by_name(op) && slash != NULL && slash[1] != '\0') {
 		*slash = '\0';
 		s = raw_resolve(r, ctx, slash == path ? (char *)"/" : path,
-				&fh, &cached);
+				&fh, plain);
 		*slash = '/';
 		if (s == 0)
-			s = raw_send(r, rpc, op, fh, slash + 1, path, 0);
+			s = raw_send(r, rpc, &c, fh, slash + 1);
 	} else {
-		s = raw_resolve(r, ctx, path, &fh, &cached);
+		s = raw_resolve(r, ctx, path, &fh, false);
+		/* a name op on the root itself: on "." in it */
 		if (s == 0)
-			s = raw_send(r, rpc, op, fh, NULL, NULL, access);
+			s = raw_send(r, rpc, &c, fh, ".");
 	}
 	*stale = s == NFS3ERR_STALE;
 	return s;
 }
 
 int nfs_raw_call(struct nfs_raw *r, struct nfs_context *ctx,
-		 enum nfs_raw_op op, const char *abs, uint32_t access)
+		 enum nfs_raw_op op, const char *abs, struct nfs_raw_io *io)
 {
 	char *path = talloc_strdup(r, abs);
 	bool stale = false;
@@ -267,13 +437,14 @@ int nfs_raw_call(struct nfs_raw *r, struct nfs_context *ctx,
 	/* "/a/b/" and "/a/b" are one name */
 	for (size_t n = strlen(path); n > 1 && path[n - 1] == '/'; n--)
 		path[n - 1] = '\0';
-	s = raw_call_once(r, ctx, op, path, access, &stale);
+	s = raw_call_once(r, ctx, op, path, io, &stale);
 	if (stale) {
 		nfs_raw_forget(r);
-		s = raw_call_once(r, ctx, op, path, access, &stale);
+		s = raw_call_once(r, ctx, op, path, io, &stale);
 	}
-	if (s == NFS3ERR_NOENT || s == NFS3ERR_STALE)
-		raw_drop(r, path);
+	if ((s == NFS3_OK && (op == NFS_RAW_REMOVE || op == NFS_RAW_RMDIR)) ||
+	    s == NFS3ERR_NOENT || s == NFS3ERR_STALE)
+		nfs_raw_forget_tree(r, path);
 	talloc_free(path);
 	return s;
 }
