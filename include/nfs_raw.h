@@ -2,7 +2,8 @@
  * nfs_raw.h - NFSv3 calls of the nfs backend's dialect sent on a mounted
  * libnfs context through libnfs's raw (asynchronous) API, with a cache of
  * the handles of the names met, as dbench 5.0 sends them: one LOOKUP per
- * name not seen yet, then GETATTR, ACCESS or LOOKUP on the handle.
+ * name not seen yet, then each op as one call on the handle (READ3's
+ * data is not copied out); and a tree's removal by the same calls.
  * (libnfs's synchronous path calls walk every path from the export's root,
  * a LOOKUP per component, each time.)  Built with libnfs only.
  *
@@ -97,5 +98,16 @@ void nfs_raw_forget_tree(struct nfs_raw *r, const char *abs);
  */
 int nfs_raw_call(struct nfs_raw *r, struct nfs_context *ctx,
 		 enum nfs_raw_op op, const char *abs, struct nfs_raw_io *io);
+
+/*
+ * Remove abs and everything below it with single calls (READDIRPLUS,
+ * REMOVE, RMDIR in the directories' handles), never through a symlink:
+ * a symlink is removed itself, a name below one is not reached (the
+ * server does not follow it).  "/" empties the root.  A missing name is
+ * removed already.  0, an NFS3 status, or a negative errno as
+ * nfs_raw_call.
+ */
+int nfs_raw_remove_tree(struct nfs_raw *r, struct nfs_context *ctx,
+			const char *abs);
 
 #endif

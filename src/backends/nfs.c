@@ -596,6 +596,8 @@ static int nfsv_path_op(struct vfs *vfs, const char *path,
 		return r;
 	if ((p = nfsv_path(m, 0, path)) == NULL)
 		return -ENOMEM;
+	if (op != NFSV_MKDIR)	/* names gone: their cached handles too */
+		nfs_raw_forget(m->raw);
 	switch (op) {
 	case NFSV_MKDIR:
 		r = nfs_mkdir(m->ctx, p);
@@ -641,6 +643,7 @@ static int nfsv_rename(struct vfs *vfs, const char *from, const char *to,
 	b = nfsv_path(m, 1, to);
 	if (a == NULL || b == NULL)
 		return -ENOMEM;
+	nfs_raw_forget(m->raw);
 	return nfsv_ret(m, nfs_rename(m->ctx, a, b));
 }
 
@@ -804,6 +807,26 @@ static int nfsv_set_times(struct vfs *vfs, int fh)
 	return h != NULL ? nfsv_touch(m, h->path) : -EBADF;
 }
 
+static int nfs3_errno_of(uint32_t st);
+
+/* Deltree and the cleanup: the tree removed by single calls on the
+ * handles met (nfs_raw.h), never through a symlink. */
+static int nfsv_remove_tree(struct vfs *vfs, const char *path)
+{
+	struct nfsv *m = nfsv_of(vfs);
+	const char *p;
+	int r;
+
+	if ((r = nfsv_ready(m)) < 0)
+		return r;
+	if (m->raw == NULL && (m->raw = nfs_raw_new(m, NFS_TIMEOUT_MS)) == NULL)
+		return -ENOMEM;
+	if ((p = nfsv_path(m, 0, path)) == NULL)
+		return -ENOMEM;
+	r = nfs_raw_remove_tree(m->raw, m->ctx, p);
+	return r > 0 ? -nfs3_errno_of((uint32_t)r) : nfsv_ret(m, r);
+}
+
 static const struct vfs_ops nfsv_ops = {
 	.open = nfsv_open,
 	.close = nfsv_close,
@@ -824,8 +847,8 @@ static const struct vfs_ops nfsv_ops = {
 	.unlock = nfsv_unlock,
 	.statfs = nfsv_statfs,
 	.set_times = nfsv_set_times,
-	/* no xattrs, no direct I/O, no cache to drop; removal by nbvfs's
-	 * walk, which never descends through a symlink */
+	.remove_tree = nfsv_remove_tree,
+	/* no xattrs, no direct I/O, no cache to drop */
 };
 
 static int nfsv_destructor(struct nfsv *m)
@@ -1160,22 +1183,11 @@ static uint32_t nfs3_op(void *state, struct op_call *call)
 	return nfs3_done(call, r);
 }
 
-/* Deltree and the client's cleanup forget the files kept open and the
- * handles of the tree (the cleanup: all) first. */
-static void nfs3_tree_forget(struct nfsv *m, const char *path)
-{
-	const char *abs = nfsv_path(m, 0, path);
-
-	nfs3_files_close(m);
-	if (abs != NULL)
-		nfs_raw_forget_tree(m->raw, abs);
-	else
-		nfs_raw_forget(m->raw);
-}
-
+/* Deltree and the client's cleanup close the files kept open first (the
+ * tree's removal keeps the handle cache right; the cleanup forgets it). */
 static uint32_t nfs_deltree(void *state, struct op_call *call)
 {
-	nfs3_tree_forget(nfs3_vfs(state), call->path[0]);
+	nfs3_files_close(nfs3_vfs(state));
 	return nbvfs_deltree(state, call);
 }
 

@@ -35,6 +35,13 @@ struct raw_entry {
 	ftype3 type;		/* 0: not known */
 };
 
+/* A directory's entries (READDIRPLUS), for a tree's removal. */
+struct raw_list {
+	char **names;
+	ftype3 *types;		/* 0: not known */
+	size_t n, cap;
+};
+
 struct nfs_raw {
 	int timeout_ms;
 	struct raw_entry cache[NFS_RAW_CACHE];
@@ -51,6 +58,7 @@ struct raw_call {
 	const char *path;	/* the name's path (handle kept under it) */
 	struct nfs_raw_io *io;
 	bool more;		/* READDIRPLUS: not at the end yet */
+	struct raw_list *list;	/* READDIRPLUS: the entries, or NULL */
 	cookie3 cookie;
 	cookieverf3 verf;
 };
@@ -158,14 +166,45 @@ static void raw_keep_new(struct raw_call *c, const post_op_fh3 *fh,
 		raw_keep(c->r, c->path, &fh->post_op_fh3_u.handle, type);
 }
 
-/* A READDIRPLUS answer: where the next one starts, if any. */
+/* Add name (of type) to l, "." and ".." left out.  False: out of
+ * memory. */
+static bool raw_list_add(struct raw_list *l, const char *name, ftype3 type)
+{
+	if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+		return true;
+	if (l->n == l->cap) {
+		size_t cap = l->cap > 0 ? 2 * l->cap : 16;
+		char **n = talloc_realloc(l, l->names, char *, cap);
+		ftype3 *t = n != NULL ? talloc_realloc(l, l->types, ftype3,
+						       cap) : NULL;
+
+		if (n != NULL)
+			l->names = n;
+		if (t == NULL)
+			return false;
+		l->types = t;
+		l->cap = cap;
+	}
+	l->types[l->n] = type;
+	l->names[l->n] = talloc_strdup(l, name);
+	return l->names[l->n++] != NULL;
+}
+
+/* A READDIRPLUS answer: its entries listed (if asked), where the next
+ * one starts, if any. */
 static void raw_dir_next(struct raw_call *c, READDIRPLUS3resok *ok)
 {
 	entryplus3 *e = ok->reply.entries;
 
 	c->more = !ok->reply.eof && e != NULL;
-	while (e != NULL && e->nextentry != NULL)
-		e = e->nextentry;
+	for (; e != NULL; e = e->nextentry) {
+		if (c->list != NULL &&
+		    !raw_list_add(c->list, e->name,
+				  raw_type(&e->name_attributes)))
+			c->status = -ENOMEM;
+		if (e->nextentry == NULL)
+			break;
+	}
 	if (c->more) {
 		c->cookie = e->cookie;
 		memcpy(c->verf, ok->cookieverf, sizeof(c->verf));
@@ -399,11 +438,13 @@ static int raw_resolve(struct nfs_raw *r, struct nfs_context *ctx,
  * one, most likely). */
 static int raw_call_once(struct nfs_raw *r, struct nfs_context *ctx,
 			 enum nfs_raw_op op, char *path,
-			 struct nfs_raw_io *io, bool *stale)
+			 struct nfs_raw_io *io, struct raw_list *list,
+			 bool *stale)
 {
 	struct rpc_context *rpc = nfs_get_rpc_context(ctx);
 	char *slash = strrchr(path, '/');
-	struct raw_call c = { .r = r, .op = op, .path = path, .io = io };
+	struct raw_call c = { .r = r, .op = op, .path = path, .io = io,
+			      .list = list };
 	bool plain = op == NFS_RAW_REMOVE || op == NFS_RAW_RMDIR;
 	nfs_fh3 fh;
 	int s;
@@ -425,28 +466,108 @@ static int raw_call_once(struct nfs_raw *r, struct nfs_context *ctx,
 	return s;
 }
 
-int nfs_raw_call(struct nfs_raw *r, struct nfs_context *ctx,
-		 enum nfs_raw_op op, const char *abs, struct nfs_raw_io *io)
+/* nfs_raw_call on path (a copy, "/a/b" form), listing a READDIRPLUS's
+ * entries in list when not NULL. */
+static int raw_call(struct nfs_raw *r, struct nfs_context *ctx,
+		    enum nfs_raw_op op, char *path, struct nfs_raw_io *io,
+		    struct raw_list *list)
 {
-	char *path = talloc_strdup(r, abs);
 	bool stale = false;
-	int s;
+	int s = raw_call_once(r, ctx, op, path, io, list, &stale);
 
-	if (path == NULL)
-		return -ENOMEM;
-	/* "/a/b/" and "/a/b" are one name */
-	for (size_t n = strlen(path); n > 1 && path[n - 1] == '/'; n--)
-		path[n - 1] = '\0';
-	s = raw_call_once(r, ctx, op, path, io, &stale);
 	if (stale) {
 		nfs_raw_forget(r);
-		s = raw_call_once(r, ctx, op, path, io, &stale);
+		if (list != NULL)
+			list->n = 0;
+		s = raw_call_once(r, ctx, op, path, io, list, &stale);
 	}
 	if ((s == NFS3_OK && (op == NFS_RAW_REMOVE || op == NFS_RAW_RMDIR)) ||
 	    s == NFS3ERR_NOENT || s == NFS3ERR_STALE)
 		nfs_raw_forget_tree(r, path);
+	return s;
+}
+
+/* A talloc copy of abs under mem_ctx without trailing slashes (but
+ * "/"), or NULL. */
+static char *raw_path(void *mem_ctx, const char *abs)
+{
+	char *path = talloc_strdup(mem_ctx, abs);
+
+	for (size_t n = path != NULL ? strlen(path) : 0;
+	     n > 1 && path[n - 1] == '/'; n--)
+		path[n - 1] = '\0';
+	return path;
+}
+
+int nfs_raw_call(struct nfs_raw *r, struct nfs_context *ctx,
+		 enum nfs_raw_op op, const char *abs, struct nfs_raw_io *io)
+{
+	char *path = raw_path(r, abs);
+	int s;
+
+	if (path == NULL)
+		return -ENOMEM;
+	s = raw_call(r, ctx, op, path, io, NULL);
 	talloc_free(path);
 	return s;
+}
+
+/* A missing name (or one below a non-directory) is removed already. */
+static int raw_gone(int s)
+{
+	return s == NFS3ERR_NOENT || s == NFS3ERR_NOTDIR ? 0 : s;
+}
+
+/* Remove every entry of the directory path, what is below them first;
+ * then the directory itself unless it is the root. */
+static int raw_dir_remove(struct nfs_raw *r, struct nfs_context *ctx,
+			  char *path)
+{
+	struct raw_list *l = talloc_zero(r, struct raw_list);
+	bool root = strcmp(path, "/") == 0;
+	int s = l != NULL ? raw_call(r, ctx, NFS_RAW_READDIRPLUS, path, NULL,
+				     l) : -ENOMEM;
+
+	for (size_t i = 0; s == 0 && i < l->n; i++) {
+		char *p = talloc_asprintf(l, "%s/%s", root ? "" : path,
+					  l->names[i]);
+
+		if (p == NULL)
+			s = -ENOMEM;
+		else if (l->types[i] == NF3DIR || l->types[i] == 0)
+			s = raw_dir_remove(r, ctx, p);
+		else
+			s = raw_gone(raw_call(r, ctx, NFS_RAW_REMOVE, p, NULL,
+					      NULL));
+	}
+	talloc_free(l);
+	if (s == NFS3ERR_NOTDIR)	/* not a directory after all */
+		return raw_gone(raw_call(r, ctx, NFS_RAW_REMOVE, path, NULL,
+					 NULL));
+	if (s == 0 && !root)
+		s = raw_call(r, ctx, NFS_RAW_RMDIR, path, NULL, NULL);
+	return raw_gone(s);
+}
+
+int nfs_raw_remove_tree(struct nfs_raw *r, struct nfs_context *ctx,
+			const char *abs)
+{
+	char *path = raw_path(r, abs);
+	struct raw_entry *e;
+	nfs_fh3 fh;
+	int s;
+
+	if (path == NULL)
+		return -ENOMEM;
+	s = raw_resolve(r, ctx, path, &fh, false);
+	if (s == 0 && strcmp(path, "/") != 0 &&
+	    (e = raw_find(r, path)) != NULL && e->type != NF3DIR &&
+	    e->type != 0)
+		s = raw_call(r, ctx, NFS_RAW_REMOVE, path, NULL, NULL);
+	else if (s == 0)
+		s = raw_dir_remove(r, ctx, path);
+	talloc_free(path);
+	return raw_gone(s);
 }
 
 #endif /* HAVE_LIBNFS */
