@@ -11,8 +11,9 @@
 # default 10), ROUNDS (default 3), LOADS (default "nfs-rw.txt client.txt":
 # the NFSv3 dialect and client.txt), CLIENTS (default "1 4 16").  Each
 # round runs every (load, clients) once, in that order, so that all see
-# the same moments of a shared machine; each row is the round of median
-# MB/s.  CPU/MB is dbench's user+system CPU (parent and workers,
+# the same moments of a shared machine; each figure of a row is the
+# median over the rounds of that figure (MB/s, CPU/MB each on its own).
+# CPU/MB is dbench's user+system CPU (parent and workers,
 # from /usr/bin/time) over the MB of the execute phase (Throughput x
 # SECS); ganesha's CPU over the same run is shown beside it.
 #
@@ -22,7 +23,8 @@
 # "nfs-rw.txt") runs with both, alternated within each round, on the
 # same export and the same (load, clients), as rows "ours" and "5.0".
 # Both run a flat copy of it (its LOOPs unrolled): 5.0 skips the line
-# after each ENDLOOP, and the two must send the same ops.  Without
+# after each ENDLOOP, and the two must send the same ops.  Then a line
+# per (load, clients) gives ours / 5.0 for each figure.  Without
 # REF_DBENCH the reference rows are skipped, and the script says so.
 set -u
 export LC_ALL=C
@@ -77,7 +79,7 @@ one() {
 		-v s="$SECS" 'BEGIN {
 		mb = tp * s
 		if (mb <= 0) { print 0, 0, 0; exit }
-		printf "%.2f %.4f %.4f\n", tp, cpu / mb, g / hz / mb
+		printf "%.2f %.5f %.5f\n", tp, cpu / mb, g / hz / mb
 	}'
 }
 
@@ -99,30 +101,67 @@ if [ -n "$REF_DBENCH" ]; then
 fi
 
 for r in $(seq 1 "$ROUNDS"); do
+	# every other round in the opposite order, so that neither tool
+	# always runs first (on a page cache the other warmed)
+	order=cat
+	[ $((r % 2)) -eq 0 ] && order=tac
 	for n in $CLIENTS; do
 		while read -r impl name lf; do
 			db=$DBENCH
 			[ "$impl" = 5.0 ] && db=$REF_DBENCH
 			echo "$impl $name $n $(one "$db" "$lf" "$n" </dev/null)" \
 				>>"$WORK/results"
-		done <"$WORK/rows"
+		done < <($order "$WORK/rows")
 	done
 	echo "round $r done" >&2
 done
 
-printf '%-5s %-16s %7s %10s %14s %16s\n' dbench loadfile clients "MB/s" \
+# med IMPL LOADNAME N: "MB/s cpu ganesha_cpu", each the median of its
+# own column over the rounds.
+med() {
+	awk -v i="$1" -v lf="$2" -v n="$3" '$1 == i && $2 == lf && $3 == n {
+		print $4, $5, $6 }' "$WORK/results" | awk '
+		{ for (c = 1; c <= 3; c++) v[c, NR] = $c }
+		END { m = int((NR + 1) / 2)
+		      for (c = 1; c <= 3; c++) {
+			for (a = 1; a <= NR; a++) col[a] = v[c, a]
+			for (a = 1; a <= NR; a++)	# sort col[1..NR]
+				for (b = a + 1; b <= NR; b++)
+					if (col[b] + 0 < col[a] + 0) {
+						t = col[a]; col[a] = col[b]
+						col[b] = t
+					}
+			printf "%s%s", col[m], c < 3 ? " " : "\n"
+		      } }'
+}
+
+echo "tool: ours = $DBENCH; 5.0 = ${REF_DBENCH:-(none)}"
+echo "MB/s: dbench's Throughput; dbench CPU s/MB: user+system CPU of the" \
+	"dbench run (parent and workers) per MB; ganesha CPU s/MB: the" \
+	"server's CPU over that run per MB; each the median of $ROUNDS rounds"
+printf '%-5s %-16s %7s %10s %16s %17s\n' tool loadfile clients "MB/s" \
 	"dbench CPU s/MB" "ganesha CPU s/MB"
 while read -r impl name lf; do
 	for n in $CLIENTS; do
-		awk -v i="$impl" -v lf="$name" -v n="$n" \
-			'$1 == i && $2 == lf && $3 == n' "$WORK/results" |
-			sort -n -k4 | awk -v i="$impl" -v lf="$name" -v n="$n" '
-			{ tp[NR] = $4; c[NR] = $5; g[NR] = $6 }
-			END { m = int((NR + 1) / 2)
-			      printf "%-5s %-16s %7d %10s %14s %16s\n", i, lf,
-				     n, tp[m], c[m], g[m] }'
+		set -- $(med "$impl" "$name" "$n")
+		printf '%-5s %-16s %7d %10s %16s %17s\n' "$impl" "$name" "$n" \
+			"$1" "$2" "$3"
 	done
 done <"$WORK/rows"
+if [ -n "$REF_DBENCH" ]; then
+	echo "ours / 5.0 (MB/s: above 1 is faster; CPU/MB: below 1 is cheaper):"
+	for lf in $REF_LOADS; do
+		name=${lf%.txt}.flat
+		for n in $CLIENTS; do
+			paste -d' ' <(med ours "$name" "$n") \
+				<(med 5.0 "$name" "$n") | awk -v lf="$name" \
+				-v n="$n" 'function r(a, b) {
+					return b > 0 ? sprintf("%.3f", a / b) : "-" }
+				{ printf "%-16s %3d clients: MB/s %s  dbench CPU/MB %s  ganesha CPU/MB %s\n",
+				  lf, n, r($1, $4), r($2, $5), r($3, $6) }'
+		done
+	done
+fi
 [ -n "$REF_DBENCH" ] || echo "dbench 5.0 reference: skipped (set" \
 	"REF_DBENCH to a dbench 5.0 built with libnfs; see" \
 	"bench/dbench5-build.sh)"
