@@ -136,6 +136,39 @@ EOF
 		"client trees left on the export"
 }
 
+# A directory larger than one READDIRPLUS reply (300 names, 8000-byte
+# replies): listed to its end, and removed whole by Deltree (raw READDIRPLUS,
+# REMOVE, RMDIR on cached handles), a symlink in it removed itself, not
+# followed.
+big_tree_removed() {
+	empty_exports
+	{
+		echo 'MKDIR3 "/clients" *'
+		echo 'MKDIR3 "/clients/client1" *'
+		echo 'MKDIR3 "/outside" *'
+		echo 'CREATE3 "/outside/keep" 0x00000000'
+		echo 'MKDIR3 "/clients/client1/big" 0x00000000'
+		echo 'MKDIR3 "/clients/client1/big/sub" 0x00000000'
+		echo 'SYMLINK3 "/clients/client1/big/sub/ln" "/outside" 0x00000000'
+		for i in $(seq 1 300); do
+			echo "CREATE3 \"/clients/client1/big/file-with-a-long-name-$i\" 0x00000000"
+		done
+		echo 'READDIRPLUS3 "/clients/client1/big" 0x00000000'
+		echo 'Deltree "/clients/client1/big" 0x00000000'
+		echo 'LOOKUP3 "/clients/client1/big" 0x00000002'
+		echo 'MKDIR3 "/clients/client1/big" 0x00000000'
+	} >"$W/big.txt"
+	run_db --run-once --strict -B nfs --nfs="$URL1" -c "$W/big.txt" 1
+	assert_clean_run "300-name directory"
+	assert_eq 300 "$(awk '$1 == "CREATE3" { print $2 - 1 }' "$W/out")" \
+		"CREATE3 count"
+	assert_eq 1 "$(awk '$1 == "Deltree" { print $2 }' "$W/out")" \
+		"Deltree count"
+	assert_eq "keep" "$(ls "$EXP1/outside")" "the directory behind the symlink"
+	assert_eq "" "$(ls "$EXP1/clients" 2>/dev/null)" \
+		"client trees left on the export"
+}
+
 # Two exports, 4 clients: 0 and 2 on the first, 1 and 3 on the second.
 two_exports() {
 	empty_exports
@@ -269,6 +302,7 @@ check "NFSv3 dialect: nfs-rw.txt, 3 clients" dialect_sample nfs-rw.txt 3
 check "NFSv3 dialect: a status mismatch names file:line" dialect_mismatch
 check "NFSv3 dialect: -B fileio refuses it before the run" dialect_refused
 check "a symlink on the server is never followed by removals or cleanup" symlink_not_followed
+check "Deltree of a directory larger than one READDIRPLUS reply" big_tree_removed
 check "two exports, 4 clients: 0,2 on the first, 1,3 on the second" two_exports
 check "server or export missing, -D, --enable-nlm without NLM: exit 2 + message" setup_errors
 check "kept trees: recorded on the export, reused; an unrecorded one refused" kept_trees
