@@ -24,9 +24,11 @@
  * a usage error before forking.  Without --enable-nlm, LockX answers
  * NT_STATUS_NOT_SUPPORTED and LOCK4/UNLOCK4/TEST4 NFS3ERR_NOTSUPP.
  *
- * The dialect's GETATTR3, LOOKUP3, ACCESS3, PATHCONF3 and FSINFO3 are
+ * The dialect's GETATTR3, LOOKUP3, ACCESS3, PATHCONF3, FSINFO3, READ3,
+ * WRITE3, COMMIT3, CREATE3, MKDIR3, REMOVE3, RMDIR3 and READDIRPLUS3 are
  * single raw calls on the handles of the names met (nfs_raw.c), as dbench
- * 5.0 sends them; the other ops use libnfs's path calls.
+ * 5.0 sends them, and so is Deltree's (and the cleanup's) removal of a
+ * tree in both dialects; the other ops use libnfs's path calls.
  *
  * What NFS cannot do here: xattrs (-x), direct I/O; other path ops
  * than removals and the raw calls follow a symlink in a directory on

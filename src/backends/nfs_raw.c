@@ -1,8 +1,10 @@
 /*
- * nfs_raw.c - the NFSv3 dialect's LOOKUP3, GETATTR3, ACCESS3, PATHCONF3
- * and FSINFO3 as single raw calls on the mount's own RPC context, with a
- * small cache of the handles of the names met (see nfs_raw.h); and the
- * wait for one raw call that nfs_nlm.c shares.
+ * nfs_raw.c - the NFSv3 dialect's calls (LOOKUP3, GETATTR3, ACCESS3,
+ * PATHCONF3, FSINFO3, READ3, WRITE3, COMMIT3, CREATE3, MKDIR3, REMOVE3,
+ * RMDIR3, READDIRPLUS3) as single raw calls on the mount's own RPC
+ * context, with a small cache of the handles of the names met, and a
+ * tree's removal by the same calls (see nfs_raw.h); and the wait for one
+ * raw call that nfs_nlm.c shares.
  */
 #include "config.h"
 
