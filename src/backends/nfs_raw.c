@@ -193,24 +193,24 @@ static bool raw_list_add(struct raw_list *l, const char *name, ftype3 type)
 }
 
 /* A READDIRPLUS answer: its entries listed (if asked), where the next
- * one starts, if any. */
+ * one starts, if any.  libnfs 4.0 decodes the entries at addresses only
+ * 4-aligned: each is copied out before its fields are read. */
 static void raw_dir_next(struct raw_call *c, READDIRPLUS3resok *ok)
 {
-	entryplus3 *e = ok->reply.entries;
+	const entryplus3 *p = ok->reply.entries;
+	entryplus3 e;
 
-	c->more = !ok->reply.eof && e != NULL;
-	for (; e != NULL; e = e->nextentry) {
+	c->more = !ok->reply.eof && p != NULL;
+	for (; p != NULL; p = e.nextentry) {
+		memcpy(&e, p, sizeof(e));
 		if (c->list != NULL &&
-		    !raw_list_add(c->list, e->name,
-				  raw_type(&e->name_attributes)))
+		    !raw_list_add(c->list, e.name,
+				  raw_type(&e.name_attributes)))
 			c->status = -ENOMEM;
-		if (e->nextentry == NULL)
-			break;
+		c->cookie = e.cookie;
 	}
-	if (c->more) {
-		c->cookie = e->cookie;
+	if (c->more)
 		memcpy(c->verf, ok->cookieverf, sizeof(c->verf));
-	}
 }
 
 /* What an NFS3_OK answer of c's op brings: handles to keep, bytes. */
