@@ -234,7 +234,7 @@ static void test_hist_carry(void **state)
 	s = &r.slots[0];
 	stats_slot_reset(&r, 0, PHASE_EXECUTE);
 	put(&r, 0, OP_WRITEX, 5000, 0, 0);
-	s->hist[OP_WRITEX][i] = UINT32_MAX - 1;	/* as after 2^32 - 2 more */
+	*stats_hist_cell(s, OP_WRITEX, i) = UINT32_MAX - 1; /* 2^32 - 2 more */
 	put(&r, 0, OP_WRITEX, 5000, 0, 0);	/* UINT32_MAX */
 	put(&r, 0, OP_WRITEX, 5000, 0, 0);	/* wraps: carry 1, bucket 0 */
 	put(&r, 0, OP_WRITEX, 5000, 0, 0);
