@@ -69,19 +69,28 @@ struct mismatch_stats {
 
 /*
  * An op kind's figures in a client's slot.  Its histogram has the
- * buckets of histogram.h, but 32-bit and kept apart (client_slot.hist),
- * so that the figures of every kind share a few cache lines and a
- * bucket array is half the size: the bucket written at each op is less
- * often a cache or TLB miss.  A bucket that would wrap adds 2^32 to a
- * carry entry (client_slot.carry) instead.
+ * buckets of histogram.h, but 32-bit and kept apart: in chunks of one
+ * octave (HIST_SUB buckets, 512 bytes), handed out from the slot's chunk
+ * area in the order kinds first need them (client_slot.hdir says which
+ * chunk holds an octave of a kind).  So a client's histograms take the
+ * pages its latencies need, a few octaves per kind, rather than one
+ * 18.5 KB array per kind touched wherever its latencies fall; and the
+ * figures of every kind share a few cache lines.  A bucket that would
+ * wrap adds 2^32 to a carry entry (client_slot.carry) instead.
  */
 struct slot_op {
 	uint64_t count;
 	uint64_t sum_ns;
 	uint64_t max_ns;
-	uint32_t lo;		/* buckets [lo, end) may be non-zero; */
-	uint32_t end;		/* end == 0 when none is */
+	uint32_t lo;		/* buckets [lo, end) may be non-zero (whole */
+	uint32_t end;		/* octaves); end == 0 when none is */
 };
+
+/* octaves (histogram chunks) of a kind, and chunks in a slot */
+#define STATS_HIST_CHUNKS	(HIST_BUCKETS / HIST_SUB)
+#define STATS_SLOT_CHUNKS	(OP_NUM_MEASURED * STATS_HIST_CHUNKS)
+_Static_assert(HIST_BUCKETS % HIST_SUB == 0, "whole octaves");
+_Static_assert(STATS_SLOT_CHUNKS < INT16_MAX, "chunk numbers fit hdir");
 
 /* 2^32 x wraps more values in bucket `bucket` of op kind `kind`. */
 struct slot_carry {
@@ -157,12 +166,19 @@ struct client_slot {
 	 */
 	uint64_t ops_used;
 	uint32_t ncarry;	/* carry entries in use */
-	uint32_t pad;
+	uint32_t nchunks;	/* histogram chunks handed out */
 	struct slot_op ops[OP_NUM_MEASURED];
-	struct mismatch_stats mm[OP_NUM_MEASURED];
 	struct slot_carry carry[STATS_MAX_CARRIES];
-	/* each kind's buckets, from a page of their own */
-	uint32_t hist[OP_NUM_MEASURED][HIST_BUCKETS] __attribute__((aligned(4096)));
+	/*
+	 * Octave o of kind k's buckets: chunk[hdir[k][o] - 1] when
+	 * hdir[k][o] > 0; none yet when 0; when < 0, chunk[-hdir[k][o] - 1]
+	 * was the octave's and is zeroed and parked by a phase change (the
+	 * octave takes it back at its next value).  The SMB kinds' entries
+	 * share the first page with ops.
+	 */
+	int16_t hdir[OP_NUM_MEASURED][STATS_HIST_CHUNKS];
+	struct mismatch_stats mm[OP_NUM_MEASURED];
+	uint32_t chunk[STATS_SLOT_CHUNKS][HIST_SUB] __attribute__((aligned(4096)));
 	struct pass_record pass[STATS_MAX_PASS_RECORDS];
 	struct tick_stats tick_buf[2];	/* see struct tick_stats */
 } __attribute__((aligned(4096)));
@@ -171,31 +187,47 @@ struct client_slot {
 void stats_hist_carry(struct client_slot *s, unsigned k, unsigned i);
 
 /*
+ * Rare path of stats_hist_record(): give octave o of kind k a chunk (its
+ * parked one, or the next free one) and widen the kind's [lo, end).
+ * Returns the chunk's number + 1 (its hdir entry).
+ */
+int stats_hist_chunk(struct client_slot *s, unsigned k, unsigned o);
+
+/*
  * Client side: count v in kind k's histogram (the bucket and its range;
  * the caller keeps count, sum and max).  O(1), no lock.
  */
 static inline void stats_hist_record(struct client_slot *s, unsigned k,
 				     uint64_t v)
 {
-	struct slot_op *os = &s->ops[k];
 	unsigned i = hist_index(v);
-	uint32_t c = s->hist[k][i];
+	int ch = s->hdir[k][i / HIST_SUB];
+	uint32_t *b, c;
 
+	if (__builtin_expect(ch <= 0, 0))
+		ch = stats_hist_chunk(s, k, i / HIST_SUB);
+	b = &s->chunk[ch - 1][i % HIST_SUB];
+	c = *b;
 	if (__builtin_expect(c == UINT32_MAX, 0)) {
 		stats_hist_carry(s, k, i);
 		c = 0;
 	} else {
 		c++;
 	}
-	__atomic_store_n(&s->hist[k][i], c, __ATOMIC_RELAXED);
-	if (os->end == 0) {
-		__atomic_store_n(&os->lo, i, __ATOMIC_RELAXED);
-		__atomic_store_n(&os->end, i + 1, __ATOMIC_RELEASE);
-	} else if (i < os->lo) {
-		__atomic_store_n(&os->lo, i, __ATOMIC_RELEASE);
-	} else if (i >= os->end) {
-		__atomic_store_n(&os->end, i + 1, __ATOMIC_RELEASE);
-	}
+	__atomic_store_n(b, c, __ATOMIC_RELAXED);
+}
+
+/*
+ * Bucket i of kind k in slot s without its carries, as a place to write
+ * (tests set a bucket near its wrap with it); NULL when the bucket's
+ * octave has no chunk.
+ */
+static inline uint32_t *stats_hist_cell(struct client_slot *s, unsigned k,
+					unsigned i)
+{
+	int ch = s->hdir[k][i / HIST_SUB];
+
+	return ch > 0 ? &s->chunk[ch - 1][i % HIST_SUB] : NULL;
 }
 
 /* Bucket i of kind k in slot s, carries included (s may be written

@@ -64,6 +64,20 @@ void stats_unmap(struct stats_region *r)
 	memset(r, 0, sizeof(*r));
 }
 
+/* Zero kind k's chunks and park them (see client_slot.hdir). */
+static void hist_park(struct client_slot *s, unsigned k)
+{
+	for (unsigned o = 0; o < STATS_HIST_CHUNKS; o++) {
+		int ch = s->hdir[k][o];
+
+		if (ch <= 0)
+			continue;
+		memset(s->chunk[ch - 1], 0, sizeof(s->chunk[0]));
+		__atomic_store_n(&s->hdir[k][o], (int16_t)-ch,
+				 __ATOMIC_RELEASE);
+	}
+}
+
 void stats_slot_reset(const struct stats_region *r, unsigned slot,
 		      uint32_t phase)
 {
@@ -86,8 +100,7 @@ void stats_slot_reset(const struct stats_region *r, unsigned slot,
 		os->sum_ns = 0;
 		os->max_ns = 0;
 		if (os->end != 0)
-			memset(&s->hist[o][os->lo], 0,
-			       (os->end - os->lo) * sizeof(s->hist[o][0]));
+			hist_park(s, o);
 		os->lo = 0;
 		os->end = 0;
 	}
@@ -113,10 +126,44 @@ void stats_hist_carry(struct client_slot *s, unsigned k, unsigned i)
 	__atomic_store_n(&s->ncarry, n + 1, __ATOMIC_RELEASE);
 }
 
+int stats_hist_chunk(struct client_slot *s, unsigned k, unsigned o)
+{
+	struct slot_op *os = &s->ops[k];
+	int ch = -s->hdir[k][o];
+	uint32_t lo = o * HIST_SUB, end = lo + HIST_SUB;
+
+	if (ch == 0) {
+		/* every octave of every kind has room: this never fails */
+		ch = (int)++s->nchunks;
+	}
+	__atomic_store_n(&s->hdir[k][o], (int16_t)ch, __ATOMIC_RELEASE);
+	if (os->end == 0) {
+		__atomic_store_n(&os->lo, lo, __ATOMIC_RELAXED);
+		__atomic_store_n(&os->end, end, __ATOMIC_RELEASE);
+	} else if (lo < os->lo) {
+		__atomic_store_n(&os->lo, lo, __ATOMIC_RELEASE);
+	} else if (end > os->end) {
+		__atomic_store_n(&os->end, end, __ATOMIC_RELEASE);
+	}
+	return ch;
+}
+
+/* Bucket i of kind k in s, without carries: 0 when its octave has no
+ * chunk (a parked one is zero). */
+static uint32_t hist_cell(const struct client_slot *s, unsigned k,
+			  unsigned i)
+{
+	int ch = __atomic_load_n(&s->hdir[k][i / HIST_SUB], __ATOMIC_ACQUIRE);
+
+	if (ch <= 0 || ch > (int)STATS_SLOT_CHUNKS)
+		return 0;
+	return LOAD(s->chunk[ch - 1][i % HIST_SUB]);
+}
+
 uint64_t stats_hist_bucket(const struct client_slot *s, unsigned k,
 			   unsigned i)
 {
-	uint64_t c = LOAD(s->hist[k][i]);
+	uint64_t c = hist_cell(s, k, i);
 	uint32_t n = __atomic_load_n(&s->ncarry, __ATOMIC_ACQUIRE);
 
 	for (uint32_t j = 0; j < n && j < STATS_MAX_CARRIES; j++)
@@ -125,6 +172,11 @@ uint64_t stats_hist_bucket(const struct client_slot *s, unsigned k,
 	return c;
 }
 
+/*
+ * dst gets every non-zero bucket of kind k: its [lo, end) is widened to
+ * exactly those (as it was when the slot's range was exact), not to the
+ * whole octaves the slot's range covers.
+ */
 void stats_hist_merge(struct histogram *dst, const struct client_slot *s,
 		      unsigned k)
 {
@@ -132,21 +184,34 @@ void stats_hist_merge(struct histogram *dst, const struct client_slot *s,
 	uint32_t end = __atomic_load_n(&os->end, __ATOMIC_ACQUIRE);
 	uint32_t lo = __atomic_load_n(&os->lo, __ATOMIC_ACQUIRE);
 	uint32_t n = __atomic_load_n(&s->ncarry, __ATOMIC_ACQUIRE);
+	uint32_t first = UINT32_MAX, last = 0;
 
-	if (end == 0)
-		return;
 	if (end > HIST_BUCKETS)
 		end = HIST_BUCKETS;
-	for (uint32_t i = lo; i < end; i++)
-		dst->count[i] += LOAD(s->hist[k][i]);
-	for (uint32_t j = 0; j < n && j < STATS_MAX_CARRIES; j++)
-		if (s->carry[j].kind == k && s->carry[j].bucket < HIST_BUCKETS)
-			dst->count[s->carry[j].bucket] +=
-				LOAD(s->carry[j].wraps) << 32;
-	if (dst->end == 0 || lo < dst->lo)
-		dst->lo = lo;
-	if (end > dst->end)
-		dst->end = end;
+	for (uint32_t i = lo; i < end; i++) {
+		uint32_t c = hist_cell(s, k, i);
+
+		if (c == 0)
+			continue;
+		dst->count[i] += c;
+		first = i < first ? i : first;
+		last = i;
+	}
+	for (uint32_t j = 0; j < n && j < STATS_MAX_CARRIES; j++) {
+		uint32_t i = s->carry[j].bucket;
+
+		if (s->carry[j].kind != k || i >= HIST_BUCKETS)
+			continue;
+		dst->count[i] += LOAD(s->carry[j].wraps) << 32;
+		first = i < first ? i : first;
+		last = i > last ? i : last;
+	}
+	if (first == UINT32_MAX)
+		return;
+	if (dst->end == 0 || first < dst->lo)
+		dst->lo = first;
+	if (last + 1 > dst->end)
+		dst->end = last + 1;
 }
 
 void stats_slot_release(const struct stats_region *r, unsigned slot)

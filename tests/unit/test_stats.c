@@ -234,7 +234,7 @@ static void test_hist_carry(void **state)
 	s = &r.slots[0];
 	stats_slot_reset(&r, 0, PHASE_EXECUTE);
 	put(&r, 0, OP_WRITEX, 5000, 0, 0);
-	s->hist[OP_WRITEX][i] = UINT32_MAX - 1;	/* as after 2^32 - 2 more */
+	*stats_hist_cell(s, OP_WRITEX, i) = UINT32_MAX - 1; /* 2^32 - 2 more */
 	put(&r, 0, OP_WRITEX, 5000, 0, 0);	/* UINT32_MAX */
 	put(&r, 0, OP_WRITEX, 5000, 0, 0);	/* wraps: carry 1, bucket 0 */
 	put(&r, 0, OP_WRITEX, 5000, 0, 0);
@@ -300,6 +300,55 @@ static void test_live_sum_and_release(void **state)
 	free(t);
 }
 
+/*
+ * A kind's buckets take a chunk per octave its values fall in, handed out
+ * in the order of first use: two kinds over three octaves take six
+ * chunks, the first pages of the area, and nothing else.  A phase change
+ * zeroes and parks them, and the same octaves take them back (no new
+ * chunk).  The merged histogram's range is the non-zero buckets exactly.
+ */
+static void test_hist_chunks(void **state)
+{
+	static const uint64_t v[] = { 1000, 3000, 3100, 20000 };
+	struct stats_region r;
+	struct histogram *h = calloc(1, sizeof(*h));
+	struct client_slot *s;
+
+	(void)state;
+	assert_non_null(h);
+	assert_int_equal(stats_map(&r, 1), 0);
+	s = &r.slots[0];
+	stats_slot_reset(&r, 0, PHASE_EXECUTE);
+	for (int pass = 0; pass < 2; pass++) {
+		for (unsigned j = 0; j < 4; j++) {
+			put(&r, 0, OP_WRITEX, v[j], 0, 0);
+			put(&r, 0, OP_CLOSE, v[j], 0, 0);
+		}
+		assert_int_equal(s->nchunks, 6);
+		assert_int_equal(s->ops[OP_WRITEX].lo, hist_index(1000) & ~127u);
+		assert_int_equal(s->ops[OP_WRITEX].end,
+				 (hist_index(20000) | 127u) + 1);
+		assert_int_equal(stats_hist_bucket(s, OP_WRITEX,
+						   hist_index(3000)), 1);
+		assert_int_equal(stats_hist_bucket(s, OP_CLOSE,
+						   hist_index(3100)), 1);
+		assert_int_equal(stats_hist_bucket(s, OP_READX,
+						   hist_index(3000)), 0);
+		assert_null(stats_hist_cell(s, OP_READX, hist_index(3000)));
+		hist_clear(h);
+		stats_hist_merge(h, s, OP_WRITEX);
+		assert_int_equal(h->lo, hist_index(1000));
+		assert_int_equal(h->end, hist_index(20000) + 1);
+		assert_int_equal(hist_total(h), 4);
+		stats_slot_reset(&r, 0, PHASE_EXECUTE);
+		assert_int_equal(s->ops[OP_WRITEX].end, 0);
+		assert_int_equal(stats_hist_bucket(s, OP_WRITEX,
+						   hist_index(3000)), 0);
+	}
+	stats_unmap(&r);
+	free(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -309,6 +358,7 @@ int main(void)
 		cmocka_unit_test(test_tick_series),
 		cmocka_unit_test(test_slot_size),
 		cmocka_unit_test(test_hist_carry),
+		cmocka_unit_test(test_hist_chunks),
 		cmocka_unit_test(test_live_sum_and_release),
 	};
 
