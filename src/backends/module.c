@@ -1,7 +1,7 @@
 /*
  * module.c - loading a backend that lives in a module (a shared object):
  * smb and nfs, whose libraries (libsmbclient pulls in ~100 of Samba's and
- * ICU's; libnfs) a fileio, null, memfs or sockio run should never map.
+ * ICU's; libnfs) a run of any other backend should never map.
  *
  * The registry lists such a backend by its stub (->module set); when -B
  * selects it, the command line asks backend_module_load() for the whole
