@@ -315,6 +315,17 @@ const struct backend *backend_module_load(void *mem_ctx,
 					  const struct backend *stub,
 					  char **err);
 
+/*
+ * What is wrong with b (a module's NAME_backend, NULL if it has none)
+ * and stamp (its dbench_module_stamp, NULL if none) as the whole of
+ * stub, in words (a static phrase, or one under mem), or NULL when
+ * nothing is: the stamp is BACKEND_MODULE_STAMP, the abi BACKEND_ABI,
+ * the name, flags and options table (long names, argInfo, val) stub's,
+ * ->module and ->unavailable NULL, every hook filled.
+ */
+const char *backend_module_check(void *mem, const struct backend *stub,
+				 const struct backend *b, const char *stamp);
+
 /* backend_list_check() of backend_registry, without the reason. */
 int backend_registry_check(const char **bad);
 

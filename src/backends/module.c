@@ -51,10 +51,8 @@ static bool same_options(const struct poptOption *a,
 	return a[i].longName == NULL && b[i].longName == NULL;
 }
 
-/* What is wrong with module backend b (stamp its dbench_module_stamp) as
- * the whole of stub, or NULL. */
-static const char *module_mismatch(void *mem, const struct backend *stub,
-				   const struct backend *b, const char *stamp)
+const char *backend_module_check(void *mem, const struct backend *stub,
+				 const struct backend *b, const char *stamp)
 {
 	const struct backend *one[] = { b, NULL };
 	const char *bad = NULL, *why = NULL;
@@ -115,7 +113,7 @@ const struct backend *backend_module_load(void *mem_ctx,
 		goto out;
 	}
 	b = dlsym(h, sym);
-	why = module_mismatch(tmp, stub, b,
+	why = backend_module_check(tmp, stub, b,
 			      dlsym(h, "dbench_module_stamp"));
 	if (why != NULL) {
 		*err = talloc_asprintf(mem_ctx, "backend '%s': module %s: %s",
