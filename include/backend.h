@@ -64,7 +64,7 @@ struct op_call {
 typedef uint32_t (*backend_op_fn)(void *state, struct op_call *call);
 
 /* struct backend's abi: bump when a hook is added or changes meaning. */
-#define BACKEND_ABI 3
+#define BACKEND_ABI 4
 
 /* Flags (struct backend's flags). */
 /* Targets (-D) are local directories this process can reach: --disk-test
@@ -97,6 +97,13 @@ struct backend {
 	 * (e.g. "built without libsmbclient"); then only abi, name,
 	 * description, flags and options are read */
 	const char *unavailable;
+	/* NULL when the whole backend is here; otherwise the name of the
+	 * module (a shared object, see backend_module_load()) that holds it:
+	 * this struct is then only the stub the command line needs (abi,
+	 * name, description, flags, options and an ->option placeholder),
+	 * and the module's struct, loaded once -B selects the backend,
+	 * takes its place */
+	const char *module;
 	unsigned flags;		/* BACKEND_* */
 
 	/*
@@ -251,8 +258,8 @@ const struct backend *backend_find_in(const struct backend *const *list,
 
 /*
  * Check a NULL-terminated list of backends: every one has a name no
- * other has and abi BACKEND_ABI; every available one fills every
- * required hook (all but ->options, ->options_done and ->trees_kept); an
+ * other has and abi BACKEND_ABI; every available one that is not a
+ * module's stub fills every required hook (all but ->options, ->options_done and ->trees_kept); an
  * options table is well formed (see ->options), comes with ->option, and none of its
  * long names is another backend's.  Returns 0, or -1 with the name of
  * the faulty backend in *bad and, if why is not NULL, a static phrase
@@ -268,6 +275,56 @@ int backend_list_check(const struct backend *const *list, const char **bad,
  */
 int backend_program_check(void *mem_ctx, const struct backend *be,
 			  const struct program *p, char **err);
+
+/*
+ * Backend modules: a backend whose libraries are heavy (libsmbclient pulls
+ * in most of Samba; libnfs) is a shared object loaded only when -B
+ * selects it, so that the other backends' runs map none of them.  Its
+ * stub in the registry has ->module set to NAME; the module defines
+ * NAME_backend (the whole struct, ->module NULL) and
+ * dbench_module_stamp (BACKEND_MODULE_STAMP of the tree it was built
+ * from), and resolves the engine's functions it calls (nbvfs_*, ...) in
+ * the dbench binary, which exports them.
+ *
+ * Where: MODULES/NAME.so beside the running binary (BACKEND_MODULE_SUBDIR
+ * in the directory of /proc/self/exe: a build tree) when that file
+ * exists, else PKGLIBDIR/NAME.so (the installed one).
+ */
+#define BACKEND_MODULE_SUBDIR "modules"
+#define BACKEND_MODULE_STR_(x) #x
+#define BACKEND_MODULE_STR(x) BACKEND_MODULE_STR_(x)
+#define BACKEND_MODULE_STAMP "dbench " PACKAGE_VERSION ", backend ABI " \
+	BACKEND_MODULE_STR(BACKEND_ABI)
+
+/*
+ * The file the module of that name is loaded from (see above), under
+ * mem_ctx; NULL when out of memory.
+ */
+char *backend_module_path(void *mem_ctx, const char *module);
+
+/*
+ * The whole backend behind stub (stub->module set): its module is loaded
+ * (once per process; it stays loaded) and checked: the stamp, the abi,
+ * the same name, flags and options table as stub, every hook
+ * (backend_list_check()).  Returns it, or NULL with *err (under mem_ctx;
+ * NULL when out of memory) one line without the "dbench: " prefix naming
+ * the backend, the module's path and what went wrong (dlerror()'s words
+ * for a module that does not load).
+ */
+const struct backend *backend_module_load(void *mem_ctx,
+					  const struct backend *stub,
+					  char **err);
+
+/*
+ * What is wrong with b (a module's NAME_backend, NULL if it has none)
+ * and stamp (its dbench_module_stamp, NULL if none) as the whole of
+ * stub, in words (a static phrase, or one under mem), or NULL when
+ * nothing is: the stamp is BACKEND_MODULE_STAMP, the abi BACKEND_ABI,
+ * the name, flags and options table (long names, argInfo, val) stub's,
+ * ->module and ->unavailable NULL, every hook filled.
+ */
+const char *backend_module_check(void *mem, const struct backend *stub,
+				 const struct backend *b, const char *stamp);
 
 /* backend_list_check() of backend_registry, without the reason. */
 int backend_registry_check(const char **bad);

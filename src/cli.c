@@ -238,8 +238,7 @@ static int result_options(void *mem, const struct raw_options *raw,
 	return 0;
 }
 
-/* The directory holding the running binary, or NULL. */
-static char *exe_dir(void *mem)
+char *cli_exe_dir(void *mem)
 {
 	size_t len = 256;
 
@@ -277,7 +276,7 @@ static char *exe_dir(void *mem)
  */
 static const char *default_loadfile(void *mem)
 {
-	char *dir = exe_dir(mem);
+	char *dir = cli_exe_dir(mem);
 	const char *built = dir ? talloc_asprintf(mem, "%s/loadfiles/client.txt",
 						  dir) : NULL;
 
@@ -380,20 +379,24 @@ static int backend_options(void *mem, const struct cli_parse *cp,
 			   const struct backend **out)
 {
 	const struct raw_options *raw = &cp->raw;
-	const struct backend *be;
+	const struct backend *be, *listed;
 	void *bopts = NULL;
 	char *err = NULL;
 
 	if (raw->backend != NULL)
 		o->backend = raw->backend;
-	be = choose_backend(mem, cp->registry, o->backend);
+	be = listed = choose_backend(mem, cp->registry, o->backend);
 	if (be == NULL)
 		return EXIT_USAGE;
+	/* smb, nfs: the registry has their stubs, their modules the rest */
+	if (be->module != NULL &&
+	    (be = backend_module_load(mem, listed, &err)) == NULL)
+		return usage_error("%s", err ? err : "out of memory");
 	for (unsigned i = 0; i < raw->nbopts; i++) {
 		const struct given_bopt *g = &raw->bopts[i];
 		const struct backend *owner = cp->registry[g->backend];
 
-		if (owner != be)
+		if (owner != listed)
 			return usage_error("--%s belongs to backend '%s', but "
 					   "backend '%s' is selected",
 					   g->entry->longName, owner->name,

@@ -59,7 +59,12 @@
 #include "vfs.h"
 #include "vfs_kept.h"
 
-#ifdef HAVE_LIBNFS
+/* the whole backend in its module (modules/nfs.so), a stub in dbench */
+#if defined(HAVE_LIBNFS) && defined(DBENCH_MODULE)
+#define NFS_WHOLE 1
+#endif
+
+#ifdef NFS_WHOLE
 #include <nfsc/libnfs.h>
 
 #include "nfs_nlm.h"
@@ -142,7 +147,7 @@ static int nfs_options_done(void *mem_ctx, void **bopts, char **err)
 	return -1;
 }
 
-#ifdef HAVE_LIBNFS
+#ifdef NFS_WHOLE
 
 /* Times a client tries to mount again after a lost connection
  * (--keep-going), at most one try per NFS_REMOUNT_GAP_NS: a server that
@@ -1527,17 +1532,21 @@ const struct backend nfs_backend = {
 };
 #pragma GCC diagnostic pop
 
-#else /* !HAVE_LIBNFS */
+#else /* !NFS_WHOLE */
 
 const struct backend nfs_backend = {
 	.abi = BACKEND_ABI,
 	.name = "nfs",
 	.description = "an NFSv3 server through libnfs",
+#ifdef HAVE_LIBNFS
+	.module = "nfs",
+#else
 	.unavailable = NFS_UNAVAILABLE_WHY,
+#endif
 	.flags = 0,
 	.options = nfs_options,
 	.option = nfs_option,
 	.options_done = nfs_options_done,
 };
 
-#endif /* HAVE_LIBNFS */
+#endif /* NFS_WHOLE */

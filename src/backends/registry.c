@@ -3,7 +3,9 @@
  *
  * Adding a backend: its file in src/backends/, its line here (and in
  * include/backends.h), its source in Makefile.am.  A backend that cannot
- * be built here still gets a line, with ->unavailable saying why.
+ * be built here still gets a line, with ->unavailable saying why.  A
+ * backend built as a module (smb, nfs: their libraries are heavy) is
+ * listed by its stub, ->module set (module.c loads the rest).
  */
 #include "config.h"
 
@@ -138,7 +140,9 @@ int backend_list_check(const struct backend *const *list, const char **bad,
 		for (j = 0; j < i && reason == NULL; j++)
 			if (strcmp(list[j]->name, b->name) == 0)
 				reason = "another backend has its name";
-		if (reason == NULL && b->unavailable == NULL)
+		/* a module's stub has only what the command line needs */
+		if (reason == NULL && b->unavailable == NULL &&
+		    b->module == NULL)
 			reason = backend_missing_hook(b);
 		if (reason == NULL)
 			reason = backend_bad_options(list, i);

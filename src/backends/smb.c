@@ -15,8 +15,10 @@
  * no flush call: LockX, UnlockX and Flush are answered locally (README).
  *
  * The password comes from --smb-user, $DBENCH_SMB_PASSWORD or
- * --smb-auth-file; it is never part of a message.  Without libsmbclient
- * this file defines only the backend's name and why it is unavailable.
+ * --smb-auth-file; it is never part of a message.  Built into the dbench
+ * binary, this file defines only the backend's stub: its name, options and
+ * either why it is unavailable (no libsmbclient) or its module; built as
+ * the module (DBENCH_MODULE, modules/smb.so), the whole backend.
  */
 #include "config.h"
 
@@ -61,10 +63,10 @@ static const struct poptOption smb_options[] = {
 	POPT_TABLEEND
 };
 
-#ifndef HAVE_LIBSMBCLIENT
+#if !defined(HAVE_LIBSMBCLIENT) || !defined(DBENCH_MODULE)
 
-/* Never called (-B smb is refused first); the registry wants a hook
- * beside an options table. */
+/* Never called (-B smb is refused first, or the module's hook replaces
+ * this one); the registry wants a hook beside an options table. */
 static int smb_option(void *mem_ctx, void **bopts, int val, const char *arg,
 		      char **err)
 {
@@ -79,13 +81,17 @@ const struct backend smb_backend = {
 	.abi = BACKEND_ABI,
 	.name = "smb",
 	.description = "an SMB2/SMB3 server through libsmbclient",
+#ifdef HAVE_LIBSMBCLIENT
+	.module = "smb",	/* the rest: this file built as modules/smb.so */
+#else
 	.unavailable = "built without libsmbclient",
+#endif
 	.flags = BACKEND_OWN_TARGET,
 	.options = smb_options,
 	.option = smb_option,
 };
 
-#else /* HAVE_LIBSMBCLIENT */
+#else /* HAVE_LIBSMBCLIENT && DBENCH_MODULE */
 
 #include <errno.h>
 #include <fcntl.h>
@@ -1215,4 +1221,4 @@ const struct backend smb_backend = {
 	.ops = { NBVFS_OPS, NBSMB5_OPS },
 };
 
-#endif /* HAVE_LIBSMBCLIENT */
+#endif /* HAVE_LIBSMBCLIENT && DBENCH_MODULE */

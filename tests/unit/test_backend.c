@@ -4,7 +4,8 @@
  * the command line routing each backend option to its backend (and
  * refusing one of a backend not selected), -T, the target check, and
  * fileio's hooks (descriptors per client, shared paths) with rlimits'
- * count of the directories a program names.
+ * count of the directories a program names, and the check of a backend
+ * module against its stub.
  *
  * The command line is driven through cli_parse() with registries of fake
  * backends built here; what it says on stderr is captured from fd 2.
@@ -710,6 +711,63 @@ static void test_fileio_shared_paths(void **state)
 	assert_true(fileio_backend.shared_remove(ts->ctx, &o, dir, rev, n) < 0);
 }
 
+/* ---- modules: a module's backend against its stub ---- */
+
+static void test_module_check(void **state)
+{
+	struct tstate *ts = *state;
+	void *mem = talloc_new(ts->ctx);	/* the messages */
+	struct fakes f;
+	struct backend stub = { .abi = BACKEND_ABI, .name = "alpha",
+				.description = "alpha's stub",
+				.module = "alpha", .flags = BACKEND_LOCAL_FS,
+				.options = alpha_table,
+				.option = alpha_option };
+	const struct backend *reg[] = { &stub, NULL };
+	const char *bad, *why;
+	struct backend b;
+
+	fakes_init(&f);
+	/* a stub passes the registry check without the run hooks */
+	assert_int_equal(list_check(reg, &bad, &why), 0);
+	assert_null(backend_module_check(mem, &stub, &f.alpha,
+					 BACKEND_MODULE_STAMP));
+	assert_non_null(backend_module_check(mem, &stub, &f.alpha, NULL));
+	assert_string_equal(backend_module_check(mem, &stub, &f.alpha,
+						 "dbench 0.1, backend ABI 1"),
+			    "it was built for dbench 0.1, backend ABI 1, this "
+			    "is " BACKEND_MODULE_STAMP);
+	assert_string_equal(backend_module_check(mem, &stub, NULL,
+						 BACKEND_MODULE_STAMP),
+			    "it has no alpha_backend");
+	b = f.alpha;
+	b.abi = BACKEND_ABI - 1;
+	assert_string_equal(backend_module_check(mem, &stub, &b,
+						 BACKEND_MODULE_STAMP),
+			    "it was built for another BACKEND_ABI");
+	/* not the backend the stub stands for */
+	assert_non_null(backend_module_check(mem, &stub, &f.beta,
+					     BACKEND_MODULE_STAMP));
+	b = f.alpha;
+	b.flags = 0;
+	assert_non_null(backend_module_check(mem, &stub, &b,
+					     BACKEND_MODULE_STAMP));
+	b = f.alpha;
+	b.options = beta_table;
+	assert_non_null(backend_module_check(mem, &stub, &b,
+					     BACKEND_MODULE_STAMP));
+	b = f.alpha;
+	b.module = "alpha";
+	assert_non_null(backend_module_check(mem, &stub, &b,
+					     BACKEND_MODULE_STAMP));
+	b = f.alpha;
+	b.setup = NULL;
+	assert_string_equal(backend_module_check(mem, &stub, &b,
+						 BACKEND_MODULE_STAMP),
+			    "its setup hook is missing");
+	talloc_free(mem);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -729,6 +787,7 @@ int main(void)
 		T(test_fileio_client_fds),
 		T(test_rlimits_max_dirs),
 		T(test_fileio_shared_paths),
+		T(test_module_check),
 #undef T
 #undef C
 	};
