@@ -208,8 +208,59 @@ static bool match_positions(const char *mask, const char *name)
 	return ok;
 }
 
+/* The n bytes at a and b are equal but for ASCII case. */
+static bool same_folded(const char *a, const char *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (a[i] != b[i] && wc_lower(a[i]) != wc_lower(b[i]))
+			return false;
+	return true;
+}
+
+/*
+ * Masks of one '*' between two plain runs ("*", "*.DOC", "CHAP*.DOC":
+ * nearly every FIND_FIRST mask): every other character consumes exactly
+ * one name character, so the name matches when it is long enough and
+ * its two ends are the runs.  Compares each byte once, where the greedy
+ * matcher retries the suffix at every position of the name.  Returns 1
+ * or 0, or -1 for any other mask.
+ */
+static int match_one_star(const char *mask, const char *name)
+{
+	const char *star = NULL;
+	size_t m, n, pre, suf;
+
+	for (m = 0; mask[m] != '\0'; m++) {
+		switch (mask[m]) {
+		case '*':
+			if (star != NULL)
+				return -1;
+			star = mask + m;
+			break;
+		case '?':
+		case '<':
+		case '>':
+		case '"':
+			return -1;
+		default:
+			break;
+		}
+	}
+	if (star == NULL)
+		return -1;
+	pre = (size_t)(star - mask);
+	suf = m - pre - 1;
+	n = strlen(name);
+	return n >= pre + suf && same_folded(mask, name, pre) &&
+	       same_folded(star + 1, name + n - suf, suf);
+}
+
 bool wildcard_match(const char *mask, const char *name)
 {
+	int fast = match_one_star(mask, name);
+
+	if (fast >= 0)
+		return fast == 1;
 	switch (match_greedy(mask, name)) {
 	case WC_YES:
 		return true;
