@@ -47,7 +47,9 @@ struct client {
 	const struct program *prog;
 	const struct backend *be;
 	void *be_state;
+	backend_op_fn const *be_ops;	/* be->ops */
 	struct stats_region *region;
+	struct stats_header *hdr;	/* region->hdr */
 	struct client_slot *slot;
 	struct client_live *live;	/* its entry in region->live */
 	unsigned id;			/* client id: names its tree */
@@ -90,6 +92,10 @@ struct client {
 	uint64_t wake_ns;		/* STEP_WAIT: until when (monotonic) */
 	uint64_t sleep_until;		/* a SLEEP at pc in progress, or 0 */
 	bool failed;
+	/* facts of the run, fixed at client_new (read at every op) */
+	bool paced;		/* -R or a timed loadfile: ops may wait */
+	bool series;		/* a series or JSON report reads the ticks */
+	bool no_status;		/* be->flags & BACKEND_NO_STATUS */
 };
 
 static uint64_t rng_next(struct client *c)
@@ -241,7 +247,12 @@ struct client *client_new(void *mem_ctx, const struct dbench_options *opts,
 	c->opts = opts;
 	c->prog = prog;
 	c->be = be;
+	c->be_ops = be->ops;
 	c->region = region;
+	c->hdr = region->hdr;
+	c->paced = opts->target_rate > 0 || prog->times != NULL;
+	c->series = opts->series_path != NULL || opts->json_path != NULL;
+	c->no_status = (be->flags & BACKEND_NO_STATUS) != 0;
 	c->slot = &region->slots[slot];
 	c->live = &region->live[slot];
 	c->id = client;
@@ -530,7 +541,7 @@ static void record(struct client *c, enum op_kind k, uint64_t lat,
 	struct client_slot *s = c->slot;
 	struct client_live *l = c->live;
 	struct slot_op *os = &s->ops[k];
-	uint64_t tick = LOAD(c->region->hdr->tick);
+	uint64_t tick = LOAD(c->hdr->tick);
 
 	if (!(s->ops_used & (1ull << k)))
 		__atomic_store_n(&s->ops_used, s->ops_used | (1ull << k),
@@ -541,7 +552,7 @@ static void record(struct client *c, enum op_kind k, uint64_t lat,
 		STORE(os->max_ns, lat);
 	stats_hist_record(s, k, lat);
 	/* the once-a-second series, only when someone will read it */
-	if (c->opts->series_path != NULL || c->opts->json_path != NULL)
+	if (c->series)
 		stats_tick_record(s, tick, lat, bytes);
 	if (bytes != 0) {
 		STORE(l->bytes, l->bytes + bytes);
@@ -580,7 +591,7 @@ static void record_mismatch(struct client *c, const struct op *op,
  */
 static void sync_phase(struct client *c)
 {
-	uint32_t phase = LOAD(c->region->hdr->phase);
+	uint32_t phase = LOAD(c->hdr->phase);
 
 	if (phase == c->seen_phase)
 		return;
@@ -599,6 +610,8 @@ static uint64_t op_due(const struct client *c, const struct op *op)
 {
 	double at, t;
 
+	if (!c->paced)
+		return 0;
 	if (c->opts->target_rate > 0)
 		at = (double)c->paced_bytes / (c->opts->target_rate * 1e6) *
 		     1e9 + (double)c->start_ns;
@@ -682,9 +695,10 @@ static enum client_step_result run_measured(struct client *c,
 		}
 	}
 
-	sync_phase(c);
+	/* (client_step() followed the phase just before: an op that had
+	 * to wait is run by a later call, which follows it again) */
 	t0 = timer_now();
-	status = c->be->ops[op->kind](c->be_state, &call);
+	status = c->be_ops[op->kind](c->be_state, &call);
 	lat = timer_ns(t0, timer_now());
 	c->hint.path[0] = c->hint.path[1] = NULL;
 	record(c, op->kind, lat, call.bytes);
@@ -708,7 +722,7 @@ static enum client_step_result run_measured(struct client *c,
 			(uint32_t)(op - c->prog->ops) + 1;
 	}
 
-	if (c->be->flags & BACKEND_NO_STATUS) {
+	if (c->no_status) {
 		if (status == NT_STATUS_OK)
 			return STEP_OK;
 		fprintf(stderr, "dbench: client %u, %s:%u: %s: %s\n", c->id,
@@ -717,7 +731,9 @@ static enum client_step_result run_measured(struct client *c,
 			call.err != 0 ? strerror(call.err) : "failed");
 		return fail_client(c, op);
 	}
-	if (!ntstatus_matches(op->check, op->status, status)) {
+	/* (an exact status that came back needs no look-up) */
+	if (!(op->check == STATUS_EXACT && status == op->status) &&
+	    !ntstatus_matches(op->check, op->status, status)) {
 		if (mismatch_is_fatal(c, op, status) ||
 		    fault_is_fatal(c, call.err)) {
 			report_fatal(c, op, &call, status);
@@ -798,7 +814,7 @@ enum client_step_result client_step(struct client *c)
 
 	if (c->failed)
 		return STEP_FAILED;
-	if (LOAD(c->region->hdr->stop))
+	if (LOAD(c->hdr->stop))
 		return STEP_STOPPED;
 	sync_phase(c);
 

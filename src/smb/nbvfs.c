@@ -529,8 +529,8 @@ uint32_t nbvfs_find_count(struct nbvfs *nb, struct op_call *call,
 			  const char *pattern, int64_t maxcount,
 			  uint64_t *count)
 {
-	const char *mask = nb_leaf(pattern);
 	struct vfs *vfs = nb->vfs;
+	struct wildcard mask;
 	struct vfs_dir d;
 	const char *name;
 	uint64_t n = 0;
@@ -542,11 +542,12 @@ uint32_t nbvfs_find_count(struct nbvfs *nb, struct op_call *call,
 			return nb_no_path(call, -r);
 		return nb_errno(call, -r);
 	}
+	wildcard_prepare(&mask, nb_leaf(pattern));
 	while (maxcount <= 0 || n < (uint64_t)maxcount) {
 		r = vfs->ops->readdir(vfs, &d, &name);
 		if (r <= 0)
 			break;
-		if (wildcard_match(mask, name))
+		if (wildcard_matches(&mask, name))
 			n++;
 	}
 	vfs->ops->closedir(vfs, &d);

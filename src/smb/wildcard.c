@@ -218,57 +218,86 @@ static bool same_folded(const char *a, const char *b, size_t n)
 }
 
 /*
- * Masks of one '*' between two plain runs ("*", "*.DOC", "CHAP*.DOC":
- * nearly every FIND_FIRST mask): every other character consumes exactly
- * one name character, so the name matches when it is long enough and
- * its two ends are the runs.  Compares each byte once, where the greedy
- * matcher retries the suffix at every position of the name.  Returns 1
- * or 0, or -1 for any other mask.
+ * Nearly every FIND_FIRST mask is one '*' or one '<' between two plain
+ * runs ("*", "*.DOC", "CHAP*.DOC", "<.JNK").  Every other character of
+ * such a mask consumes exactly one name character, so the run the star
+ * takes has a known length: the name matches when it is long enough,
+ * its two ends are the runs and, for '<', that run stops at the name's
+ * last dot (see wildcard.h).  Each name byte is compared at most once,
+ * where the general matchers retry the suffix at every position.
  */
-static int match_one_star(const char *mask, const char *name)
+void wildcard_prepare(struct wildcard *w, const char *mask)
 {
 	const char *star = NULL;
-	size_t m, n, pre, suf;
+	size_t m;
 
+	w->mask = mask;
+	w->form = WILDCARD_GENERAL;
 	for (m = 0; mask[m] != '\0'; m++) {
 		switch (mask[m]) {
 		case '*':
+		case '<':
 			if (star != NULL)
-				return -1;
+				return;
 			star = mask + m;
 			break;
 		case '?':
-		case '<':
 		case '>':
 		case '"':
-			return -1;
+			return;
 		default:
 			break;
 		}
 	}
-	if (star == NULL)
-		return -1;
-	pre = (size_t)(star - mask);
-	suf = m - pre - 1;
+	if (star == NULL || m > UINT32_MAX)
+		return;
+	w->form = *star == '*' ? WILDCARD_STAR : WILDCARD_DOS_STAR;
+	w->pre = (uint32_t)(star - mask);
+	w->suf = (uint32_t)(m - w->pre - 1);
+}
+
+/*
+ * '<' at position pre takes name[pre, q): from pre, q may go up to the
+ * name's last dot, or to the end when there is no dot at or after pre
+ * (set_dos_star).
+ */
+static bool dos_star_run_ok(const char *name, size_t n, size_t pre, size_t q)
+{
+	const char *dot = strrchr(name, '.');
+	size_t last = dot != NULL ? (size_t)(dot - name) : n;
+
+	return last < pre || q <= last;
+}
+
+bool wildcard_matches(const struct wildcard *w, const char *name)
+{
+	size_t n;
+
+	if (w->form == WILDCARD_GENERAL) {
+		switch (match_greedy(w->mask, name)) {
+		case WC_YES:
+			return true;
+		case WC_NO:
+			return false;
+		default:
+			return match_positions(w->mask, name);
+		}
+	}
 	n = strlen(name);
-	return n >= pre + suf && same_folded(mask, name, pre) &&
-	       same_folded(star + 1, name + n - suf, suf);
+	if (n < (size_t)w->pre + w->suf ||
+	    !same_folded(w->mask, name, w->pre) ||
+	    !same_folded(w->mask + w->pre + 1, name + n - w->suf, w->suf))
+		return false;
+	return w->form == WILDCARD_STAR ||
+	       dos_star_run_ok(name, n, w->pre, n - w->suf);
 }
 
 bool wildcard_match(const char *mask, const char *name)
 {
-	int fast = match_one_star(mask, name);
+	struct wildcard w;
 
-	if (fast >= 0)
-		return fast == 1;
-	switch (match_greedy(mask, name)) {
-	case WC_YES:
-		return true;
-	case WC_NO:
-		return false;
-	default:
-		return match_positions(mask, name);
-	}
+	wildcard_prepare(&w, mask);
+	return wildcard_matches(&w, name);
 }
 
 bool wildcard_is_pattern(const char *mask)
