@@ -24,6 +24,13 @@
 _Static_assert(PATH_DIR_ROOT == VFS_DIR_ROOT && PATH_DIR_NONE == VFS_DIR_NONE,
 	       "directory numbers");
 
+/* Kind masks (measured kinds are < 64: program.h). */
+#define CLIENT_KIND_BIT(k)	(1ull << (k))
+#define CLIENT_KIND_IN(k, mask)	((CLIENT_KIND_BIT(k) & (mask)) != 0)
+/* ReadX and WriteX of both dialects: -T truncates them */
+#define CLIENT_IO_KINDS	(CLIENT_KIND_BIT(OP_WRITEX) | CLIENT_KIND_BIT(OP_READX) | \
+			 CLIENT_KIND_BIT(OP_WRITE5) | CLIENT_KIND_BIT(OP_READ5))
+
 struct loop_frame {
 	uint32_t start;		/* index of the first op in the body */
 	int64_t left;		/* iterations still to run, this one included */
@@ -66,6 +73,10 @@ struct client {
 	size_t cname_len;
 	char *scratch[2];
 	size_t scratch_len[2];
+	/* scratch[k] starts with 8 bytes of a path's text before its
+	 * substitution point ("clients/", as spelled) and cname: only the
+	 * rest of the next such path needs copying */
+	bool scratch_kept[2];
 	char **randstr;			/* RANDOMSTRING values, per index */
 	/* the paths of the op being run and their directories, for a vfs
 	 * that keeps directories open (cfg.hint) */
@@ -150,8 +161,14 @@ static const char *resolve_path(struct client *c, int k, const struct path *p)
 		return p->text;
 	pos = (size_t)p->client_pos;
 	rest = p->len - pos - p->client_len;
-	memcpy(s, p->text, pos);
-	memcpy(s + pos, c->cname, c->cname_len);
+	/* the usual "clients/client1/...": the head is often there already
+	 * (a fixed-size compare is one load) */
+	if (pos != PATH_CLIENTS_POS || !c->scratch_kept[k] ||
+	    memcmp(s, p->text, PATH_CLIENTS_POS) != 0) {
+		memcpy(s, p->text, pos);
+		memcpy(s + pos, c->cname, c->cname_len);
+		c->scratch_kept[k] = pos == PATH_CLIENTS_POS;
+	}
 	memcpy(s + pos + c->cname_len, p->text + pos + p->client_len,
 	       rest + 1);
 	return s;
@@ -163,6 +180,7 @@ static const char *resolve_random_path(struct client *c, int k,
 {
 	size_t used = 0, i = 0;
 
+	c->scratch_kept[k] = false;
 	while (i < p->len) {
 		if ((int64_t)i == p->client_pos) {
 			if (scratch_put(c, k, &used, c->cname, c->cname_len) != 0)
@@ -676,8 +694,7 @@ static enum client_step_result run_measured(struct client *c,
 		c->last_arg[op->kind][i] = call.arg[i];
 	}
 
-	if (op->kind == OP_WRITEX || op->kind == OP_READX ||
-	    op->kind == OP_WRITE5 || op->kind == OP_READ5) {
+	if (CLIENT_KIND_IN(op->kind, CLIENT_IO_KINDS)) {
 		if (c->opts->trunc_io > 0 && call.arg[1] > c->opts->trunc_io) {
 			call.arg[1] = c->opts->trunc_io;
 			if (call.arg[2] > call.arg[1])
