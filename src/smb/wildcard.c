@@ -283,6 +283,8 @@ bool wildcard_matches(const struct wildcard *w, const char *name)
 			return match_positions(w->mask, name);
 		}
 	}
+	if (w->form == WILDCARD_STAR && w->pre + w->suf == 0)
+		return true;	/* "*": every name */
 	n = strlen(name);
 	if (n < (size_t)w->pre + w->suf ||
 	    !same_folded(w->mask, name, w->pre) ||
