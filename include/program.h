@@ -220,6 +220,9 @@ struct path {
 	bool has_random;
 };
 
+/* client_pos of a path that starts "clients/client1" (in any case) */
+#define PATH_CLIENTS_POS 8
+
 #define PATH_NONE	UINT32_MAX	/* op->path[i] unused */
 #define PATH_DIR_ROOT	0u		/* program->dirs[0] is "" */
 #define PATH_DIR_NONE	UINT32_MAX

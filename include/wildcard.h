@@ -9,6 +9,7 @@
 #define DBENCH_WILDCARD_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 /* The characters that make a mask a wildcard rather than one name. */
 #define WILDCARD_CHARS	"*?<>\""
@@ -22,6 +23,25 @@
  * that allocation fails).
  */
 bool wildcard_match(const char *mask, const char *name);
+
+/* A mask prepared once for matching many names (a directory's). */
+struct wildcard {
+	const char *mask;	/* the caller's; must outlive the struct */
+	uint32_t pre, suf;	/* plain runs around the one '*' or '<' */
+	uint8_t form;		/* enum wildcard_form */
+};
+
+enum wildcard_form {
+	WILDCARD_GENERAL = 0,	/* anything else: the general matchers */
+	WILDCARD_STAR,		/* plain '*' plain */
+	WILDCARD_DOS_STAR,	/* plain '<' plain */
+};
+
+/* Prepare mask (kept by pointer) for wildcard_matches(). */
+void wildcard_prepare(struct wildcard *w, const char *mask);
+
+/* wildcard_match(w's mask, name), without reading the mask again. */
+bool wildcard_matches(const struct wildcard *w, const char *name);
 
 /* Does mask hold a wildcard character (is it a pattern, not a name)? */
 bool wildcard_is_pattern(const char *mask);

@@ -24,6 +24,13 @@
 _Static_assert(PATH_DIR_ROOT == VFS_DIR_ROOT && PATH_DIR_NONE == VFS_DIR_NONE,
 	       "directory numbers");
 
+/* Kind masks (measured kinds are < 64: program.h). */
+#define CLIENT_KIND_BIT(k)	(1ull << (k))
+#define CLIENT_KIND_IN(k, mask)	((CLIENT_KIND_BIT(k) & (mask)) != 0)
+/* ReadX and WriteX of both dialects: -T truncates them */
+#define CLIENT_IO_KINDS	(CLIENT_KIND_BIT(OP_WRITEX) | CLIENT_KIND_BIT(OP_READX) | \
+			 CLIENT_KIND_BIT(OP_WRITE5) | CLIENT_KIND_BIT(OP_READ5))
+
 struct loop_frame {
 	uint32_t start;		/* index of the first op in the body */
 	int64_t left;		/* iterations still to run, this one included */
@@ -47,7 +54,9 @@ struct client {
 	const struct program *prog;
 	const struct backend *be;
 	void *be_state;
+	backend_op_fn const *be_ops;	/* be->ops */
 	struct stats_region *region;
+	struct stats_header *hdr;	/* region->hdr */
 	struct client_slot *slot;
 	struct client_live *live;	/* its entry in region->live */
 	unsigned id;			/* client id: names its tree */
@@ -64,6 +73,10 @@ struct client {
 	size_t cname_len;
 	char *scratch[2];
 	size_t scratch_len[2];
+	/* scratch[k] starts with 8 bytes of a path's text before its
+	 * substitution point ("clients/", as spelled) and cname: only the
+	 * rest of the next such path needs copying */
+	bool scratch_kept[2];
 	char **randstr;			/* RANDOMSTRING values, per index */
 	/* the paths of the op being run and their directories, for a vfs
 	 * that keeps directories open (cfg.hint) */
@@ -90,6 +103,10 @@ struct client {
 	uint64_t wake_ns;		/* STEP_WAIT: until when (monotonic) */
 	uint64_t sleep_until;		/* a SLEEP at pc in progress, or 0 */
 	bool failed;
+	/* facts of the run, fixed at client_new (read at every op) */
+	bool paced;		/* -R or a timed loadfile: ops may wait */
+	bool series;		/* a series or JSON report reads the ticks */
+	bool no_status;		/* be->flags & BACKEND_NO_STATUS */
 };
 
 static uint64_t rng_next(struct client *c)
@@ -144,8 +161,14 @@ static const char *resolve_path(struct client *c, int k, const struct path *p)
 		return p->text;
 	pos = (size_t)p->client_pos;
 	rest = p->len - pos - p->client_len;
-	memcpy(s, p->text, pos);
-	memcpy(s + pos, c->cname, c->cname_len);
+	/* the usual "clients/client1/...": the head is often there already
+	 * (a fixed-size compare is one load) */
+	if (pos != PATH_CLIENTS_POS || !c->scratch_kept[k] ||
+	    memcmp(s, p->text, PATH_CLIENTS_POS) != 0) {
+		memcpy(s, p->text, pos);
+		memcpy(s + pos, c->cname, c->cname_len);
+		c->scratch_kept[k] = pos == PATH_CLIENTS_POS;
+	}
 	memcpy(s + pos + c->cname_len, p->text + pos + p->client_len,
 	       rest + 1);
 	return s;
@@ -157,6 +180,7 @@ static const char *resolve_random_path(struct client *c, int k,
 {
 	size_t used = 0, i = 0;
 
+	c->scratch_kept[k] = false;
 	while (i < p->len) {
 		if ((int64_t)i == p->client_pos) {
 			if (scratch_put(c, k, &used, c->cname, c->cname_len) != 0)
@@ -241,7 +265,12 @@ struct client *client_new(void *mem_ctx, const struct dbench_options *opts,
 	c->opts = opts;
 	c->prog = prog;
 	c->be = be;
+	c->be_ops = be->ops;
 	c->region = region;
+	c->hdr = region->hdr;
+	c->paced = opts->target_rate > 0 || prog->times != NULL;
+	c->series = opts->series_path != NULL || opts->json_path != NULL;
+	c->no_status = (be->flags & BACKEND_NO_STATUS) != 0;
 	c->slot = &region->slots[slot];
 	c->live = &region->live[slot];
 	c->id = client;
@@ -530,7 +559,7 @@ static void record(struct client *c, enum op_kind k, uint64_t lat,
 	struct client_slot *s = c->slot;
 	struct client_live *l = c->live;
 	struct slot_op *os = &s->ops[k];
-	uint64_t tick = LOAD(c->region->hdr->tick);
+	uint64_t tick = LOAD(c->hdr->tick);
 
 	if (!(s->ops_used & (1ull << k)))
 		__atomic_store_n(&s->ops_used, s->ops_used | (1ull << k),
@@ -541,7 +570,7 @@ static void record(struct client *c, enum op_kind k, uint64_t lat,
 		STORE(os->max_ns, lat);
 	stats_hist_record(s, k, lat);
 	/* the once-a-second series, only when someone will read it */
-	if (c->opts->series_path != NULL || c->opts->json_path != NULL)
+	if (c->series)
 		stats_tick_record(s, tick, lat, bytes);
 	if (bytes != 0) {
 		STORE(l->bytes, l->bytes + bytes);
@@ -580,7 +609,7 @@ static void record_mismatch(struct client *c, const struct op *op,
  */
 static void sync_phase(struct client *c)
 {
-	uint32_t phase = LOAD(c->region->hdr->phase);
+	uint32_t phase = LOAD(c->hdr->phase);
 
 	if (phase == c->seen_phase)
 		return;
@@ -599,6 +628,8 @@ static uint64_t op_due(const struct client *c, const struct op *op)
 {
 	double at, t;
 
+	if (!c->paced)
+		return 0;
 	if (c->opts->target_rate > 0)
 		at = (double)c->paced_bytes / (c->opts->target_rate * 1e6) *
 		     1e9 + (double)c->start_ns;
@@ -663,8 +694,7 @@ static enum client_step_result run_measured(struct client *c,
 		c->last_arg[op->kind][i] = call.arg[i];
 	}
 
-	if (op->kind == OP_WRITEX || op->kind == OP_READX ||
-	    op->kind == OP_WRITE5 || op->kind == OP_READ5) {
+	if (CLIENT_KIND_IN(op->kind, CLIENT_IO_KINDS)) {
 		if (c->opts->trunc_io > 0 && call.arg[1] > c->opts->trunc_io) {
 			call.arg[1] = c->opts->trunc_io;
 			if (call.arg[2] > call.arg[1])
@@ -682,9 +712,10 @@ static enum client_step_result run_measured(struct client *c,
 		}
 	}
 
-	sync_phase(c);
+	/* (client_step() followed the phase just before: an op that had
+	 * to wait is run by a later call, which follows it again) */
 	t0 = timer_now();
-	status = c->be->ops[op->kind](c->be_state, &call);
+	status = c->be_ops[op->kind](c->be_state, &call);
 	lat = timer_ns(t0, timer_now());
 	c->hint.path[0] = c->hint.path[1] = NULL;
 	record(c, op->kind, lat, call.bytes);
@@ -708,7 +739,7 @@ static enum client_step_result run_measured(struct client *c,
 			(uint32_t)(op - c->prog->ops) + 1;
 	}
 
-	if (c->be->flags & BACKEND_NO_STATUS) {
+	if (c->no_status) {
 		if (status == NT_STATUS_OK)
 			return STEP_OK;
 		fprintf(stderr, "dbench: client %u, %s:%u: %s: %s\n", c->id,
@@ -717,7 +748,9 @@ static enum client_step_result run_measured(struct client *c,
 			call.err != 0 ? strerror(call.err) : "failed");
 		return fail_client(c, op);
 	}
-	if (!ntstatus_matches(op->check, op->status, status)) {
+	/* (an exact status that came back needs no look-up) */
+	if (!(op->check == STATUS_EXACT && status == op->status) &&
+	    !ntstatus_matches(op->check, op->status, status)) {
 		if (mismatch_is_fatal(c, op, status) ||
 		    fault_is_fatal(c, call.err)) {
 			report_fatal(c, op, &call, status);
@@ -798,7 +831,7 @@ enum client_step_result client_step(struct client *c)
 
 	if (c->failed)
 		return STEP_FAILED;
-	if (LOAD(c->region->hdr->stop))
+	if (LOAD(c->hdr->stop))
 		return STEP_STOPPED;
 	sync_phase(c);
 

@@ -322,6 +322,41 @@ static int vp_parent_hinted(struct vfs_posix *vp, const char *path,
 }
 
 /*
+ * The kept descriptor of directory path[0..len) for vp_opendir(): when
+ * path is a hinted path and len its parent's length, the entry the hint
+ * names (checked against the text, as in vp_parent_hinted), else
+ * vp_dircache_get(), noting where the directory is kept.
+ */
+static int vp_dir_fd(struct vfs_posix *vp, const char *path, size_t len)
+{
+	const struct vfs_hint *h = vp->vfs.hint;
+	uint32_t dir = VFS_DIR_NONE;
+	struct vp_dircache *e;
+	int fd;
+
+	if (h != NULL) {
+		for (unsigned k = 0; k < 2; k++)
+			if (path == h->path[k])
+				dir = h->dir[k];
+	}
+	if (dir == VFS_DIR_NONE || dir == VFS_DIR_ROOT)
+		return vp_dircache_get(vp, path, len, &e);
+	if (dir < vp->ndirmap && vp->dirmap[dir] != 0) {
+		e = &vp->dircache[vp->dirmap[dir] - 1];
+		if (e->fd >= 0 && e->dir == dir && e->len == len &&
+		    memcmp(e->path, path, len) == 0) {
+			e->used = ++vp->dircache_clock;
+			return e->fd;
+		}
+	}
+	fd = vp_dircache_get(vp, path, len, &e);
+	/* only the path's own parent: a hint is about that one */
+	if (fd >= 0 && path[len] == '/' && strchr(path + len + 1, '/') == NULL)
+		vp_dirmap_note(vp, dir, e);
+	return fd;
+}
+
+/*
  * The directory holding path's last component, resolved safely: the root
  * for a single component, else a kept O_PATH descriptor.  *leaf is pointed
  * at the last component.  -1 with errno set on failure.  The descriptor
@@ -446,9 +481,7 @@ static int vp_opendir(struct vfs *vfs, const char *path, size_t len,
 			return -ENOMEM;
 	}
 	for (int attempt = 0;; attempt++) {
-		struct vp_dircache *e;
-
-		pfd = len > 0 ? vp_dircache_get(vp, path, len, &e) : vp->dirfd;
+		pfd = len > 0 ? vp_dir_fd(vp, path, len) : vp->dirfd;
 		if (pfd < 0)
 			return -errno;
 		fd = openat(pfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -470,24 +503,40 @@ static int vp_opendir(struct vfs *vfs, const char *path, size_t len,
 	return stale;
 }
 
-static int vp_readdir(struct vfs *vfs, struct vfs_dir *d, const char **name)
+/* The entry at d->pos (the buffer holds one). */
+static inline int vp_dirent_next(struct vfs_posix *vp, struct vfs_dir *d,
+				 const char **name)
 {
-	struct vfs_posix *vp = vp_of(vfs);
-	const struct vp_dirent64 *de;
+	const struct vp_dirent64 *de =
+		(const struct vp_dirent64 *)(vp->dents + d->pos);
 
-	if (d->pos >= d->end) {
-		long n = syscall(SYS_getdents64, (int)d->h, vp->dents,
-				 VP_DENTS_SIZE);
-
-		if (n <= 0)
-			return n == 0 ? 0 : -errno;
-		d->pos = 0;
-		d->end = (size_t)n;
-	}
-	de = (const struct vp_dirent64 *)(vp->dents + d->pos);
 	d->pos += de->d_reclen;
 	*name = de->d_name;
 	return 1;
+}
+
+/* vp_readdir() with an empty buffer: refill it.  Apart (and called last)
+ * so that the per-entry path saves no registers. */
+static __attribute__((noinline)) int vp_readdir_fill(struct vfs_posix *vp,
+						      struct vfs_dir *d,
+						      const char **name)
+{
+	long n = syscall(SYS_getdents64, (int)d->h, vp->dents, VP_DENTS_SIZE);
+
+	if (n <= 0)
+		return n == 0 ? 0 : -errno;
+	d->pos = 0;
+	d->end = (size_t)n;
+	return vp_dirent_next(vp, d, name);
+}
+
+static int vp_readdir(struct vfs *vfs, struct vfs_dir *d, const char **name)
+{
+	struct vfs_posix *vp = vp_of(vfs);
+
+	if (d->pos >= d->end)
+		return vp_readdir_fill(vp, d, name);
+	return vp_dirent_next(vp, d, name);
 }
 
 static void vp_closedir(struct vfs *vfs, struct vfs_dir *d)

@@ -239,6 +239,41 @@ static void test_paths_per_client(void **state)
 	free_programs(f);
 }
 
+/*
+ * Consecutive paths reuse the head of the scratch buffer they resolve
+ * into ("clients/" and the client's name) only when it is spelt the same:
+ * every path comes out as written, whatever came before it in that
+ * buffer (a $i path, another case, another depth).
+ */
+static void test_paths_reuse_head(void **state)
+{
+	struct fixture *f = *state;
+	const char *text =
+		"RANDOMSTRING 0 \"[x]\"\n"
+		"Mkdir \"\\clients\\client1\\a\" NT_STATUS_OK\n"
+		"Rename \"\\clients\\client1\\b\" \"\\clients\\client1\\$0\" NT_STATUS_OK\n"
+		"Mkdir \"\\clients\\client1\\c\" NT_STATUS_OK\n"
+		"Mkdir \"\\CLIENTS\\client1\\d\" NT_STATUS_OK\n"
+		"Rename \"\\clients\\client1\\e\" \"\\clients\\client1\\f\" NT_STATUS_OK\n"
+		"Rename \"\\Clients\\Client1\\g\" \"\\clients\\client1\\h\" NT_STATUS_OK\n"
+		"Mkdir \"\\x\\clients\\client1\\i\" NT_STATUS_OK\n"
+		"Mkdir \"\\clients\\client1\\j\" NT_STATUS_OK\n";
+
+	assert_int_equal(run_pass(f, text, 7, NULL), STEP_PASS_DONE);
+	assert_int_equal(mock.ncalls, 8);
+	assert_string_equal(mock.calls[0].path[0], "clients/client7/a");
+	assert_string_equal(mock.calls[1].path[1], "clients/client7/x");
+	assert_string_equal(mock.calls[2].path[0], "clients/client7/c");
+	assert_string_equal(mock.calls[3].path[0], "CLIENTS/client7/d");
+	assert_string_equal(mock.calls[4].path[0], "clients/client7/e");
+	assert_string_equal(mock.calls[4].path[1], "clients/client7/f");
+	assert_string_equal(mock.calls[5].path[0], "Clients/client7/g");
+	assert_string_equal(mock.calls[5].path[1], "clients/client7/h");
+	assert_string_equal(mock.calls[6].path[0], "x/clients/client7/i");
+	assert_string_equal(mock.calls[7].path[0], "clients/client7/j");
+	free_programs(f);
+}
+
 static void test_values(void **state)
 {
 	struct fixture *f = *state;
@@ -511,6 +546,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_loops_and_repeat, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_paths_per_client, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_paths_reuse_head, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_values, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_write_pattern_and_trunc, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mismatch_default, setup, teardown),

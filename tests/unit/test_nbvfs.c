@@ -9,6 +9,7 @@
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <setjmp.h>
@@ -315,6 +316,13 @@ static void test_lookup_case(void **state)
 					 NULL), modes[i].other_case);
 		assert_int_equal(on_path(t, OP_QPATHINFO, "Dir/other",
 					 NULL), S_NNF);
+		/* '[' and '{' differ in the case bit but are not letters */
+		put_file(t, "Dir/x[1", "x");
+		if (modes[i].caps == 0)
+			assert_int_equal(on_path(t, OP_QPATHINFO, "Dir/X{1",
+						 NULL), S_NNF);
+		assert_int_equal(on_path(t, OP_QPATHINFO, "Dir/X[1", NULL),
+				 modes[i].other_case);
 		assert_int_equal(on_path(t, OP_QPATHINFO, "", NULL), S_OK);
 		assert_int_equal(on_path(t, OP_FIND, "Dir/file.txt", NULL),
 				 modes[i].other_case == S_OK ?
@@ -577,6 +585,86 @@ static void test_wildcards(void **state)
 	talloc_free(longname);
 }
 
+/*
+ * The obvious recursive matcher for '*', '?', '<' and letters (ASCII
+ * case folded), the reference for small masks.  name0 is the whole name:
+ * '<' takes a run up to its last dot, or to its end when that dot lies
+ * before the run (wildcard.h).
+ */
+static bool naive_match(const char *m, const char *n, const char *name0)
+{
+	if (*m == '\0')
+		return *n == '\0';
+	if (*m == '*')
+		return naive_match(m + 1, n, name0) ||
+		       (*n != '\0' && naive_match(m, n + 1, name0));
+	if (*m == '<') {
+		const char *dot = strrchr(name0, '.');
+		const char *end = dot != NULL && dot >= n ? dot :
+				  name0 + strlen(name0);
+
+		for (const char *q = n; q <= end; q++)
+			if (naive_match(m + 1, q, name0))
+				return true;
+		return false;
+	}
+	if (*n == '\0')
+		return false;
+	if (*m != '?' && tolower((unsigned char)*m) != tolower((unsigned char)*n))
+		return false;
+	return naive_match(m + 1, n + 1, name0);
+}
+
+/*
+ * Every mask of up to 4 characters over "aB.*?<" against every name of
+ * up to 4 over "Ab.": the same answers as the reference (masks with one
+ * '*' or '<' take wildcard.c's fast forms, the others the general
+ * matchers), through wildcard_match() and a prepared mask.
+ */
+static void test_wildcards_exhaustive(void **state)
+{
+	static const char mc[] = "aB.*?<", nc[] = "Ab.";
+	char mask[5], name[5];
+	unsigned checked = 0;
+
+	(void)state;
+	for (unsigned ml = 0; ml <= 4; ml++) {
+		unsigned mn = 1;
+
+		for (unsigned i = 0; i < ml; i++)
+			mn *= 6;
+		for (unsigned mi = 0; mi < mn; mi++) {
+			struct wildcard w;
+
+			for (unsigned i = 0, x = mi; i < ml; i++, x /= 6)
+				mask[i] = mc[x % 6];
+			mask[ml] = '\0';
+			wildcard_prepare(&w, mask);
+			for (unsigned nl = 0; nl <= 4; nl++) {
+				unsigned nn = 1;
+
+				for (unsigned i = 0; i < nl; i++)
+					nn *= 3;
+				for (unsigned ni = 0; ni < nn; ni++) {
+					bool want;
+
+					for (unsigned i = 0, x = ni; i < nl;
+					     i++, x /= 3)
+						name[i] = nc[x % 3];
+					name[nl] = '\0';
+					want = naive_match(mask, name, name);
+					if (wildcard_match(mask, name) != want ||
+					    wildcard_matches(&w, name) != want)
+						fail_msg("mask '%s' name '%s'",
+							 mask, name);
+					checked++;
+				}
+			}
+		}
+	}
+	assert_int_equal(checked, 1555u * 121u);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -584,6 +672,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_missing_leaf_or_parent,
 						setup, teardown),
+		cmocka_unit_test(test_wildcards_exhaustive),
 		cmocka_unit_test_setup_teardown(test_lookup_case, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_find_counts, setup,
