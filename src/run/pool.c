@@ -586,15 +586,14 @@ void pool_kill(struct run *run, int sig)
  * 1024 clients).  Where allowed, give it a low real-time priority (not
  * inherited by children) or failing that a better nice value; without
  * privileges it keeps its priority and ticks may come late under load.
- * pid: the process (0: this one).
  */
-static void raise_priority(pid_t pid)
+static void raise_parent_priority(void)
 {
 	struct sched_param sp = { .sched_priority = 1 };
 
-	if (sched_setscheduler(pid, SCHED_FIFO | SCHED_RESET_ON_FORK, &sp) == 0)
+	if (sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &sp) == 0)
 		return;
-	(void)setpriority(PRIO_PROCESS, (id_t)pid, -10);
+	(void)setpriority(PRIO_PROCESS, 0, -10);
 }
 
 static double secs(uint64_t ns)
@@ -702,11 +701,11 @@ static pid_t start_helper(struct run *run, int gate[2], pid_t parent,
 
 	if (!use_helper(run))
 		return -1;
+	/* it keeps the normal priority (the parent's is reset on fork): a
+	 * real-time one would hold both CPUs of a 2-core machine until the
+	 * last fork, and no worker could prepare meanwhile; on a loaded
+	 * machine that made the start slower */
 	pid = fork();
-	if (pid > 0)
-		/* reset on fork; raised at once by the parent, so that the
-		 * helper does not wait behind other processes to start */
-		raise_priority(pid);
 	if (pid != 0)
 		return pid;
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -1079,7 +1078,7 @@ bool pool_start(void *mem, struct run *run, bool say)
 {
 	/* before forking: the fork loop is the critical path of the start,
 	 * and must not wait behind the workers it has already made */
-	raise_priority(0);
+	raise_parent_priority();
 	if (start_workers(run, run->gate) != 0 ||
 	    !wait_prepared(mem, run, say))
 		return false;
