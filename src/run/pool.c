@@ -19,7 +19,6 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <talloc.h>
 #include <time.h>
@@ -602,151 +601,20 @@ static double secs(uint64_t ns)
 }
 
 /*
- * A second forker (see start_workers()) makes its workers children of
- * the parent, not its own (CLONE_PARENT), so that the parent reaps them
- * and they die with it.  glibc's fork() has no such flag, so it is a raw
- * clone, with the argument order of the architectures listed; elsewhere
- * the parent forks every worker itself.
- */
-#if defined(SYS_clone) && defined(CLONE_PARENT) && \
-	(defined(__x86_64__) || defined(__aarch64__) || defined(__i386__))
-#define POOL_SIBLING_FORK 1
-#endif
-
-/* no second forker below this many workers: one fork more for little */
-#define HELPER_MIN_PROCS 64
-
-/* A worker process: run worker w, then leave. */
-static void __attribute__((noreturn))
-worker_process(struct run *run, struct worker *w, int gate[2], pid_t parent)
-{
-	int rc;
-
-	close(gate[1]);
-	rc = worker_main(run, w, gate[0], parent);
-	fflush(stdout);
-	fflush(stderr);
-#ifdef SUPERVISOR_LSAN
-	__lsan_do_leak_check();
-#endif
-	_exit(rc);
-}
-
-/*
- * Fork workers until none is left: each forker (the parent, and the
- * helper of use_helper()) takes the next one from *next, a counter in
- * pages both share, so that the faster forker makes more of them.  A
- * worker is a child of this process or (sibling) of its parent; its pid
- * goes to run->workers.  0, or -1 after saying which one could not be
- * started (the other forker then stops too).
- */
-static int fork_workers(struct run *run, int gate[2], pid_t parent,
-			unsigned *next, bool sibling)
-{
-	unsigned p;
-
-	while ((p = __atomic_fetch_add(next, 1, __ATOMIC_RELAXED)) <
-	       run->nprocs) {
-		pid_t pid;
-
-#ifdef POOL_SIBLING_FORK
-		pid = sibling ? (pid_t)syscall(SYS_clone,
-					       CLONE_PARENT | SIGCHLD, NULL,
-					       NULL, NULL, NULL) : fork();
-#else
-		(void)sibling;
-		pid = fork();
-#endif
-		if (pid < 0) {
-			fprintf(stderr, "dbench: cannot start process %u of "
-				"%u: %s\n", p + 1, run->nprocs,
-				strerror(errno));
-			__atomic_store_n(next, run->nprocs, __ATOMIC_RELAXED);
-			return -1;
-		}
-		if (pid == 0)
-			worker_process(run, &run->workers[p], gate, parent);
-		run->workers[p].pid = pid;
-	}
-	return 0;
-}
-
-/*
- * Whether a helper forks workers alongside the parent.  A fork costs the
- * forker system time in proportion to its mappings (about 1 ms with the
- * ~600 that the SMB and NFS client libraries bring, 0.07 ms without
- * them), so with many workers and more than one CPU two forkers start
- * them sooner.
- */
-static bool use_helper(const struct run *run)
-{
-#ifdef POOL_SIBLING_FORK
-	return run->nprocs >= HELPER_MIN_PROCS &&
-	       sysconf(_SC_NPROCESSORS_ONLN) > 1;
-#else
-	(void)run;
-	return false;
-#endif
-}
-
-/*
- * The helper that forks workers alongside the parent (use_helper()); its
- * pid, or -1 when there is none.  It leaves as soon as none is left to
- * start: status 0, or 1 when a fork failed.
- */
-static pid_t start_helper(struct run *run, int gate[2], pid_t parent,
-			  unsigned *next)
-{
-	pid_t pid;
-
-	if (!use_helper(run))
-		return -1;
-	/* it keeps the normal priority (the parent's is reset on fork): a
-	 * real-time one would hold both CPUs of a 2-core machine until the
-	 * last fork, and no worker could prepare meanwhile; on a loaded
-	 * machine that made the start slower */
-	pid = fork();
-	if (pid != 0)
-		return pid;
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)
-		_exit(1);
-	_exit(fork_workers(run, gate, parent, next, true) != 0);
-}
-
-/* Wait for the helper to leave; 0, or -1 when a fork of its failed. */
-static int reap_helper(pid_t helper)
-{
-	int status;
-
-	while (waitpid(helper, &status, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
-}
-
-/*
  * Fork every worker; they prepare and block on the gate.
  *
- * The forks are the critical path of the start, and on a paravirtualised
+ * The loop is the critical path of the start, and on a paravirtualised
  * machine each page the parent writes between two forks costs a
  * copy-on-write fault with a TLB flush.  So everything the loop needs is
  * written before it (the workers' shares; stdio flushed once, nothing is
  * printed inside), and the pids go to pages shared with the children
- * (run->workers, util_shared_pages), which are never copied, and which
- * the helper that forks some of them (use_helper()) fills in too.
+ * (run->workers, util_shared_pages), which are never copied.
  */
 static int start_workers(struct run *run, int gate[2])
 {
 	const struct dbench_options *o = run->opts;
-	pid_t parent = getpid(), helper;
-	unsigned *next = util_shared_pages(run, sizeof(*next));
-	int rc;
+	pid_t parent = getpid();
 
-	if (next == NULL) {
-		fprintf(stderr, "dbench: out of memory\n");
-		return -1;
-	}
 	for (unsigned p = 0; p < run->nprocs; p++) {
 		struct worker *w = &run->workers[p];
 
@@ -765,14 +633,33 @@ static int start_workers(struct run *run, int gate[2])
 	 */
 	malloc_trim(0);
 #endif
-	helper = start_helper(run, gate, parent, next);
-	rc = fork_workers(run, gate, parent, next, false);
-	if (helper > 0 && reap_helper(helper) != 0)
-		rc = -1;
-	run->alive = 0;
-	for (unsigned p = 0; p < run->nprocs; p++)
-		run->alive += run->workers[p].pid > 0;
-	return rc;
+	for (unsigned p = 0; p < run->nprocs; p++) {
+		struct worker *w = &run->workers[p];
+		pid_t pid = fork();
+
+		if (pid < 0) {
+			fprintf(stderr, "dbench: cannot start process %u of "
+				"%u: %s\n", p + 1, run->nprocs,
+				strerror(errno));
+			run->alive = p;
+			return -1;
+		}
+		if (pid == 0) {
+			int rc;
+
+			close(gate[1]);
+			rc = worker_main(run, w, gate[0], parent);
+			fflush(stdout);
+			fflush(stderr);
+#ifdef SUPERVISOR_LSAN
+			__lsan_do_leak_check();
+#endif
+			_exit(rc);
+		}
+		w->pid = pid;
+	}
+	run->alive = run->nprocs;
+	return 0;
 }
 
 /* Wait until every client is prepared; false if the run must not start.

@@ -383,10 +383,9 @@ parent_killed() {
 	fi
 }
 
-# Many workers (a helper forks some of them alongside the parent, from 64
-# on, with more than one CPU): every worker is the parent's child, and
-# when all are killed the run stops with exit 1, naming each, and the
-# parent cleans up every tree.
+# Many workers: every worker is the parent's child, and when all are
+# killed the run stops with exit 1, naming each, and the parent cleans up
+# every tree.
 many_workers_killed() {
 	local n
 	mkdir t
