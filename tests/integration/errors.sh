@@ -383,6 +383,47 @@ parent_killed() {
 	fi
 }
 
+# Many workers: every worker is the parent's child, and when all are
+# killed the run stops with exit 1, naming each, and the parent cleans up
+# every tree.
+many_workers_killed() {
+	local n
+	mkdir t
+	start_bg -t 60 -c "$DATA/tree.txt" -D "$W/t" 96
+	n=$(echo "$WORKERS" | wc -l)
+	[ "$n" -eq 96 ] || fail "$n worker processes are the parent's children, expected 96"
+	# shellcheck disable=SC2086
+	kill -KILL $WORKERS
+	wait_bg 60
+	assert_rc 1
+	n=$(grep -c '^dbench: client [0-9]* (process [0-9]*) was killed by signal 9' "$W/err")
+	[ "$n" -eq 96 ] || fail "$n messages about killed workers, expected 96"
+	assert_workers_gone
+	assert_empty_dir "$W/t" "target after a run whose 96 workers were killed"
+}
+
+# The parent of many workers killed with SIGKILL: none of them goes on.
+many_parent_killed() {
+	local p left
+	mkdir t
+	start_bg -t 60 -c "$DATA/basic.txt" -D "$W/t" 96
+	kill -KILL "$BG"
+	wait "$BG" 2>/dev/null
+	for _ in $(seq 1 100); do
+		left=""
+		for p in $WORKERS; do
+			is_our_worker "$p" && left="$left $p"
+		done
+		[ -z "$left" ] && break
+		sleep 0.1
+	done
+	if [ -n "$left" ]; then
+		# shellcheck disable=SC2086
+		kill -9 $left 2>/dev/null
+		fail "workers$left still running 10 s after their parent was killed"
+	fi
+}
+
 check "failed open, then ReadX of its handle, 1 client: exit 1, full message, cleanup ran" failed_open_1
 check "failed open, then ReadX of its handle, 3 clients: exit 1, cleanup ran" failed_open_3
 check "FIND_FIRST count mismatch: summarised with both counts, fatal with --strict" find_count
@@ -417,4 +458,6 @@ check "SIGINT during a run: stops, non-zero exit, cleanup, no orphans" sigint
 check "SIGTERM during a run: stops, non-zero exit, cleanup, no orphans" sigterm
 check "a worker killed by SIGKILL: exit 1, message, its tree cleaned" worker_killed
 check "the parent killed by SIGKILL: the workers stop" parent_killed
+check "96 workers, all the parent's children; all killed: exit 1, 96 messages, trees cleaned" many_workers_killed
+check "the parent of 96 workers killed by SIGKILL: they all stop" many_parent_killed
 finish
