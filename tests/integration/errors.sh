@@ -360,15 +360,16 @@ worker_killed() {
 	assert_empty_dir "$W/t" "target after a run whose worker was killed"
 }
 
-# The parent killed with SIGKILL: the workers must not go on (they ask
-# the kernel to signal them when the parent dies).
-parent_killed() {
-	local p left
+# Start N clients (default 2), kill the parent with SIGKILL, and check
+# that within 10 s none of its workers is left (they ask the kernel to
+# signal them when the parent dies).
+check_parent_killed() {
+	local n=${1:-2} p left
 	mkdir t
-	start_bg -t 60 -c "$DATA/basic.txt" -D "$W/t" 2
+	start_bg -t 60 -c "$DATA/basic.txt" -D "$W/t" "$n"
 	kill -KILL "$BG"
 	wait "$BG" 2>/dev/null
-	for _ in $(seq 1 50); do
+	for _ in $(seq 1 100); do
 		left=""
 		for p in $WORKERS; do
 			is_our_worker "$p" && left="$left $p"
@@ -379,8 +380,13 @@ parent_killed() {
 	if [ -n "$left" ]; then
 		# shellcheck disable=SC2086
 		kill -9 $left 2>/dev/null
-		fail "workers$left still running 5 s after their parent was killed"
+		fail "workers$left still running 10 s after their parent was killed"
 	fi
+}
+
+# The parent killed with SIGKILL: the workers must not go on.
+parent_killed() {
+	check_parent_killed 2
 }
 
 # Many workers: every worker is the parent's child, and when all are
@@ -404,24 +410,7 @@ many_workers_killed() {
 
 # The parent of many workers killed with SIGKILL: none of them goes on.
 many_parent_killed() {
-	local p left
-	mkdir t
-	start_bg -t 60 -c "$DATA/basic.txt" -D "$W/t" 96
-	kill -KILL "$BG"
-	wait "$BG" 2>/dev/null
-	for _ in $(seq 1 100); do
-		left=""
-		for p in $WORKERS; do
-			is_our_worker "$p" && left="$left $p"
-		done
-		[ -z "$left" ] && break
-		sleep 0.1
-	done
-	if [ -n "$left" ]; then
-		# shellcheck disable=SC2086
-		kill -9 $left 2>/dev/null
-		fail "workers$left still running 10 s after their parent was killed"
-	fi
+	check_parent_killed 96
 }
 
 check "failed open, then ReadX of its handle, 1 client: exit 1, full message, cleanup ran" failed_open_1
