@@ -389,13 +389,6 @@ static uint32_t nb_xattr_fd_write(struct nbvfs *nb, struct op_call *call,
 /* ---- the name lookup ---- */
 
 /*
- * Samba's name resolution for a path that does not exist as spelled: scan
- * its directory for a name that matches case-insensitively.  Returns 1 if
- * one does, 0 if none does, a negative errno if the directory cannot be
- * read.  *stale is set when the vfs found its resolution of the directory
- * stale (see vfs_ops.opendir).
- */
-/*
  * strcasecmp(a, b) == 0 in the C locale dbench runs in (ASCII letters
  * fold), inline: the scan calls it for every entry of the directory, and
  * nearly every one differs in its first bytes.
@@ -416,6 +409,13 @@ static inline bool nb_same_name(const char *a, const char *b)
 	}
 }
 
+/*
+ * Samba's name resolution for a path that does not exist as spelled: scan
+ * its directory for a name that matches case-insensitively.  Returns 1 if
+ * one does, 0 if none does, a negative errno if the directory cannot be
+ * read.  *stale is set when the vfs found its resolution of the directory
+ * stale (see vfs_ops.opendir).
+ */
 static int nb_case_scan(struct nbvfs *nb, const char *path, bool *stale)
 {
 	const char *want = nb_leaf(path);

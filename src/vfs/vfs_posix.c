@@ -289,6 +289,19 @@ static void vp_dirmap_note(struct vfs_posix *vp, uint32_t dir,
 	vp->dirmap[dir] = (uint8_t)(e - vp->dircache + 1);
 }
 
+/* The open kept entry directory number dir was last noted in, or NULL
+ * (the caller still checks it against its path's text). */
+static inline struct vp_dircache *vp_dirmap_get(struct vfs_posix *vp,
+						 uint32_t dir)
+{
+	struct vp_dircache *e;
+
+	if (dir >= vp->ndirmap || vp->dirmap[dir] == 0)
+		return NULL;
+	e = &vp->dircache[vp->dirmap[dir] - 1];
+	return e->fd >= 0 && e->dir == dir ? e : NULL;
+}
+
 /*
  * vp_parent() for a path whose parent the layer above numbered dir: the
  * kept entry it was last found in, if that entry still holds it (the
@@ -300,20 +313,15 @@ static void vp_dirmap_note(struct vfs_posix *vp, uint32_t dir,
 static int vp_parent_hinted(struct vfs_posix *vp, const char *path,
 			    uint32_t dir, const char **leaf)
 {
-	struct vp_dircache *e;
+	struct vp_dircache *e = vp_dirmap_get(vp, dir);
 	int fd;
 
-	if (dir < vp->ndirmap && vp->dirmap[dir] != 0) {
-		e = &vp->dircache[vp->dirmap[dir] - 1];
-		/* (strncmp stops at a shorter path's end) */
-		if (e->fd >= 0 && e->dir == dir &&
-		    strncmp(e->path, path, e->len) == 0 &&
-		    path[e->len] == '/' &&
-		    strchr(path + e->len + 1, '/') == NULL) {
-			e->used = ++vp->dircache_clock;
-			*leaf = path + e->len + 1;
-			return e->fd;
-		}
+	/* (strncmp stops at a shorter path's end) */
+	if (e != NULL && strncmp(e->path, path, e->len) == 0 &&
+	    path[e->len] == '/' && strchr(path + e->len + 1, '/') == NULL) {
+		e->used = ++vp->dircache_clock;
+		*leaf = path + e->len + 1;
+		return e->fd;
 	}
 	fd = vp_parent_scan(vp, path, leaf, &e);
 	if (fd >= 0 && e != NULL)
@@ -341,13 +349,10 @@ static int vp_dir_fd(struct vfs_posix *vp, const char *path, size_t len)
 	}
 	if (dir == VFS_DIR_NONE || dir == VFS_DIR_ROOT)
 		return vp_dircache_get(vp, path, len, &e);
-	if (dir < vp->ndirmap && vp->dirmap[dir] != 0) {
-		e = &vp->dircache[vp->dirmap[dir] - 1];
-		if (e->fd >= 0 && e->dir == dir && e->len == len &&
-		    memcmp(e->path, path, len) == 0) {
-			e->used = ++vp->dircache_clock;
-			return e->fd;
-		}
+	e = vp_dirmap_get(vp, dir);
+	if (e != NULL && e->len == len && memcmp(e->path, path, len) == 0) {
+		e->used = ++vp->dircache_clock;
+		return e->fd;
 	}
 	fd = vp_dircache_get(vp, path, len, &e);
 	/* only the path's own parent: a hint is about that one */
