@@ -70,6 +70,27 @@ struct vp_dircache {
 	uint64_t used;		/* when last used, for eviction */
 };
 
+struct vp_level {
+	dev_t dev;
+	ino_t ino;
+	int fd;			/* -1: closed to bound the descriptors */
+	char name[NAME_MAX + 1];	/* in the level above ("" at the top) */
+};
+
+/*
+ * The memory of a walk, kept from one walk to the next by an instance
+ * (struct vfs_posix.walk): a worker that allocated it at every Deltree
+ * took it from the heap it inherited, and so copied the pages that held
+ * it (and malloc's own) into its memory.  Allocated on first use, with
+ * ctx as the talloc parent.
+ */
+struct vp_walk_mem {
+	void *ctx;
+	char *buf;		/* one getdents64 buffer for the walk */
+	struct vp_level *lv;
+	size_t cap;
+};
+
 struct vfs_posix {
 	struct vfs vfs;		/* first: a struct vfs * is one of these */
 	int dirfd;		/* the root */
@@ -79,6 +100,7 @@ struct vfs_posix {
 	uint8_t *dirmap;	/* hinted directory number -> entry + 1 */
 	uint32_t ndirmap;
 	char *dents;		/* getdents64 buffer, allocated on first use */
+	struct vp_walk_mem walk;	/* remove_tree's (ctx: the instance) */
 	uint8_t *dbuf;		/* direct I/O buffer (posix_memalign) */
 	size_t dbuf_size;
 };
@@ -729,19 +751,13 @@ static int vp_fsetxattr(struct vfs *vfs, int fh, const char *name,
  * removes them) before it gives up with -ENOTEMPTY. */
 #define VP_TREE_RETRIES		3
 
-struct vp_level {
-	char *name;		/* in the level above (malloc) */
-	dev_t dev;
-	ino_t ino;
-	int fd;			/* -1: closed to bound the descriptors */
-};
-
 struct vp_walk {
-	struct vp_level *lv;
-	size_t depth, cap;
+	struct vp_walk_mem *m;
+	struct vp_level *lv;	/* m->lv */
+	size_t depth;
 	size_t lo;		/* the shallowest level still open */
 	unsigned keep, open, retries;
-	char *buf;		/* one getdents64 buffer for the walk */
+	char *buf;		/* m->buf */
 };
 
 /* Open directory name in dfd, never through a symlink, and push it. */
@@ -751,27 +767,29 @@ static int vp_walk_push(struct vp_walk *w, int dfd, const char *name)
 	struct stat sb;
 	int fd;
 
-	if (w->depth == w->cap) {
-		size_t cap = w->cap ? 2 * w->cap : 64;
+	if (w->depth == w->m->cap) {
+		size_t cap = w->m->cap ? 2 * w->m->cap : 16;
 
-		l = realloc(w->lv, cap * sizeof(*l));
+		l = talloc_realloc(w->m->ctx, w->m->lv, struct vp_level, cap);
 		if (l == NULL)
 			return -ENOMEM;
-		w->lv = l;
-		w->cap = cap;
+		w->lv = w->m->lv = l;
+		w->m->cap = cap;
 	}
 	fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	l = &w->lv[w->depth];
-	l->name = strdup(name);
-	if (l->name == NULL || fstat(fd, &sb) != 0) {
-		int e = l->name == NULL ? ENOMEM : errno;
+	if (fstat(fd, &sb) != 0) {
+		int e = errno;
 
-		free(l->name);
 		close(fd);
 		return -e;
 	}
+	/* the top's name can be a path, and is never needed */
+	l->name[0] = '\0';
+	if (w->depth > 0)
+		strncat(l->name, name, NAME_MAX);
 	l->dev = sb.st_dev;
 	l->ino = sb.st_ino;
 	l->fd = fd;
@@ -818,7 +836,6 @@ static void vp_walk_pop(struct vp_walk *w)
 		close(l->fd);
 		w->open--;
 	}
-	free(l->name);
 	if (w->lo > w->depth)
 		w->lo = w->depth;
 }
@@ -870,6 +887,7 @@ static int vp_walk_scan(struct vp_walk *w, char sub[NAME_MAX + 1])
 static int vp_walk_step(struct vp_walk *w)
 {
 	char sub[NAME_MAX + 1];
+	const char *name;
 	int fd, r = vp_walk_scan(w, sub);
 
 	fd = w->lv[w->depth - 1].fd;
@@ -886,10 +904,9 @@ static int vp_walk_step(struct vp_walk *w)
 	if (r != 0)
 		return r;
 	fd = w->lv[w->depth - 2].fd;
-	sub[0] = '\0';
-	strncat(sub, w->lv[w->depth - 1].name, NAME_MAX);
+	name = w->lv[w->depth - 1].name;	/* still there after the pop */
 	vp_walk_pop(w);
-	if (unlinkat(fd, sub, AT_REMOVEDIR) == 0 || errno == ENOENT)
+	if (unlinkat(fd, name, AT_REMOVEDIR) == 0 || errno == ENOENT)
 		return 0;
 	/* made again meanwhile: the next scan of the parent finds it */
 	if ((errno == ENOTEMPTY || errno == EEXIST) &&
@@ -898,14 +915,19 @@ static int vp_walk_step(struct vp_walk *w)
 	return -errno;
 }
 
-int vfs_posix_empty_tree(int dfd, const char *name, unsigned keep_fds)
+/* vfs_posix_empty_tree() with the walk's memory m. */
+static int vp_empty_tree(struct vp_walk_mem *m, int dfd, const char *name,
+			 unsigned keep_fds)
 {
-	struct vp_walk w = { .keep = keep_fds > 0 ? keep_fds : 1 };
+	struct vp_walk w = { .m = m, .keep = keep_fds > 0 ? keep_fds : 1 };
 	int r;
 
-	w.buf = malloc(VP_DENTS_SIZE);
-	if (w.buf == NULL)
+	if (m->buf == NULL)
+		m->buf = talloc_size(m->ctx, VP_DENTS_SIZE);
+	if (m->buf == NULL)
 		return -ENOMEM;
+	w.buf = m->buf;
+	w.lv = m->lv;
 	r = vp_walk_push(&w, dfd, name);
 	if (r == -ENOENT)
 		r = 0;
@@ -916,8 +938,18 @@ int vfs_posix_empty_tree(int dfd, const char *name, unsigned keep_fds)
 		r = 0;
 	while (w.depth > 0)
 		vp_walk_pop(&w);
-	free(w.lv);
-	free(w.buf);
+	return r;
+}
+
+int vfs_posix_empty_tree(int dfd, const char *name, unsigned keep_fds)
+{
+	struct vp_walk_mem m = { .ctx = talloc_new(NULL) };
+	int r;
+
+	if (m.ctx == NULL)
+		return -ENOMEM;
+	r = vp_empty_tree(&m, dfd, name, keep_fds);
+	talloc_free(m.ctx);
 	return r;
 }
 
@@ -927,7 +959,8 @@ int vfs_posix_empty_tree(int dfd, const char *name, unsigned keep_fds)
  * counts as removed.  is_dir is a hint (from d_type) that saves the
  * failing unlink.  Returns 0 or a negative errno.
  */
-static int vp_tree_remove(int dfd, const char *name, bool is_dir)
+static int vp_tree_remove(struct vp_walk_mem *m, int dfd, const char *name,
+			  bool is_dir)
 {
 	int attempt, ret, unlink_err = 0;
 
@@ -944,7 +977,7 @@ static int vp_tree_remove(int dfd, const char *name, bool is_dir)
 	}
 	/* entries created while we read are seen by the next attempt */
 	for (attempt = 0; attempt < 3; attempt++) {
-		ret = vfs_posix_empty_tree(dfd, name, VP_TREE_KEEP_FDS);
+		ret = vp_empty_tree(m, dfd, name, VP_TREE_KEEP_FDS);
 		if (ret == -ENOTDIR && unlink_err != 0)
 			return -unlink_err;	/* EPERM on a non-directory */
 		if (ret != 0)
@@ -966,13 +999,14 @@ static int vp_remove_tree(struct vfs *vfs, const char *path)
 
 	if (path[0] == '\0' || strcmp(path, ".") == 0) {
 		vp_dircache_flush(vp);
-		return vfs_posix_empty_tree(vp->dirfd, ".", VP_TREE_KEEP_FDS);
+		return vp_empty_tree(&vp->walk, vp->dirfd, ".",
+				     VP_TREE_KEEP_FDS);
 	}
 	/* the tree's parent, reached without following a symlink */
 	pfd = vp_parent(vp, path, &leaf);
 	if (pfd < 0)
 		return errno == ENOENT || errno == ENOTDIR ? 0 : -errno;
-	ret = vp_tree_remove(pfd, leaf, false);
+	ret = vp_tree_remove(&vp->walk, pfd, leaf, false);
 	vp_dircache_flush(vp);	/* kept directories may be gone */
 	return ret;
 }
@@ -1047,6 +1081,7 @@ struct vfs *vfs_posix_new(void *mem_ctx, const char *directory,
 	vp->dirfd = -1;
 	for (unsigned i = 0; i < VP_DIRCACHE; i++)
 		vp->dircache[i].fd = -1;
+	vp->walk.ctx = vp;
 	talloc_set_destructor(vp, vp_destructor);
 
 	vp->dirfd = open(directory, O_DIRECTORY | O_RDONLY | O_CLOEXEC);
