@@ -119,6 +119,15 @@ struct vfs_ops {
 	/* Write the file's dirty data out and drop it from any cache, so
 	 * that the next read reaches the device.  NULL: nothing is cached. */
 	int (*drop_cache)(struct vfs *vfs, int fh);
+	/* readdir's next names, up to max at once, into names (valid until
+	 * the next call on d) and, unless lens is NULL, their lengths into
+	 * lens: how many, 0 at the end, or a negative errno.  The store is
+	 * read no more than readdir would read it for the same names (a
+	 * refill only when none is left), so a caller that stops early
+	 * makes the calls readdir would have made.  NULL: the layer above
+	 * calls readdir. */
+	int (*readdir_many)(struct vfs *vfs, struct vfs_dir *d,
+			    const char **names, size_t *lens, unsigned max);
 };
 
 /*

@@ -9,6 +9,7 @@
 #define DBENCH_WILDCARD_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* The characters that make a mask a wildcard rather than one name. */
@@ -29,6 +30,7 @@ struct wildcard {
 	const char *mask;	/* the caller's; must outlive the struct */
 	uint32_t pre, suf;	/* plain runs around the one '*' or '<' */
 	uint8_t form;		/* enum wildcard_form */
+	bool suf_dot;		/* the run after a '<' has a '.' */
 };
 
 enum wildcard_form {
@@ -40,8 +42,16 @@ enum wildcard_form {
 /* Prepare mask (kept by pointer) for wildcard_matches(). */
 void wildcard_prepare(struct wildcard *w, const char *mask);
 
-/* wildcard_match(w's mask, name), without reading the mask again. */
-bool wildcard_matches(const struct wildcard *w, const char *name);
+/* wildcard_match(w's mask, name), without reading the mask again; len
+ * is strlen(name). */
+bool wildcard_matches(const struct wildcard *w, const char *name,
+		      size_t len);
+
+/* Does w match every name (the mask "*")? */
+static inline bool wildcard_any(const struct wildcard *w)
+{
+	return w->form == WILDCARD_STAR && w->pre + w->suf == 0;
+}
 
 /* Does mask hold a wildcard character (is it a pattern, not a name)? */
 bool wildcard_is_pattern(const char *mask);

@@ -233,6 +233,7 @@ void wildcard_prepare(struct wildcard *w, const char *mask)
 
 	w->mask = mask;
 	w->form = WILDCARD_GENERAL;
+	w->suf_dot = false;
 	for (m = 0; mask[m] != '\0'; m++) {
 		switch (mask[m]) {
 		case '*':
@@ -254,25 +255,30 @@ void wildcard_prepare(struct wildcard *w, const char *mask)
 	w->form = *star == '*' ? WILDCARD_STAR : WILDCARD_DOS_STAR;
 	w->pre = (uint32_t)(star - mask);
 	w->suf = (uint32_t)(m - w->pre - 1);
+	w->suf_dot = strchr(star + 1, '.') != NULL;
 }
 
 /*
  * '<' at position pre takes name[pre, q): from pre, q may go up to the
  * name's last dot, or to the end when there is no dot at or after pre
- * (set_dos_star).
+ * (set_dos_star).  A suffix with a dot ("<.JNK", matched already) puts
+ * one at or after q.
  */
-static bool dos_star_run_ok(const char *name, size_t n, size_t pre, size_t q)
+static bool dos_star_run_ok(const struct wildcard *w, const char *name,
+			    size_t n, size_t q)
 {
-	const char *dot = strrchr(name, '.');
-	size_t last = dot != NULL ? (size_t)(dot - name) : n;
+	const char *dot;
+	size_t last;
 
-	return last < pre || q <= last;
+	if (w->suf_dot)
+		return true;
+	dot = strrchr(name, '.');
+	last = dot != NULL ? (size_t)(dot - name) : n;
+	return last < w->pre || q <= last;
 }
 
-bool wildcard_matches(const struct wildcard *w, const char *name)
+bool wildcard_matches(const struct wildcard *w, const char *name, size_t n)
 {
-	size_t n;
-
 	if (w->form == WILDCARD_GENERAL) {
 		switch (match_greedy(w->mask, name)) {
 		case WC_YES:
@@ -283,15 +289,14 @@ bool wildcard_matches(const struct wildcard *w, const char *name)
 			return match_positions(w->mask, name);
 		}
 	}
-	if (w->form == WILDCARD_STAR && w->pre + w->suf == 0)
-		return true;	/* "*": every name */
-	n = strlen(name);
+	if (wildcard_any(w))
+		return true;
 	if (n < (size_t)w->pre + w->suf ||
 	    !same_folded(w->mask, name, w->pre) ||
 	    !same_folded(w->mask + w->pre + 1, name + n - w->suf, w->suf))
 		return false;
 	return w->form == WILDCARD_STAR ||
-	       dos_star_run_ok(name, n, w->pre, n - w->suf);
+	       dos_star_run_ok(w, name, n, n - w->suf);
 }
 
 bool wildcard_match(const char *mask, const char *name)
@@ -299,7 +304,7 @@ bool wildcard_match(const char *mask, const char *name)
 	struct wildcard w;
 
 	wildcard_prepare(&w, mask);
-	return wildcard_matches(&w, name);
+	return wildcard_matches(&w, name, strlen(name));
 }
 
 bool wildcard_is_pattern(const char *mask)

@@ -1665,6 +1665,63 @@ static void test_find(void **cm_state)
 	}
 }
 
+/*
+ * readdir_many hands out what readdir does, in the same order, in pieces
+ * of at most max, with each name's length (found from the record's end,
+ * so names of every length modulo 8 are listed, and the buffer is filled
+ * with 0xff first: the padding after a name's NUL is then not zero).
+ */
+static void test_readdir_many(void **cm_state)
+{
+	struct fx *fx = *cm_state;
+	char *want[64], rel[64];
+	const char *names[3], *name;
+	unsigned nwant = 0, seen;
+	struct vfs_posix *vp;
+	struct vfs_dir d;
+	struct vfs *vfs;
+	size_t lens[3];
+	int r;
+
+	mk_dir(fx, "n");
+	for (unsigned len = 1; len <= 40; len++) {
+		strcpy(rel, "n/");
+		for (unsigned i = 0; i < len; i++)
+			rel[2 + i] = (char)('a' + (len + i) % 26);
+		rel[2 + len] = '\0';
+		mk_file(fx, rel, "");
+	}
+	fx_open(fx);
+	vfs = nbvfs_vfs(fx->state);
+	vp = vp_of(vfs);
+	assert_true(vfs->ops->opendir(vfs, "n", 1, &d) >= 0);
+	while ((r = vfs->ops->readdir(vfs, &d, &name)) > 0)
+		want[nwant++] = talloc_strdup(fx->tmp, name);
+	assert_int_equal(r, 0);
+	vfs->ops->closedir(vfs, &d);
+	assert_int_equal(nwant, 42);	/* with . and .. */
+	for (int with_lens = 0; with_lens < 2; with_lens++) {
+		assert_true(vfs->ops->opendir(vfs, "n", 1, &d) >= 0);
+		memset(vp->dents, 0xff, VP_DENTS_SIZE);
+		seen = 0;
+		while ((r = vfs->ops->readdir_many(vfs, &d, names,
+						  with_lens ? lens : NULL,
+						  3)) > 0) {
+			assert_true(r <= 3);
+			for (int i = 0; i < r; i++, seen++) {
+				assert_true(seen < nwant);
+				assert_string_equal(names[i], want[seen]);
+				if (with_lens)
+					assert_int_equal(lens[i],
+							 strlen(want[seen]));
+			}
+		}
+		assert_int_equal(r, 0);
+		assert_int_equal(seen, nwant);
+		vfs->ops->closedir(vfs, &d);
+	}
+}
+
 /* ---- locks ---- */
 
 static void test_lock_conflict(void **cm_state)
@@ -2338,6 +2395,7 @@ int main(void)
 		T(test_fs_and_file_info),
 		T(test_mask_match),
 		T(test_find),
+		T(test_readdir_many),
 		T(test_lock_conflict),
 		T(test_sync_options),
 		T(test_stat_check),
