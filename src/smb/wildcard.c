@@ -208,15 +208,6 @@ static bool match_positions(const char *mask, const char *name)
 	return ok;
 }
 
-/* The n bytes at a and b are equal but for ASCII case. */
-static bool same_folded(const char *a, const char *b, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (a[i] != b[i] && wc_lower(a[i]) != wc_lower(b[i]))
-			return false;
-	return true;
-}
-
 /*
  * Nearly every FIND_FIRST mask is one '*' or one '<' between two plain
  * runs ("*", "*.DOC", "CHAP*.DOC", "<.JNK").  Every other character of
@@ -259,44 +250,30 @@ void wildcard_prepare(struct wildcard *w, const char *mask)
 }
 
 /*
- * '<' at position pre takes name[pre, q): from pre, q may go up to the
- * name's last dot, or to the end when there is no dot at or after pre
- * (set_dos_star).  A suffix with a dot ("<.JNK", matched already) puts
- * one at or after q.
+ * '<' at position pre takes name[pre, q), q = n - suf: from pre, q may go
+ * up to the name's last dot, or to the end when there is no dot at or
+ * after pre (set_dos_star).  (A suffix with a dot puts one at or after q:
+ * wildcard_matches() does not ask.)
  */
-static bool dos_star_run_ok(const struct wildcard *w, const char *name,
-			    size_t n, size_t q)
+bool wildcard_dos_star_ok(const struct wildcard *w, const char *name,
+			  size_t n)
 {
-	const char *dot;
-	size_t last;
+	const char *dot = strrchr(name, '.');
+	size_t last = dot != NULL ? (size_t)(dot - name) : n;
 
-	if (w->suf_dot)
-		return true;
-	dot = strrchr(name, '.');
-	last = dot != NULL ? (size_t)(dot - name) : n;
-	return last < w->pre || q <= last;
+	return last < w->pre || n - w->suf <= last;
 }
 
-bool wildcard_matches(const struct wildcard *w, const char *name, size_t n)
+bool wildcard_matches_general(const struct wildcard *w, const char *name)
 {
-	if (w->form == WILDCARD_GENERAL) {
-		switch (match_greedy(w->mask, name)) {
-		case WC_YES:
-			return true;
-		case WC_NO:
-			return false;
-		default:
-			return match_positions(w->mask, name);
-		}
-	}
-	if (wildcard_any(w))
+	switch (match_greedy(w->mask, name)) {
+	case WC_YES:
 		return true;
-	if (n < (size_t)w->pre + w->suf ||
-	    !same_folded(w->mask, name, w->pre) ||
-	    !same_folded(w->mask + w->pre + 1, name + n - w->suf, w->suf))
+	case WC_NO:
 		return false;
-	return w->form == WILDCARD_STAR ||
-	       dos_star_run_ok(w, name, n, n - w->suf);
+	default:
+		return match_positions(w->mask, name);
+	}
 }
 
 bool wildcard_match(const char *mask, const char *name)
