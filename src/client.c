@@ -779,8 +779,10 @@ static enum client_step_result run_measured(struct client *c,
 			call.err != 0 ? strerror(call.err) : "failed");
 		return fail_client(c, op);
 	}
-	/* (an exact status that came back needs no look-up) */
-	if (!(op->check == STATUS_EXACT && status == op->status) &&
+	/* (the usual answers need no look-up: a success that was wanted,
+	 * an exact status that came back) */
+	if (!(status == NT_STATUS_OK && op->check == STATUS_SUCCESS) &&
+	    !(op->check == STATUS_EXACT && status == op->status) &&
 	    !ntstatus_matches(op->check, op->status, status)) {
 		if (mismatch_is_fatal(c, op, status) ||
 		    fault_is_fatal(c, call.err)) {
