@@ -399,27 +399,6 @@ static uint32_t nb_xattr_fd_write(struct nbvfs *nb, struct op_call *call,
 
 /* ---- the name lookup ---- */
 
-/*
- * strcasecmp(a, b) == 0 in the C locale dbench runs in (ASCII letters
- * fold), inline: the scan calls it for every entry of the directory, and
- * nearly every one differs in its first bytes.
- */
-static inline bool nb_same_name(const char *a, const char *b)
-{
-	for (;; a++, b++) {
-		unsigned char x = (unsigned char)*a, y = (unsigned char)*b;
-
-		if (x == y) {
-			if (x == '\0')
-				return true;
-			continue;
-		}
-		x |= 0x20;
-		if ((x ^ y) & ~0x20u || x < 'a' || x > 'z')
-			return false;
-	}
-}
-
 /* Names taken from a directory at once by the scans below. */
 #define NB_DIRENTS	64
 
@@ -449,7 +428,7 @@ static bool nb_name_in(const char *const *names, int n, const char *want)
 
 	for (int i = 0; i < n; i++)
 		if ((((unsigned char)names[i][0] ^ w0) & ~0x20u) == 0 &&
-		    nb_same_name(names[i], want))
+		    vfs_same_name_folded(names[i], want))
 			return true;
 	return false;
 }
@@ -473,12 +452,15 @@ static int nb_case_scan(struct nbvfs *nb, const char *path, bool *stale)
 	if (r < 0)
 		return r;
 	*stale = r == 1;
-	while ((r = nb_dir_names(vfs, &d, names, NULL)) > 0) {
-		if (nb_name_in(names, r, want)) {
-			r = 1;
-			break;
+	if (vfs->ops->readdir_find != NULL)
+		r = vfs->ops->readdir_find(vfs, &d, want);
+	else
+		while ((r = nb_dir_names(vfs, &d, names, NULL)) > 0) {
+			if (nb_name_in(names, r, want)) {
+				r = 1;
+				break;
+			}
 		}
-	}
 	vfs->ops->closedir(vfs, &d);
 	return r;	/* a failed read is not "no match" */
 }

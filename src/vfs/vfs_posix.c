@@ -632,6 +632,43 @@ static int vp_readdir_many(struct vfs *vfs, struct vfs_dir *d,
 	return (int)vp_names(vp, d, names, lens, max);
 }
 
+/*
+ * The case-insensitive search in the buffer itself, refilled as readdir
+ * would be: a few instructions an entry (an entry whose first byte
+ * differs from name's by more than case is passed over at that).
+ */
+static int vp_readdir_find(struct vfs *vfs, struct vfs_dir *d,
+			   const char *name)
+{
+	struct vfs_posix *vp = vp_of(vfs);
+	unsigned char first = (unsigned char)name[0];
+	int r;
+
+	for (;;) {
+		const char *buf;
+		size_t pos, end;
+
+		if (d->pos >= d->end && (r = vp_dents_fill(vp, d)) <= 0)
+			return r;
+		buf = vp->dents;
+		pos = d->pos;
+		end = d->end;
+		while (pos < end) {
+			const struct vp_dirent64 *de =
+				(const struct vp_dirent64 *)(buf + pos);
+
+			pos += de->d_reclen;
+			if ((((unsigned char)de->d_name[0] ^ first) &
+			     ~0x20u) == 0 &&
+			    vfs_same_name_folded(de->d_name, name)) {
+				d->pos = pos;
+				return 1;
+			}
+		}
+		d->pos = pos;
+	}
+}
+
 static void vp_closedir(struct vfs *vfs, struct vfs_dir *d)
 {
 	(void)vfs;
@@ -1079,6 +1116,7 @@ static const struct vfs_ops vfs_posix_ops = {
 	.opendir = vp_opendir,
 	.readdir = vp_readdir,
 	.readdir_many = vp_readdir_many,
+	.readdir_find = vp_readdir_find,
 	.closedir = vp_closedir,
 	.pread = vp_pread,
 	.pwrite = vp_pwrite,

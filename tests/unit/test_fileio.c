@@ -157,6 +157,7 @@ static int test_fsetxattr(int fd, const char *name, const void *v, size_t n,
 #undef fsetxattr
 #endif
 
+#include <ctype.h>
 #include <dirent.h>
 
 #include "backend.h"
@@ -1669,7 +1670,9 @@ static void test_find(void **cm_state)
  * readdir_many hands out what readdir does, in the same order, in pieces
  * of at most max, with each name's length (found from the record's end,
  * so names of every length modulo 8 are listed, and the buffer is filled
- * with 0xff first: the padding after a name's NUL is then not zero).
+ * with 0xff first: the padding after a name's NUL is then not zero);
+ * readdir_find finds each of them in another case, and not a name that
+ * is not there.
  */
 static void test_readdir_many(void **cm_state)
 {
@@ -1718,6 +1721,21 @@ static void test_readdir_many(void **cm_state)
 		}
 		assert_int_equal(r, 0);
 		assert_int_equal(seen, nwant);
+		vfs->ops->closedir(vfs, &d);
+	}
+	/* readdir_find: every name in upper case, and one that is not */
+	for (unsigned i = 0; i <= nwant; i++) {
+		char up[64];
+		size_t n = i < nwant ? strlen(want[i]) : 3;
+
+		for (size_t j = 0; j < n; j++)
+			up[j] = i < nwant ? (char)toupper((unsigned char)
+							 want[i][j]) : 'x';
+		up[n] = '\0';
+		assert_true(vfs->ops->opendir(vfs, "n", 1, &d) >= 0);
+		memset(vp->dents, 0xff, VP_DENTS_SIZE);
+		assert_int_equal(vfs->ops->readdir_find(vfs, &d, up),
+				 i < nwant ? 1 : 0);
 		vfs->ops->closedir(vfs, &d);
 	}
 }
