@@ -67,10 +67,7 @@ void client_start(struct client *c, uint64_t start_ns);
  * Run the next line of the program.  Never sleeps: a line that has to
  * wait returns STEP_WAIT without side effects (calling again early is
  * harmless, it just waits again), and a stop (the region's stop word)
- * returns STEP_STOPPED whatever the client was waiting for.  The slot's
- * counters are current after every call; its histograms take the ops'
- * latencies a batch at a time, and are whole after any result but
- * STEP_OK (and after client_cleanup()).
+ * returns STEP_STOPPED whatever the client was waiting for.
  */
 enum client_step_result client_step(struct client *c);
 

@@ -24,14 +24,6 @@
 _Static_assert(PATH_DIR_ROOT == VFS_DIR_ROOT && PATH_DIR_NONE == VFS_DIR_NONE,
 	       "directory numbers");
 
-/*
- * Latencies a client keeps before it adds them to its slot's histogram
- * (record()).  A bucket is a cache miss after most system calls (the
- * kernel's copies evict it); added one op at a time, every op waited for
- * its own, added a batch at a time, the loads overlap.
- */
-#define CLIENT_HIST_BATCH	16
-
 /* Kind masks (measured kinds are < 64: program.h). */
 #define CLIENT_KIND_BIT(k)	(1ull << (k))
 #define CLIENT_KIND_IN(k, mask)	((CLIENT_KIND_BIT(k) & (mask)) != 0)
@@ -111,13 +103,6 @@ struct client {
 	uint64_t wake_ns;		/* STEP_WAIT: until when (monotonic) */
 	uint64_t sleep_until;		/* a SLEEP at pc in progress, or 0 */
 	bool failed;
-	/* latencies not in the histogram yet, and their op kinds: added
-	 * when the batch is full and whenever client_step() returns
-	 * anything but STEP_OK, so that the slot is whole when the client
-	 * stops, waits or ends a pass */
-	uint32_t hist_n;
-	uint8_t hist_kind[CLIENT_HIST_BATCH];
-	uint64_t hist_lat[CLIENT_HIST_BATCH];
 	/* facts of the run, fixed at client_new (read at every op) */
 	bool paced;		/* -R or a timed loadfile: ops may wait */
 	bool series;		/* a series or JSON report reads the ticks */
@@ -567,18 +552,7 @@ static bool fault_is_fatal(const struct client *c, int err)
 	return ntstatus_fault_class(err) != FAULT_NONE;
 }
 
-/* Add the latencies kept back to the slot's histograms. */
-static void hist_flush(struct client *c)
-{
-	struct client_slot *s = c->slot;
-	uint32_t n = c->hist_n;
-
-	c->hist_n = 0;
-	for (uint32_t i = 0; i < n; i++)
-		stats_hist_record(s, c->hist_kind[i], c->hist_lat[i]);
-}
-
-/* Record one measured op in the slot (its histogram a batch at a time). */
+/* Record one measured op in the slot. */
 static void record(struct client *c, enum op_kind k, uint64_t lat,
 		   uint64_t bytes)
 {
@@ -594,10 +568,7 @@ static void record(struct client *c, enum op_kind k, uint64_t lat,
 	STORE(os->sum_ns, os->sum_ns + lat);
 	if (lat > os->max_ns)
 		STORE(os->max_ns, lat);
-	c->hist_kind[c->hist_n] = (uint8_t)k;
-	c->hist_lat[c->hist_n] = lat;
-	if (++c->hist_n == CLIENT_HIST_BATCH)
-		hist_flush(c);
+	stats_hist_record(s, k, lat);
 	/* the once-a-second series, only when someone will read it */
 	if (c->series)
 		stats_tick_record(s, tick, lat, bytes);
@@ -643,10 +614,8 @@ static void sync_phase(struct client *c)
 	if (phase == c->seen_phase)
 		return;
 	c->seen_phase = phase;
-	if (phase == PHASE_WARMUP || phase == PHASE_EXECUTE) {
-		c->hist_n = 0;	/* the reset would clear them anyway */
+	if (phase == PHASE_WARMUP || phase == PHASE_EXECUTE)
 		stats_slot_reset(c->region, c->slot_index, phase);
-	}
 }
 
 /*
@@ -854,8 +823,7 @@ static void advance(struct client *c)
 	}
 }
 
-/* client_step() but for the histogram batch. */
-static inline enum client_step_result step(struct client *c)
+enum client_step_result client_step(struct client *c)
 {
 	const struct program *prog = c->prog;
 	struct client_slot *s = c->slot;
@@ -968,21 +936,11 @@ static inline enum client_step_result step(struct client *c)
 	return res;
 }
 
-enum client_step_result client_step(struct client *c)
-{
-	enum client_step_result res = step(c);
-
-	if (__builtin_expect(res != STEP_OK, 0))
-		hist_flush(c);
-	return res;
-}
-
 int client_cleanup(struct client *c)
 {
 	char *dir;
 	int ret;
 
-	hist_flush(c);
 	STORE(c->live->state, CLIENT_CLEANUP);
 	if (c->opts->skip_cleanup)
 		return 0;
