@@ -17,6 +17,7 @@
 #ifndef DBENCH_VFS_H
 #define DBENCH_VFS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/stat.h>
@@ -51,6 +52,27 @@ struct vfs_dir {
 	size_t pos, end;
 	void *p;
 };
+
+/*
+ * strcasecmp(a, b) == 0 in the C locale dbench runs in (ASCII letters
+ * fold), inline: a directory scan compares every entry, and nearly
+ * every one differs in its first bytes.
+ */
+static inline bool vfs_same_name_folded(const char *a, const char *b)
+{
+	for (;; a++, b++) {
+		unsigned char x = (unsigned char)*a, y = (unsigned char)*b;
+
+		if (x == y) {
+			if (x == '\0')
+				return true;
+			continue;
+		}
+		x |= 0x20;
+		if ((x ^ y) & ~0x20u || x < 'a' || x > 'z')
+			return false;
+	}
+}
 
 struct vfs;
 
@@ -119,6 +141,22 @@ struct vfs_ops {
 	/* Write the file's dirty data out and drop it from any cache, so
 	 * that the next read reaches the device.  NULL: nothing is cached. */
 	int (*drop_cache)(struct vfs *vfs, int fh);
+	/* readdir's next names, up to max at once, into names (valid until
+	 * the next call on d) and, unless lens is NULL, their lengths into
+	 * lens: how many, 0 at the end, or a negative errno.  The store is
+	 * read no more than readdir would read it for the same names (a
+	 * refill only when none is left), so a caller that stops early
+	 * makes the calls readdir would have made.  NULL: the layer above
+	 * calls readdir. */
+	int (*readdir_many)(struct vfs *vfs, struct vfs_dir *d,
+			    const char **names, size_t *lens, unsigned max);
+	/* Read d on until a name equal to name but for ASCII case
+	 * (vfs_same_name_folded; what a case-insensitive lookup looks for):
+	 * 1 when one is found, 0 at the end, or a negative errno.  The store
+	 * is read as readdir would be for the same search.  NULL: the layer
+	 * above reads the names itself. */
+	int (*readdir_find)(struct vfs *vfs, struct vfs_dir *d,
+			    const char *name);
 };
 
 /*

@@ -691,6 +691,37 @@ static enum client_step_result fail_client(struct client *c,
 	return STEP_FAILED;
 }
 
+/*
+ * The op's arguments into call->arg, and into last_arg for a later +y.
+ * All three at once when all are small constants (nearly every op):
+ * an unused one is 0 (struct op), which is what call->arg holds for it,
+ * and no later +y reads its last_arg entry.
+ */
+static inline void resolve_args(struct client *c, const struct op *op,
+				const struct op_info *info,
+				struct op_call *call)
+{
+	_Static_assert(PROGRAM_MAX_ARGS == 3, "three arguments");
+	int64_t *last = c->last_arg[op->kind];
+	op_arg a0 = op->arg[0], a1 = op->arg[1], a2 = op->arg[2];
+
+	if (((a0 | a1 | a2) & OP_ARG_REF) == 0) {
+		last[0] = call->arg[0] = (int64_t)a0;
+		last[1] = call->arg[1] = (int64_t)a1;
+		last[2] = call->arg[2] = (int64_t)a2;
+		return;
+	}
+	for (unsigned i = 0; i < info->nargs; i++) {
+		op_arg a = op->arg[i];
+
+		call->arg[i] = (a & OP_ARG_REF) ?
+			resolve_value(c, op->kind,
+				      &c->prog->values[a & ~OP_ARG_REF], i) :
+			(int64_t)a;
+		last[i] = call->arg[i];
+	}
+}
+
 static enum client_step_result run_measured(struct client *c,
 					    const struct op *op)
 {
@@ -717,15 +748,7 @@ static enum client_step_result run_measured(struct client *c,
 		c->hint.path[i] = call.path[i];
 		c->hint.dir[i] = p->dir;
 	}
-	for (unsigned i = 0; i < info->nargs; i++) {
-		op_arg a = op->arg[i];
-
-		call.arg[i] = (a & OP_ARG_REF) ?
-			resolve_value(c, op->kind,
-				      &c->prog->values[a & ~OP_ARG_REF], i) :
-			(int64_t)a;
-		c->last_arg[op->kind][i] = call.arg[i];
-	}
+	resolve_args(c, op, info, &call);
 
 	if (CLIENT_KIND_IN(op->kind, CLIENT_IO_KINDS)) {
 		if (c->opts->trunc_io > 0 && call.arg[1] > c->opts->trunc_io) {
@@ -781,8 +804,10 @@ static enum client_step_result run_measured(struct client *c,
 			call.err != 0 ? strerror(call.err) : "failed");
 		return fail_client(c, op);
 	}
-	/* (an exact status that came back needs no look-up) */
-	if (!(op->check == STATUS_EXACT && status == op->status) &&
+	/* (the usual answers need no look-up: a success that was wanted,
+	 * an exact status that came back) */
+	if (!(status == NT_STATUS_OK && op->check == STATUS_SUCCESS) &&
+	    !(op->check == STATUS_EXACT && status == op->status) &&
 	    !ntstatus_matches(op->check, op->status, status)) {
 		if (mismatch_is_fatal(c, op, status) ||
 		    fault_is_fatal(c, call.err)) {

@@ -124,20 +124,31 @@ static bool nb_shared(const struct op_call *call, unsigned i)
 	return p != NULL && p->client_pos < 0;
 }
 
-/* The length of the directory part of path (0: the root). */
-static size_t nb_dir_len(const char *path)
+/* path's directory part: its length (0: the root); *leaf its last
+ * component. */
+static size_t nb_split(const char *path, const char **leaf)
 {
 	const char *slash = strrchr(path, '/');
 
+	*leaf = slash != NULL ? slash + 1 : path;
 	return slash != NULL ? (size_t)(slash - path) : 0;
+}
+
+/* The length of the directory part of path (0: the root). */
+static size_t nb_dir_len(const char *path)
+{
+	const char *leaf;
+
+	return nb_split(path, &leaf);
 }
 
 /* The last component of path. */
 static const char *nb_leaf(const char *path)
 {
-	const char *slash = strrchr(path, '/');
+	const char *leaf;
 
-	return slash != NULL ? slash + 1 : path;
+	nb_split(path, &leaf);
+	return leaf;
 }
 
 /*
@@ -388,25 +399,38 @@ static uint32_t nb_xattr_fd_write(struct nbvfs *nb, struct op_call *call,
 
 /* ---- the name lookup ---- */
 
-/*
- * strcasecmp(a, b) == 0 in the C locale dbench runs in (ASCII letters
- * fold), inline: the scan calls it for every entry of the directory, and
- * nearly every one differs in its first bytes.
- */
-static inline bool nb_same_name(const char *a, const char *b)
-{
-	for (;; a++, b++) {
-		unsigned char x = (unsigned char)*a, y = (unsigned char)*b;
+/* Names taken from a directory at once by the scans below. */
+#define NB_DIRENTS	64
 
-		if (x == y) {
-			if (x == '\0')
-				return true;
-			continue;
-		}
-		x |= 0x20;
-		if ((x ^ y) & ~0x20u || x < 'a' || x > 'z')
-			return false;
-	}
+/* The next names of d (and their lengths, unless lens is NULL): the
+ * vfs's readdir_many(), else one readdir(). */
+static int nb_dir_names(struct vfs *vfs, struct vfs_dir *d,
+			const char **names, size_t *lens)
+{
+	int r;
+
+	if (vfs->ops->readdir_many != NULL)
+		return vfs->ops->readdir_many(vfs, d, names, lens, NB_DIRENTS);
+	r = vfs->ops->readdir(vfs, d, &names[0]);
+	if (r > 0 && lens != NULL)
+		lens[0] = strlen(names[0]);
+	return r;
+}
+
+/*
+ * Is want among names[0..n), ASCII case folded?  Most names differ from
+ * it in their first byte by more than case (another bit than 0x20), and
+ * are passed over at that.
+ */
+static bool nb_name_in(const char *const *names, int n, const char *want)
+{
+	unsigned char w0 = (unsigned char)want[0];
+
+	for (int i = 0; i < n; i++)
+		if ((((unsigned char)names[i][0] ^ w0) & ~0x20u) == 0 &&
+		    vfs_same_name_folded(names[i], want))
+			return true;
+	return false;
 }
 
 /*
@@ -418,20 +442,25 @@ static inline bool nb_same_name(const char *a, const char *b)
  */
 static int nb_case_scan(struct nbvfs *nb, const char *path, bool *stale)
 {
-	const char *want = nb_leaf(path);
+	const char *names[NB_DIRENTS], *want;
+	size_t dir_len = nb_split(path, &want);
 	struct vfs *vfs = nb->vfs;
 	struct vfs_dir d;
-	const char *name;
 	int r;
 
-	r = vfs->ops->opendir(vfs, path, nb_dir_len(path), &d);
+	r = vfs->ops->opendir(vfs, path, dir_len, &d);
 	if (r < 0)
 		return r;
 	*stale = r == 1;
-	while ((r = vfs->ops->readdir(vfs, &d, &name)) > 0) {
-		if (nb_same_name(name, want))
-			break;
-	}
+	if (vfs->ops->readdir_find != NULL)
+		r = vfs->ops->readdir_find(vfs, &d, want);
+	else
+		while ((r = nb_dir_names(vfs, &d, names, NULL)) > 0) {
+			if (nb_name_in(names, r, want)) {
+				r = 1;
+				break;
+			}
+		}
 	vfs->ops->closedir(vfs, &d);
 	return r;	/* a failed read is not "no match" */
 }
@@ -529,26 +558,32 @@ uint32_t nbvfs_find_count(struct nbvfs *nb, struct op_call *call,
 			  const char *pattern, int64_t maxcount,
 			  uint64_t *count)
 {
+	uint64_t n = 0, max = maxcount > 0 ? (uint64_t)maxcount : UINT64_MAX;
+	const char *names[NB_DIRENTS], *leaf;
+	size_t lens[NB_DIRENTS], dir_len = nb_split(pattern, &leaf);
 	struct vfs *vfs = nb->vfs;
 	struct wildcard mask;
 	struct vfs_dir d;
-	const char *name;
-	uint64_t n = 0;
+	bool any;
 	int r;
 
-	r = vfs->ops->opendir(vfs, pattern, nb_dir_len(pattern), &d);
+	r = vfs->ops->opendir(vfs, pattern, dir_len, &d);
 	if (r < 0) {
 		if (r == -ENOENT || r == -ENOTDIR)
 			return nb_no_path(call, -r);
 		return nb_errno(call, -r);
 	}
-	wildcard_prepare(&mask, nb_leaf(pattern));
-	while (maxcount <= 0 || n < (uint64_t)maxcount) {
-		r = vfs->ops->readdir(vfs, &d, &name);
-		if (r <= 0)
-			break;
-		if (wildcard_matches(&mask, name))
-			n++;
+	wildcard_prepare(&mask, leaf);
+	any = wildcard_any(&mask);
+	/* no more names are read than the count needs */
+	while (n < max &&
+	       (r = nb_dir_names(vfs, &d, names, any ? NULL : lens)) > 0) {
+		if (any) {
+			n += (uint64_t)r < max - n ? (uint64_t)r : max - n;
+			continue;
+		}
+		for (int i = 0; i < r && n < max; i++)
+			n += wildcard_matches(&mask, names[i], lens[i]);
 	}
 	vfs->ops->closedir(vfs, &d);
 	if (r < 0)

@@ -208,15 +208,6 @@ static bool match_positions(const char *mask, const char *name)
 	return ok;
 }
 
-/* The n bytes at a and b are equal but for ASCII case. */
-static bool same_folded(const char *a, const char *b, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (a[i] != b[i] && wc_lower(a[i]) != wc_lower(b[i]))
-			return false;
-	return true;
-}
-
 /*
  * Nearly every FIND_FIRST mask is one '*' or one '<' between two plain
  * runs ("*", "*.DOC", "CHAP*.DOC", "<.JNK").  Every other character of
@@ -233,6 +224,7 @@ void wildcard_prepare(struct wildcard *w, const char *mask)
 
 	w->mask = mask;
 	w->form = WILDCARD_GENERAL;
+	w->suf_dot = false;
 	for (m = 0; mask[m] != '\0'; m++) {
 		switch (mask[m]) {
 		case '*':
@@ -254,44 +246,34 @@ void wildcard_prepare(struct wildcard *w, const char *mask)
 	w->form = *star == '*' ? WILDCARD_STAR : WILDCARD_DOS_STAR;
 	w->pre = (uint32_t)(star - mask);
 	w->suf = (uint32_t)(m - w->pre - 1);
+	w->suf_dot = strchr(star + 1, '.') != NULL;
 }
 
 /*
- * '<' at position pre takes name[pre, q): from pre, q may go up to the
- * name's last dot, or to the end when there is no dot at or after pre
- * (set_dos_star).
+ * '<' at position pre takes name[pre, q), q = n - suf: from pre, q may go
+ * up to the name's last dot, or to the end when there is no dot at or
+ * after pre (set_dos_star).  (A suffix with a dot puts one at or after q:
+ * wildcard_matches() does not ask.)
  */
-static bool dos_star_run_ok(const char *name, size_t n, size_t pre, size_t q)
+bool wildcard_dos_star_ok(const struct wildcard *w, const char *name,
+			  size_t n)
 {
 	const char *dot = strrchr(name, '.');
 	size_t last = dot != NULL ? (size_t)(dot - name) : n;
 
-	return last < pre || q <= last;
+	return last < w->pre || n - w->suf <= last;
 }
 
-bool wildcard_matches(const struct wildcard *w, const char *name)
+bool wildcard_matches_general(const struct wildcard *w, const char *name)
 {
-	size_t n;
-
-	if (w->form == WILDCARD_GENERAL) {
-		switch (match_greedy(w->mask, name)) {
-		case WC_YES:
-			return true;
-		case WC_NO:
-			return false;
-		default:
-			return match_positions(w->mask, name);
-		}
-	}
-	if (w->form == WILDCARD_STAR && w->pre + w->suf == 0)
-		return true;	/* "*": every name */
-	n = strlen(name);
-	if (n < (size_t)w->pre + w->suf ||
-	    !same_folded(w->mask, name, w->pre) ||
-	    !same_folded(w->mask + w->pre + 1, name + n - w->suf, w->suf))
+	switch (match_greedy(w->mask, name)) {
+	case WC_YES:
+		return true;
+	case WC_NO:
 		return false;
-	return w->form == WILDCARD_STAR ||
-	       dos_star_run_ok(name, n, w->pre, n - w->suf);
+	default:
+		return match_positions(w->mask, name);
+	}
 }
 
 bool wildcard_match(const char *mask, const char *name)
@@ -299,7 +281,7 @@ bool wildcard_match(const char *mask, const char *name)
 	struct wildcard w;
 
 	wildcard_prepare(&w, mask);
-	return wildcard_matches(&w, name);
+	return wildcard_matches(&w, name, strlen(name));
 }
 
 bool wildcard_is_pattern(const char *mask)

@@ -31,6 +31,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -542,11 +543,8 @@ static inline int vp_dirent_next(struct vfs_posix *vp, struct vfs_dir *d,
 	return 1;
 }
 
-/* vp_readdir() with an empty buffer: refill it.  Apart (and called last)
- * so that the per-entry path saves no registers. */
-static __attribute__((noinline)) int vp_readdir_fill(struct vfs_posix *vp,
-						      struct vfs_dir *d,
-						      const char **name)
+/* Refill the empty buffer: 1, 0 at the end, or -errno. */
+static int vp_dents_fill(struct vfs_posix *vp, struct vfs_dir *d)
 {
 	long n = syscall(SYS_getdents64, (int)d->h, vp->dents, VP_DENTS_SIZE);
 
@@ -554,7 +552,18 @@ static __attribute__((noinline)) int vp_readdir_fill(struct vfs_posix *vp,
 		return n == 0 ? 0 : -errno;
 	d->pos = 0;
 	d->end = (size_t)n;
-	return vp_dirent_next(vp, d, name);
+	return 1;
+}
+
+/* vp_readdir() with an empty buffer: refill it.  Apart (and called last)
+ * so that the per-entry path saves no registers. */
+static __attribute__((noinline)) int vp_readdir_fill(struct vfs_posix *vp,
+						      struct vfs_dir *d,
+						      const char **name)
+{
+	int r = vp_dents_fill(vp, d);
+
+	return r <= 0 ? r : vp_dirent_next(vp, d, name);
 }
 
 static int vp_readdir(struct vfs *vfs, struct vfs_dir *d, const char **name)
@@ -564,6 +573,122 @@ static int vp_readdir(struct vfs *vfs, struct vfs_dir *d, const char **name)
 	if (d->pos >= d->end)
 		return vp_readdir_fill(vp, d, name);
 	return vp_dirent_next(vp, d, name);
+}
+
+_Static_assert(offsetof(struct vp_dirent64, d_name) == 19, "dirent64");
+
+/* vp_name_len() where the record does not look as expected. */
+static __attribute__((noinline, cold)) size_t
+vp_name_len_slow(const struct vp_dirent64 *de)
+{
+	return strlen(de->d_name);
+}
+
+/*
+ * The length of de's name without reading it: the kernel ends the name
+ * with a NUL and pads the record to a multiple of 8 bytes (24 at least),
+ * so that NUL is the first zero byte of the record's last 8 bytes once
+ * the header bytes among them (a 24-byte record's d_reclen and d_type,
+ * offsets 16-18) are skipped.
+ */
+static inline size_t vp_name_len(const struct vp_dirent64 *de)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	size_t reclen = de->d_reclen;
+	uint64_t w, z;
+
+	memcpy(&w, (const char *)de + reclen - 8, sizeof(w));
+	w |= (uint64_t)(reclen == 24) * 0xffffffu;
+	/* the lowest flagged byte is the first zero one */
+	z = (w - 0x0101010101010101ull) & ~w & 0x8080808080808080ull;
+	if (__builtin_expect(z != 0, 1))
+		return reclen - 8 + (size_t)__builtin_ctzll(z) / 8 -
+		       offsetof(struct vp_dirent64, d_name);
+#endif
+	return vp_name_len_slow(de);
+}
+
+/*
+ * Up to max of the names in the buffer from d->pos on (and their lengths
+ * when lens is not NULL): inlined once for each case, so that either
+ * loop is a few instructions an entry.
+ */
+static inline __attribute__((always_inline)) unsigned
+vp_names(struct vfs_posix *vp, struct vfs_dir *d, const char **names,
+	 size_t *lens, unsigned max)
+{
+	/* (locals: the stores to names could alias d and vp for all the
+	 * compiler knows) */
+	const char *buf = vp->dents;
+	size_t pos = d->pos, end = d->end;
+	unsigned n = 0;
+
+	for (; n < max && pos < end; n++) {
+		const struct vp_dirent64 *de =
+			(const struct vp_dirent64 *)(buf + pos);
+
+		names[n] = de->d_name;
+		if (lens != NULL)
+			lens[n] = vp_name_len(de);
+		pos += de->d_reclen;
+	}
+	d->pos = pos;
+	return n;
+}
+
+/*
+ * The entries left in the buffer (after a refill when none is), with
+ * their lengths if asked: a scan of a directory costs a few instructions
+ * an entry instead of a call.
+ */
+static int vp_readdir_many(struct vfs *vfs, struct vfs_dir *d,
+			   const char **names, size_t *lens, unsigned max)
+{
+	struct vfs_posix *vp = vp_of(vfs);
+	int r;
+
+	if (d->pos >= d->end && (r = vp_dents_fill(vp, d)) <= 0)
+		return r;
+	if (lens == NULL)
+		return (int)vp_names(vp, d, names, NULL, max);
+	return (int)vp_names(vp, d, names, lens, max);
+}
+
+/*
+ * The case-insensitive search in the buffer itself, refilled as readdir
+ * would be: a few instructions an entry (an entry whose first byte
+ * differs from name's by more than case is passed over at that).
+ */
+static int vp_readdir_find(struct vfs *vfs, struct vfs_dir *d,
+			   const char *name)
+{
+	struct vfs_posix *vp = vp_of(vfs);
+	unsigned char first = (unsigned char)name[0];
+	int r;
+
+	for (;;) {
+		const char *buf;
+		size_t pos, end;
+
+		if (d->pos >= d->end && (r = vp_dents_fill(vp, d)) <= 0)
+			return r;
+		buf = vp->dents;
+		pos = d->pos;
+		end = d->end;
+		while (pos < end) {
+			const struct vp_dirent64 *de =
+				(const struct vp_dirent64 *)(buf + pos);
+
+			pos += de->d_reclen;
+			if ((((unsigned char)de->d_name[0] ^ first) &
+			     ~0x20u) == 0 &&
+			    vfs_same_name_folded(de->d_name, name)) {
+				d->pos = pos;
+				return 1;
+			}
+		}
+		d->pos = pos;
+	}
 }
 
 static void vp_closedir(struct vfs *vfs, struct vfs_dir *d)
@@ -1024,6 +1149,8 @@ static const struct vfs_ops vfs_posix_ops = {
 	.rename = vp_rename,
 	.opendir = vp_opendir,
 	.readdir = vp_readdir,
+	.readdir_many = vp_readdir_many,
+	.readdir_find = vp_readdir_find,
 	.closedir = vp_closedir,
 	.pread = vp_pread,
 	.pwrite = vp_pwrite,

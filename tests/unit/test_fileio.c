@@ -157,6 +157,7 @@ static int test_fsetxattr(int fd, const char *name, const void *v, size_t n,
 #undef fsetxattr
 #endif
 
+#include <ctype.h>
 #include <dirent.h>
 
 #include "backend.h"
@@ -1665,6 +1666,80 @@ static void test_find(void **cm_state)
 	}
 }
 
+/*
+ * readdir_many hands out what readdir does, in the same order, in pieces
+ * of at most max, with each name's length (found from the record's end,
+ * so names of every length modulo 8 are listed, and the buffer is filled
+ * with 0xff first: the padding after a name's NUL is then not zero);
+ * readdir_find finds each of them in another case, and not a name that
+ * is not there.
+ */
+static void test_readdir_many(void **cm_state)
+{
+	struct fx *fx = *cm_state;
+	char *want[64], rel[64];
+	const char *names[3], *name;
+	unsigned nwant = 0, seen;
+	struct vfs_posix *vp;
+	struct vfs_dir d;
+	struct vfs *vfs;
+	size_t lens[3];
+	int r;
+
+	mk_dir(fx, "n");
+	for (unsigned len = 1; len <= 40; len++) {
+		strcpy(rel, "n/");
+		for (unsigned i = 0; i < len; i++)
+			rel[2 + i] = (char)('a' + (len + i) % 26);
+		rel[2 + len] = '\0';
+		mk_file(fx, rel, "");
+	}
+	fx_open(fx);
+	vfs = nbvfs_vfs(fx->state);
+	vp = vp_of(vfs);
+	assert_true(vfs->ops->opendir(vfs, "n", 1, &d) >= 0);
+	while ((r = vfs->ops->readdir(vfs, &d, &name)) > 0)
+		want[nwant++] = talloc_strdup(fx->tmp, name);
+	assert_int_equal(r, 0);
+	vfs->ops->closedir(vfs, &d);
+	assert_int_equal(nwant, 42);	/* with . and .. */
+	for (int with_lens = 0; with_lens < 2; with_lens++) {
+		assert_true(vfs->ops->opendir(vfs, "n", 1, &d) >= 0);
+		memset(vp->dents, 0xff, VP_DENTS_SIZE);
+		seen = 0;
+		while ((r = vfs->ops->readdir_many(vfs, &d, names,
+						  with_lens ? lens : NULL,
+						  3)) > 0) {
+			assert_true(r <= 3);
+			for (int i = 0; i < r; i++, seen++) {
+				assert_true(seen < nwant);
+				assert_string_equal(names[i], want[seen]);
+				if (with_lens)
+					assert_int_equal(lens[i],
+							 strlen(want[seen]));
+			}
+		}
+		assert_int_equal(r, 0);
+		assert_int_equal(seen, nwant);
+		vfs->ops->closedir(vfs, &d);
+	}
+	/* readdir_find: every name in upper case, and one that is not */
+	for (unsigned i = 0; i <= nwant; i++) {
+		char up[64];
+		size_t n = i < nwant ? strlen(want[i]) : 3;
+
+		for (size_t j = 0; j < n; j++)
+			up[j] = i < nwant ? (char)toupper((unsigned char)
+							 want[i][j]) : 'x';
+		up[n] = '\0';
+		assert_true(vfs->ops->opendir(vfs, "n", 1, &d) >= 0);
+		memset(vp->dents, 0xff, VP_DENTS_SIZE);
+		assert_int_equal(vfs->ops->readdir_find(vfs, &d, up),
+				 i < nwant ? 1 : 0);
+		vfs->ops->closedir(vfs, &d);
+	}
+}
+
 /* ---- locks ---- */
 
 static void test_lock_conflict(void **cm_state)
@@ -2338,6 +2413,7 @@ int main(void)
 		T(test_fs_and_file_info),
 		T(test_mask_match),
 		T(test_find),
+		T(test_readdir_many),
 		T(test_lock_conflict),
 		T(test_sync_options),
 		T(test_stat_check),

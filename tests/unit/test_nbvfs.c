@@ -654,7 +654,8 @@ static void test_wildcards_exhaustive(void **state)
 					name[nl] = '\0';
 					want = naive_match(mask, name, name);
 					if (wildcard_match(mask, name) != want ||
-					    wildcard_matches(&w, name) != want)
+					    wildcard_matches(&w, name, nl) !=
+						    want)
 						fail_msg("mask '%s' name '%s'",
 							 mask, name);
 					checked++;
