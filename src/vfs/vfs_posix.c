@@ -877,12 +877,10 @@ static int vp_fsetxattr(struct vfs *vfs, int fh, const char *name,
 #define VP_TREE_RETRIES		3
 
 struct vp_walk {
-	struct vp_walk_mem *m;
-	struct vp_level *lv;	/* m->lv */
+	struct vp_walk_mem *m;	/* its levels and buffer */
 	size_t depth;
 	size_t lo;		/* the shallowest level still open */
 	unsigned keep, open, retries;
-	char *buf;		/* m->buf */
 };
 
 /* Open directory name in dfd, never through a symlink, and push it. */
@@ -898,13 +896,13 @@ static int vp_walk_push(struct vp_walk *w, int dfd, const char *name)
 		l = talloc_realloc(w->m->ctx, w->m->lv, struct vp_level, cap);
 		if (l == NULL)
 			return -ENOMEM;
-		w->lv = w->m->lv = l;
+		w->m->lv = l;
 		w->m->cap = cap;
 	}
 	fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	l = &w->lv[w->depth];
+	l = &w->m->lv[w->depth];
 	if (fstat(fd, &sb) != 0) {
 		int e = errno;
 
@@ -920,8 +918,8 @@ static int vp_walk_push(struct vp_walk *w, int dfd, const char *name)
 	l->fd = fd;
 	w->depth++;
 	if (++w->open > w->keep) {	/* close the shallowest */
-		close(w->lv[w->lo].fd);
-		w->lv[w->lo++].fd = -1;
+		close(w->m->lv[w->lo].fd);
+		w->m->lv[w->lo++].fd = -1;
 		w->open--;
 	}
 	return 0;
@@ -931,13 +929,13 @@ static int vp_walk_push(struct vp_walk *w, int dfd, const char *name)
  * the deepest, checked against what was recorded. */
 static int vp_walk_parent(struct vp_walk *w)
 {
-	struct vp_level *up = &w->lv[w->depth - 2];
+	struct vp_level *up = &w->m->lv[w->depth - 2];
 	struct stat sb;
 	int fd;
 
 	if (up->fd >= 0)
 		return 0;
-	fd = openat(w->lv[w->depth - 1].fd, "..",
+	fd = openat(w->m->lv[w->depth - 1].fd, "..",
 		    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -955,7 +953,7 @@ static int vp_walk_parent(struct vp_walk *w)
 /* Close and forget the deepest level. */
 static void vp_walk_pop(struct vp_walk *w)
 {
-	struct vp_level *l = &w->lv[--w->depth];
+	struct vp_level *l = &w->m->lv[--w->depth];
 
 	if (l->fd >= 0) {
 		close(l->fd);
@@ -972,17 +970,17 @@ static void vp_walk_pop(struct vp_walk *w)
  */
 static int vp_walk_scan(struct vp_walk *w, char sub[NAME_MAX + 1])
 {
-	int fd = w->lv[w->depth - 1].fd;
+	int fd = w->m->lv[w->depth - 1].fd;
 	long n;
 
 	sub[0] = '\0';
 	if (lseek(fd, 0, SEEK_SET) < 0)
 		return -errno;
 	/* getdents64 directly (see vp_opendir): no fcntl() per directory */
-	while ((n = syscall(SYS_getdents64, fd, w->buf, VP_DENTS_SIZE)) > 0) {
+	while ((n = syscall(SYS_getdents64, fd, w->m->buf, VP_DENTS_SIZE)) > 0) {
 		for (long pos = 0; pos < n;) {
 			const struct vp_dirent64 *de =
-				(const struct vp_dirent64 *)(w->buf + pos);
+				(const struct vp_dirent64 *)(w->m->buf + pos);
 			bool dir = de->d_type == DT_DIR;
 
 			pos += de->d_reclen;
@@ -1015,7 +1013,7 @@ static int vp_walk_step(struct vp_walk *w)
 	const char *name;
 	int fd, r = vp_walk_scan(w, sub);
 
-	fd = w->lv[w->depth - 1].fd;
+	fd = w->m->lv[w->depth - 1].fd;
 	if (r == 0 && sub[0] != '\0') {
 		r = vp_walk_push(w, fd, sub);
 		if (r == -ELOOP || r == -ENOTDIR)	/* swapped: a link now */
@@ -1028,8 +1026,8 @@ static int vp_walk_step(struct vp_walk *w)
 	r = vp_walk_parent(w);
 	if (r != 0)
 		return r;
-	fd = w->lv[w->depth - 2].fd;
-	name = w->lv[w->depth - 1].name;	/* still there after the pop */
+	fd = w->m->lv[w->depth - 2].fd;
+	name = w->m->lv[w->depth - 1].name;	/* still there after the pop */
 	vp_walk_pop(w);
 	if (unlinkat(fd, name, AT_REMOVEDIR) == 0 || errno == ENOENT)
 		return 0;
@@ -1051,8 +1049,6 @@ static int vp_empty_tree(struct vp_walk_mem *m, int dfd, const char *name,
 		m->buf = talloc_size(m->ctx, VP_DENTS_SIZE);
 	if (m->buf == NULL)
 		return -ENOMEM;
-	w.buf = m->buf;
-	w.lv = m->lv;
 	r = vp_walk_push(&w, dfd, name);
 	if (r == -ENOENT)
 		r = 0;
