@@ -484,7 +484,7 @@ static struct json_object *result_json(const struct run_result *r)
 	for (unsigned k = 0; k < OP_NUM_MEASURED; k++)
 		errors += errs[k];
 	put_str(j, "phase", series_phase_name(r->phase));
-	put_num(j, "seconds", r->seconds, 6);
+	put_num(j, "seconds", r->seconds, 9);
 	put_bool(j, "interrupted", r->interrupted);
 	put_int(j, "clients", r->nclients);
 	put_int(j, "procs", r->nprocs);
