@@ -297,6 +297,7 @@ struct program {
 	uint32_t nhandles;		/* dense handle slots in use */
 	uint32_t nrandom;		/* RANDOMSTRING indices used: 0..nrandom-1 */
 	bool timed;			/* at least one op has a time */
+	bool relative;			/* an argument is +y (VAL_RELATIVE) */
 	uint32_t nlines;		/* lines in the file */
 	uint32_t max_loop_depth;
 };

@@ -194,13 +194,13 @@ void stats_hist_carry(struct client_slot *s, unsigned k, unsigned i);
 int stats_hist_chunk(struct client_slot *s, unsigned k, unsigned o);
 
 /*
- * Client side: count v in kind k's histogram (the bucket and its range;
- * the caller keeps count, sum and max).  O(1), no lock.
+ * Client side: count one value in bucket i (hist_index()) of kind k's
+ * histogram (the bucket and its range; the caller keeps count, sum and
+ * max).  O(1), no lock.
  */
-static inline void stats_hist_record(struct client_slot *s, unsigned k,
-				     uint64_t v)
+static inline void stats_hist_count(struct client_slot *s, unsigned k,
+				    unsigned i)
 {
-	unsigned i = hist_index(v);
 	int ch = s->hdir[k][i / HIST_SUB];
 	uint32_t *b, c;
 
@@ -215,6 +215,13 @@ static inline void stats_hist_record(struct client_slot *s, unsigned k,
 		c++;
 	}
 	__atomic_store_n(b, c, __ATOMIC_RELAXED);
+}
+
+/* Client side: count v in kind k's histogram (see stats_hist_count). */
+static inline void stats_hist_record(struct client_slot *s, unsigned k,
+				     uint64_t v)
+{
+	stats_hist_count(s, k, hist_index(v));
 }
 
 /*

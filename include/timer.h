@@ -39,25 +39,44 @@ extern uint64_t timer_ns_per_tick;
  */
 bool timer_init(void);
 
+/*
+ * A reading of the timer, in ticks, for rate = timer_ns_per_tick read
+ * once by the caller: an engine that times an op reads the variable
+ * before the op, so that no load of it follows the op's system call
+ * (which evicts its cache line).
+ */
+static inline uint64_t timer_read(uint64_t rate)
+{
+#if TIMER_HAVE_TSC
+	if (rate != 0)
+		return __rdtsc();
+#else
+	(void)rate;
+#endif
+	return now_ns();
+}
+
+/* Nanoseconds between two readings a <= b at rate (0 if the counter went
+ * back). */
+static inline uint64_t timer_ns_at(uint64_t a, uint64_t b, uint64_t rate)
+{
+	if (b <= a)
+		return 0;
+	if (rate == 0)
+		return b - a;
+	return (uint64_t)(((unsigned __int128)(b - a) * rate) >> 32);
+}
+
 /* A reading of the timer, in ticks. */
 static inline uint64_t timer_now(void)
 {
-#if TIMER_HAVE_TSC
-	if (timer_ns_per_tick != 0)
-		return __rdtsc();
-#endif
-	return now_ns();
+	return timer_read(timer_ns_per_tick);
 }
 
 /* Nanoseconds between two readings a <= b (0 if the counter went back). */
 static inline uint64_t timer_ns(uint64_t a, uint64_t b)
 {
-	if (b <= a)
-		return 0;
-	if (timer_ns_per_tick == 0)
-		return b - a;
-	return (uint64_t)(((unsigned __int128)(b - a) * timer_ns_per_tick) >>
-			  32);
+	return timer_ns_at(a, b, timer_ns_per_tick);
 }
 
 /* What timer_init() chose, for the report: "tsc" or "clock_gettime". */

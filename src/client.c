@@ -33,6 +33,12 @@ _Static_assert(PATH_DIR_ROOT == VFS_DIR_ROOT && PATH_DIR_NONE == VFS_DIR_NONE,
 #define CLIENT_IO_KINDS	(CLIENT_KIND_BIT(OP_WRITEX) | CLIENT_KIND_BIT(OP_READX) | \
 			 CLIENT_KIND_BIT(OP_WRITE5) | CLIENT_KIND_BIT(OP_READ5))
 
+/* latencies staged for the histograms (struct client.hstage) */
+#define CLIENT_HSTAGE		128
+#define CLIENT_HSTAGE_BUCKET_BITS 16
+_Static_assert(HIST_BUCKETS <= 1u << CLIENT_HSTAGE_BUCKET_BITS,
+	       "a staged latency's bucket fits its bits");
+
 struct loop_frame {
 	uint32_t start;		/* index of the first op in the body */
 	int64_t left;		/* iterations still to run, this one included */
@@ -52,15 +58,38 @@ struct handle_info {
 };
 
 struct client {
-	const struct dbench_options *opts;
+	/*
+	 * What every op reads or writes comes first, together: each of the
+	 * op's system calls evicts most of the first-level cache, so every
+	 * cache line the engine touches after it is a miss of its own.
+	 */
 	const struct program *prog;
-	const struct backend *be;
-	void *be_state;
 	backend_op_fn const *be_ops;	/* be->ops */
-	struct stats_region *region;
+	void *be_state;
 	struct stats_header *hdr;	/* region->hdr */
 	struct client_slot *slot;
 	struct client_live *live;	/* its entry in region->live */
+	struct handle_info *handles;
+	uint32_t pc;
+	uint32_t seen_phase;
+	int64_t repeat_left;		/* runs of the op at pc still owed */
+	uint64_t paced_bytes;		/* bytes since start, for -R */
+	uint64_t ops_used;		/* slot->ops_used, as last written */
+	int64_t trunc_io;		/* opts->trunc_io */
+	unsigned nhstage;		/* latencies in hstage */
+	bool failed;
+	/* facts of the run, fixed at client_new (read at every op) */
+	bool paced;		/* -R or a timed loadfile: ops may wait */
+	bool series;		/* a series or JSON report reads the ticks */
+	bool no_status;		/* be->flags & BACKEND_NO_STATUS */
+	bool relative;		/* prog->relative: keep last_arg */
+	/* the paths of the op being run and their directories, for a vfs
+	 * that keeps directories open (cfg.hint) */
+	struct vfs_hint hint;
+
+	const struct dbench_options *opts;
+	const struct backend *be;
+	struct stats_region *region;
 	unsigned id;			/* client id: names its tree */
 	unsigned slot_index;		/* its slot in the region */
 
@@ -80,16 +109,11 @@ struct client {
 	 * rest of the next such path needs copying */
 	bool scratch_kept[2];
 	char **randstr;			/* RANDOMSTRING values, per index */
-	/* the paths of the op being run and their directories, for a vfs
-	 * that keeps directories open (cfg.hint) */
-	struct vfs_hint hint;
-	struct handle_info *handles;
 
-	uint32_t pc;
 	struct loop_frame *loops;	/* program->max_loop_depth frames */
 	uint32_t depth;
-	int64_t repeat_left;		/* runs of the op at pc still owed */
-	/* last value of each argument of each measured op kind, for +y */
+	/* last value of each argument of each measured op kind, for +y
+	 * (kept only when the program has one: relative) */
 	int64_t last_arg[OP_NUM_MEASURED][PROGRAM_MAX_ARGS];
 
 	const char *pattern;		/* WRITEPATTERN text, NULL = zeros */
@@ -103,15 +127,22 @@ struct client {
 	uint64_t rng;
 	uint64_t start_ns;
 	uint64_t pass_start_ns;
-	uint64_t paced_bytes;		/* bytes since start, for -R */
-	uint32_t seen_phase;
 	uint64_t wake_ns;		/* STEP_WAIT: until when (monotonic) */
 	uint64_t sleep_until;		/* a SLEEP at pc in progress, or 0 */
-	bool failed;
-	/* facts of the run, fixed at client_new (read at every op) */
-	bool paced;		/* -R or a timed loadfile: ops may wait */
-	bool series;		/* a series or JSON report reads the ticks */
-	bool no_status;		/* be->flags & BACKEND_NO_STATUS */
+
+	/*
+	 * Latencies on their way to the histograms (hist_flush()): the
+	 * bucket (hist_index()) in the low CLIENT_HSTAGE_BUCKET_BITS bits,
+	 * the op kind above.  Counted at once, each latency found its
+	 * bucket's cache line evicted by the op's own system calls: a miss
+	 * an op, 4% of a worker's user time on client.txt.  A batch is
+	 * counted in a loop with no call in it, where the misses overlap.
+	 * The op's count, sum and maximum are written at once, as before:
+	 * the parent reads those every second, the histograms only once
+	 * the clients have stopped (every way out of client_step() but
+	 * STEP_OK and STEP_WAIT flushes).
+	 */
+	uint32_t hstage[CLIENT_HSTAGE];
 };
 
 static uint64_t rng_next(struct client *c)
@@ -276,6 +307,8 @@ struct client *client_new(void *mem_ctx, const struct dbench_options *opts,
 	c->paced = opts->target_rate > 0 || prog->times != NULL;
 	c->series = opts->series_path != NULL || opts->json_path != NULL;
 	c->no_status = (be->flags & BACKEND_NO_STATUS) != 0;
+	c->relative = prog->relative;
+	c->trunc_io = opts->trunc_io;
 	c->slot = &region->slots[slot];
 	c->live = &region->live[slot];
 	c->id = client;
@@ -585,6 +618,18 @@ static bool fault_is_fatal(const struct client *c, int err)
 	return ntstatus_fault_class(err) != FAULT_NONE;
 }
 
+/* Count the staged latencies into the slot's histograms. */
+static void hist_flush(struct client *c)
+{
+	struct client_slot *s = c->slot;
+	const uint32_t mask = (1u << CLIENT_HSTAGE_BUCKET_BITS) - 1;
+
+	for (unsigned i = 0; i < c->nhstage; i++)
+		stats_hist_count(s, c->hstage[i] >> CLIENT_HSTAGE_BUCKET_BITS,
+				 c->hstage[i] & mask);
+	c->nhstage = 0;
+}
+
 /* Record one measured op in the slot. */
 static void record(struct client *c, enum op_kind k, uint64_t lat,
 		   uint64_t bytes)
@@ -594,14 +639,18 @@ static void record(struct client *c, enum op_kind k, uint64_t lat,
 	struct slot_op *os = &s->ops[k];
 	uint64_t tick = LOAD(c->hdr->tick);
 
-	if (!(s->ops_used & (1ull << k)))
-		__atomic_store_n(&s->ops_used, s->ops_used | (1ull << k),
-				 __ATOMIC_RELEASE);
+	if (__builtin_expect(!(c->ops_used & (1ull << k)), 0)) {
+		c->ops_used |= 1ull << k;
+		__atomic_store_n(&s->ops_used, c->ops_used, __ATOMIC_RELEASE);
+	}
 	STORE(os->count, os->count + 1);
 	STORE(os->sum_ns, os->sum_ns + lat);
 	if (lat > os->max_ns)
 		STORE(os->max_ns, lat);
-	stats_hist_record(s, k, lat);
+	c->hstage[c->nhstage++] = (uint32_t)k << CLIENT_HSTAGE_BUCKET_BITS |
+				  hist_index(lat);
+	if (c->nhstage == CLIENT_HSTAGE)
+		hist_flush(c);
 	/* the once-a-second series, only when someone will read it */
 	if (c->series)
 		stats_tick_record(s, tick, lat, bytes);
@@ -647,8 +696,11 @@ static void sync_phase(struct client *c)
 	if (phase == c->seen_phase)
 		return;
 	c->seen_phase = phase;
-	if (phase == PHASE_WARMUP || phase == PHASE_EXECUTE)
+	if (phase == PHASE_WARMUP || phase == PHASE_EXECUTE) {
+		/* the staged latencies are the old phase's: dropped with it */
+		c->nhstage = 0;
 		stats_slot_reset(c->region, c->slot_index, phase);
+	}
 }
 
 /*
@@ -692,23 +744,29 @@ static enum client_step_result fail_client(struct client *c,
 }
 
 /*
- * The op's arguments into call->arg, and into last_arg for a later +y.
- * All three at once when all are small constants (nearly every op):
- * an unused one is 0 (struct op), which is what call->arg holds for it,
- * and no later +y reads its last_arg entry.
+ * The op's arguments into call->arg, and into last_arg for a later +y
+ * when the program has one.  All three at once when all are small
+ * constants (nearly every op): an unused one is 0 (struct op), which is
+ * what call->arg holds for it, and no later +y reads its last_arg entry.
  */
 static inline void resolve_args(struct client *c, const struct op *op,
 				const struct op_info *info,
 				struct op_call *call)
 {
 	_Static_assert(PROGRAM_MAX_ARGS == 3, "three arguments");
-	int64_t *last = c->last_arg[op->kind];
 	op_arg a0 = op->arg[0], a1 = op->arg[1], a2 = op->arg[2];
 
 	if (((a0 | a1 | a2) & OP_ARG_REF) == 0) {
-		last[0] = call->arg[0] = (int64_t)a0;
-		last[1] = call->arg[1] = (int64_t)a1;
-		last[2] = call->arg[2] = (int64_t)a2;
+		call->arg[0] = (int64_t)a0;
+		call->arg[1] = (int64_t)a1;
+		call->arg[2] = (int64_t)a2;
+		if (c->relative) {
+			int64_t *last = c->last_arg[op->kind];
+
+			last[0] = (int64_t)a0;
+			last[1] = (int64_t)a1;
+			last[2] = (int64_t)a2;
+		}
 		return;
 	}
 	for (unsigned i = 0; i < info->nargs; i++) {
@@ -718,7 +776,8 @@ static inline void resolve_args(struct client *c, const struct op *op,
 			resolve_value(c, op->kind,
 				      &c->prog->values[a & ~OP_ARG_REF], i) :
 			(int64_t)a;
-		last[i] = call->arg[i];
+		if (c->relative)
+			c->last_arg[op->kind][i] = call->arg[i];
 	}
 }
 
@@ -727,7 +786,7 @@ static enum client_step_result run_measured(struct client *c,
 {
 	struct op_call call = { .op = op, .prog = c->prog };
 	const struct op_info *info = &op_info[op->kind];
-	uint64_t t0, lat, due = op_due(c, op);
+	uint64_t rate, t0, lat, due = op_due(c, op);
 	uint32_t status;
 
 	/* before anything is resolved: the retry must resolve the same */
@@ -751,8 +810,8 @@ static enum client_step_result run_measured(struct client *c,
 	resolve_args(c, op, info, &call);
 
 	if (CLIENT_KIND_IN(op->kind, CLIENT_IO_KINDS)) {
-		if (c->opts->trunc_io > 0 && call.arg[1] > c->opts->trunc_io) {
-			call.arg[1] = c->opts->trunc_io;
+		if (c->trunc_io > 0 && call.arg[1] > c->trunc_io) {
+			call.arg[1] = c->trunc_io;
 			if (call.arg[2] > call.arg[1])
 				call.arg[2] = call.arg[1];
 		}
@@ -770,9 +829,10 @@ static enum client_step_result run_measured(struct client *c,
 
 	/* (client_step() followed the phase just before: an op that had
 	 * to wait is run by a later call, which follows it again) */
-	t0 = timer_now();
+	rate = timer_ns_per_tick;
+	t0 = timer_read(rate);
 	status = c->be_ops[op->kind](c->be_state, &call);
-	lat = timer_ns(t0, timer_now());
+	lat = timer_ns_at(t0, timer_read(rate), rate);
 	c->hint.path[0] = c->hint.path[1] = NULL;
 	record(c, op->kind, lat, call.bytes);
 	c->paced_bytes += call.bytes;
@@ -889,8 +949,12 @@ enum client_step_result client_step(struct client *c)
 
 	if (c->failed)
 		return STEP_FAILED;
-	if (LOAD(c->hdr->stop))
+	/* (every way out but STEP_OK and STEP_WAIT flushes the histograms:
+	 * the client stops there, or ends a pass) */
+	if (LOAD(c->hdr->stop)) {
+		hist_flush(c);
 		return STEP_STOPPED;
+	}
 	sync_phase(c);
 
 	if (c->pc >= prog->nops) {
@@ -909,6 +973,7 @@ enum client_step_result client_step(struct client *c)
 		c->depth = 0;
 		c->repeat_left = 0;
 		c->pass_start_ns = now;
+		hist_flush(c);
 		return STEP_PASS_DONE;
 	}
 
@@ -985,6 +1050,8 @@ enum client_step_result client_step(struct client *c)
 		res = run_measured(c, op);
 		if (res == STEP_WAIT)
 			return res;
+		if (res == STEP_FAILED)
+			hist_flush(c);	/* (c->failed or not: it stops) */
 		advance(c);
 		break;
 	}
@@ -997,6 +1064,7 @@ int client_cleanup(struct client *c)
 	char *dir;
 	int ret;
 
+	hist_flush(c);	/* (client_step() did, on its way out) */
 	STORE(c->live->state, CLIENT_CLEANUP);
 	if (c->opts->skip_cleanup)
 		return 0;

@@ -729,6 +729,7 @@ static int lf_value(struct lf_state *st, const struct op *op, const char *what,
 					     lf_value_expected);
 		val->kind = VAL_RELATIVE;
 		val->v = v;
+		st->prog->relative = true;
 		return lf_put_value(st, value, NULL, 0, out);
 	}
 

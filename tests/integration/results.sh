@@ -272,6 +272,13 @@ if names != ["warmup", "execute"]:
     sys.exit("phases: %r" % names)
 if d["result"]["phase"] != "execute" or d["result"]["bytes"] <= 0:
     sys.exit("result: %r" % d["result"])
+# every op of the execute phase is in its histogram once, none of the
+# warmup's (the clients stage latencies and count them in batches)
+for op in d["operations"]:
+    t = sum(b[2] for b in op["histogram"]["buckets"])
+    if t != op["count"]:
+        sys.exit("%s: %d in the histogram, count %d" % (op["name"], t,
+                                                         op["count"]))
 EOF
 	have_jsonschema || skip "python3-jsonschema is not installed (schema not checked)"
 	python3 - "$SCHEMA" r.json <<'EOF' || fail "schema validation"
@@ -606,7 +613,7 @@ check "--percentiles: bad lists are usage errors" bad_percentiles
 check "--per-client-results with --percentiles: a table pair per client" per_client_percentiles
 check "--json/--series: unwritable places are usage errors" output_file_errors
 check "--json --run-once: exact op counts, histograms, clients, host, device" json_run_once
-check "--json --series: schema-valid JSON, CSV shape, same series" json_series_timed
+check "--json --series: schema-valid JSON, CSV shape, same series, histograms = counts" json_series_timed
 check "--json -: the document alone on stdout, the text on stderr; /dev/full fails" json_stdout
 check "dbench-compare: text table of two real results" compare_text
 check "dbench-compare --markdown --label" compare_markdown_labels
