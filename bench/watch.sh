@@ -59,17 +59,20 @@ read_hwm() {
 		done <"/proc/$sid/status"
 	} 2>/dev/null
 }
-# the workers' PSS: count, mean and largest (kB)
+# the workers' PSS: count, mean and largest (kB), into $o.pss.  Run in
+# the background: with thousands of workers it takes over a second, and
+# the lines that come meanwhile must be stamped when they come.
 read_pss() {
 	local files=() p
 	for p in "${pids[@]}"; do
 		[ "$p" = "$sid" ] || files+=("/proc/$p/smaps_rollup")
 	done
 	[ ${#files[@]} -gt 0 ] || return
-	pss=$(awk '/^Pss:/ { n++; t += $2; if ($2 > m) m = $2 }
-		END { if (n) printf "%d %.1f %d", n, t / n, m; else print "0 - -" }' \
-		"${files[@]}" 2>/dev/null)
+	awk '/^Pss:/ { n++; t += $2; if ($2 > m) m = $2 }
+		END { if (n) printf "%d %.1f %d\n", n, t / n, m; else print "0 - -" }' \
+		"${files[@]}" 2>/dev/null >"$o.pss"
 }
+pss_job=
 
 : >"$o.cpu"
 while IFS= read -r line; do
@@ -93,8 +96,16 @@ while IFS= read -r line; do
 	case $line in
 	*" sec  latency "*)
 		nprog=$((nprog + 1))
-		[ $nprog = "$pssline" ] && read_pss
+		if [ $nprog = "$pssline" ]; then
+			read_pss &
+			pss_job=$!
+		fi
 		;;
 	esac
 done >"$o.out"
+if [ -n "$pss_job" ]; then
+	wait "$pss_job"
+	[ -s "$o.pss" ] && read -r pss <"$o.pss"
+	rm -f "$o.pss"
+fi
 echo "$hwm $pss" >"$o.mem"
