@@ -70,12 +70,11 @@ struct client {
 	struct client_slot *slot;
 	struct client_live *live;	/* its entry in region->live */
 	struct handle_info *handles;
+	const struct dbench_options *opts;
 	uint32_t pc;
 	uint32_t seen_phase;
 	int64_t repeat_left;		/* runs of the op at pc still owed */
 	uint64_t paced_bytes;		/* bytes since start, for -R */
-	uint64_t ops_used;		/* slot->ops_used, as last written */
-	int64_t trunc_io;		/* opts->trunc_io */
 	unsigned nhstage;		/* latencies in hstage */
 	bool failed;
 	/* facts of the run, fixed at client_new (read at every op) */
@@ -87,7 +86,6 @@ struct client {
 	 * that keeps directories open (cfg.hint) */
 	struct vfs_hint hint;
 
-	const struct dbench_options *opts;
 	const struct backend *be;
 	struct stats_region *region;
 	unsigned id;			/* client id: names its tree */
@@ -308,7 +306,6 @@ struct client *client_new(void *mem_ctx, const struct dbench_options *opts,
 	c->series = opts->series_path != NULL || opts->json_path != NULL;
 	c->no_status = (be->flags & BACKEND_NO_STATUS) != 0;
 	c->relative = prog->relative;
-	c->trunc_io = opts->trunc_io;
 	c->slot = &region->slots[slot];
 	c->live = &region->live[slot];
 	c->id = client;
@@ -639,10 +636,9 @@ static void record(struct client *c, enum op_kind k, uint64_t lat,
 	struct slot_op *os = &s->ops[k];
 	uint64_t tick = LOAD(c->hdr->tick);
 
-	if (__builtin_expect(!(c->ops_used & (1ull << k)), 0)) {
-		c->ops_used |= 1ull << k;
-		__atomic_store_n(&s->ops_used, c->ops_used, __ATOMIC_RELEASE);
-	}
+	if (!(s->ops_used & (1ull << k)))
+		__atomic_store_n(&s->ops_used, s->ops_used | (1ull << k),
+				 __ATOMIC_RELEASE);
 	STORE(os->count, os->count + 1);
 	STORE(os->sum_ns, os->sum_ns + lat);
 	if (lat > os->max_ns)
@@ -810,8 +806,8 @@ static enum client_step_result run_measured(struct client *c,
 	resolve_args(c, op, info, &call);
 
 	if (CLIENT_KIND_IN(op->kind, CLIENT_IO_KINDS)) {
-		if (c->trunc_io > 0 && call.arg[1] > c->trunc_io) {
-			call.arg[1] = c->trunc_io;
+		if (c->opts->trunc_io > 0 && call.arg[1] > c->opts->trunc_io) {
+			call.arg[1] = c->opts->trunc_io;
 			if (call.arg[2] > call.arg[1])
 				call.arg[2] = call.arg[1];
 		}
@@ -1064,7 +1060,6 @@ int client_cleanup(struct client *c)
 	char *dir;
 	int ret;
 
-	hist_flush(c);	/* (client_step() did, on its way out) */
 	STORE(c->live->state, CLIENT_CLEANUP);
 	if (c->opts->skip_cleanup)
 		return 0;

@@ -177,6 +177,7 @@ static int worker_run(struct run *run, const struct worker *w,
 	struct stats_region *r = &run->region;
 	uint64_t release = LOAD(r->hdr->release_ns);
 	unsigned active = w->n;
+	bool alone = w->n == 1;
 	int rc = 0;
 
 	for (unsigned i = 0; i < w->n; i++) {
@@ -200,12 +201,10 @@ static int worker_run(struct run *run, const struct worker *w,
 			/* the hot path: a client that does not wait runs
 			 * (alone in its process, on and on: between its
 			 * steps there is nothing else to do) */
-			if (wake[i] == 0 && w->n == 1) {
+			if (wake[i] == 0) {
 				do
 					res = client_step(cl[i]);
-				while (res == STEP_OK);
-			} else if (wake[i] == 0) {
-				res = client_step(cl[i]);
+				while (res == STEP_OK && alone);
 				if (res == STEP_OK) {
 					ran = true;
 					continue;
