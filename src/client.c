@@ -186,6 +186,7 @@ static int scratch_put(struct client *c, int k, size_t *used, const char *s,
  * substitution point, else the text with "client1" replaced, in scratch[k]
  * (which client_new made long enough for any path of the program).
  */
+HOT_PATH
 static const char *resolve_path(struct client *c, int k, const struct path *p)
 {
 	char *s = c->scratch[k];
@@ -616,6 +617,7 @@ static bool fault_is_fatal(const struct client *c, int err)
 }
 
 /* Count the staged latencies into the slot's histograms. */
+HOT_PATH
 static void hist_flush(struct client *c)
 {
 	struct client_slot *s = c->slot;
@@ -628,6 +630,7 @@ static void hist_flush(struct client *c)
 }
 
 /* Record one measured op in the slot. */
+HOT_PATH
 static void record(struct client *c, enum op_kind k, uint64_t lat,
 		   uint64_t bytes)
 {
@@ -777,6 +780,7 @@ static inline void resolve_args(struct client *c, const struct op *op,
 	}
 }
 
+HOT_PATH
 static enum client_step_result run_measured(struct client *c,
 					    const struct op *op)
 {
@@ -935,6 +939,7 @@ static void advance(struct client *c)
 	}
 }
 
+HOT_PATH
 enum client_step_result client_step(struct client *c)
 {
 	const struct program *prog = c->prog;

@@ -973,6 +973,7 @@ void pool_free(struct run *run)
 	talloc_free(run);
 }
 
+HOT_PATH
 bool pool_start(void *mem, struct run *run, bool say)
 {
 	/* before forking: the fork loop is the critical path of the start,

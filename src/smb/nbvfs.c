@@ -229,6 +229,7 @@ static int nb_sync_parent(struct nbvfs *nb, const char *path)
 }
 
 /* After a successful namespace change: -S, and its failure if any. */
+HOT_PATH
 static uint32_t nb_synced(struct nbvfs *nb, struct op_call *call,
 			  const char *path)
 {
@@ -246,6 +247,7 @@ static void nb_keep(struct nbvfs *nb, int32_t slot, int fh, bool is_dir,
 		    bool direct);
 
 /* The open handle the op names, or NULL (slot out of range or closed). */
+HOT_PATH
 static struct nb_handle *nb_handle(struct nbvfs *nb,
 				   const struct op_call *call)
 {
@@ -305,6 +307,7 @@ unsigned *nbvfs_dialect_flags(struct nbvfs *nb)
  * slots, and reading the pages a short run never touched would fault each
  * one in (at the end of a 1,024-client run, that was most of its CPU).
  */
+HOT_PATH
 static void nb_close_all(struct nbvfs *nb)
 {
 	for (uint32_t i = 0; i < nb->hwm && nb->nopen > 0; i++) {
@@ -404,6 +407,7 @@ static uint32_t nb_xattr_fd_write(struct nbvfs *nb, struct op_call *call,
 
 /* The next names of d (and their lengths, unless lens is NULL): the
  * vfs's readdir_many(), else one readdir(). */
+HOT_PATH
 static int nb_dir_names(struct vfs *vfs, struct vfs_dir *d,
 			const char **names, size_t *lens)
 {
@@ -440,6 +444,7 @@ static bool nb_name_in(const char *const *names, int n, const char *want)
  * read.  *stale is set when the vfs found its resolution of the directory
  * stale (see vfs_ops.opendir).
  */
+HOT_PATH
 static int nb_case_scan(struct nbvfs *nb, const char *path, bool *stale)
 {
 	const char *names[NB_DIRENTS], *want;
@@ -485,6 +490,7 @@ enum nb_found {
  * (missing name or missing directory) without another look.  On anything
  * but FOUND_YES *err says why the path was not found.
  */
+HOT_PATH
 static enum nb_found nb_lookup(struct nbvfs *nb, const char *path,
 			       struct stat *sb, int *err)
 {
@@ -519,6 +525,7 @@ static enum nb_found nb_lookup(struct nbvfs *nb, const char *path,
  * no option needs the answer); then FOUND_MISSING with *err 0, and a
  * failure is placed afterwards (nb_late_lookup(), nb_path_errno()).
  */
+HOT_PATH
 static enum nb_found nb_pre_lookup(struct nbvfs *nb, const char *path,
 				   struct stat *sb, int *err)
 {
@@ -554,6 +561,7 @@ static uint32_t nb_found_errno(struct nbvfs *nb, struct op_call *call,
 
 /* ---- FIND_FIRST ---- */
 
+HOT_PATH
 uint32_t nbvfs_find_count(struct nbvfs *nb, struct op_call *call,
 			  const char *pattern, int64_t maxcount,
 			  uint64_t *count)
@@ -592,6 +600,7 @@ uint32_t nbvfs_find_count(struct nbvfs *nb, struct op_call *call,
 	return NT_STATUS_OK;
 }
 
+HOT_PATH
 uint32_t nbvfs_find(void *state, struct op_call *call)
 {
 	struct nbvfs *nb = state;
@@ -1010,6 +1019,7 @@ static uint32_t nb_opened(struct nbvfs *nb, struct op_call *call, int fh,
 	return status;
 }
 
+HOT_PATH
 uint32_t nbvfs_ntcreatex(void *state, struct op_call *call)
 {
 	struct nbvfs *nb = state;
@@ -1060,6 +1070,7 @@ uint32_t nbvfs_ntcreatex(void *state, struct op_call *call)
 
 /* ---- handle operations ---- */
 
+HOT_PATH
 uint32_t nbvfs_close(void *state, struct op_call *call)
 {
 	struct nbvfs *nb = state;
@@ -1084,6 +1095,7 @@ static uint32_t nb_handle_call(struct nbvfs *nb, struct op_call *call,
 			    NT_STATUS_OK;
 }
 
+HOT_PATH
 uint32_t nbvfs_flush(void *state, struct op_call *call)
 {
 	struct nbvfs *nb = state;
@@ -1139,6 +1151,7 @@ static bool nb_one_byte_write(struct nbvfs *nb, struct op_call *call, int fh,
 }
 
 /* Make the read buffer hold at least want bytes (want <= NB_RBUF_MAX). */
+HOT_PATH
 static uint8_t *nb_rbuf(struct nbvfs *nb, size_t want)
 {
 	uint8_t *p;
@@ -1154,6 +1167,7 @@ static uint8_t *nb_rbuf(struct nbvfs *nb, size_t want)
 }
 
 /* The common checks of ReadX and WriteX: the handle, the range. */
+HOT_PATH
 static uint32_t nb_io_check(struct op_call *call, const struct nb_handle *h,
 			    int64_t off, int64_t size)
 {
@@ -1206,6 +1220,7 @@ static uint32_t nb_write_all(struct nbvfs *nb, struct op_call *call,
 	return NT_STATUS_OK;
 }
 
+HOT_PATH
 uint32_t nbvfs_writex(void *state, struct op_call *call)
 {
 	struct nbvfs *nb = state;
@@ -1229,6 +1244,7 @@ uint32_t nbvfs_writex(void *state, struct op_call *call)
 	return nb_write_all(nb, call, h, off, size);
 }
 
+HOT_PATH
 uint32_t nbvfs_readx(void *state, struct op_call *call)
 {
 	struct nbvfs *nb = state;
@@ -1266,6 +1282,7 @@ uint32_t nbvfs_readx(void *state, struct op_call *call)
 	return NT_STATUS_OK;
 }
 
+HOT_PATH
 uint32_t nbvfs_qfileinfo(void *state, struct op_call *call)
 {
 	struct nbvfs *nb = state;
@@ -1282,6 +1299,7 @@ uint32_t nbvfs_qfileinfo(void *state, struct op_call *call)
 	return NT_STATUS_OK;
 }
 
+HOT_PATH
 uint32_t nbvfs_sfileinfo(void *state, struct op_call *call)
 {
 	struct nbvfs *nb = state;
@@ -1345,6 +1363,7 @@ uint32_t nbvfs_unlockx(void *state, struct op_call *call)
 	return nb_lock(state, call, false);
 }
 
+HOT_PATH
 uint32_t nbvfs_qfsinfo(void *state, struct op_call *call)
 {
 	struct nbvfs *nb = state;
@@ -1370,6 +1389,7 @@ static bool nb_same_dir(const char *a, const char *b)
 	return la == lb && strncmp(a, b, la) == 0;
 }
 
+HOT_PATH
 uint32_t nbvfs_rename(void *state, struct op_call *call)
 {
 	struct nbvfs *nb = state;
@@ -1437,6 +1457,7 @@ static struct nbvfs *nb_look_pre(void *state, const struct op_call *call,
 	return nb;
 }
 
+HOT_PATH
 uint32_t nbvfs_unlink(void *state, struct op_call *call)
 {
 	struct nb_looked l;
@@ -1501,6 +1522,7 @@ uint32_t nbvfs_mkdir(void *state, struct op_call *call)
 	return nb_fail(call, NT_STATUS_OBJECT_NAME_COLLISION, EEXIST);
 }
 
+HOT_PATH
 uint32_t nbvfs_qpathinfo(void *state, struct op_call *call)
 {
 	struct nb_looked l;

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util.h"
 #include "wildcard.h"
 
 /* Position sets of names up to this long live on the stack. */
@@ -217,6 +218,7 @@ static bool match_positions(const char *mask, const char *name)
  * last dot (see wildcard.h).  Each name byte is compared at most once,
  * where the general matchers retry the suffix at every position.
  */
+HOT_PATH
 void wildcard_prepare(struct wildcard *w, const char *mask)
 {
 	const char *star = NULL;
@@ -284,6 +286,7 @@ bool wildcard_match(const char *mask, const char *name)
 	return wildcard_matches(&w, name, strlen(name));
 }
 
+HOT_PATH
 bool wildcard_is_pattern(const char *mask)
 {
 	return strpbrk(mask, WILDCARD_CHARS) != NULL;

@@ -232,6 +232,7 @@ static struct vp_dircache *vp_dircache_victim(struct vfs_posix *vp,
  * cache owns it: never close it.  -1 with errno set when the directory
  * cannot be resolved.
  */
+HOT_PATH
 static int vp_dircache_get(struct vfs_posix *vp, const char *path, size_t len,
 			   struct vp_dircache **entry)
 {
@@ -271,6 +272,7 @@ static int vp_dircache_get(struct vfs_posix *vp, const char *path, size_t len,
  * vp_parent() by a scan of the kept directories; *entry is pointed at the
  * kept entry (NULL for the root).
  */
+HOT_PATH
 static int vp_parent_scan(struct vfs_posix *vp, const char *path,
 			  const char **leaf, struct vp_dircache **entry)
 {
@@ -333,6 +335,7 @@ static inline struct vp_dircache *vp_dirmap_get(struct vfs_posix *vp,
  * where it is.  The entry is checked against the path, so a wrong hint
  * costs a scan, never a wrong directory.
  */
+HOT_PATH
 static int vp_parent_hinted(struct vfs_posix *vp, const char *path,
 			    uint32_t dir, const char **leaf)
 {
@@ -358,6 +361,7 @@ static int vp_parent_hinted(struct vfs_posix *vp, const char *path,
  * names (checked against the text, as in vp_parent_hinted), else
  * vp_dircache_get(), noting where the directory is kept.
  */
+HOT_PATH
 static int vp_dir_fd(struct vfs_posix *vp, const char *path, size_t len)
 {
 	const struct vfs_hint *h = vp->vfs.hint;
@@ -390,6 +394,7 @@ static int vp_dir_fd(struct vfs_posix *vp, const char *path, size_t len)
  * at the last component.  -1 with errno set on failure.  The descriptor
  * is never to be closed by the caller.
  */
+HOT_PATH
 static int vp_parent(struct vfs_posix *vp, const char *path, const char **leaf)
 {
 	const struct vfs_hint *h = vp->vfs.hint;
@@ -407,6 +412,7 @@ static int vp_parent(struct vfs_posix *vp, const char *path, const char **leaf)
 
 /* ---- the ops on paths ---- */
 
+HOT_PATH
 static int vp_open(struct vfs *vfs, const char *path, int flags, mode_t mode)
 {
 	const char *leaf;
@@ -418,6 +424,7 @@ static int vp_open(struct vfs *vfs, const char *path, int flags, mode_t mode)
 			     flags | O_NOFOLLOW | O_CLOEXEC, mode));
 }
 
+HOT_PATH
 static int vp_stat(struct vfs *vfs, const char *path, struct stat *sb)
 {
 	const char *leaf;
@@ -444,6 +451,7 @@ static int vp_unlinkat(struct vfs_posix *vp, const char *path, int flags)
 	return pfd < 0 ? -errno : vp_ret(unlinkat(pfd, leaf, flags));
 }
 
+HOT_PATH
 static int vp_unlink(struct vfs *vfs, const char *path)
 {
 	return vp_unlinkat(vp_of(vfs), path, 0);
@@ -458,6 +466,7 @@ static int vp_rmdir(struct vfs *vfs, const char *path)
 	return r;
 }
 
+HOT_PATH
 static int vp_rename(struct vfs *vfs, const char *from, const char *to,
 		     unsigned flags)
 {
@@ -480,6 +489,7 @@ static int vp_rename(struct vfs *vfs, const char *from, const char *to,
 	return 0;
 }
 
+HOT_PATH
 static int vp_statfs(struct vfs *vfs)
 {
 	struct statvfs sv;
@@ -496,6 +506,7 @@ static int vp_statfs(struct vfs *vfs)
  * so that no symlink is followed on the way.  A kept directory that
  * someone else removed (no links left) is resolved again once.
  */
+HOT_PATH
 static int vp_opendir(struct vfs *vfs, const char *path, size_t len,
 		      struct vfs_dir *d)
 {
@@ -544,6 +555,7 @@ static inline int vp_dirent_next(struct vfs_posix *vp, struct vfs_dir *d,
 }
 
 /* Refill the empty buffer: 1, 0 at the end, or -errno. */
+HOT_PATH
 static int vp_dents_fill(struct vfs_posix *vp, struct vfs_dir *d)
 {
 	long n = syscall(SYS_getdents64, (int)d->h, vp->dents, VP_DENTS_SIZE);
@@ -641,6 +653,7 @@ vp_names(struct vfs_posix *vp, struct vfs_dir *d, const char **names,
  * their lengths if asked: a scan of a directory costs a few instructions
  * an entry instead of a call.
  */
+HOT_PATH
 static int vp_readdir_many(struct vfs *vfs, struct vfs_dir *d,
 			   const char **names, size_t *lens, unsigned max)
 {
@@ -659,6 +672,7 @@ static int vp_readdir_many(struct vfs *vfs, struct vfs_dir *d,
  * would be: a few instructions an entry (an entry whose first byte
  * differs from name's by more than case is passed over at that).
  */
+HOT_PATH
 static int vp_readdir_find(struct vfs *vfs, struct vfs_dir *d,
 			   const char *name)
 {
@@ -691,6 +705,7 @@ static int vp_readdir_find(struct vfs *vfs, struct vfs_dir *d,
 	}
 }
 
+HOT_PATH
 static void vp_closedir(struct vfs *vfs, struct vfs_dir *d)
 {
 	(void)vfs;
@@ -699,6 +714,7 @@ static void vp_closedir(struct vfs *vfs, struct vfs_dir *d)
 
 /* ---- the ops on handles ---- */
 
+HOT_PATH
 static int vp_close(struct vfs *vfs, int fh)
 {
 	(void)vfs;
@@ -708,12 +724,14 @@ static int vp_close(struct vfs *vfs, int fh)
 	return 0;
 }
 
+HOT_PATH
 static int vp_fstat(struct vfs *vfs, int fh, struct stat *sb)
 {
 	(void)vfs;
 	return vp_ret(fstat(fh, sb));
 }
 
+HOT_PATH
 static ssize_t vp_pread(struct vfs *vfs, int fh, void *buf, size_t n,
 			off_t off)
 {
@@ -724,6 +742,7 @@ static ssize_t vp_pread(struct vfs *vfs, int fh, void *buf, size_t n,
 	return r < 0 ? -errno : r;
 }
 
+HOT_PATH
 static ssize_t vp_pwrite(struct vfs *vfs, int fh, const void *buf, size_t n,
 			 off_t off)
 {
@@ -771,6 +790,7 @@ static int vp_unlock(struct vfs *vfs, int fh, off_t off, off_t len)
 	return vp_setlk(fh, F_UNLCK, off, len);
 }
 
+HOT_PATH
 static int vp_set_times(struct vfs *vfs, int fh)
 {
 	(void)vfs;
