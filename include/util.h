@@ -14,8 +14,8 @@
  * layer, the POSIX vfs).  GCC places them together (.text.hot), so that
  * the code run between two system calls, which evict much of it from the
  * caches, spans a few pages and cache lines rather than being spread
- * among the cold code of five files: about 3% less user time an op
- * (BENCHMARKS.md, round 6).
+ * among the cold code of five files (with -fno-plt, about 3% of a
+ * worker's user time: BENCHMARKS.md, round 6).
  */
 #if defined(__GNUC__)
 #define HOT_PATH __attribute__((hot))
