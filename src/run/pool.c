@@ -170,7 +170,10 @@ static bool worker_turn(struct run *run, const struct worker *w,
  * passed over until its time, so the clients of one process progress as
  * if each had its own, and when all of them wait the process sleeps
  * until the earliest wake-up, or the stop, whichever comes first.
+ * (Kept out of line, so that its loop sits with the per-op path rather
+ * than inside the parent's start code.)
  */
+HOT_PATH __attribute__((noinline))
 static int worker_run(struct run *run, const struct worker *w,
 		      struct client **cl, bool *done, uint64_t *wake)
 {
@@ -973,7 +976,6 @@ void pool_free(struct run *run)
 	talloc_free(run);
 }
 
-HOT_PATH
 bool pool_start(void *mem, struct run *run, bool say)
 {
 	/* before forking: the fork loop is the critical path of the start,

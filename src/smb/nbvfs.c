@@ -307,7 +307,6 @@ unsigned *nbvfs_dialect_flags(struct nbvfs *nb)
  * slots, and reading the pages a short run never touched would fault each
  * one in (at the end of a 1,024-client run, that was most of its CPU).
  */
-HOT_PATH
 static void nb_close_all(struct nbvfs *nb)
 {
 	for (uint32_t i = 0; i < nb->hwm && nb->nopen > 0; i++) {
