@@ -166,12 +166,15 @@ struct vfs_ops {
  * numbers come from a table fixed for the vfs's life (the program's
  * directories): one number always names the same directory of this vfs,
  * so a vfs that keeps directories open finds one by an array read.
- * VFS_DIR_ROOT is the root (a path of one component).  A vfs may ignore
- * the hint; it must not rely on it for anything but speed.
+ * VFS_DIR_ROOT is the root (a path of one component).  len[k] is
+ * strlen(path[k]) when the layer above knows it (0: not known), so that a
+ * check of the path needs no look for its end.  A vfs may ignore the
+ * hint; it must not rely on it for anything but speed.
  */
 struct vfs_hint {
 	const char *path[2];
 	uint32_t dir[2];
+	uint32_t len[2];
 };
 
 #define VFS_DIR_ROOT	0u

@@ -806,6 +806,9 @@ static enum client_step_result run_measured(struct client *c,
 		}
 		c->hint.path[i] = call.path[i];
 		c->hint.dir[i] = p->dir;
+		c->hint.len[i] = p->has_random ? 0 :
+				 p->client_pos < 0 ? p->len :
+				 p->len - p->client_len + (uint32_t)c->cname_len;
 	}
 	resolve_args(c, op, info, &call);
 

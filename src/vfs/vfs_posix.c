@@ -63,13 +63,23 @@
  * memory alignment any Linux filesystem asks for (STATX_DIOALIGN). */
 #define VP_DIO_ALIGN	4096u
 
+/* Bytes of a kept directory's path held in its entry (NUL included). */
+#define VP_DIRCACHE_INLINE	32
+
+/*
+ * A kept directory: one cache line, its path in it when short (as the
+ * paths of the usual loadfiles' directories are), so that checking an
+ * entry against a path reads no other line.
+ */
 struct vp_dircache {
-	char *path;		/* relative to the root (talloc) */
+	char *path;		/* relative to the root: text, else (talloc) */
 	size_t len;
 	int fd;			/* O_PATH | O_DIRECTORY, -1: entry unused */
 	uint32_t dir;		/* its number in the hints, or VFS_DIR_NONE */
 	uint64_t used;		/* when last used, for eviction */
+	char text[VP_DIRCACHE_INLINE];	/* the path when it fits */
 };
+_Static_assert(sizeof(struct vp_dircache) == 64, "an entry a cache line");
 
 struct vp_level {
 	dev_t dev;
@@ -96,7 +106,7 @@ struct vfs_posix {
 	struct vfs vfs;		/* first: a struct vfs * is one of these */
 	int dirfd;		/* the root */
 	char *dirpath;		/* its absolute path (getxattr by path only) */
-	struct vp_dircache dircache[VP_DIRCACHE];
+	struct vp_dircache *dircache;	/* VP_DIRCACHE, line-aligned */
 	uint64_t dircache_clock;
 	uint8_t *dirmap;	/* hinted directory number -> entry + 1 */
 	uint32_t ndirmap;
@@ -246,10 +256,18 @@ static int vp_dircache_get(struct vfs_posix *vp, const char *path, size_t len,
 	if (hit >= 0)
 		return hit;
 	victim->dir = VFS_DIR_NONE;
-	copy = talloc_realloc(vp, victim->path, char, len + 1);
-	if (copy == NULL) {
-		errno = ENOMEM;
-		return -1;
+	if (len < VP_DIRCACHE_INLINE) {
+		if (victim->path != victim->text)
+			TALLOC_FREE(victim->path);
+		copy = victim->text;
+	} else {
+		copy = talloc_realloc(vp, victim->path != victim->text ?
+					      victim->path : NULL,
+				      char, len + 1);
+		if (copy == NULL) {
+			errno = ENOMEM;
+			return -1;
+		}
 	}
 	memcpy(copy, path, len);
 	copy[len] = '\0';
@@ -327,24 +345,83 @@ static inline struct vp_dircache *vp_dirmap_get(struct vfs_posix *vp,
 	return e->fd >= 0 && e->dir == dir ? e : NULL;
 }
 
+/* 8 bytes from p, as one word (any alignment). */
+static inline uint64_t vp_word(const char *p)
+{
+	uint64_t w;
+
+	memcpy(&w, p, sizeof(w));
+	return w;
+}
+
+/*
+ * Whether path[0..len) is the kept entry's path, a '/' and a last
+ * component with no '/' in it (what the strncmp() and strchr() of
+ * vp_parent_hinted() check), read a word at a time: for len > 8 and an
+ * entry of 8 bytes or more, on a little-endian machine.  The last word
+ * of each part is the one that ends it, overlapping the word before; in
+ * the leaf's, the bytes before the leaf are left out of the test for '/'.
+ */
+static inline bool vp_entry_holds(const struct vp_dircache *e,
+				  const char *path, size_t len)
+{
+	const uint64_t ones = 0x0101010101010101ull;
+	const uint64_t low7 = 0x7f7f7f7f7f7f7f7full;
+	size_t n = e->len, i;
+	uint64_t x, m;
+
+	if (len <= n + 1 || path[n] != '/')
+		return false;
+	for (i = 0; i + 8 < n; i += 8)
+		if (vp_word(e->path + i) != vp_word(path + i))
+			return false;
+	if (vp_word(e->path + n - 8) != vp_word(path + n - 8))
+		return false;
+	/* the leaf, path[n + 1 .. len): a byte equal to '/' is a zero byte
+	 * of x; m gets the high bit of each zero byte of x (no carries
+	 * between bytes, so none is flagged wrongly) */
+	for (i = n + 1; i + 8 < len; i += 8) {
+		x = vp_word(path + i) ^ ('/' * ones);
+		if (~(((x & low7) + low7) | x | low7) != 0)
+			return false;
+	}
+	x = vp_word(path + len - 8) ^ ('/' * ones);
+	m = ~(((x & low7) + low7) | x | low7);
+	/* the bytes of the last word before i (already tested or not in
+	 * the leaf) are its lowest ones */
+	m &= ~0ull << (8 * (8 - (len - i)));
+	return m == 0;
+}
+
 /*
  * vp_parent() for a path whose parent the layer above numbered dir: the
  * kept entry it was last found in, if that entry still holds it (the
  * same bookkeeping as a hit of the scan: one array read and one
  * comparison instead of 32 and a strrchr), else the scan, which notes
  * where it is.  The entry is checked against the path, so a wrong hint
- * costs a scan, never a wrong directory.
+ * costs a scan, never a wrong directory.  len is strlen(path) if known
+ * (else 0): the check is then made a word at a time.
  */
 HOT_PATH
 static int vp_parent_hinted(struct vfs_posix *vp, const char *path,
-			    uint32_t dir, const char **leaf)
+			    uint32_t dir, size_t len, const char **leaf)
 {
 	struct vp_dircache *e = vp_dirmap_get(vp, dir);
+	bool holds = false;
 	int fd;
 
-	/* (strncmp stops at a shorter path's end) */
-	if (e != NULL && strncmp(e->path, path, e->len) == 0 &&
-	    path[e->len] == '/' && strchr(path + e->len + 1, '/') == NULL) {
+	if (e != NULL) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		if (len > 8 && e->len >= 8)
+			holds = vp_entry_holds(e, path, len);
+		else
+#endif
+			/* (strncmp stops at a shorter path's end) */
+			holds = strncmp(e->path, path, e->len) == 0 &&
+				path[e->len] == '/' &&
+				strchr(path + e->len + 1, '/') == NULL;
+	}
+	if (holds) {
 		e->used = ++vp->dircache_clock;
 		*leaf = path + e->len + 1;
 		return e->fd;
@@ -405,7 +482,7 @@ static int vp_parent(struct vfs_posix *vp, const char *path, const char **leaf)
 			if (path == h->path[k] && h->dir[k] != VFS_DIR_NONE &&
 			    h->dir[k] != VFS_DIR_ROOT)
 				return vp_parent_hinted(vp, path, h->dir[k],
-							leaf);
+							h->len[k], leaf);
 	}
 	return vp_parent_scan(vp, path, leaf, &e);
 }
@@ -1222,6 +1299,16 @@ struct vfs *vfs_posix_new(void *mem_ctx, const char *directory,
 	vp->vfs.caps |= VFS_XATTR;
 #endif
 	vp->dirfd = -1;
+	{
+		/* (talloc aligns to 16 bytes: the entries want 64) */
+		size_t n = VP_DIRCACHE * sizeof(struct vp_dircache);
+		char *m = talloc_zero_size(vp, n + 63);
+
+		if (m == NULL)
+			return vp_fail(mem_ctx, vp, directory, ENOMEM, err);
+		vp->dircache = (struct vp_dircache *)(void *)
+			(m + ((64 - (uintptr_t)m % 64) % 64));
+	}
 	for (unsigned i = 0; i < VP_DIRCACHE; i++)
 		vp->dircache[i].fd = -1;
 	vp->walk.ctx = vp;

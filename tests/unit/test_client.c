@@ -29,6 +29,7 @@ struct mock_call {
 	char path[2][128];
 	bool hinted[2];			/* the hint named call->path[i] */
 	uint32_t dir[2];		/* the hint's directory of path[i] */
+	uint32_t len[2];		/* the hint's length of path[i] */
 	int64_t arg[PROGRAM_MAX_ARGS];
 	uint8_t data[16];
 };
@@ -60,6 +61,7 @@ static uint32_t mock_op(void *state, struct op_call *call)
 			m->hinted[i] = call->path[i] != NULL &&
 				       mock.hint->path[i] == call->path[i];
 			m->dir[i] = mock.hint->dir[i];
+			m->len[i] = mock.hint->len[i];
 		}
 		memcpy(m->arg, call->arg, sizeof(m->arg));
 		if (k == OP_WRITEX && call->data != NULL)
@@ -115,9 +117,9 @@ static int setup(void **state)
 	memset(&mock, 0, sizeof(mock));
 	f->mem = talloc_new(NULL);
 	f->blocks = talloc_total_blocks(f->mem);
-	if (stats_map(&f->region, 8) != 0)
+	if (stats_map(&f->region, 16) != 0)
 		return -1;
-	f->opts.nclients = 8;
+	f->opts.nclients = 16;
 	f->opts.clients_per_process = 1;
 	*state = f;
 	return 0;
@@ -234,8 +236,23 @@ static void test_paths_per_client(void **state)
 	assert_int_not_equal(mock.calls[1].dir[0], VFS_DIR_NONE);
 	assert_int_equal(mock.calls[1].dir[1], mock.calls[1].dir[0]);
 	assert_int_not_equal(mock.calls[2].dir[0], mock.calls[1].dir[0]);
+	/* and each path's length, but for one with a $i in it */
+	assert_int_equal(mock.calls[0].len[0], strlen("clients"));
+	assert_int_equal(mock.calls[1].len[0], strlen("clients/client7/a"));
+	assert_int_equal(mock.calls[1].len[1], 0);
+	assert_int_equal(mock.calls[2].len[0], strlen("clients/client10/b"));
 	assert_null(mock.hint->path[0]);
 	assert_null(mock.hint->path[1]);
+	free_programs(f);
+
+	/* a client name longer than "client1" */
+	mock.ncalls = 0;
+	assert_int_equal(run_pass(f, "Mkdir \"\\clients\\client1\\dd\" "
+				  "NT_STATUS_OK\n", 12, NULL),
+			 STEP_PASS_DONE);
+	assert_int_equal(mock.ncalls, 1);
+	assert_string_equal(mock.calls[0].path[0], "clients/client12/dd");
+	assert_int_equal(mock.calls[0].len[0], strlen("clients/client12/dd"));
 	free_programs(f);
 }
 

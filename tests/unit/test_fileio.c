@@ -316,6 +316,9 @@ static uint32_t run_call(struct fx *fx, const struct req *r,
 		call->path[i] = r->path[i];
 		fx->hint.path[i] = r->path[i];
 		fx->hint.dir[i] = fx_dir_number(fx, r->path[i]);
+		/* (the engine knows every path's length) */
+		fx->hint.len[i] = fx->hint_mode == HINT_NONE ? 0 :
+				  (uint32_t)strlen(r->path[i]);
 	}
 	for (i = 0; i < PROGRAM_MAX_ARGS; i++)
 		call->arg[i] = r->arg[i];
@@ -1176,6 +1179,78 @@ static void test_kept_directories_wrong_hint(void **cm_state)
 
 	fx->hint_mode = HINT_WRONG;
 	kept_directories(fx);
+}
+
+/* What vp_entry_holds() must answer: the strncmp() and strchr() check. */
+static bool entry_holds_ref(const char *parent, const char *path)
+{
+	size_t n = strlen(parent);
+
+	return strncmp(parent, path, n) == 0 && path[n] == '/' &&
+	       strchr(path + n + 1, '/') == NULL;
+}
+
+/*
+ * The word-at-a-time check of a hinted entry against a path of known
+ * length agrees with the byte-wise one: every parent length from 8 to
+ * 40 (held in the entry and not), every leaf length to 20, a '/' or a
+ * differing byte at every place, and the bytes next to '/' in value
+ * ('.' and '0': a borrow between bytes would flag them).
+ */
+static void test_kept_directory_check_by_words(void **cm_state)
+{
+	static const char fill[] = "ab.0/Z~";
+	char parent[64], path[128], text[64];
+	struct vp_dircache e;
+	unsigned checked = 0, held = 0;
+
+	(void)cm_state;
+	for (size_t n = 8; n <= 40; n++) {
+		for (size_t i = 0; i < n; i++)
+			parent[i] = (char)('a' + (i * 7 + n) % 26);
+		parent[n] = '\0';
+		memset(&e, 0, sizeof(e));
+		e.len = n;
+		e.fd = 3;
+		/* held in the entry when short, as vp_dircache_get() does */
+		e.path = n < VP_DIRCACHE_INLINE ? e.text : text;
+		memcpy(e.path, parent, n + 1);
+		for (size_t l = 1; l <= 20; l++) {
+			size_t len = n + 1 + l;
+
+			memcpy(path, parent, n);
+			path[n] = '/';
+			for (size_t i = 0; i < l; i++)
+				path[n + 1 + i] = fill[(i + l) % 4];
+			path[len] = '\0';
+			assert_true(vp_entry_holds(&e, path, len));
+			held++;
+			/* one byte changed anywhere, to each of fill's */
+			for (size_t at = 0; at < len; at++) {
+				char was = path[at];
+
+				for (const char *f = fill; *f != '\0'; f++) {
+					path[at] = *f;
+					assert_int_equal(vp_entry_holds(&e, path,
+									len),
+							 entry_holds_ref(parent,
+									 path));
+					checked++;
+				}
+				path[at] = was;
+			}
+			/* the path cut short: the parent, or less */
+			for (size_t cut = 9; cut <= n + 1; cut++) {
+				char was = path[cut];
+
+				path[cut] = '\0';
+				assert_false(vp_entry_holds(&e, path, cut));
+				path[cut] = was;
+			}
+		}
+	}
+	assert_true(held == 33 * 20);
+	assert_true(checked > 100000);
 }
 
 /*
@@ -2408,6 +2483,7 @@ int main(void)
 	T(test_kept_directories_unhinted),
 	T(test_kept_directories_wrong_hint),
 	T(test_kept_directories_by_number),
+	T(test_kept_directory_check_by_words),
 		T(test_fds_per_client),
 		T(test_qpathinfo_resolve),
 		T(test_fs_and_file_info),
