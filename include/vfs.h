@@ -168,8 +168,10 @@ struct vfs_ops {
  * so a vfs that keeps directories open finds one by an array read.
  * VFS_DIR_ROOT is the root (a path of one component).  len[k] is
  * strlen(path[k]) when the layer above knows it (0: not known), so that a
- * check of the path needs no look for its end.  A vfs may ignore the
- * hint; it must not rely on it for anything but speed.
+ * check of the path needs no look for its end (a vfs may read
+ * path[k][0..len[k]], and takes a path whose byte len[k] is not its end
+ * as unhinted).  A vfs may ignore the hint; it must not rely on it for
+ * anything but speed.
  */
 struct vfs_hint {
 	const char *path[2];

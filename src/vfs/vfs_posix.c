@@ -370,7 +370,8 @@ static inline bool vp_entry_holds(const struct vp_dircache *e,
 	size_t n = e->len, i;
 	uint64_t x, m;
 
-	if (len <= n + 1 || path[n] != '/')
+	/* (a length short of the path's would leave a '/' after it unseen) */
+	if (len <= n + 1 || path[n] != '/' || path[len] != '\0')
 		return false;
 	for (i = 0; i + 8 < n; i += 8)
 		if (vp_word(e->path + i) != vp_word(path + i))

@@ -1247,6 +1247,14 @@ static void test_kept_directory_check_by_words(void **cm_state)
 				assert_false(vp_entry_holds(&e, path, cut));
 				path[cut] = was;
 			}
+			/* a length short of the path's, its leaf going on with
+			 * a '/' (or not) */
+			memcpy(path + len, "/x", 3);
+			assert_false(vp_entry_holds(&e, path, len));
+			memcpy(path + len, "yz", 3);
+			assert_false(vp_entry_holds(&e, path, len));
+			path[len] = '\0';
+			assert_true(vp_entry_holds(&e, path, len));
 		}
 	}
 	assert_true(held == 33 * 20);
