@@ -354,6 +354,15 @@ static inline uint64_t vp_word(const char *p)
 	return w;
 }
 
+/* The high bit of each zero byte of x, and no other bit (no carry runs
+ * from one byte into the next, so none is flagged wrongly). */
+static inline uint64_t vp_zero_bytes(uint64_t x)
+{
+	const uint64_t low7 = 0x7f7f7f7f7f7f7f7full;
+
+	return ~(((x & low7) + low7) | x | low7);
+}
+
 /*
  * Whether path[0..len) is the kept entry's path, a '/' and a last
  * component with no '/' in it (what the strncmp() and strchr() of
@@ -365,10 +374,9 @@ static inline uint64_t vp_word(const char *p)
 static inline bool vp_entry_holds(const struct vp_dircache *e,
 				  const char *path, size_t len)
 {
-	const uint64_t ones = 0x0101010101010101ull;
-	const uint64_t low7 = 0x7f7f7f7f7f7f7f7full;
+	const uint64_t slashes = 0x2f2f2f2f2f2f2f2full;	/* '/' x 8 */
 	size_t n = e->len, i;
-	uint64_t x, m;
+	uint64_t m;
 
 	/* (a length short of the path's would leave a '/' after it unseen) */
 	if (len <= n + 1 || path[n] != '/' || path[len] != '\0')
@@ -379,15 +387,11 @@ static inline bool vp_entry_holds(const struct vp_dircache *e,
 	if (vp_word(e->path + n - 8) != vp_word(path + n - 8))
 		return false;
 	/* the leaf, path[n + 1 .. len): a byte equal to '/' is a zero byte
-	 * of x; m gets the high bit of each zero byte of x (no carries
-	 * between bytes, so none is flagged wrongly) */
-	for (i = n + 1; i + 8 < len; i += 8) {
-		x = vp_word(path + i) ^ ('/' * ones);
-		if (~(((x & low7) + low7) | x | low7) != 0)
+	 * once the word is xored with slashes */
+	for (i = n + 1; i + 8 < len; i += 8)
+		if (vp_zero_bytes(vp_word(path + i) ^ slashes) != 0)
 			return false;
-	}
-	x = vp_word(path + len - 8) ^ ('/' * ones);
-	m = ~(((x & low7) + low7) | x | low7);
+	m = vp_zero_bytes(vp_word(path + len - 8) ^ slashes);
 	/* the bytes of the last word before i (already tested or not in
 	 * the leaf) are its lowest ones */
 	m &= ~0ull << (8 * (8 - (len - i)));
@@ -687,10 +691,10 @@ static inline size_t vp_name_len(const struct vp_dirent64 *de)
 	size_t reclen = de->d_reclen;
 	uint64_t w, z;
 
-	memcpy(&w, (const char *)de + reclen - 8, sizeof(w));
+	w = vp_word((const char *)de + reclen - 8);
 	w |= (uint64_t)(reclen == 24) * 0xffffffu;
 	/* the lowest flagged byte is the first zero one */
-	z = (w - 0x0101010101010101ull) & ~w & 0x8080808080808080ull;
+	z = vp_zero_bytes(w);
 	if (__builtin_expect(z != 0, 1))
 		return reclen - 8 + (size_t)__builtin_ctzll(z) / 8 -
 		       offsetof(struct vp_dirent64, d_name);
