@@ -101,4 +101,14 @@ void util_stop_raise(uint32_t *stop);
  */
 int util_open_parent_nofollow(int dfd, const char *path, const char **leaf);
 
+/*
+ * In a build with LeakSanitizer (make check-sanitize): run its leak check
+ * now, outside the process group, as the last thing before the process
+ * leaves.  The check stops the process with ptrace, and a SIGCONT that
+ * reaches it then (`timeout` sends one to the whole group after its
+ * signal) throws away the stop it waits for, so it would wait forever.
+ * A no-op in other builds.
+ */
+void util_leak_check_alone(void);
+
 #endif

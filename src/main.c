@@ -26,6 +26,7 @@
 #include "report_json.h"
 #include "rlimits.h"
 #include "supervisor.h"
+#include "util.h"
 
 /* --disk-test with the checked options o.  Returns the exit status. */
 static int run_disk_test(void *mem, struct dbench_options *o)
@@ -197,5 +198,9 @@ int main(int argc, const char **argv)
 		}
 	}
 	talloc_free(mem);
+	/* sanitized builds: LeakSanitizer's check, safe from a late SIGCONT
+	 * (what it prints goes after everything dbench printed) */
+	fflush(NULL);
+	util_leak_check_alone();
 	return rc;
 }

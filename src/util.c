@@ -21,6 +21,18 @@
 
 #include "util.h"
 
+/* a build with LeakSanitizer (see util_leak_check_alone()) */
+#if defined(__SANITIZE_ADDRESS__)
+#define UTIL_LSAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UTIL_LSAN 1
+#endif
+#endif
+#ifdef UTIL_LSAN
+#include <sanitizer/lsan_interface.h>
+#endif
+
 int parse_int64(const char *s, int64_t min, int64_t max, int64_t *out)
 {
 	char *end = NULL;
@@ -242,4 +254,16 @@ int util_open_parent_nofollow(int dfd, const char *path, const char **leaf)
 	}
 	*leaf = p;
 	return cur;
+}
+
+void util_leak_check_alone(void)
+{
+#ifdef UTIL_LSAN
+	/* a group leader cannot leave its group, but then the group is its
+	 * own and signals to it come from the terminal or a script's kill
+	 * -- -PGID, which sends no SIGCONT */
+	if (getpgrp() != getpid())
+		(void)setpgid(0, 0);
+	__lsan_do_leak_check();
+#endif
 }

@@ -31,19 +31,6 @@
 #include "timer.h"
 #include "util.h"
 
-/* Sanitized builds (make check-sanitize): workers leave with _exit(),
- * which skips LeakSanitizer's check at exit, so they run it themselves. */
-#if defined(__SANITIZE_ADDRESS__)
-#define SUPERVISOR_LSAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SUPERVISOR_LSAN 1
-#endif
-#endif
-#ifdef SUPERVISOR_LSAN
-#include <sanitizer/lsan_interface.h>
-#endif
-
 #define NS_PER_SEC 1000000000ull
 #define POLL_NS (10 * 1000000ull)
 
@@ -666,9 +653,9 @@ static int start_workers(struct run *run, int gate[2])
 			rc = worker_main(run, w, gate[0], parent);
 			fflush(stdout);
 			fflush(stderr);
-#ifdef SUPERVISOR_LSAN
-			__lsan_do_leak_check();
-#endif
+			/* _exit() skips LeakSanitizer's check at exit
+			 * (sanitized builds): run it here */
+			util_leak_check_alone();
 			_exit(rc);
 		}
 		w->pid = pid;

@@ -4,7 +4,8 @@
 # a tiny -R rate end with the time limit and with SIGINT; clients sharing
 # a process progress as if apart (WAITSP against a sibling's SETSP, a
 # SLEEP beside a busy sibling); a signal to the whole process group
-# (timeout, kill -- -PGID) gives the clean result of one to the parent;
+# (timeout, kill -- -PGID) gives the clean result of one to the parent,
+# also with timeout's SIGCONT to the group coming late;
 # a worker stopped with SIGSTOP is named, ended, its tree removed, exit 1.
 # The bounds below are generous ceilings on runs that would otherwise go
 # on for minutes or forever, not measurements.
@@ -118,6 +119,39 @@ timeout_signal() {
 	assert_empty_dir "$W/t" "target after the run"
 }
 
+# `timeout` follows its signal with a SIGCONT to the whole group, which
+# comes late when the machine is busy: in the middle of the cleanup, or
+# when LeakSanitizer's check (sanitized builds) has just stopped a
+# process to scan it, where it undid the stop and the check waited for
+# ever.  Here the group's leader is a shell, as timeout is, and SIGCONTs
+# go to the group from the stop until dbench has left.
+late_sigcont() {
+	local pid end
+	command -v setsid >/dev/null || skip "setsid not installed"
+	command -v pgrep >/dev/null || skip "pgrep not installed"
+	mkdir t
+	LAST_CMD="dbench -t 600 -c basic.txt -D t 3 (in a group led by a shell): SIGTERM, then SIGCONTs to the group until it ends"
+	setsid bash -c '"$@" & echo $! >"$0"; wait $!' "$W/pid" \
+		"$DBENCH" -t 600 -c "$DATA/basic.txt" -D "$W/t" 3 \
+		>"$W/out" 2>"$W/err" </dev/null &
+	BG=$!
+	wait_for_line "$RE_PROGRESS"
+	pid=$(cat "$W/pid")
+	[ -n "$pid" ] || { kill_session; fail "no pid of dbench"; }
+	kill -TERM "$pid"
+	end=$((SECONDS + BOUND))
+	while kill -0 "$pid" 2>/dev/null && [ "$SECONDS" -lt "$end" ]; do
+		kill -CONT -- "-$BG" 2>/dev/null
+		sleep 0.002
+	done
+	wait_exit 5
+	assert_rc 143
+	assert_grep '^Interrupted' "$W/out" "the report says it was interrupted"
+	assert_grep "$RE_THROUGHPUT" "$W/out" "a Throughput line"
+	[ -s "$W/err" ] && { show_file "$W/err" stderr; fail "messages on stderr"; }
+	assert_empty_dir "$W/t" "target after the run"
+}
+
 # Two clients in one process: client 0 waits for client 1's SETSP 5,
 # which comes after client 0 has started waiting.  Both finish their pass.
 waitsp_sibling() {
@@ -189,6 +223,7 @@ check "kill -HUP -- -PGID: one clean interruption" group_signal HUP
 check "timeout -s INT: one clean interruption" timeout_signal INT
 check "timeout -s TERM: one clean interruption" timeout_signal TERM
 check "timeout -s HUP: one clean interruption" timeout_signal HUP
+check "SIGCONTs to the group through the stop and cleanup" late_sigcont
 check "WAITSP on a sibling's later SETSP (one process)" waitsp_sibling
 check "a SLEEP does not stall its sibling (one process)" sleep_sibling
 check "a SIGSTOPped worker is named, ended, cleaned up (exit 1)" stopped_worker
