@@ -1295,7 +1295,6 @@ uint32_t nbvfs_qfileinfo(void *state, struct op_call *call)
 	if (r < 0 || !nb->opts->xattr)
 		return nb_status(call, r);
 	return nb_xattr_fd_read(nb, call, h->fh);
-	return NT_STATUS_OK;
 }
 
 HOT_PATH
