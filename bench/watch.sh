@@ -1,10 +1,17 @@
 #!/bin/bash
 # bench/watch.sh - bench/run's reader of one tool's output (ours or dbench
-# 4.00): stamps every line and samples the CPU and memory of the run's
+# 4.00): takes its lines stamped and samples the CPU and memory of the run's
 # processes at the progress lines, from /proc, without starting processes
 # in the loop.
 #
-#   watch.sh OUTPREFIX SIDFILE [PSS_LINE] <tool-output
+#   watch.sh OUTPREFIX SIDFILE [PSS_LINE] <stamped-tool-output
+#
+# Its input is the tool's output stamped "EPOCH LINE" by bench/run's
+# stamper, a process that does nothing else.  Stamped here, a line that
+# came while this loop sampled the CPU (a third of a second to over half
+# a second for 4,096 workers, more with the PSS reading beside it) was
+# stamped when the sampling ended: a progress line read 30-60 ms "late"
+# now and then, which the tool had printed on time.
 #
 # SIDFILE holds (once the tool has started) the session id of the run: the
 # tool's parent, started by setsid, so that the session's processes are
@@ -74,28 +81,8 @@ read_pss() {
 }
 pss_job=
 
-# Each line is stamped as it comes by a process that does nothing else,
-# one real-time priority step above the rest of the watcher when that
-# runs in real time (bench/run: chrt -f 2).  Stamped by the loop below,
-# a line that came while it sampled the CPU (a third of a second to over
-# half a second for 4,096 workers, more when the PSS reading runs beside
-# it) was stamped when the sampling ended: a progress line read 30-60 ms
-# "late" now and then, which dbench had printed on time.
-stamp() {
-	local line
-	if [ "$(id -u)" = 0 ] && command -v chrt >/dev/null &&
-	   chrt -p "$BASHPID" 2>/dev/null | grep -q SCHED_FIFO; then
-		chrt -f -p 3 "$BASHPID" >/dev/null 2>&1
-	fi
-	while IFS= read -r line; do
-		printf '%s %s\n' "$EPOCHREALTIME" "$line"
-	done
-}
-
 : >"$o.cpu"
-# (lastpipe: the loop runs in this shell, so what it sets is kept)
-shopt -s lastpipe
-stamp | while IFS= read -r line; do
+while IFS= read -r line; do
 	now=${line%% *}
 	line=${line#* }
 	printf '%s %s\n' "$now" "$line"
