@@ -14,7 +14,7 @@
 #include <string.h>
 #include <talloc.h>
 
-#include "coord_mpi.h"
+#include "run/coord_mpi.h"
 #include "histogram.h"
 
 static int cmp_u64(const void *a, const void *b)

@@ -30,7 +30,7 @@ extern const struct backend memfs_backend;
 /* tbench: each op a request and reply with a tbench server
  * (src/backends/sockio.c). */
 extern const struct backend sockio_backend;
-/* NFSv3 through libnfs, both loadfile dialects (src/backends/nfs.c). */
+/* NFSv3 through libnfs, both loadfile dialects (src/backends/nfs/nfs.c). */
 extern const struct backend nfs_backend;
 /* An SMB2/SMB3 share through libsmbclient (src/backends/smb.c); when
  * built without it, only its name, options and why it is unavailable. */

@@ -62,7 +62,7 @@ struct dbench_options {
 	enum output_dialect dialect;	/* --output-dialect, or implied */
 	enum mismatch_policy mismatch;
 
-	/* --disk-test mode (src/disktest.c) */
+	/* --disk-test mode (src/disktest/disktest.c) */
 	bool disk_test;
 	bool drop_caches;		/* --drop-caches (root) */
 	uint64_t disk_test_size;	/* --size bytes, 0 = 1 GiB or what fits */

@@ -8,7 +8,7 @@
  *
  * Build and run (seed corpus in tests/fuzz/corpus/):
  *   clang -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined \
- *       -Iinclude -I<dir with config.h> src/ops.c src/loadfile.c \
+ *       -Iinclude -I<dir with config.h> src/loadfile/ops.c src/loadfile/loadfile.c \
  *       src/ntstatus.c tests/fuzz/fuzz_loadfile.c -ltalloc -lz \
  *       -o fuzz_loadfile
  *   ./fuzz_loadfile -max_total_time=120 corpus-copy/ tests/fuzz/corpus/

@@ -98,7 +98,7 @@ class OpenFlags(unittest.TestCase):
 
 
 class ErrnoTable(unittest.TestCase):
-    """ERRNO_NT must be the errno table of src/smb/ntstatus.c."""
+    """ERRNO_NT must be the errno table of src/smb_semantics/ntstatus.c."""
 
     def c_table(self):
         path = os.path.join(SRCDIR, "src", "smb", "ntstatus.c")

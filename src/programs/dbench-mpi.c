@@ -1,7 +1,7 @@
 /*
  * dbench-mpi.c - many hosts in one run: `mpirun -np R dbench-mpi
  * [dbench options] N`.  Every rank parses the same command line with
- * dbench's own main() (src/main.c compiled with mpi-main-rename.h) and
+ * dbench's own main() (src/programs/dbench.c compiled with mpi-main-rename.h) and
  * runs N clients under the MPI coordinator (src/run/coord_mpi.c); rank 0
  * prints the progress and the one report, the other ranks' stdout goes
  * to /dev/null.  Every line a rank or its clients write on stderr is
@@ -19,7 +19,7 @@
 #include <talloc.h>
 #include <unistd.h>
 
-#include "coord_mpi.h"
+#include "run/coord_mpi.h"
 #include "dirlock.h"
 #include "supervisor.h"
 

@@ -1,8 +1,8 @@
 /*
- * mpi-main-rename.h - forced into src/main.c when it is compiled for
+ * mpi-main-rename.h - forced into src/programs/dbench.c when it is compiled for
  * dbench-mpi (Makefile.am): main() becomes dbench_main(), called by
  * dbench-mpi's own main() after MPI_Init, and the run goes to
- * dbench_mpi_run() (src/tools/dbench-mpi.c) instead of the local
+ * dbench_mpi_run() (src/programs/dbench-mpi.c) instead of the local
  * supervisor; the -D lock is taken by rank 0 only (the ranks share
  * their directories by design: a per-rank lock would refuse them).  The
  * plain dbench binary is built from main.c unchanged.

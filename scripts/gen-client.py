@@ -32,8 +32,8 @@ follows line 4173.
 
 Output is deterministic for a given --seed.  Python 3 standard library only.
 
-    tools/gen-client.py -o loadfiles/client.txt
-    tools/gen-client.py --stats -o /dev/null
+    scripts/gen-client.py -o loadfiles/client.txt
+    scripts/gen-client.py --stats -o /dev/null
 """
 
 import argparse

@@ -8,8 +8,8 @@ expects: the NT status, the count of FIND_FIRST and the "returned" bytes of
 ReadX and WriteX.  It does not share code with the C implementation, so it
 can catch errors in a loadfile and in the replay alike.
 
-    tools/check-loadfile.py loadfiles/client.txt
-    tools/check-loadfile.py -D /dev/shm/x --clients 0,1,2 --passes 2 FILE
+    scripts/check-loadfile.py loadfiles/client.txt
+    scripts/check-loadfile.py -D /dev/shm/x --clients 0,1,2 --passes 2 FILE
 
 Mismatches are printed with the loadfile's name and line; the exit status
 is 1 if there was any, 2 on a usage or parse error.  Only the plain
