@@ -8,9 +8,12 @@
  *
  * Build and run (seed corpus in tests/fuzz/corpus/):
  *   clang -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined \
- *       -Iinclude -I<dir with config.h> src/loadfile/ops.c src/loadfile/loadfile.c \
- *       src/ntstatus.c tests/fuzz/fuzz_loadfile.c -ltalloc -lz \
- *       -o fuzz_loadfile
+ *       -Iinclude -Isrc -I<dir with config.h> src/loadfile/ops.c \
+ *       src/loadfile/reader.c src/loadfile/store.c src/loadfile/values.c \
+ *       src/loadfile/paths.c src/loadfile/confine.c src/loadfile/dialect.c \
+ *       src/loadfile/commands.c src/loadfile/loadfile.c src/util/util.c \
+ *       src/smb_semantics/ntstatus.c tests/fuzz/fuzz_loadfile.c \
+ *       -ltalloc -lz -o fuzz_loadfile
  *   ./fuzz_loadfile -max_total_time=120 corpus-copy/ tests/fuzz/corpus/
  */
 #include "config.h"
