@@ -63,6 +63,19 @@ static void check_path(const struct program *p, const struct path *pp)
 		      (size_t)pp->client_pos + 7 <= pp->len);
 }
 
+/*
+ * Whether the compiler gives an op of this kind a handle slot: the kinds
+ * whose table entry says so, and 5.0's smb dialect's open, read, write
+ * and close, whose handle is named by the path they use.
+ */
+static bool fuzz_has_handle(unsigned kind)
+{
+	if (kind == OP_OPEN5 || kind == OP_READ5 || kind == OP_WRITE5 ||
+	    kind == OP_CLOSE5)
+		return true;
+	return kind < OP_NUM_MEASURED && op_info[kind].has_handle;
+}
+
 static void check_program(const struct program *p)
 {
 	uint32_t i, depth = 0;
@@ -77,8 +90,7 @@ static void check_program(const struct program *p)
 		check(op->kind < OP_NUM_KINDS);
 		check(op->line >= 1 && op->line <= p->nlines);
 		check(op->handle >= -1 && op->handle < (int32_t)p->nhandles);
-		check((op->handle >= 0) == (op->kind < OP_NUM_MEASURED &&
-					    op_info[op->kind].has_handle));
+		check((op->handle >= 0) == fuzz_has_handle(op->kind));
 		for (a = 0; a < op_info[op->kind].npaths; a++)
 			check_path(p, program_path(p, op, a));
 		for (a = 0; a < PROGRAM_MAX_ARGS; a++) {
