@@ -39,10 +39,4 @@ struct cli {
 int cli_parse(void *mem_ctx, int argc, const char **argv,
 	      const struct backend *const *registry, struct cli *cli);
 
-/*
- * The directory holding the running binary (/proc/self/exe), under mem;
- * NULL when it cannot be told or out of memory.
- */
-char *cli_exe_dir(void *mem);
-
 #endif

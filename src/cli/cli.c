@@ -238,37 +238,6 @@ static int result_options(void *mem, const struct raw_options *raw,
 	return 0;
 }
 
-char *cli_exe_dir(void *mem)
-{
-	size_t len = 256;
-
-	for (;;) {
-		char *buf = talloc_array(mem, char, len);
-		ssize_t n;
-		char *slash;
-
-		if (buf == NULL)
-			return NULL;
-		n = readlink("/proc/self/exe", buf, len);
-		if (n < 0) {
-			talloc_free(buf);
-			return NULL;
-		}
-		if ((size_t)n < len) {
-			buf[n] = '\0';
-			slash = strrchr(buf, '/');
-			if (slash == NULL) {
-				talloc_free(buf);
-				return NULL;
-			}
-			*slash = '\0';
-			return buf;
-		}
-		talloc_free(buf);	/* truncated: try a larger buffer */
-		len *= 2;
-	}
-}
-
 /*
  * The shipped client.txt: beside the binary in a build tree (no path is
  * built into the binary for that), then the installed data directory.
@@ -276,7 +245,7 @@ char *cli_exe_dir(void *mem)
  */
 static const char *default_loadfile(void *mem)
 {
-	char *dir = cli_exe_dir(mem);
+	char *dir = util_exe_dir(mem);
 	const char *built = dir ? talloc_asprintf(mem, "%s/loadfiles/client.txt",
 						  dir) : NULL;
 
