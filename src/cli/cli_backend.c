@@ -15,7 +15,7 @@
  * with a backend that has no sockets (be NULL: --disk-test).
  */
 int cli_tcp_options(const struct raw_options *raw,
-		       const struct backend *be, struct dbench_options *o)
+		    const struct backend *be, struct dbench_options *o)
 {
 	if (raw->tcp_options == NULL)
 		return 0;
@@ -61,8 +61,8 @@ static const struct backend *choose_backend(void *mem,
  * the exit status of a usage error (said on stderr).
  */
 int cli_backend_options(void *mem, const struct cli_parse *cp,
-			   struct dbench_options *o,
-			   const struct backend **out)
+			struct dbench_options *o,
+			const struct backend **out)
 {
 	const struct raw_options *raw = &cp->raw;
 	const struct backend *be, *listed;

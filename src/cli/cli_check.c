@@ -320,7 +320,7 @@ static int loadfile_options(void *mem, const struct raw_options *raw,
 
 /* Check a load run's options.  Returns 0 or the exit status. */
 int cli_resolve_options(void *mem, const struct cli_parse *cp,
-			   const char *clients, struct cli *cli)
+			const char *clients, struct cli *cli)
 {
 	const struct raw_options *raw = &cp->raw;
 	struct dbench_options *o = &cli->opts;
@@ -420,7 +420,7 @@ static int disk_test_refusals(const struct cli_parse *cp)
 
 /* Check --disk-test's options.  Returns 0 or the exit status. */
 int cli_disk_test_options(void *mem, const struct cli_parse *cp,
-			     poptContext pc, struct dbench_options *o)
+			  poptContext pc, struct dbench_options *o)
 {
 	const struct raw_options *raw = &cp->raw;
 	const struct backend *local = local_backend(cp->registry);
