@@ -64,7 +64,7 @@ static int run_disk_test(void *mem, struct dbench_options *o,
 		char *err = NULL;
 
 		if (report_json_attach(doc, "disk_test",
-				       report_json_disktest(o, res)) != 0 ||
+				       disktest_json(o, res)) != 0 ||
 		    report_json_write(mem, doc, o->json_path, &err) != 0) {
 			fprintf(stderr, "dbench: --json %s\n",
 				err ? err : "out of memory");
