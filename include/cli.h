@@ -4,7 +4,7 @@
  * cli_parse() composes the popt table (the common options and every
  * backend's sub-table), parses argv, routes each backend option to its
  * backend and checks every value before anything is forked or written.
- * main() then only dispatches on the action.
+ * dbench_main() then only dispatches on the action.
  */
 #ifndef DBENCH_CLI_H
 #define DBENCH_CLI_H

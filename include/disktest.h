@@ -192,7 +192,7 @@ struct json_object *disktest_json(const struct dbench_options *o,
 				  const struct disktest_result *res);
 
 /*
- * The whole mode for main(): checks (nothing is printed on stdout when
+ * The whole mode for dbench_main(): checks (nothing is printed on stdout when
  * they fail), signal handlers (SIGINT, SIGTERM, SIGHUP), run, print on
  * stdout.  Returns the exit status: 0, 1 when a
  * measurement failed, 2 when the request is impossible (message on
