@@ -4,7 +4,7 @@
  * cli_parse() composes the popt table (the common options and every
  * backend's sub-table), parses argv, routes each backend option to its
  * backend and checks every value before anything is forked or written.
- * main() then only dispatches on the action.
+ * dbench_main() then only dispatches on the action.
  */
 #ifndef DBENCH_CLI_H
 #define DBENCH_CLI_H
@@ -38,11 +38,5 @@ struct cli {
  */
 int cli_parse(void *mem_ctx, int argc, const char **argv,
 	      const struct backend *const *registry, struct cli *cli);
-
-/*
- * The directory holding the running binary (/proc/self/exe), under mem;
- * NULL when it cannot be told or out of memory.
- */
-char *cli_exe_dir(void *mem);
 
 #endif

@@ -7,8 +7,7 @@
  * the file never crowds a disk and is removed even when interrupted.
  *
  * disktest_run() measures and fills a struct disktest_result; the writers
- * (disktest_print() for text, report_json_disktest() for JSON) only read
- * it.
+ * (disktest_print() for text, disktest_json() for JSON) only read it.
  */
 #ifndef DBENCH_DISKTEST_H
 #define DBENCH_DISKTEST_H
@@ -178,8 +177,22 @@ struct disktest_result *disktest_run(void *mem_ctx,
  * directory, then a line per directory with its details. */
 void disktest_print(FILE *f, const struct disktest_result *res);
 
+struct dbench_options;
+struct json_object;
+
 /*
- * The whole mode for main(): checks (nothing is printed on stdout when
+ * The "disk_test" section of a --disk-test document: the configuration
+ * and, per directory, its details and the five measurements (state,
+ * MB/s of every run with median/min/max, latency percentiles at
+ * o->percentiles and histogram buckets as for a load run's operations).
+ * Returns a new object (attach it with report_json_attach()), or NULL
+ * when out of memory.
+ */
+struct json_object *disktest_json(const struct dbench_options *o,
+				  const struct disktest_result *res);
+
+/*
+ * The whole mode for dbench_main(): checks (nothing is printed on stdout when
  * they fail), signal handlers (SIGINT, SIGTERM, SIGHUP), run, print on
  * stdout.  Returns the exit status: 0, 1 when a
  * measurement failed, 2 when the request is impossible (message on

@@ -45,18 +45,6 @@ struct json_object *report_json_build(void *mem_ctx,
 				      const struct dbench_options *o,
 				      const struct run_result *r);
 
-struct disktest_result;
-
-/*
- * The "disk_test" section of a --disk-test document: the configuration
- * and, per directory, its details and the five measurements (state,
- * MB/s of every run with median/min/max, latency percentiles at
- * o->percentiles and histogram buckets as for a load run's operations).
- * Returns a new object, or NULL when out of memory.
- */
-struct json_object *report_json_disktest(const struct dbench_options *o,
-					 const struct disktest_result *res);
-
 /*
  * Add section to doc under key, replacing any section of that name.  doc
  * takes over section (also when it fails).  Returns 0, or -1.

@@ -111,4 +111,11 @@ int util_open_parent_nofollow(int dfd, const char *path, const char **leaf);
  */
 void util_leak_check_alone(void);
 
+/*
+ * The directory holding the running binary (/proc/self/exe), under mem;
+ * NULL when it cannot be told or out of memory.  A build tree finds its
+ * modules and its default loadfile beside the binary.
+ */
+char *util_exe_dir(void *mem);
+
 #endif

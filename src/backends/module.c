@@ -19,11 +19,11 @@
 #include <unistd.h>
 
 #include "backend.h"
-#include "cli.h"
+#include "util.h"
 
 char *backend_module_path(void *mem_ctx, const char *module)
 {
-	char *dir = cli_exe_dir(mem_ctx);
+	char *dir = util_exe_dir(mem_ctx);
 	char *built = NULL;
 
 	if (dir != NULL)

@@ -1,8 +1,8 @@
 /*
  * dbench-mpi.c - many hosts in one run: `mpirun -np R dbench-mpi
  * [dbench options] N`.  Every rank parses the same command line with
- * dbench's own main() (src/programs/dbench.c compiled with mpi-main-rename.h) and
- * runs N clients under the MPI coordinator (src/run/coord_mpi.c); rank 0
+ * dbench's own program, dbench_main() (src/cli/dbench_main.c), whose hooks
+ * run N clients under the MPI coordinator (src/run/coord_mpi.c); rank 0
  * prints the progress and the one report, the other ranks' stdout goes
  * to /dev/null.  Every line a rank or its clients write on stderr is
  * prefixed with "rank R (host H): " by a small forwarding process, so a
@@ -20,11 +20,9 @@
 #include <unistd.h>
 
 #include "run/coord_mpi.h"
+#include "dbench_main.h"
 #include "dirlock.h"
 #include "supervisor.h"
-
-int dbench_main(int argc, const char **argv);
-int dbench_mpi_run(void *mem_ctx, const struct run_setup *su);
 
 /* how long a rank told to abort waits for rank 0 to end the job */
 #define ABORT_WAIT_S 60
@@ -98,26 +96,23 @@ static void prefix_stderr(void)
 /* Has this rank reached the run (and so the coordinator)? */
 static bool run_reached;
 
-int dbench_mpi_run(void *mem_ctx, const struct run_setup *su)
+/* The run hook: N clients of this rank under the MPI coordinator. */
+static int dbench_mpi_run(void *mem_ctx, const struct run_setup *su)
 {
 	run_reached = true;
 	coord_mpi_setup(the_coord, su->opts, su->opts->nclients);
 	return run_benchmark_with(mem_ctx, su, the_coord);
 }
 
-struct dirlock *dbench_mpi_dirlock_acquire(void *mem_ctx,
-					   const char *const *dirs,
-					   unsigned ndirs, char **msg);
-
 /*
- * main.c's dirlock_acquire() under MPI: the ranks share their -D
+ * The lock hook, dirlock_acquire() under MPI: the ranks share their -D
  * directories by design, so only rank 0 takes the lock (a run of plain
  * dbench or another job on rank 0's directories is still refused);
  * the other ranks get an empty object to free.
  */
-struct dirlock *dbench_mpi_dirlock_acquire(void *mem_ctx,
-					   const char *const *dirs,
-					   unsigned ndirs, char **msg)
+static struct dirlock *dbench_mpi_dirlock_acquire(void *mem_ctx,
+						  const char *const *dirs,
+						  unsigned ndirs, char **msg)
 {
 	int rank = 0;
 
@@ -129,6 +124,10 @@ struct dirlock *dbench_mpi_dirlock_acquire(void *mem_ctx,
 
 int main(int argc, char **argv)
 {
+	static const struct dbench_hooks hooks = {
+		.run = dbench_mpi_run,
+		.dirlock_acquire = dbench_mpi_dirlock_acquire,
+	};
 	int rank = 0, rc;
 
 	prefix_stderr();
@@ -144,7 +143,7 @@ int main(int argc, char **argv)
 	the_coord = coord_mpi_new(NULL, MPI_COMM_WORLD);
 	if (the_coord == NULL)
 		MPI_Abort(MPI_COMM_WORLD, 1);
-	rc = dbench_main(argc, (const char **)argv);
+	rc = dbench_main(argc, (const char **)argv, &hooks);
 	fflush(stdout);
 	fflush(stderr);
 	if (rc != 0 && !run_reached) {

@@ -267,3 +267,34 @@ void util_leak_check_alone(void)
 	__lsan_do_leak_check();
 #endif
 }
+
+char *util_exe_dir(void *mem)
+{
+	size_t len = 256;
+
+	for (;;) {
+		char *buf = talloc_array(mem, char, len);
+		ssize_t n;
+		char *slash;
+
+		if (buf == NULL)
+			return NULL;
+		n = readlink("/proc/self/exe", buf, len);
+		if (n < 0) {
+			talloc_free(buf);
+			return NULL;
+		}
+		if ((size_t)n < len) {
+			buf[n] = '\0';
+			slash = strrchr(buf, '/');
+			if (slash == NULL) {
+				talloc_free(buf);
+				return NULL;
+			}
+			*slash = '\0';
+			return buf;
+		}
+		talloc_free(buf);	/* truncated: try a larger buffer */
+		len *= 2;
+	}
+}

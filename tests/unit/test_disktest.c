@@ -1,8 +1,10 @@
 /*
  * test_disktest.c - `dbench --disk-test`: sizes, free-space planning, the
  * direct I/O verdict, and whole runs in a temporary directory on /dev/shm
- * with failures injected.  disktest.c is included rather than linked so
- * that openat() and pwrite() can be replaced: an openat that refuses
+ * with failures injected.  disktest.c, disktest_measure.c and
+ * disktest_dir.c (the files with the test's openat and pwrite calls) are
+ * included rather than linked so that openat() and pwrite() can be
+ * replaced: an openat that refuses
  * O_DIRECT as a filesystem without direct I/O does (tmpfs accepts it
  * since Linux 6.6, so the refusal cannot be had for real here), a pwrite
  * that fails with ENOSPC, and both able to raise the stop flag the
@@ -90,6 +92,8 @@ static ssize_t test_pwrite(int fd, const void *buf, size_t n, off_t off)
 #define openat test_openat
 #define pwrite test_pwrite
 #include "../../src/disktest/disktest.c"
+#include "../../src/disktest/disktest_measure.c"
+#include "../../src/disktest/disktest_dir.c"
 #undef pwrite
 #undef openat
 

@@ -1,0 +1,101 @@
+/*
+ * cli_backend.c - selecting the backend: -B (loading a module-backed
+ * backend), each backend option handed to the backend it belongs to, and
+ * -T, which only the socket backend takes.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <talloc.h>
+
+#include "cli_private.h"
+
+/*
+ * -T is the socket backend's (tbench): refused, rather than ignored,
+ * with a backend that has no sockets (be NULL: --disk-test).
+ */
+int cli_tcp_options(const struct raw_options *raw,
+		    const struct backend *be, struct dbench_options *o)
+{
+	if (raw->tcp_options == NULL)
+		return 0;
+	if (be == NULL)
+		return usage_error("--tcp-options applies to the socket "
+				   "backend (tbench) only, not to --disk-test");
+	if (!(be->flags & BACKEND_SOCKETS))
+		return usage_error("--tcp-options applies to the socket "
+				   "backend (tbench) only, not to backend "
+				   "'%s'", be->name);
+	o->tcp_options = raw->tcp_options;
+	return 0;
+}
+
+/* The usable backend of that name, or NULL after a usage error. */
+static const struct backend *choose_backend(void *mem,
+					    const struct backend *const *reg,
+					    const char *name)
+{
+	const struct backend *be = backend_find_in(reg, name);
+	char *names = talloc_strdup(mem, "");
+
+	if (be != NULL && be->unavailable == NULL)
+		return be;
+	for (unsigned i = 0; reg[i] != NULL; i++)
+		if (reg[i]->unavailable == NULL)
+			names = talloc_asprintf_append(names, "%s%s",
+						       *names ? ", " : "",
+						       reg[i]->name);
+	if (be == NULL)
+		usage_error("unknown backend '%s'; available: %s", name,
+			    names ? names : "");
+	else
+		usage_error("backend '%s' is not available: %s", name,
+			    be->unavailable);
+	return NULL;
+}
+
+/*
+ * -B and what goes with it: the backend, its options (each handed to its
+ * ->option in command-line order; one of another backend is refused,
+ * naming that one), its ->options_done, -T.  Returns 0 with *out set, or
+ * the exit status of a usage error (said on stderr).
+ */
+int cli_backend_options(void *mem, const struct cli_parse *cp,
+			struct dbench_options *o,
+			const struct backend **out)
+{
+	const struct raw_options *raw = &cp->raw;
+	const struct backend *be, *listed;
+	void *bopts = NULL;
+	char *err = NULL;
+
+	if (raw->backend != NULL)
+		o->backend = raw->backend;
+	be = listed = choose_backend(mem, cp->registry, o->backend);
+	if (be == NULL)
+		return EXIT_USAGE;
+	/* smb, nfs: the registry has their stubs, their modules the rest */
+	if (be->module != NULL &&
+	    (be = backend_module_load(mem, listed, &err)) == NULL)
+		return usage_error("%s", err ? err : "out of memory");
+	for (unsigned i = 0; i < raw->nbopts; i++) {
+		const struct given_bopt *g = &raw->bopts[i];
+		const struct backend *owner = cp->registry[g->backend];
+
+		if (owner != listed)
+			return usage_error("--%s belongs to backend '%s', but "
+					   "backend '%s' is selected",
+					   g->entry->longName, owner->name,
+					   be->name);
+		if (be->option(mem, &bopts, g->entry->val, g->arg, &err) != 0)
+			return usage_error("--%s: %s", g->entry->longName,
+					   err ? err : "out of memory");
+	}
+	if (be->options_done != NULL &&
+	    be->options_done(mem, &bopts, &err) != 0)
+		return usage_error("backend '%s': %s", be->name,
+				   err ? err : "out of memory");
+	o->backend_opts = bopts;
+	*out = be;
+	return cli_tcp_options(raw, be, o);
+}

@@ -1,0 +1,119 @@
+/*
+ * cli_private.h - what the command line's files share: the raw option
+ * text popt fills, the state of one parse, and the calls between
+ * cli.c (the parse), cli_table.c (the popt table), cli_check.c (checking
+ * the values) and cli_backend.c (-B and the backend options).
+ */
+#ifndef DBENCH_CLI_PRIVATE_H
+#define DBENCH_CLI_PRIVATE_H
+
+#include <popt.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cli.h"
+
+#define EXIT_USAGE CLI_EXIT_USAGE
+#define MAX_CLIENTS 100000
+#define DEFAULT_BACKEND "fileio"
+/* run as tbench: this backend, and a SERVER after NUMCLIENTS */
+#define TBENCH_NAME "tbench"
+#define TBENCH_BACKEND "sockio"
+/* popt hands a string option back as one of these values (see cli_table) */
+#define STRING_OPT_BASE 1000
+#define STRING_OPT_MAX 32
+/* ... and backend b's option i as BACKEND_OPT_BASE + b * STRIDE + i */
+#define BACKEND_OPT_BASE 2000
+#define BACKEND_OPT_STRIDE (BACKEND_MAX_OPTIONS + 1)
+
+/* --percentiles without a list shows these. */
+#define DEFAULT_PERCENTILES "50,90,95,99,99.9"
+
+/* A backend option as given, routed after -B is known. */
+struct given_bopt {
+	unsigned backend;		/* index in the registry */
+	const struct poptOption *entry;	/* in the backend's own table */
+	const char *arg;		/* NULL for POPT_ARG_NONE */
+};
+
+/* Raw option text (under the parse's talloc context), checked after popt
+ * is done. */
+struct raw_options {
+	char *timelimit;
+	char *warmup;
+	char *loadfile;
+	char *directory;
+	char *backend;
+	char *target_rate;
+	char *clients_per_process;
+	char *stagger;
+	char *trunc_io;
+	char *tcp_options;
+	char *percentiles;
+	char *json;
+	char *series;
+	char *dialect;
+	int sync_open, sync_dirs, fsync_writes, xattr, run_once, skip_cleanup;
+	int per_client, machine_readable, no_resolve, stat_check, fake_io;
+	int one_byte_write_fix, show_execute_time, strict, keep_going;
+	int version;
+	/* --disk-test */
+	char *dt_size;
+	char *dt_block_size;
+	char *dt_repeat;
+	int disk_test, drop_caches;
+	/* backend options in command-line order */
+	struct given_bopt *bopts;
+	unsigned nbopts;
+};
+
+/* One parse: the registry, the composed table and what popt found. */
+struct cli_parse {
+	const struct backend *const *registry;
+	struct poptOption *table;
+	char **str_slot[STRING_OPT_MAX];
+	unsigned nstr;
+	struct raw_options raw;
+	bool tbench;	/* invoked as tbench: sockio, NUMCLIENTS [SERVER] */
+};
+
+/* A usage error: "dbench: " and the message on stderr; returns the
+ * exit status of a usage error. */
+__attribute__((format(printf, 1, 2)))
+static inline int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "dbench: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n");
+	return EXIT_USAGE;
+}
+
+/* Build cp->table from cp->raw and cp->registry.  Returns 0 or -1. */
+int cli_table(void *mem, struct cli_parse *cp);
+
+/* Check a load run's options (clients: NUMCLIENTS as given) into *cli.
+ * Returns 0 or the exit status of a usage error (said on stderr). */
+int cli_resolve_options(void *mem, const struct cli_parse *cp,
+			const char *clients, struct cli *cli);
+
+/* Check --disk-test's options into *o.  Returns 0 or the exit status. */
+int cli_disk_test_options(void *mem, const struct cli_parse *cp,
+			  poptContext pc, struct dbench_options *o);
+
+/* -B, its options and -T into *o and *out.  Returns 0 or the exit
+ * status. */
+int cli_backend_options(void *mem, const struct cli_parse *cp,
+			struct dbench_options *o, const struct backend **out);
+
+/* -T, for the socket backend only (be NULL: --disk-test).  Returns 0 or
+ * the exit status. */
+int cli_tcp_options(const struct raw_options *raw, const struct backend *be,
+		    struct dbench_options *o);
+
+#endif

@@ -1,0 +1,221 @@
+/*
+ * dbench_main.c - dbench's program as a function: the command line
+ * (cli.c) says what to do; this loads the loadfiles and runs them, or
+ * runs --disk-test, or prints the version, and returns the exit status
+ * (0 success, 1 the run failed, 2 usage error).  The run and the -D lock
+ * go through hooks so that dbench-mpi can run the same program on every
+ * rank.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <json-c/json.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <talloc.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "backend.h"
+#include "cli.h"
+#include "dbench_main.h"
+#include "dirlock.h"
+#include "disktest.h"
+#include "options.h"
+#include "program.h"
+#include "report.h"
+#include "report_json.h"
+#include "rlimits.h"
+#include "supervisor.h"
+#include "util.h"
+
+/* --disk-test with the checked options o.  Returns the exit status. */
+static int run_disk_test(void *mem, struct dbench_options *o,
+			 const struct dbench_hooks *hooks)
+{
+	struct disktest_config cfg = {
+		.dirs = o->directories,
+		.ndirs = o->ndirectories,
+		.size = o->disk_test_size,
+		.block_size = o->disk_test_block,
+		.repeat = o->disk_test_repeat,
+		.drop_caches = o->drop_caches,
+	};
+	struct disktest_result *res = NULL;
+	struct timespec started, ended;
+	char *why = NULL;
+	int rc;
+
+	/* one dbench per directory; released with mem */
+	if (hooks->dirlock_acquire(mem, o->directories, o->ndirectories,
+				   &why) == NULL) {
+		fprintf(stderr, "dbench: %s\n", why);
+		return CLI_EXIT_USAGE;
+	}
+	clock_gettime(CLOCK_REALTIME, &started);
+	rc = disktest_main(mem, &cfg, o->json_path ? &res : NULL);
+	clock_gettime(CLOCK_REALTIME, &ended);
+	if (res != NULL) {
+		/* also when interrupted or failed: the section says so */
+		struct json_object *doc = report_json_header(o, &started,
+							     &ended);
+		char *err = NULL;
+
+		if (report_json_attach(doc, "disk_test",
+				       disktest_json(o, res)) != 0 ||
+		    report_json_write(mem, doc, o->json_path, &err) != 0) {
+			fprintf(stderr, "dbench: --json %s\n",
+				err ? err : "out of memory");
+			if (rc == 0)
+				rc = 1;
+		}
+		json_object_put(doc);
+		talloc_free(res);
+	}
+	return rc;
+}
+
+/*
+ * Compile every loadfile once (a file given twice is compiled once).
+ * Returns the programs, or NULL after a message with *rc set.
+ */
+static struct program **compile_loadfiles(void *mem,
+					  const struct dbench_options *o,
+					  int *rc)
+{
+	struct program **progs = talloc_array(mem, struct program *,
+					      o->nloadfiles);
+
+	*rc = 1;
+	if (progs == NULL)
+		return NULL;
+	for (unsigned i = 0; i < o->nloadfiles; i++) {
+		char *err = NULL;
+
+		progs[i] = NULL;
+		for (unsigned j = 0; j < i; j++)
+			if (strcmp(o->loadfiles[j], o->loadfiles[i]) == 0)
+				progs[i] = progs[j];
+		if (progs[i] == NULL)
+			progs[i] = program_compile(mem, o->loadfiles[i], &err);
+		if (progs[i] == NULL) {
+			fprintf(stderr, "dbench: %s\n",
+				err ? err : "cannot compile the loadfile");
+			*rc = CLI_EXIT_USAGE;
+			return NULL;
+		}
+	}
+	*rc = 0;
+	return progs;
+}
+
+/* A load run with the checked command line cli.  Returns the exit status. */
+static int run_load(void *mem, const struct cli *cli,
+		    const struct dbench_hooks *hooks)
+{
+	const struct dbench_options *o = &cli->opts;
+	struct program **progs;
+	char *why = NULL;
+	FILE *text;
+	int rc;
+
+	/* a closed stdout would be the first file a client opens */
+	if (fcntl(STDOUT_FILENO, F_GETFD) == -1) {
+		fprintf(stderr, "dbench: standard output is closed: nowhere "
+			"to write the results\n");
+		return 1;
+	}
+	progs = compile_loadfiles(mem, o, &rc);
+	if (progs == NULL)
+		return rc;
+	for (unsigned i = 0; i < o->nloadfiles; i++) {
+		if (backend_program_check(mem, cli->backend, progs[i],
+					  &why) != 0) {
+			fprintf(stderr, "dbench: %s\n", why);
+			return CLI_EXIT_USAGE;
+		}
+	}
+	/* a half-started run is worse than none: check first */
+	if (rlimits_check(mem, o, cli->backend, progs, o->nloadfiles,
+			  &why) != 0) {
+		fprintf(stderr, "dbench: %s\n",
+			why ? why : "resource limits too low");
+		return CLI_EXIT_USAGE;
+	}
+	/* one dbench per directory, where the backend works in -D;
+	 * released with mem at the end */
+	if ((cli->backend->flags & BACKEND_LOCAL_FS) &&
+	    hooks->dirlock_acquire(mem, o->directories, o->ndirectories,
+				   &why) == NULL) {
+		fprintf(stderr, "dbench: %s\n", why);
+		return CLI_EXIT_USAGE;
+	}
+	text = report_text_stream(o);
+	fprintf(text, "dbench %s - a dbench-compatible filesystem load "
+		"generator\n\n", PACKAGE_VERSION);
+	fprintf(text, "Running for %d seconds with load '%s' and minimum "
+		"warmup %d secs\n", o->timelimit,
+		cli->loadfile_arg ? cli->loadfile_arg : o->loadfiles[0],
+		o->warmup);
+	errno = 0;
+	if (fflush(text) != 0 || ferror(text)) {
+		/* nobody would see the results: do not start */
+		fprintf(stderr, "dbench: writing the output: %s\n",
+			strerror(errno ? errno : EIO));
+		return errno == EPIPE ? 128 + SIGPIPE : 1;
+	}
+	{
+		struct run_setup su = {
+			.opts = o,
+			.programs = progs,
+			.nprograms = o->nloadfiles,
+			.backend = cli->backend,
+		};
+
+		return hooks->run(mem, &su);
+	}
+}
+
+int dbench_main(int argc, const char **argv,
+		const struct dbench_hooks *hooks)
+{
+	struct dbench_hooks use = {
+		.run = supervisor_run,
+		.dirlock_acquire = dirlock_acquire,
+	};
+	void *mem = talloc_new(NULL);
+	struct cli cli;
+	int rc;
+
+	if (hooks != NULL && hooks->run != NULL)
+		use.run = hooks->run;
+	if (hooks != NULL && hooks->dirlock_acquire != NULL)
+		use.dirlock_acquire = hooks->dirlock_acquire;
+
+	if (mem == NULL) {
+		fprintf(stderr, "dbench: out of memory\n");
+		return 1;
+	}
+	rc = cli_parse(mem, argc, argv, backend_registry, &cli);
+	if (rc == 0) {
+		switch (cli.action) {
+		case CLI_VERSION:
+			printf("dbench %s\n", PACKAGE_VERSION);
+			break;
+		case CLI_DISK_TEST:
+			rc = run_disk_test(mem, &cli.opts, &use);
+			break;
+		case CLI_RUN:
+			rc = run_load(mem, &cli, &use);
+			break;
+		}
+	}
+	talloc_free(mem);
+	/* sanitized builds: LeakSanitizer's check, safe from a late SIGCONT
+	 * (what it prints goes after everything dbench printed) */
+	fflush(NULL);
+	util_leak_check_alone();
+	return rc;
+}
