@@ -96,6 +96,9 @@ struct run_result {
 	uint64_t setup_max_ns;	/* summed and the longest: in no op */
 	uint32_t nprocs;	/* worker processes */
 	uint32_t nclients;
+	bool own_target;	/* the backend's target is a server its own
+				 * options name (BACKEND_OWN_TARGET): the
+				 * setups above are connections */
 	bool interrupted;
 	int32_t signal;		/* the signal that interrupted it, or 0 */
 	bool failed;		/* a client failed or a worker died */
@@ -128,6 +131,7 @@ struct result_params {
 	const double *phase_seconds;	/* PHASE_DONE values, or NULL */
 	uint64_t started_ns, ended_ns;
 	unsigned nprocs;
+	bool own_target;	/* the run's backend has BACKEND_OWN_TARGET */
 	bool interrupted;
 	int signal;
 	bool failed;
@@ -191,5 +195,11 @@ void result_cpu_sample(struct result_cpu *cpu);
 
 /* The worst latency over all op kinds. */
 uint64_t result_max_latency(const struct op_stats *ops);
+
+/* Bytes per second as dbench's MB/sec (10^6 bytes); 0 when seconds <= 0. */
+double result_mbps(uint64_t bytes, double seconds);
+
+/* An op kind's mean latency in ms (0 when it never ran). */
+double result_avg_ms(const struct op_stats *s);
 
 #endif

@@ -375,8 +375,7 @@ static struct json_object *ops_json(const struct dbench_options *o,
 		put_str(j, "name", op_info[k].short_name);
 		put_int(j, "count", (int64_t)s->count);
 		put_int(j, "errors", (int64_t)errors);
-		put_num(j, "avg_ms", s->count ? ms(s->sum_ns) / (double)s->count
-					      : 0, 6);
+		put_num(j, "avg_ms", result_avg_ms(s), 6);
 		put_num(j, "max_ms", ms(s->max_ns), 6);
 		put_spread(j, s);
 		put(j, "percentiles", percentiles_json(o, s));
@@ -408,8 +407,8 @@ static void put_io_split(struct json_object *j, uint64_t read_bytes,
 
 	put_int(j, "read_bytes", (int64_t)read_bytes);
 	put_int(j, "write_bytes", (int64_t)written);
-	put_num(j, "read_mb_per_s", report_mbps(read_bytes, seconds), 6);
-	put_num(j, "write_mb_per_s", report_mbps(written, seconds), 6);
+	put_num(j, "read_mb_per_s", result_mbps(read_bytes, seconds), 6);
+	put_num(j, "write_mb_per_s", result_mbps(written, seconds), 6);
 }
 
 /* The CPU of dbench's own processes (parent and workers, every host). */
@@ -490,7 +489,7 @@ static struct json_object *result_json(const struct run_result *r)
 	put_int(j, "procs", r->nprocs);
 	put_int(j, "lines", (int64_t)r->lines);
 	put_int(j, "bytes", (int64_t)r->bytes);
-	put_num(j, "throughput_mb_per_s", report_mbps(r->bytes, r->seconds), 6);
+	put_num(j, "throughput_mb_per_s", result_mbps(r->bytes, r->seconds), 6);
 	put_io_split(j, r->read_bytes, r->bytes, r->seconds);
 	put_num(j, "max_latency_ms", ms(result_max_latency(r->ops)), 6);
 	put_int(j, "errors", (int64_t)errors);
@@ -529,8 +528,7 @@ static struct json_object *phases_json(const struct series *s)
 		put_num(j, "seconds", secs, 6);
 		put_int(j, "bytes", (int64_t)bytes);
 		put_int(j, "ops", (int64_t)ops);
-		put_num(j, "mb_per_s",
-			secs > 0 ? (double)bytes / 1e6 / secs : 0, 6);
+		put_num(j, "mb_per_s", result_mbps(bytes, secs), 6);
 		put_num(j, "ops_per_s", secs > 0 ? (double)ops / secs : 0, 3);
 		put_num(j, "max_latency_ms", ms(max), 6);
 		add(a, j);
@@ -552,7 +550,7 @@ static struct json_object *series_json(const struct series *s)
 		put_num(j, "duration_s", row->duration_s, 6);
 		put_int(j, "bytes", (int64_t)row->bytes);
 		put_int(j, "ops", (int64_t)row->ops);
-		put_num(j, "mb_per_s", (double)row->bytes / 1e6 / d, 6);
+		put_num(j, "mb_per_s", result_mbps(row->bytes, d), 6);
 		put_num(j, "ops_per_s", (double)row->ops / d, 3);
 		put_num(j, "max_latency_ms", ms(row->max_ns), 6);
 		put_num(j, "p99_latency_ms", ms(row->p99_ns), 6);
@@ -623,7 +621,7 @@ static struct json_object *hosts_json(const struct run_result *r)
 		put_int(j, "bytes", (int64_t)bytes);
 		put_int(j, "passes", (int64_t)passes);
 		put_num(j, "throughput_mb_per_s",
-			report_mbps(bytes, r->seconds), 6);
+			result_mbps(bytes, r->seconds), 6);
 		add(a, j);
 	}
 	return a;

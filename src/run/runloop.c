@@ -108,7 +108,7 @@ static void print_line(struct loop *l, const struct coord_out *out)
 	const struct coord_sample *g = &out->global;
 
 	l->last_lines = (double)g->lines / g->clients;
-	l->last_mbps = report_mbps(g->bytes, out->line_secs);
+	l->last_mbps = result_mbps(g->bytes, out->line_secs);
 	report_progress(report_text_stream(l->o), l->o, out->line_phase,
 			out->line_phase == PHASE_WARMUP ? g->started :
 							  g->clients,
@@ -303,6 +303,8 @@ static struct run_result *local_result(struct loop *l)
 		.started_ns = l->started_wall,
 		.ended_ns = l->ended_wall,
 		.nprocs = l->pool->nprocs,
+		.own_target = su->backend != NULL &&
+			      (su->backend->flags & BACKEND_OWN_TARGET),
 		.interrupted = interrupted,
 		.signal = interrupted ? (sig ? sig : SIGINT) : 0,
 		.failed = l->pool->failed || l->stop == COORD_FAILED,

@@ -92,6 +92,18 @@ uint64_t result_max_latency(const struct op_stats *ops)
 	return m;
 }
 
+double result_mbps(uint64_t bytes, double seconds)
+{
+	if (seconds <= 0)
+		return 0;
+	return (double)bytes / 1e6 / seconds;
+}
+
+double result_avg_ms(const struct op_stats *s)
+{
+	return s->count ? (double)s->sum_ns / 1e6 / (double)s->count : 0;
+}
+
 /* ---- building from the region ------------------------------------- */
 
 struct run_result *result_new(void *mem_ctx)
@@ -228,6 +240,7 @@ struct run_result *result_build(void *mem_ctx, const struct stats_region *r,
 	res->ended_ns = p->ended_ns;
 	res->nprocs = p->nprocs;
 	res->nclients = n;
+	res->own_target = p->own_target;
 	res->interrupted = p->interrupted;
 	res->signal = p->signal;
 	res->failed = p->failed;

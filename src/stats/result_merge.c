@@ -130,6 +130,7 @@ static void merge_header(struct run_result *d, const struct run_result *s)
 		d->setup_max_ns = s->setup_max_ns;
 	d->nprocs += s->nprocs;
 	d->nclients += s->nclients;
+	d->own_target |= s->own_target;
 	if (s->interrupted && !d->interrupted)
 		d->signal = s->signal;
 	d->interrupted |= s->interrupted;

@@ -11,7 +11,7 @@
 
 #include "result.h"
 
-#define RESULT_MAGIC 0x31524244u	/* "DBR1" read as little-endian */
+#define RESULT_MAGIC 0x32524244u	/* "DBR2" read as little-endian */
 
 /* ---- serialising ------------------------------------------------------ */
 
@@ -183,6 +183,7 @@ uint8_t *result_serialise(void *mem_ctx, const struct run_result *r,
 	put_u64(&w, r->setup_max_ns);
 	put_u32(&w, r->nprocs);
 	put_u32(&w, r->nclients);
+	put_u32(&w, r->own_target);
 	put_u32(&w, r->interrupted);
 	put_u32(&w, (uint32_t)r->signal);
 	put_u32(&w, r->failed);
@@ -443,6 +444,7 @@ static void get_header(struct rbuf *r, struct run_result *res)
 	res->setup_max_ns = get_u64(r);
 	res->nprocs = get_u32(r);
 	res->nclients = get_u32(r);
+	res->own_target = get_u32(r) != 0;
 	res->interrupted = get_u32(r) != 0;
 	res->signal = (int32_t)get_u32(r);
 	res->failed = get_u32(r) != 0;
