@@ -36,6 +36,7 @@ struct loop {
 	struct run *pool;
 	struct coord *coord;
 	const struct dbench_options *o;
+	const struct host_facts *host;	/* this host's, or NULL */
 	struct stats_header *hdr;
 	struct tick_stats *tick;	/* scratch for the series' second */
 	struct series *series;		/* NULL when not collected */
@@ -309,6 +310,7 @@ static struct run_result *local_result(struct loop *l)
 		.signal = interrupted ? (sig ? sig : SIGINT) : 0,
 		.failed = l->pool->failed || l->stop == COORD_FAILED,
 		.host = l->coord->host,
+		.host_facts = l->host,
 		.client_ops = l->o->per_client_results ||
 			      l->o->json_path != NULL,
 		.pass_records = l->o->show_execute_time,
@@ -339,7 +341,7 @@ static void release(struct loop *l)
 }
 
 struct run_result *runloop_run(void *mem, struct run *pool, struct coord *c,
-			       int *status)
+			       const struct host_facts *host, int *status)
 {
 	const struct dbench_options *o = pool->opts;
 	struct loop *l = talloc_zero(mem, struct loop);
@@ -353,6 +355,7 @@ struct run_result *runloop_run(void *mem, struct run *pool, struct coord *c,
 	l->pool = pool;
 	l->coord = c;
 	l->o = o;
+	l->host = host;
 	l->hdr = pool->region.hdr;
 	if ((o->json_path != NULL || o->series_path != NULL) &&
 	    ((l->series = series_new(l)) == NULL ||

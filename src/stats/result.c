@@ -92,6 +92,15 @@ uint64_t result_max_latency(const struct op_stats *ops)
 	return m;
 }
 
+const struct host_facts *result_host_facts(const struct run_result *r,
+					   uint32_t host)
+{
+	for (uint32_t i = 0; i < r->nhost_facts; i++)
+		if (r->host_facts[i].host == host)
+			return &r->host_facts[i];
+	return NULL;
+}
+
 double result_mbps(uint64_t bytes, double seconds)
 {
 	if (seconds <= 0)
@@ -251,6 +260,14 @@ struct run_result *result_build(void *mem_ctx, const struct stats_region *r,
 		res->setup_sum_ns += su;
 		if (su > res->setup_max_ns)
 			res->setup_max_ns = su;
+	}
+	if (p->host_facts != NULL) {
+		res->host_facts = talloc_zero(res, struct host_facts);
+		if (res->host_facts == NULL ||
+		    host_facts_copy(res, res->host_facts, p->host_facts) != 0)
+			goto fail;
+		res->host_facts->host = p->host;
+		res->nhost_facts = 1;
 	}
 	stats_sum(r, first, n, p->phase, 0, true, t);
 	res->lines = t->lines;

@@ -108,6 +108,28 @@ static int merge_series(struct run_result *dst, const struct series *s)
 	return 0;
 }
 
+/* src's host facts after dst's. */
+static int merge_host_facts(struct run_result *dst,
+			    const struct run_result *src)
+{
+	struct host_facts *h;
+	uint32_t n = dst->nhost_facts;
+
+	if (src->nhost_facts == 0)
+		return 0;
+	h = talloc_realloc(dst, dst->host_facts, struct host_facts,
+			   n + src->nhost_facts);
+	if (h == NULL)
+		return -1;
+	dst->host_facts = h;
+	for (uint32_t i = 0; i < src->nhost_facts; i++) {
+		if (host_facts_copy(dst, &h[n + i], &src->host_facts[i]) != 0)
+			return -1;
+		dst->nhost_facts++;
+	}
+	return 0;
+}
+
 /* The run-wide fields: times, counts, flags. */
 static void merge_header(struct run_result *d, const struct run_result *s)
 {
@@ -173,6 +195,8 @@ int result_merge(struct run_result *dst, const struct run_result *src)
 			return -1;
 		dst->nclient_results++;
 	}
+	if (merge_host_facts(dst, src) != 0)
+		return -1;
 	return merge_series(dst, src->series);
 }
 

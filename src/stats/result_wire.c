@@ -167,6 +167,34 @@ static void put_series(struct wbuf *w, const struct series *s)
 	}
 }
 
+static void put_host_facts(struct wbuf *w, const struct run_result *r)
+{
+	put_u32(w, r->nhost_facts);
+	for (uint32_t i = 0; i < r->nhost_facts; i++) {
+		const struct host_facts *h = &r->host_facts[i];
+
+		put_u32(w, h->host);
+		put_str(w, h->hostname);
+		put_str(w, h->kernel);
+		put_str(w, h->kernel_release);
+		put_str(w, h->kernel_version);
+		put_str(w, h->machine);
+		put_u64(w, (uint64_t)h->cpus);
+		put_u64(w, (uint64_t)h->memory_bytes);
+		put_u32(w, h->ndirs);
+		for (uint32_t j = 0; j < h->ndirs; j++) {
+			const struct host_dir *d = &h->dirs[j];
+
+			put_str(w, d->path);
+			put_str(w, d->real_path);
+			put_str(w, d->device);
+			put_str(w, d->fs_type);
+			put_str(w, d->source);
+			put_str(w, d->mount_point);
+		}
+	}
+}
+
 uint8_t *result_serialise(void *mem_ctx, const struct run_result *r,
 			  size_t *len)
 {
@@ -205,6 +233,7 @@ uint8_t *result_serialise(void *mem_ctx, const struct run_result *r,
 	for (uint32_t i = 0; i < r->nclient_results; i++)
 		put_client(&w, &r->clients[i]);
 	put_series(&w, r->series);
+	put_host_facts(&w, r);
 	if (w.oom) {
 		talloc_free(w.p);
 		return NULL;
@@ -430,6 +459,52 @@ static void get_series(struct rbuf *r, struct run_result *res)
 	}
 }
 
+static void get_host_dirs(struct rbuf *r, struct host_facts *h)
+{
+	h->ndirs = get_count(r, 24);
+	h->dirs = talloc_zero_array(r->mem, struct host_dir,
+				    h->ndirs ? h->ndirs : 1);
+	if (h->dirs == NULL)
+		r->bad = true;
+	for (uint32_t j = 0; !r->bad && j < h->ndirs; j++) {
+		struct host_dir *d = &h->dirs[j];
+
+		d->path = get_str(r);
+		d->real_path = get_str(r);
+		d->device = get_str(r);
+		d->fs_type = get_str(r);
+		d->source = get_str(r);
+		d->mount_point = get_str(r);
+	}
+}
+
+static void get_host_facts(struct rbuf *r, struct run_result *res)
+{
+	uint32_t n = get_count(r, 44);
+
+	if (r->bad || n == 0)
+		return;
+	res->host_facts = talloc_zero_array(res, struct host_facts, n);
+	if (res->host_facts == NULL) {
+		r->bad = true;
+		return;
+	}
+	for (uint32_t i = 0; !r->bad && i < n; i++) {
+		struct host_facts *h = &res->host_facts[i];
+
+		h->host = get_u32(r);
+		h->hostname = get_str(r);
+		h->kernel = get_str(r);
+		h->kernel_release = get_str(r);
+		h->kernel_version = get_str(r);
+		h->machine = get_str(r);
+		h->cpus = (int64_t)get_u64(r);
+		h->memory_bytes = (int64_t)get_u64(r);
+		get_host_dirs(r, h);
+		res->nhost_facts = i + 1;
+	}
+}
+
 static void get_header(struct rbuf *r, struct run_result *res)
 {
 	if (get_u32(r) != RESULT_MAGIC)
@@ -482,6 +557,7 @@ struct run_result *result_parse(void *mem_ctx, const uint8_t *buf, size_t len)
 		res->nclient_results = i + 1;
 	}
 	get_series(&r, res);
+	get_host_facts(&r, res);
 	if (r.bad || r.off != len) {
 		talloc_free(res);
 		return NULL;

@@ -106,6 +106,7 @@ static struct json_object *build(void *mem, struct stats_region *r,
 		.client_ops = true,
 		.started_ns = 86400 * 1000000000ull,	/* 1970-01-02 */
 		.ended_ns = 86402 * 1000000000ull + 500000000,
+		.host_facts = host_facts_gather(mem, dirs, 1),
 	});
 	assert_non_null(res);
 	res->series = ser;
@@ -194,8 +195,8 @@ static void test_document(void **state)
 	talloc_free(mem);
 }
 
-/* Percentiles not in the document come from the buckets, as dbench's. */
-/* Issue 17's additions: spread, read/write apart, CPU, loadfile, build. */
+/* The fields beyond the table: spread, read/write apart, CPU, loadfile,
+ * build. */
 static void test_additions(void **state)
 {
 	struct tstate *ts = *state;
@@ -273,6 +274,7 @@ static void test_loadfile_checksum(void **state)
 	talloc_free(mem);
 }
 
+/* Percentiles not in the document come from the buckets, as dbench's. */
 static void test_percentile_fallback(void **state)
 {
 	struct tstate *ts = *state;
@@ -333,13 +335,13 @@ static void test_attach_write_load(void **state)
 	json_object_put(back);
 	/* a header-only document (a run without a load phase) */
 	json_object_put(doc);
-	doc = report_json_header(&o, NULL, NULL);
+	doc = report_json_header(&o, NULL, NULL, NULL);
 	assert_non_null(doc);
 	assert_null(result_get(doc, "start_time"));
 	assert_non_null(result_get(doc, "directories"));
 	json_object_put(doc);
 	/* writing where it cannot: an error naming the file */
-	doc = report_json_header(&o, NULL, NULL);
+	doc = report_json_header(&o, NULL, NULL, NULL);
 	assert_int_equal(report_json_write(ts->ctx, doc, "/nonexistent/x.json",
 					   &err), -1);
 	assert_non_null(strstr(err, "/nonexistent/x.json: "));
@@ -549,7 +551,7 @@ static void test_disktest_section(void **state)
 			       "note"));
 
 	/* the whole document: loads back as a disk test */
-	back = report_json_header(&o, NULL, NULL);
+	back = report_json_header(&o, NULL, NULL, NULL);
 	assert_int_equal(result_num(result_get(back, "options"), "repeat", 0),
 			 3);
 	assert_null(result_get(result_get(back, "options"), "clients"));
