@@ -1,8 +1,8 @@
 /*
  * report_json.c - the JSON result document (--json): builds a json-c tree
- * from the run result, the options, the host and the target
- * directories, and writes it to a file.  See report_json.h; the schema is
- * doc/dbench-result.schema.json.
+ * from the run result (which carries the host facts gathered at the start
+ * of the run) and the options, and writes it to a file.  See
+ * report_json.h; the schema is doc/dbench-result.schema.json.
  */
 #include "config.h"
 
