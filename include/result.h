@@ -7,8 +7,8 @@
  * (result_build()).  Results of several hosts (or of parts of one region)
  * combine with result_merge(): counts and sums add up, maxima take the
  * larger, histograms merge bucket by bucket (never averaged), clients and
- * host facts are concatenated, and the first mismatch of an op is the one with the
- * earliest wall-clock time.  result_serialise() turns a result into a
+ * host facts are concatenated, and the first mismatch of an op is the one
+ * with the earliest wall-clock time.  result_serialise() turns a result into a
  * compact byte buffer (little-endian, histograms sparse: only non-zero
  * buckets) and result_parse() reads it back, so another process or host
  * can send one.
