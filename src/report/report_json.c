@@ -9,7 +9,6 @@
 #include <errno.h>
 #include <json-c/json.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <talloc.h>
