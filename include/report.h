@@ -64,7 +64,4 @@ const char *report_op_name(const struct dbench_options *o, unsigned k);
 void report_percentiles(FILE *f, const struct dbench_options *o,
 			const struct op_stats *ops);
 
-/* Bytes per second as dbench's MB/sec (10^6 bytes). */
-double report_mbps(uint64_t bytes, double seconds);
-
 #endif

@@ -17,6 +17,7 @@
 
 #include <time.h>
 
+#include "host.h"
 #include "options.h"
 #include "report.h"
 #include "result.h"
@@ -27,18 +28,23 @@ struct json_object;
 
 /*
  * The parts every document has: schema_version, tool, command_line,
- * options, host, directories, and start_time/end_time when the times are
- * given (either may be NULL).  Returns a new object (release it with
- * json_object_put()), or NULL when out of memory.
+ * options, host and directories (from host, the facts gathered at the
+ * start of the run; NULL: the directories' paths only), and
+ * start_time/end_time when the times are given (either may be NULL).
+ * Returns a new object (release it with json_object_put()), or NULL when
+ * out of memory.
  */
 struct json_object *report_json_header(const struct dbench_options *o,
+				       const struct host_facts *host,
 				       const struct timespec *started,
 				       const struct timespec *ended);
 
 /*
  * The whole document for a load run, from its result r: the header plus
  * result, phases, operations (with percentiles and histogram buckets),
- * clients and series.  mem_ctx is used for temporaries only.  Returns a
+ * clients and series; hosts with each host's facts after a job of
+ * several hosts.  The header's host and directories are those of host
+ * label 0 in r.  mem_ctx is used for temporaries only.  Returns a
  * new object, or NULL when out of memory.
  */
 struct json_object *report_json_build(void *mem_ctx,

@@ -6,9 +6,9 @@
  * One host builds its result from its region once the run is over
  * (result_build()).  Results of several hosts (or of parts of one region)
  * combine with result_merge(): counts and sums add up, maxima take the
- * larger, histograms merge bucket by bucket (never averaged), clients are
- * concatenated, and the first mismatch of an op is the one with the
- * earliest wall-clock time.  result_serialise() turns a result into a
+ * larger, histograms merge bucket by bucket (never averaged), clients and
+ * host facts are concatenated, and the first mismatch of an op is the one
+ * with the earliest wall-clock time.  result_serialise() turns a result into a
  * compact byte buffer (little-endian, histograms sparse: only non-zero
  * buckets) and result_parse() reads it back, so another process or host
  * can send one.
@@ -23,6 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "host.h"
 #include "program.h"
 #include "series.h"
 #include "stats.h"
@@ -96,6 +97,9 @@ struct run_result {
 	uint64_t setup_max_ns;	/* summed and the longest: in no op */
 	uint32_t nprocs;	/* worker processes */
 	uint32_t nclients;
+	bool own_target;	/* the backend's target is a server its own
+				 * options name (BACKEND_OWN_TARGET): the
+				 * setups above are connections */
 	bool interrupted;
 	int32_t signal;		/* the signal that interrupted it, or 0 */
 	bool failed;		/* a client failed or a worker died */
@@ -111,6 +115,11 @@ struct run_result {
 	struct result_client *clients;
 
 	struct series *series;	/* NULL when not collected */
+
+	/* the facts of the hosts, gathered at the start of the run: one per
+	 * host (its label in .host), in merge order; none when not given */
+	uint32_t nhost_facts;
+	struct host_facts *host_facts;
 
 	/* a job of several hosts (dbench-mpi): host_names[label] names the
 	 * host of clients[].host; nhosts 0 on one host.  Set on the merged
@@ -128,10 +137,12 @@ struct result_params {
 	const double *phase_seconds;	/* PHASE_DONE values, or NULL */
 	uint64_t started_ns, ended_ns;
 	unsigned nprocs;
+	bool own_target;	/* the run's backend has BACKEND_OWN_TARGET */
 	bool interrupted;
 	int signal;
 	bool failed;
 	unsigned host;		/* label of this host's clients */
+	const struct host_facts *host_facts;	/* this host's, or NULL */
 	bool client_ops;	/* keep per-client op figures */
 	bool pass_records;	/* keep the clients' pass records */
 	/* the slots to take: [first_slot, first_slot + nslots); nslots
@@ -189,7 +200,17 @@ void result_client_expand(const struct result_client *c,
  */
 void result_cpu_sample(struct result_cpu *cpu);
 
+/* The facts of host label host in r, or NULL when r has none. */
+const struct host_facts *result_host_facts(const struct run_result *r,
+					   uint32_t host);
+
 /* The worst latency over all op kinds. */
 uint64_t result_max_latency(const struct op_stats *ops);
+
+/* Bytes per second as dbench's MB/sec (10^6 bytes); 0 when seconds <= 0. */
+double result_mbps(uint64_t bytes, double seconds);
+
+/* An op kind's mean latency in ms (0 when it never ran). */
+double result_avg_ms(const struct op_stats *s);
 
 #endif

@@ -22,6 +22,7 @@
 #include "cli.h"
 #include "dbench_main.h"
 #include "dirlock.h"
+#include "host.h"
 #include "disktest.h"
 #include "options.h"
 #include "program.h"
@@ -44,6 +45,7 @@ static int run_disk_test(void *mem, struct dbench_options *o,
 		.drop_caches = o->drop_caches,
 	};
 	struct disktest_result *res = NULL;
+	struct host_facts *host;
 	struct timespec started, ended;
 	char *why = NULL;
 	int rc;
@@ -54,12 +56,14 @@ static int run_disk_test(void *mem, struct dbench_options *o,
 		fprintf(stderr, "dbench: %s\n", why);
 		return CLI_EXIT_USAGE;
 	}
+	host = o->json_path != NULL ?
+	       host_facts_gather(mem, o->directories, o->ndirectories) : NULL;
 	clock_gettime(CLOCK_REALTIME, &started);
 	rc = disktest_main(mem, &cfg, o->json_path ? &res : NULL);
 	clock_gettime(CLOCK_REALTIME, &ended);
 	if (res != NULL) {
 		/* also when interrupted or failed: the section says so */
-		struct json_object *doc = report_json_header(o, &started,
+		struct json_object *doc = report_json_header(o, host, &started,
 							     &ended);
 		char *err = NULL;
 

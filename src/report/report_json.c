@@ -1,20 +1,16 @@
 /*
  * report_json.c - the JSON result document (--json): builds a json-c tree
- * from the run result, the options, the host and the target
- * directories, and writes it to a file.  See report_json.h; the schema is
- * doc/dbench-result.schema.json.
+ * from the run result (which carries the host facts gathered at the start
+ * of the run) and the options, and writes it to a file.  See
+ * report_json.h; the schema is doc/dbench-result.schema.json.
  */
 #include "config.h"
 
 #include <errno.h>
 #include <json-c/json.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
-#include <sys/sysmacros.h>
-#include <sys/utsname.h>
 #include <talloc.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -162,128 +158,71 @@ static struct json_object *options_json(const struct dbench_options *o)
 	return j;
 }
 
-static struct json_object *host_json(void)
+/* The host object: uname, CPUs, memory (h NULL: nothing is known). */
+static struct json_object *host_json(const struct host_facts *h)
 {
 	struct json_object *j = json_object_new_object();
-	struct utsname u;
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	long pages = sysconf(_SC_PHYS_PAGES);
-	long psize = sysconf(_SC_PAGESIZE);
 
-	if (uname(&u) == 0) {
-		put_str(j, "hostname", u.nodename);
-		put_str(j, "kernel", u.sysname);
-		put_str(j, "kernel_release", u.release);
-		put_str(j, "kernel_version", u.version);
-		put_str(j, "machine", u.machine);
+	if (h != NULL && h->hostname != NULL) {
+		put_str(j, "hostname", h->hostname);
+		put_str(j, "kernel", h->kernel);
+		put_str(j, "kernel_release", h->kernel_release);
+		put_str(j, "kernel_version", h->kernel_version);
+		put_str(j, "machine", h->machine);
 	}
-	put_int(j, "cpus", cpus > 0 ? cpus : 0);
-	put_int(j, "memory_bytes",
-		pages > 0 && psize > 0 ? (int64_t)pages * psize : 0);
+	put_int(j, "cpus", h != NULL ? h->cpus : 0);
+	put_int(j, "memory_bytes", h != NULL ? h->memory_bytes : 0);
 	return j;
 }
 
-/*
- * The mount holding dir, from /proc/self/mountinfo: the line whose device
- * is st_dev and whose mount point is the longest prefix of dir's real
- * path.  Fills fstype, source and mount point; false if none matched.
- */
-static bool find_mount(void *mem, const char *dir, dev_t dev, char **fstype,
-		       char **source, char **mnt)
-{
-	char *real = realpath(dir, NULL);
-	FILE *f = fopen("/proc/self/mountinfo", "r");
-	char *line = NULL;
-	size_t cap = 0, best = 0;
-	bool found = false;
-
-	if (f == NULL) {
-		free(real);
-		return false;
-	}
-	while (getline(&line, &cap, f) > 0) {
-		unsigned maj, min;
-		char *save = NULL, *tok, *fields[5] = { NULL };
-		char *sep, *fs, *src;
-		int i = 0;
-
-		/* id parent major:minor root mountpoint ... - fstype src ... */
-		sep = strstr(line, " - ");
-		if (sep == NULL)
-			continue;
-		*sep = '\0';
-		for (tok = strtok_r(line, " ", &save); tok != NULL && i < 5;
-		     tok = strtok_r(NULL, " ", &save))
-			fields[i++] = tok;
-		if (i < 5 || sscanf(fields[2], "%u:%u", &maj, &min) != 2 ||
-		    makedev(maj, min) != dev)
-			continue;
-		save = NULL;
-		fs = strtok_r(sep + 3, " \n", &save);
-		src = strtok_r(NULL, " \n", &save);
-		size_t len = strlen(fields[4]);
-		bool prefix = real == NULL ||
-			      strcmp(fields[4], "/") == 0 ||
-			      (strncmp(real, fields[4], len) == 0 &&
-			       (real[len] == '/' || real[len] == '\0'));
-
-		if (!prefix || (found && len < best))
-			continue;
-		found = true;
-		best = len;
-		talloc_free(*fstype);
-		talloc_free(*source);
-		talloc_free(*mnt);
-		*fstype = talloc_strdup(mem, fs ? fs : "");
-		*source = talloc_strdup(mem, src ? src : "");
-		*mnt = talloc_strdup(mem, fields[4]);
-	}
-	free(line);
-	fclose(f);
-	free(real);
-	return found;
-}
-
-static struct json_object *directory_json(void *mem, const char *dir)
+static struct json_object *directory_json(const struct host_dir *d)
 {
 	struct json_object *j = json_object_new_object();
-	char *fstype = NULL, *source = NULL, *mnt = NULL;
-	char *real = realpath(dir, NULL);
-	struct stat st;
-	struct statfs sf;
 
-	put_str(j, "path", dir);
-	put_str(j, "real_path", real);
-	free(real);
-	if (stat(dir, &st) != 0)
+	put_str(j, "path", d->path);
+	put_str(j, "real_path", d->real_path);
+	if (d->device == NULL)
 		return j;
-	put_str(j, "device", talloc_asprintf(mem, "%u:%u", major(st.st_dev),
-					     minor(st.st_dev)));
-	if (find_mount(mem, dir, st.st_dev, &fstype, &source, &mnt)) {
-		put_str(j, "fs_type", fstype);
-		put_str(j, "source", source);
-		put_str(j, "mount_point", mnt);
-	} else if (statfs(dir, &sf) == 0) {
-		put_str(j, "fs_type", talloc_asprintf(mem, "0x%llx",
-			(unsigned long long)sf.f_type));
-	}
+	put_str(j, "device", d->device);
+	if (d->fs_type != NULL)
+		put_str(j, "fs_type", d->fs_type);
+	if (d->source != NULL)
+		put_str(j, "source", d->source);
+	if (d->mount_point != NULL)
+		put_str(j, "mount_point", d->mount_point);
 	return j;
+}
+
+/* The -D directories as host h saw them (h NULL: their paths only). */
+static struct json_object *directories_json(const struct dbench_options *o,
+					    const struct host_facts *h)
+{
+	struct json_object *a = json_object_new_array();
+
+	if (h != NULL) {
+		for (uint32_t i = 0; i < h->ndirs; i++)
+			add(a, directory_json(&h->dirs[i]));
+		return a;
+	}
+	for (unsigned i = 0; i < o->ndirectories; i++) {
+		struct json_object *j = json_object_new_object();
+
+		put_str(j, "path", o->directories[i]);
+		add(a, j);
+	}
+	return a;
 }
 
 struct json_object *report_json_header(const struct dbench_options *o,
+				       const struct host_facts *host,
 				       const struct timespec *started,
 				       const struct timespec *ended)
 {
-	void *mem = talloc_new(NULL);
 	struct json_object *j = json_object_new_object();
 	struct json_object *tool = json_object_new_object();
-	struct json_object *dirs = json_object_new_array();
 
-	if (j == NULL || mem == NULL) {
-		json_object_put(j);
+	if (j == NULL) {
 		json_object_put(tool);
-		json_object_put(dirs);
-		talloc_free(mem);
 		return NULL;
 	}
 	put_int(j, "schema_version", REPORT_JSON_SCHEMA_VERSION);
@@ -294,13 +233,10 @@ struct json_object *report_json_header(const struct dbench_options *o,
 	put(j, "command_line", str_array((const char *const *)o->argv,
 					 o->argv ? (unsigned)o->argc : 0));
 	put(j, "options", options_json(o));
-	put(j, "host", host_json());
-	for (unsigned i = 0; i < o->ndirectories; i++)
-		add(dirs, directory_json(mem, o->directories[i]));
-	put(j, "directories", dirs);
+	put(j, "host", host_json(host));
+	put(j, "directories", directories_json(o, host));
 	put_iso_time(j, "start_time", started);
 	put_iso_time(j, "end_time", ended);
-	talloc_free(mem);
 	return j;
 }
 
@@ -374,8 +310,7 @@ static struct json_object *ops_json(const struct dbench_options *o,
 		put_str(j, "name", op_info[k].short_name);
 		put_int(j, "count", (int64_t)s->count);
 		put_int(j, "errors", (int64_t)errors);
-		put_num(j, "avg_ms", s->count ? ms(s->sum_ns) / (double)s->count
-					      : 0, 6);
+		put_num(j, "avg_ms", result_avg_ms(s), 6);
 		put_num(j, "max_ms", ms(s->max_ns), 6);
 		put_spread(j, s);
 		put(j, "percentiles", percentiles_json(o, s));
@@ -407,8 +342,8 @@ static void put_io_split(struct json_object *j, uint64_t read_bytes,
 
 	put_int(j, "read_bytes", (int64_t)read_bytes);
 	put_int(j, "write_bytes", (int64_t)written);
-	put_num(j, "read_mb_per_s", report_mbps(read_bytes, seconds), 6);
-	put_num(j, "write_mb_per_s", report_mbps(written, seconds), 6);
+	put_num(j, "read_mb_per_s", result_mbps(read_bytes, seconds), 6);
+	put_num(j, "write_mb_per_s", result_mbps(written, seconds), 6);
 }
 
 /* The CPU of dbench's own processes (parent and workers, every host). */
@@ -489,7 +424,7 @@ static struct json_object *result_json(const struct run_result *r)
 	put_int(j, "procs", r->nprocs);
 	put_int(j, "lines", (int64_t)r->lines);
 	put_int(j, "bytes", (int64_t)r->bytes);
-	put_num(j, "throughput_mb_per_s", report_mbps(r->bytes, r->seconds), 6);
+	put_num(j, "throughput_mb_per_s", result_mbps(r->bytes, r->seconds), 6);
 	put_io_split(j, r->read_bytes, r->bytes, r->seconds);
 	put_num(j, "max_latency_ms", ms(result_max_latency(r->ops)), 6);
 	put_int(j, "errors", (int64_t)errors);
@@ -528,8 +463,7 @@ static struct json_object *phases_json(const struct series *s)
 		put_num(j, "seconds", secs, 6);
 		put_int(j, "bytes", (int64_t)bytes);
 		put_int(j, "ops", (int64_t)ops);
-		put_num(j, "mb_per_s",
-			secs > 0 ? (double)bytes / 1e6 / secs : 0, 6);
+		put_num(j, "mb_per_s", result_mbps(bytes, secs), 6);
 		put_num(j, "ops_per_s", secs > 0 ? (double)ops / secs : 0, 3);
 		put_num(j, "max_latency_ms", ms(max), 6);
 		add(a, j);
@@ -551,7 +485,7 @@ static struct json_object *series_json(const struct series *s)
 		put_num(j, "duration_s", row->duration_s, 6);
 		put_int(j, "bytes", (int64_t)row->bytes);
 		put_int(j, "ops", (int64_t)row->ops);
-		put_num(j, "mb_per_s", (double)row->bytes / 1e6 / d, 6);
+		put_num(j, "mb_per_s", result_mbps(row->bytes, d), 6);
 		put_num(j, "ops_per_s", (double)row->ops / d, 3);
 		put_num(j, "max_latency_ms", ms(row->max_ns), 6);
 		put_num(j, "p99_latency_ms", ms(row->p99_ns), 6);
@@ -596,13 +530,15 @@ static struct json_object *clients_json(void *mem,
 }
 
 /* dbench-mpi: the figures of each host (rank) of the job. */
-static struct json_object *hosts_json(const struct run_result *r)
+static struct json_object *hosts_json(const struct dbench_options *o,
+				      const struct run_result *r)
 {
 	struct json_object *a = json_object_new_array();
 
 	for (uint32_t h = 0; h < r->nhosts; h++) {
 		struct json_object *j = json_object_new_object();
 		uint64_t lines = 0, bytes = 0, passes = 0;
+		const struct host_facts *facts;
 		int64_t n = 0;
 
 		for (uint32_t i = 0; i < r->nclient_results; i++) {
@@ -622,7 +558,12 @@ static struct json_object *hosts_json(const struct run_result *r)
 		put_int(j, "bytes", (int64_t)bytes);
 		put_int(j, "passes", (int64_t)passes);
 		put_num(j, "throughput_mb_per_s",
-			report_mbps(bytes, r->seconds), 6);
+			result_mbps(bytes, r->seconds), 6);
+		facts = result_host_facts(r, h);
+		if (facts != NULL) {
+			put(j, "system", host_json(facts));
+			put(j, "directories", directories_json(o, facts));
+		}
 		add(a, j);
 	}
 	return a;
@@ -644,7 +585,8 @@ struct json_object *report_json_build(void *mem_ctx,
 {
 	struct timespec started = to_timespec(r->started_ns);
 	struct timespec ended = to_timespec(r->ended_ns);
-	struct json_object *j = report_json_header(o, &started, &ended);
+	struct json_object *j = report_json_header(o, result_host_facts(r, 0),
+						   &started, &ended);
 	void *mem = talloc_new(mem_ctx);
 	uint64_t errors[OP_NUM_MEASURED];
 
@@ -661,7 +603,7 @@ struct json_object *report_json_build(void *mem_ctx,
 	put(j, "operations", ops_json(o, r->ops, errors, true));
 	put(j, "clients", clients_json(mem, o, r));
 	if (r->nhosts > 0 && r->host_names != NULL)
-		put(j, "hosts", hosts_json(r));
+		put(j, "hosts", hosts_json(o, r));
 	put(j, "series", series_json(r->series));
 	talloc_free(mem);
 	return j;

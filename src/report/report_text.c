@@ -11,7 +11,6 @@
 #include <string.h>
 #include <talloc.h>
 
-#include "backend.h"
 #include "ntstatus.h"
 #include "report.h"
 
@@ -32,13 +31,6 @@ const char *report_op_name(const struct dbench_options *o, unsigned k)
 static int name_width(const struct dbench_options *o)
 {
 	return o->dialect == DIALECT_50 ? 22 : 12;
-}
-
-double report_mbps(uint64_t bytes, double seconds)
-{
-	if (seconds <= 0)
-		return 0;
-	return (double)bytes / 1e6 / seconds;
 }
 
 void report_progress(FILE *f, const struct dbench_options *o,
@@ -98,7 +90,7 @@ static void op_table(FILE *f, const struct dbench_options *o,
 
 		if (s->count == 0)
 			continue;
-		avg = ms(s->sum_ns) / (double)s->count;
+		avg = result_avg_ms(s);
 		if (o->machine_readable)
 			fprintf(f, ":%s:%llu:%.03f:%.03f:\n",
 				report_op_name(o, k),
@@ -153,10 +145,7 @@ void report_percentiles(FILE *f, const struct dbench_options *o,
 static void setup_line(FILE *f, const struct dbench_options *o,
 		       const struct run_result *r)
 {
-	const struct backend *be = backend_find(o->backend);
-
-	if (o->machine_readable || be == NULL ||
-	    !(be->flags & BACKEND_OWN_TARGET) || r->nclients == 0)
+	if (o->machine_readable || !r->own_target || r->nclients == 0)
 		return;
 	fprintf(f, "Connection set-up: avg %.03f ms, max %.03f ms "
 		"(%u clients)\n", ms(r->setup_sum_ns / r->nclients),
@@ -267,7 +256,7 @@ static void execute_times(FILE *f, const struct dbench_options *o,
 void report_text(FILE *f, void *mem_ctx, const struct dbench_options *o,
 		 const struct run_result *r)
 {
-	double mbps = report_mbps(r->bytes, r->seconds);
+	double mbps = result_mbps(r->bytes, r->seconds);
 	uint64_t max_ns = result_max_latency(r->ops);
 
 	op_table(f, o, r->ops);

@@ -14,7 +14,8 @@
  * told to abort, and the coordination is broken (the job then ends with
  * MPI_Abort).  A rank that hears nothing from rank 0 (no tick, no ping)
  * for as long gives up by itself.  At the end every rank serialises its
- * result, rank 0 gathers and merges them in rank order.
+ * result (with the facts of its host, gathered at the start of the run),
+ * rank 0 gathers and merges them in rank order.
  */
 #include "config.h"
 

@@ -13,6 +13,7 @@
 #include <talloc.h>
 
 #include "coord.h"
+#include "host.h"
 #include "pool.h"
 #include "report.h"
 #include "report_json.h"
@@ -108,7 +109,7 @@ int run_exit_status(const struct run_result *r, const struct dbench_options *o)
 /*
  * After the run (its clients done, their trees cleaned up or kept): the
  * trees kept with --skip-cleanup are recorded, those removed forgotten,
- * so that a later run may use only what a dbench run made (issue 18).
+ * so that a later run may use only what a dbench run made.
  */
 static void note_kept_trees(void *mem, const struct run_setup *su,
 			    const struct coord *c)
@@ -123,6 +124,7 @@ int run_benchmark_with(void *mem_ctx, const struct run_setup *su,
 	int rc = mem ? pool_check_trees(mem, su, c->client_id_base) : 1;
 	struct run *pool = rc == 0 ? pool_new(mem, su, c->client_id_base) :
 				     NULL;
+	struct host_facts *host = NULL;
 	struct run_result *res;
 
 	if (pool == NULL || (c->ops->noted != NULL && c->ops->noted(c) != 0)) {
@@ -131,8 +133,12 @@ int run_benchmark_with(void *mem_ctx, const struct run_setup *su,
 		talloc_free(mem);
 		return rc != 0 ? rc : 1;
 	}
+	/* only a JSON document shows them: no probing otherwise */
+	if (su->opts->json_path != NULL)
+		host = host_facts_gather(mem, su->opts->directories,
+					 su->opts->ndirectories);
 	rc = 1;
-	res = runloop_run(mem, pool, c, &rc);
+	res = runloop_run(mem, pool, c, host, &rc);
 	note_kept_trees(mem, su, c);
 	if (res != NULL && c->prints) {
 		/* a file that could not be written fails the run */

@@ -36,6 +36,7 @@ struct loop {
 	struct run *pool;
 	struct coord *coord;
 	const struct dbench_options *o;
+	const struct host_facts *host;	/* this host's, or NULL */
 	struct stats_header *hdr;
 	struct tick_stats *tick;	/* scratch for the series' second */
 	struct series *series;		/* NULL when not collected */
@@ -108,7 +109,7 @@ static void print_line(struct loop *l, const struct coord_out *out)
 	const struct coord_sample *g = &out->global;
 
 	l->last_lines = (double)g->lines / g->clients;
-	l->last_mbps = report_mbps(g->bytes, out->line_secs);
+	l->last_mbps = result_mbps(g->bytes, out->line_secs);
 	report_progress(report_text_stream(l->o), l->o, out->line_phase,
 			out->line_phase == PHASE_WARMUP ? g->started :
 							  g->clients,
@@ -303,10 +304,13 @@ static struct run_result *local_result(struct loop *l)
 		.started_ns = l->started_wall,
 		.ended_ns = l->ended_wall,
 		.nprocs = l->pool->nprocs,
+		.own_target = su->backend != NULL &&
+			      (su->backend->flags & BACKEND_OWN_TARGET),
 		.interrupted = interrupted,
 		.signal = interrupted ? (sig ? sig : SIGINT) : 0,
 		.failed = l->pool->failed || l->stop == COORD_FAILED,
 		.host = l->coord->host,
+		.host_facts = l->host,
 		.client_ops = l->o->per_client_results ||
 			      l->o->json_path != NULL,
 		.pass_records = l->o->show_execute_time,
@@ -337,7 +341,7 @@ static void release(struct loop *l)
 }
 
 struct run_result *runloop_run(void *mem, struct run *pool, struct coord *c,
-			       int *status)
+			       const struct host_facts *host, int *status)
 {
 	const struct dbench_options *o = pool->opts;
 	struct loop *l = talloc_zero(mem, struct loop);
@@ -351,6 +355,7 @@ struct run_result *runloop_run(void *mem, struct run *pool, struct coord *c,
 	l->pool = pool;
 	l->coord = c;
 	l->o = o;
+	l->host = host;
 	l->hdr = pool->region.hdr;
 	if ((o->json_path != NULL || o->series_path != NULL) &&
 	    ((l->series = series_new(l)) == NULL ||

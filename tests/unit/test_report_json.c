@@ -1,9 +1,10 @@
 /*
  * test_report_json.c - the JSON result document and reading it back: the
  * fields a synthetic run produces, the hook that attaches another
- * section (--disk-test's), the file written, and result_load()'s checks
- * and percentile lookups (including the fallback to histogram buckets,
- * which must agree with hist_percentile()).
+ * section (--disk-test's), the file written, the host facts taken from
+ * the result (every host's after a job of several), and result_load()'s
+ * checks and percentile lookups (including the fallback to histogram
+ * buckets, which must agree with hist_percentile()).
  */
 #include "config.h"
 
@@ -106,6 +107,7 @@ static struct json_object *build(void *mem, struct stats_region *r,
 		.client_ops = true,
 		.started_ns = 86400 * 1000000000ull,	/* 1970-01-02 */
 		.ended_ns = 86402 * 1000000000ull + 500000000,
+		.host_facts = host_facts_gather(mem, dirs, 1),
 	});
 	assert_non_null(res);
 	res->series = ser;
@@ -194,8 +196,8 @@ static void test_document(void **state)
 	talloc_free(mem);
 }
 
-/* Percentiles not in the document come from the buckets, as dbench's. */
-/* Issue 17's additions: spread, read/write apart, CPU, loadfile, build. */
+/* The fields beyond the table: spread, read/write apart, CPU, loadfile,
+ * build. */
 static void test_additions(void **state)
 {
 	struct tstate *ts = *state;
@@ -273,6 +275,7 @@ static void test_loadfile_checksum(void **state)
 	talloc_free(mem);
 }
 
+/* Percentiles not in the document come from the buckets, as dbench's. */
 static void test_percentile_fallback(void **state)
 {
 	struct tstate *ts = *state;
@@ -333,13 +336,13 @@ static void test_attach_write_load(void **state)
 	json_object_put(back);
 	/* a header-only document (a run without a load phase) */
 	json_object_put(doc);
-	doc = report_json_header(&o, NULL, NULL);
+	doc = report_json_header(&o, NULL, NULL, NULL);
 	assert_non_null(doc);
 	assert_null(result_get(doc, "start_time"));
 	assert_non_null(result_get(doc, "directories"));
 	json_object_put(doc);
 	/* writing where it cannot: an error naming the file */
-	doc = report_json_header(&o, NULL, NULL);
+	doc = report_json_header(&o, NULL, NULL, NULL);
 	assert_int_equal(report_json_write(ts->ctx, doc, "/nonexistent/x.json",
 					   &err), -1);
 	assert_non_null(strstr(err, "/nonexistent/x.json: "));
@@ -421,6 +424,87 @@ static struct json_object *idx(struct json_object *o, const char *key,
 	assert_true(json_object_is_type(a, json_type_array));
 	assert_true(i < json_object_array_length(a));
 	return json_object_array_get_idx(a, i);
+}
+
+/* A host's facts, labelled host, with one directory dir. */
+static struct host_facts *fake_facts(void *mem, uint32_t host,
+				     const char *name, const char *dir)
+{
+	struct host_facts *h = talloc_zero(mem, struct host_facts);
+
+	assert_non_null(h);
+	h->host = host;
+	h->hostname = talloc_strdup(h, name);
+	h->kernel = talloc_strdup(h, "Linux");
+	h->kernel_release = talloc_strdup(h, "6.1");
+	h->kernel_version = talloc_strdup(h, "#1");
+	h->machine = talloc_strdup(h, "x86_64");
+	h->cpus = 4 + host;
+	h->memory_bytes = 1000;
+	h->ndirs = 1;
+	h->dirs = talloc_zero(h, struct host_dir);
+	assert_non_null(h->dirs);
+	h->dirs[0].path = talloc_strdup(h, dir);
+	h->dirs[0].device = talloc_strdup(h, "8:1");
+	h->dirs[0].fs_type = talloc_strdup(h, "0x58465342");
+	return h;
+}
+
+/* The host and its directories come from the result's facts, not from
+ * this machine; a job of two hosts shows each host's in hosts. */
+static void test_host_facts(void **state)
+{
+	struct tstate *ts = *state;
+	struct dbench_options o;
+	void *mem = talloc_new(ts->ctx);
+	struct run_result *res = result_new(mem);
+	struct json_object *doc, *h, *d;
+
+	assert_non_null(res);
+	fill_options(&o);
+	/* no facts at all: the schema's minimum */
+	doc = report_json_build(mem, &o, res);
+	assert_non_null(doc);
+	h = result_get(doc, "host");
+	assert_int_equal(json_object_object_length(h), 2);
+	assert_int_equal(result_num(h, "cpus", -1), 0);
+	d = idx(doc, "directories", 0);
+	assert_int_equal(json_object_object_length(d), 1);
+	assert_string_equal(result_str(d, "path", ""), ".");
+	assert_null(result_get(doc, "hosts"));
+	json_object_put(doc);
+	/* two hosts: the header is host 0's, hosts has both */
+	res->nhost_facts = 2;
+	res->host_facts = talloc_zero_array(res, struct host_facts, 2);
+	assert_non_null(res->host_facts);
+	res->host_facts[0] = *fake_facts(res, 1, "hostb", "/b");
+	res->host_facts[1] = *fake_facts(res, 0, "hosta", "/a");
+	res->nhosts = 2;
+	res->host_names = talloc_array(res, char *, 2);
+	assert_non_null(res->host_names);
+	res->host_names[0] = talloc_strdup(res, "hosta");
+	res->host_names[1] = talloc_strdup(res, "hostb");
+	doc = report_json_build(mem, &o, res);
+	assert_non_null(doc);
+	assert_string_equal(result_str(result_get(doc, "host"), "hostname",
+				       ""), "hosta");
+	d = idx(doc, "directories", 0);
+	assert_string_equal(result_str(d, "path", ""), "/a");
+	assert_null(result_get(d, "real_path"));
+	assert_string_equal(result_str(d, "fs_type", ""), "0x58465342");
+	assert_null(result_get(d, "mount_point"));
+	h = idx(doc, "hosts", 1);
+	assert_string_equal(result_str(h, "host", ""), "hostb");
+	assert_string_equal(result_str(result_get(h, "system"), "hostname",
+				       ""), "hostb");
+	assert_int_equal(result_num(result_get(h, "system"), "cpus", 0), 5);
+	assert_string_equal(result_str(idx(h, "directories", 0), "path", ""),
+			    "/b");
+	assert_string_equal(result_str(idx(idx(doc, "hosts", 0),
+					   "directories", 0), "path", ""),
+			    "/a");
+	json_object_put(doc);
+	talloc_free(mem);
 }
 
 /* --disk-test's section, from a hand-made result: every state, the runs,
@@ -549,7 +633,7 @@ static void test_disktest_section(void **state)
 			       "note"));
 
 	/* the whole document: loads back as a disk test */
-	back = report_json_header(&o, NULL, NULL);
+	back = report_json_header(&o, NULL, NULL, NULL);
 	assert_int_equal(result_num(result_get(back, "options"), "repeat", 0),
 			 3);
 	assert_null(result_get(result_get(back, "options"), "clients"));
@@ -585,6 +669,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_attach_write_load, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_load_errors, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_host_facts, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_disktest_section, setup,
 						teardown),

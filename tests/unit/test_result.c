@@ -4,7 +4,9 @@
  * its loadfile line and path as the client saw it), merged (two hosts'
  * results give the sums, maxima, merged histograms, concatenated clients
  * and the earliest first mismatch), serialised and parsed back field by
- * field, and the merge of two serialised halves equal to the whole.
+ * field, and the merge of two serialised halves equal to the whole.  The
+ * host facts given to the build ride along: copied, concatenated by the
+ * merge, serialised.
  */
 #include "config.h"
 
@@ -32,6 +34,26 @@ static const char *load_b =
 	"NT_STATUS_OK\n"
 	"FIND_FIRST \"\\clients\\client1\\*\" 260 1366 3 "
 	"NT_STATUS_OK\n";
+
+/* A host's facts as host_facts_gather() would give them: the second
+ * directory found out nothing. */
+static struct host_dir facts_dirs[] = {
+	{ (char *)"/srv/a", (char *)"/srv/a", (char *)"8:1", (char *)"ext4",
+	  (char *)"/dev/sda1", (char *)"/srv" },
+	{ (char *)"gone", NULL, NULL, NULL, NULL, NULL },
+};
+static const struct host_facts facts = {
+	.host = 99,	/* the build sets the label */
+	.hostname = (char *)"h1",
+	.kernel = (char *)"Linux",
+	.kernel_release = (char *)"6.1",
+	.kernel_version = (char *)"#1 SMP",
+	.machine = (char *)"x86_64",
+	.cpus = 8,
+	.memory_bytes = 1ll << 34,
+	.ndirs = 2,
+	.dirs = facts_dirs,
+};
 
 struct fixture {
 	struct stats_region r;
@@ -116,6 +138,7 @@ static struct run_result *build(void *mem, struct fixture *f, unsigned first,
 		.ended_ns = 1000000000ull * (first + 60),
 		.nprocs = n,
 		.host = first,
+		.host_facts = &facts,
 		.client_ops = true,
 		.pass_records = true,
 		.first_slot = first,
@@ -175,6 +198,14 @@ static void test_build(void **state)
 	assert_int_equal(res->clients[3].nops, 1);
 	assert_int_equal(res->clients[3].ops[0].count, 0);
 	assert_int_equal(res->clients[3].ops[0].errors, 2);
+	/* the host facts: a copy, labelled with the host */
+	assert_int_equal(res->nhost_facts, 1);
+	assert_ptr_equal(result_host_facts(res, 0), &res->host_facts[0]);
+	assert_null(result_host_facts(res, 99));
+	assert_ptr_not_equal(res->host_facts[0].hostname, facts.hostname);
+	assert_string_equal(res->host_facts[0].hostname, "h1");
+	assert_string_equal(res->host_facts[0].dirs[0].mount_point, "/srv");
+	assert_null(res->host_facts[0].dirs[1].device);
 	stats_unmap(&f.r);
 	talloc_free_children(ts->ctx);
 }
@@ -251,7 +282,32 @@ static void assert_client_equal(const struct result_client *a,
 	}
 }
 
-/* Every field; the host label of clients only when with_host. */
+static void assert_facts_equal(const struct host_facts *a,
+			       const struct host_facts *b)
+{
+	assert_int_equal(a->host, b->host);
+	assert_str_equal(a->hostname, b->hostname);
+	assert_str_equal(a->kernel, b->kernel);
+	assert_str_equal(a->kernel_release, b->kernel_release);
+	assert_str_equal(a->kernel_version, b->kernel_version);
+	assert_str_equal(a->machine, b->machine);
+	assert_int_equal(a->cpus, b->cpus);
+	assert_int_equal(a->memory_bytes, b->memory_bytes);
+	assert_int_equal(a->ndirs, b->ndirs);
+	for (uint32_t i = 0; i < a->ndirs; i++) {
+		const struct host_dir *x = &a->dirs[i], *y = &b->dirs[i];
+
+		assert_str_equal(x->path, y->path);
+		assert_str_equal(x->real_path, y->real_path);
+		assert_str_equal(x->device, y->device);
+		assert_str_equal(x->fs_type, y->fs_type);
+		assert_str_equal(x->source, y->source);
+		assert_str_equal(x->mount_point, y->mount_point);
+	}
+}
+
+/* Every field; the host label of clients and the host facts only when
+ * with_host. */
 static void assert_result_equal(const struct run_result *a,
 				const struct run_result *b, bool with_host)
 {
@@ -263,6 +319,7 @@ static void assert_result_equal(const struct run_result *a,
 	assert_int_equal(a->ended_ns, b->ended_ns);
 	assert_int_equal(a->nprocs, b->nprocs);
 	assert_int_equal(a->nclients, b->nclients);
+	assert_int_equal(a->own_target, b->own_target);
 	assert_int_equal(a->interrupted, b->interrupted);
 	assert_int_equal(a->signal, b->signal);
 	assert_int_equal(a->failed, b->failed);
@@ -283,9 +340,26 @@ static void assert_result_equal(const struct run_result *a,
 					 b->clients[i].host);
 	}
 	assert_int_equal(a->series != NULL, b->series != NULL);
-	for (unsigned i = 0; a->series != NULL && i < a->series->nrows; i++)
-		assert_memory_equal(&a->series->rows[i], &b->series->rows[i],
-				    sizeof(a->series->rows[i]));
+	if (a->series != NULL)
+		assert_int_equal(a->series->nrows, b->series->nrows);
+	for (unsigned i = 0; a->series != NULL && i < a->series->nrows; i++) {
+		/* field by field: the padding after phase is not data */
+		const struct series_row *x = &a->series->rows[i];
+		const struct series_row *y = &b->series->rows[i];
+
+		assert_int_equal(x->phase, y->phase);
+		assert_true(x->elapsed_s == y->elapsed_s);
+		assert_true(x->duration_s == y->duration_s);
+		assert_int_equal(x->bytes, y->bytes);
+		assert_int_equal(x->ops, y->ops);
+		assert_int_equal(x->max_ns, y->max_ns);
+		assert_int_equal(x->p99_ns, y->p99_ns);
+	}
+	if (!with_host)
+		return;
+	assert_int_equal(a->nhost_facts, b->nhost_facts);
+	for (uint32_t i = 0; i < a->nhost_facts; i++)
+		assert_facts_equal(&a->host_facts[i], &b->host_facts[i]);
 }
 
 /* Serialised and parsed back: the same result, field by field. */
@@ -302,6 +376,7 @@ static void test_round_trip(void **state)
 	res = build(ts->ctx, &f, 0, 0, 60);
 	res->interrupted = true;
 	res->signal = 2;
+	res->own_target = true;
 	res->phase_seconds[PHASE_WARMUP] = 5;
 	res->series = series_new(res);
 	t->ops = 7;
@@ -350,8 +425,15 @@ static void test_merge(void **state)
 	assert_int_equal(a->nclient_results, 4);
 	assert_int_equal(a->clients[3].client_id, 13);
 	assert_int_equal(a->clients[3].host, 2);
+	/* both hosts' facts, by label */
+	assert_int_equal(a->nhost_facts, 2);
+	assert_non_null(result_host_facts(a, 0));
+	assert_non_null(result_host_facts(a, 2));
+	assert_null(result_host_facts(a, 1));
+	assert_string_equal(result_host_facts(a, 2)->dirs[0].path, "/srv/a");
 	/* b is left as it was */
 	assert_int_equal(b->nclient_results, 2);
+	assert_int_equal(b->nhost_facts, 1);
 	stats_unmap(&f.r);
 	talloc_free_children(ts->ctx);
 }
