@@ -31,7 +31,6 @@
 #include "timer.h"
 #include "util.h"
 
-#define NS_PER_SEC 1000000000ull
 #define POLL_NS (10 * 1000000ull)
 
 /* a worker's memory pool: see worker_main() */
@@ -58,13 +57,10 @@ static uint64_t last_signal_ns;
  */
 static void on_signal(int sig, siginfo_t *si, void *ctx)
 {
-	struct timespec ts;
-	uint64_t now;
+	uint64_t now = now_ns();
 	pid_t from = si != NULL && si->si_code == SI_USER ? si->si_pid : 0;
 
 	(void)ctx;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	now = (uint64_t)ts.tv_sec * NS_PER_SEC + (uint64_t)ts.tv_nsec;
 	if (signal_count > 0 && from != 0 && from == last_sender &&
 	    sig == got_signal && now - last_signal_ns < SIGNAL_ECHO_NS)
 		return;
