@@ -17,6 +17,7 @@
 
 #include "atomic.h"
 #include "client.h"
+#include "client_tree.h"
 #include "ntstatus.h"
 #include "timer.h"
 #include "util.h"
@@ -153,15 +154,6 @@ static uint64_t rng_next(struct client *c)
 	return z ^ (z >> 31);
 }
 
-char *client_path_for(void *mem_ctx, const struct path *p, unsigned client)
-{
-	if (p->client_pos < 0)
-		return talloc_strndup(mem_ctx, p->text, p->len);
-	return talloc_asprintf(mem_ctx, "%.*sclient%u%s", (int)p->client_pos,
-			       p->text, client,
-			       p->text + p->client_pos + p->client_len);
-}
-
 /* Append n bytes to a growing scratch string. */
 static int scratch_put(struct client *c, int k, size_t *used, const char *s,
 		       size_t n)
@@ -245,36 +237,6 @@ static const char *resolve_random_path(struct client *c, int k,
 	if (used == 0 && scratch_put(c, k, &used, "", 0) != 0)
 		return NULL;
 	return c->scratch[k];
-}
-
-/*
- * "client<N>" into buf (at least 24 bytes); its length.  By hand: the
- * first snprintf() of a fresh worker faults in the pages of printf's
- * code and tables, ~5 of its few dozen page faults before it can start.
- */
-static size_t client_name(char *buf, unsigned id)
-{
-	char digits[16];
-	size_t n = 0, len = 0;
-
-	do {
-		digits[n++] = (char)('0' + id % 10);
-		id /= 10;
-	} while (id != 0);
-	memcpy(buf, "client", 6);
-	len = 6;
-	while (n > 0)
-		buf[len++] = digits[--n];
-	buf[len] = '\0';
-	return len;
-}
-
-char *client_dir_name(void *mem_ctx, unsigned client_id)
-{
-	char name[24];
-
-	client_name(name, client_id);
-	return talloc_asprintf(mem_ctx, "clients/%s", name);
 }
 
 struct client *client_new(void *mem_ctx, const struct dbench_options *opts,

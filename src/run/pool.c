@@ -26,6 +26,7 @@
 
 #include "atomic.h"
 #include "client.h"
+#include "client_tree.h"
 #include "pool.h"
 #include "report.h"
 #include "timer.h"

@@ -10,7 +10,7 @@
 #include <talloc.h>
 
 #include "atomic.h"
-#include "client.h"
+#include "client_tree.h"
 #include "result.h"
 
 #define RESULT_MAGIC 0x31524244u	/* "DBR1" read as little-endian */
