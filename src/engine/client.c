@@ -5,6 +5,8 @@
  * It never sleeps: a line that must wait (a timestamp, the -R pace, SLEEP,
  * WAITSP) returns STEP_WAIT, so that the worker's loop can run the other
  * clients of its process meanwhile and end every wait on the stop.
+ * The recording into the stats slot is record.h's (static, compiled
+ * here); creating a client and its cleanup are client_setup.c's.
  */
 #include "config.h"
 
