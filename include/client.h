@@ -5,8 +5,10 @@
  * paths once (client_new), then client_step() runs the program one line at
  * a time: control commands are handled here, measured ops go through the
  * backend, are timed (timer.h: the invariant TSC or CLOCK_MONOTONIC) and
- * recorded in the client's own stats slot.  Nothing here exits the process; fatal problems are reported
- * on stderr once, with their context, and returned.
+ * recorded in the client's own stats slot.  Nothing here exits the
+ * process; fatal problems are reported on stderr once, with their
+ * context, and returned.  The names of a client's files are
+ * client_tree.h's.
  */
 #ifndef DBENCH_CLIENT_H
 #define DBENCH_CLIENT_H
@@ -15,6 +17,7 @@
 #include <stdint.h>
 
 #include "backend.h"
+#include "client_tree.h"	/* client_dir_name() */
 #include "options.h"
 #include "program.h"
 #include "stats.h"
@@ -46,19 +49,6 @@ struct client *client_new(void *mem_ctx, const struct dbench_options *opts,
 			  const struct program *prog, unsigned prog_index,
 			  const struct backend *be, const char *directory,
 			  struct stats_region *region, unsigned slot);
-
-/*
- * The tree of client `client_id` relative to its target directory,
- * "clients/client<N>", allocated under mem_ctx (NULL when out of memory).
- * The one place that spells it.
- */
-char *client_dir_name(void *mem_ctx, unsigned client_id);
-
-/*
- * Resolve a path of the program for client number `client` (no "$i"
- * substitution).  Returns a string allocated under mem_ctx.
- */
-char *client_path_for(void *mem_ctx, const struct path *p, unsigned client);
 
 /* Mark the start of the run (the gate opened at start_ns). */
 void client_start(struct client *c, uint64_t start_ns);

@@ -22,6 +22,7 @@
 
 #include "histogram.h"
 #include "program.h"
+#include "util.h"	/* now_ns(), wall_ns() */
 
 enum run_phase {
 	PHASE_PREPARE = 0,
@@ -381,11 +382,5 @@ void stats_slot_reset(const struct stats_region *r, unsigned slot,
  * leave them all in the reader's memory.
  */
 void stats_slot_release(const struct stats_region *r, unsigned slot);
-
-/* Monotonic clock in nanoseconds. */
-uint64_t now_ns(void);
-
-/* Wall clock (CLOCK_REALTIME) in nanoseconds since the epoch. */
-uint64_t wall_ns(void);
 
 #endif

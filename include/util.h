@@ -23,6 +23,15 @@
 #define HOT_PATH
 #endif
 
+/* Nanoseconds in a second: the one spelling of it. */
+#define NS_PER_SEC 1000000000ull
+
+/* The monotonic clock (CLOCK_MONOTONIC) in nanoseconds. */
+uint64_t now_ns(void);
+
+/* The wall clock (CLOCK_REALTIME) in nanoseconds since the epoch. */
+uint64_t wall_ns(void);
+
 /*
  * Parse a whole string as a decimal or 0x-hex integer within [min, max].
  * Returns 0 and sets *out, or -1 (not a number, trailing junk, out of range).

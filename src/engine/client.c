@@ -5,6 +5,8 @@
  * It never sleeps: a line that must wait (a timestamp, the -R pace, SLEEP,
  * WAITSP) returns STEP_WAIT, so that the worker's loop can run the other
  * clients of its process meanwhile and end every wait on the stop.
+ * The recording into the stats slot is record.h's (static, compiled
+ * here); creating a client and its cleanup are client_setup.c's.
  */
 #include "config.h"
 
@@ -17,10 +19,14 @@
 
 #include "atomic.h"
 #include "client.h"
+#include "client_tree.h"
 #include "ntstatus.h"
 #include "timer.h"
 #include "util.h"
 #include "vfs.h"
+
+#include "client_private.h"
+#include "record.h"
 
 /* The program's directory numbers are the vfs hint's (struct vfs_hint). */
 _Static_assert(PATH_DIR_ROOT == VFS_DIR_ROOT && PATH_DIR_NONE == VFS_DIR_NONE,
@@ -33,116 +39,6 @@ _Static_assert(PATH_DIR_ROOT == VFS_DIR_ROOT && PATH_DIR_NONE == VFS_DIR_NONE,
 #define CLIENT_IO_KINDS	(CLIENT_KIND_BIT(OP_WRITEX) | CLIENT_KIND_BIT(OP_READX) | \
 			 CLIENT_KIND_BIT(OP_WRITE5) | CLIENT_KIND_BIT(OP_READ5))
 
-/* latencies staged for the histograms (struct client.hstage) */
-#define CLIENT_HSTAGE		128
-#define CLIENT_HSTAGE_BUCKET_BITS 16
-_Static_assert(HIST_BUCKETS <= 1u << CLIENT_HSTAGE_BUCKET_BITS,
-	       "a staged latency's bucket fits its bits");
-
-struct loop_frame {
-	uint32_t start;		/* index of the first op in the body */
-	int64_t left;		/* iterations still to run, this one included */
-};
-
-/*
- * What the engine remembers about a handle slot, for error messages.  All
- * zero is the initial state: the table is calloc'ed, so the slots a client
- * has not used yet cost no memory (our default loadfile has 55,000).
- */
-struct handle_info {
-	uint32_t open_op;	/* 1 + last NTCreateX on it, 0 if none */
-	uint32_t close_op;	/* 1 + last Close on it, 0 if none */
-	uint32_t open_status;
-	int open_err;
-	bool open;
-};
-
-struct client {
-	/*
-	 * What every op reads or writes comes first, together: each of the
-	 * op's system calls evicts most of the first-level cache, so every
-	 * cache line the engine touches after it is a miss of its own.
-	 */
-	const struct program *prog;
-	backend_op_fn const *be_ops;	/* be->ops */
-	void *be_state;
-	struct stats_header *hdr;	/* region->hdr */
-	struct client_slot *slot;
-	struct client_live *live;	/* its entry in region->live */
-	struct handle_info *handles;
-	const struct dbench_options *opts;
-	uint32_t pc;
-	uint32_t seen_phase;
-	int64_t repeat_left;		/* runs of the op at pc still owed */
-	uint64_t paced_bytes;		/* bytes since start, for -R */
-	unsigned nhstage;		/* latencies in hstage */
-	bool failed;
-	/* facts of the run, fixed at client_new (read at every op) */
-	bool paced;		/* -R or a timed loadfile: ops may wait */
-	bool series;		/* a series or JSON report reads the ticks */
-	bool no_status;		/* be->flags & BACKEND_NO_STATUS */
-	bool relative;		/* prog->relative: keep last_arg */
-	/* the paths of the op being run and their directories, for a vfs
-	 * that keeps directories open (cfg.hint) */
-	struct vfs_hint hint;
-
-	const struct backend *be;
-	struct stats_region *region;
-	unsigned id;			/* client id: names its tree */
-	unsigned slot_index;		/* its slot in the region */
-
-	/*
-	 * Paths are resolved when an op runs, into scratch[0] and [1]:
-	 * copying 50 bytes costs less than keeping a resolved copy of every
-	 * path per client (Debian's client.txt has 261 distinct paths, our
-	 * default loadfile 8,535: half a megabyte per client, and thousands
-	 * of allocations at start-up).
-	 */
-	char cname[24];			/* "client<N>": the substitution */
-	size_t cname_len;
-	char *scratch[2];
-	size_t scratch_len[2];
-	/* scratch[k] starts with 8 bytes of a path's text before its
-	 * substitution point ("clients/", as spelled) and cname: only the
-	 * rest of the next such path needs copying */
-	bool scratch_kept[2];
-	char **randstr;			/* RANDOMSTRING values, per index */
-
-	struct loop_frame *loops;	/* program->max_loop_depth frames */
-	uint32_t depth;
-	/* last value of each argument of each measured op kind, for +y
-	 * (kept only when the program has one: relative) */
-	int64_t last_arg[OP_NUM_MEASURED][PROGRAM_MAX_ARGS];
-
-	const char *pattern;		/* WRITEPATTERN text, NULL = zeros */
-	size_t pattern_len;
-	uint8_t *wbuf;
-	size_t wbuf_len;		/* bytes of wbuf filled with the pattern */
-	void *zeros_owner;		/* talloc owner of the zeros mapping */
-	const uint8_t *zeros;		/* never-written anonymous pages */
-	size_t zeros_len;
-
-	uint64_t rng;
-	uint64_t start_ns;
-	uint64_t pass_start_ns;
-	uint64_t wake_ns;		/* STEP_WAIT: until when (monotonic) */
-	uint64_t sleep_until;		/* a SLEEP at pc in progress, or 0 */
-
-	/*
-	 * Latencies on their way to the histograms (hist_flush()): the
-	 * bucket (hist_index()) in the low CLIENT_HSTAGE_BUCKET_BITS bits,
-	 * the op kind above.  Counted at once, each latency found its
-	 * bucket's cache line evicted by the op's own system calls: a miss
-	 * an op, 4% of a worker's user time on client.txt.  A batch is
-	 * counted in a loop with no call in it, where the misses overlap.
-	 * The op's count, sum and maximum are written at once, as before:
-	 * the parent reads those every second, the histograms only once
-	 * the clients have stopped (every way out of client_step() but
-	 * STEP_OK and STEP_WAIT flushes).
-	 */
-	uint32_t hstage[CLIENT_HSTAGE];
-};
-
 static uint64_t rng_next(struct client *c)
 {
 	/* splitmix64: small, fast and good enough for offsets and names */
@@ -151,15 +47,6 @@ static uint64_t rng_next(struct client *c)
 	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
 	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
 	return z ^ (z >> 31);
-}
-
-char *client_path_for(void *mem_ctx, const struct path *p, unsigned client)
-{
-	if (p->client_pos < 0)
-		return talloc_strndup(mem_ctx, p->text, p->len);
-	return talloc_asprintf(mem_ctx, "%.*sclient%u%s", (int)p->client_pos,
-			       p->text, client,
-			       p->text + p->client_pos + p->client_len);
 }
 
 /* Append n bytes to a growing scratch string. */
@@ -245,125 +132,6 @@ static const char *resolve_random_path(struct client *c, int k,
 	if (used == 0 && scratch_put(c, k, &used, "", 0) != 0)
 		return NULL;
 	return c->scratch[k];
-}
-
-/*
- * "client<N>" into buf (at least 24 bytes); its length.  By hand: the
- * first snprintf() of a fresh worker faults in the pages of printf's
- * code and tables, ~5 of its few dozen page faults before it can start.
- */
-static size_t client_name(char *buf, unsigned id)
-{
-	char digits[16];
-	size_t n = 0, len = 0;
-
-	do {
-		digits[n++] = (char)('0' + id % 10);
-		id /= 10;
-	} while (id != 0);
-	memcpy(buf, "client", 6);
-	len = 6;
-	while (n > 0)
-		buf[len++] = digits[--n];
-	buf[len] = '\0';
-	return len;
-}
-
-char *client_dir_name(void *mem_ctx, unsigned client_id)
-{
-	char name[24];
-
-	client_name(name, client_id);
-	return talloc_asprintf(mem_ctx, "clients/%s", name);
-}
-
-struct client *client_new(void *mem_ctx, const struct dbench_options *opts,
-			  const struct program *prog, unsigned prog_index,
-			  const struct backend *be, const char *directory,
-			  struct stats_region *region, unsigned slot)
-{
-	unsigned client = stats_client_id(region, slot);
-	struct backend_client_config cfg = {
-		.opts = opts,
-		.client = client,
-		.directory = directory,
-		.nhandles = prog->nhandles,
-	};
-	struct client *c = talloc_zero(mem_ctx, struct client);
-	char *err = NULL;
-	uint64_t setup_ns;
-	int rc;
-
-	if (c == NULL)
-		goto nomem;
-	cfg.hint = &c->hint;
-	c->opts = opts;
-	c->prog = prog;
-	c->be = be;
-	c->be_ops = be->ops;
-	c->region = region;
-	c->hdr = region->hdr;
-	c->paced = opts->target_rate > 0 || prog->times != NULL;
-	c->series = opts->series_path != NULL || opts->json_path != NULL;
-	c->no_status = (be->flags & BACKEND_NO_STATUS) != 0;
-	c->relative = prog->relative;
-	c->slot = &region->slots[slot];
-	c->live = &region->live[slot];
-	c->id = client;
-	c->slot_index = slot;
-	c->rng = 0x6462656e6368ull ^ ((uint64_t)client << 32);
-	c->slot->program = prog_index;
-	c->slot->client_id = client;
-
-	c->cname_len = client_name(c->cname, client);
-	for (unsigned k = 0; k < 2; k++) {
-		c->scratch_len[k] = prog->max_path_len + sizeof(c->cname) + 1;
-		c->scratch[k] = talloc_array(c, char, c->scratch_len[k]);
-		if (c->scratch[k] == NULL)
-			goto nomem;
-	}
-	c->randstr = talloc_zero_array(c, char *,
-				       prog->nrandom ? prog->nrandom : 1);
-	c->handles = util_zero_pages(c, sizeof(struct handle_info) *
-					       (prog->nhandles ? prog->nhandles : 1));
-	c->loops = talloc_array(c, struct loop_frame,
-				prog->max_loop_depth ? prog->max_loop_depth : 1);
-	if (c->randstr == NULL || c->handles == NULL || c->loops == NULL)
-		goto nomem;
-
-	setup_ns = now_ns();
-	rc = be->setup(c, &cfg, &c->be_state, &err);
-	STORE(c->live->setup_ns, now_ns() - setup_ns);
-	if (rc != 0) {
-		fprintf(stderr, "dbench: client %u: %s backend setup: %s\n",
-			client, be->name, err ? err : "failed");
-		talloc_free(c);
-		return NULL;
-	}
-	return c;
-
-nomem:
-	fprintf(stderr, "dbench: client %u: out of memory\n", client);
-	talloc_free(c);
-	return NULL;
-}
-
-void client_start(struct client *c, uint64_t start_ns)
-{
-	c->start_ns = start_ns;
-	c->pass_start_ns = start_ns;
-	STORE(c->slot->start_ns, start_ns);
-	STORE(c->live->state, CLIENT_RUNNING);
-}
-
-bool client_failed(const struct client *c)
-{
-	return c->failed;
-}
-
-uint64_t client_wake_at(const struct client *c)
-{
-	return c->wake_ns;
 }
 
 /* A control command's argument i: the compiler allows plain numbers only. */
@@ -616,73 +384,6 @@ static bool fault_is_fatal(const struct client *c, int err)
 	return ntstatus_fault_class(err) != FAULT_NONE;
 }
 
-/* Count the staged latencies into the slot's histograms. */
-HOT_PATH
-static void hist_flush(struct client *c)
-{
-	struct client_slot *s = c->slot;
-	const uint32_t mask = (1u << CLIENT_HSTAGE_BUCKET_BITS) - 1;
-
-	for (unsigned i = 0; i < c->nhstage; i++)
-		stats_hist_count(s, c->hstage[i] >> CLIENT_HSTAGE_BUCKET_BITS,
-				 c->hstage[i] & mask);
-	c->nhstage = 0;
-}
-
-/* Record one measured op in the slot. */
-HOT_PATH
-static void record(struct client *c, enum op_kind k, uint64_t lat,
-		   uint64_t bytes)
-{
-	struct client_slot *s = c->slot;
-	struct client_live *l = c->live;
-	struct slot_op *os = &s->ops[k];
-	uint64_t tick = LOAD(c->hdr->tick);
-
-	if (!(s->ops_used & (1ull << k)))
-		__atomic_store_n(&s->ops_used, s->ops_used | (1ull << k),
-				 __ATOMIC_RELEASE);
-	STORE(os->count, os->count + 1);
-	STORE(os->sum_ns, os->sum_ns + lat);
-	if (lat > os->max_ns)
-		STORE(os->max_ns, lat);
-	c->hstage[c->nhstage++] = (uint32_t)k << CLIENT_HSTAGE_BUCKET_BITS |
-				  hist_index(lat);
-	if (c->nhstage == CLIENT_HSTAGE)
-		hist_flush(c);
-	/* the once-a-second series, only when someone will read it */
-	if (c->series)
-		stats_tick_record(s, tick, lat, bytes);
-	if (bytes != 0) {
-		STORE(l->bytes, l->bytes + bytes);
-		if (k == OP_READX || k == OP_READ5)
-			STORE(l->read_bytes, l->read_bytes + bytes);
-	}
-	if (l->tick_seen != tick) {
-		STORE(l->tick_max_ns, lat);
-		STORE(l->tick_seen, tick);
-	} else if (lat > l->tick_max_ns) {
-		STORE(l->tick_max_ns, lat);
-	}
-}
-
-static void record_mismatch(struct client *c, const struct op *op,
-			    uint32_t status, int err, int64_t found)
-{
-	struct mismatch_stats *m = &c->slot->mm[op->kind];
-
-	if (m->first_wall_ns == 0) {
-		STORE(m->first_op, (uint32_t)(op - c->prog->ops));
-		STORE(m->first_status, status);
-		STORE(m->first_err, err);
-		STORE(m->first_client, c->id);
-		STORE(m->first_found, found);
-		__atomic_store_n(&m->first_wall_ns, wall_ns(),
-				 __ATOMIC_RELEASE);
-	}
-	STORE(m->count, m->count + 1);
-}
-
 /*
  * Follow the parent's phase: entering warmup or execute starts this
  * client's counters afresh.  Called before every op is timed, so an op
@@ -780,6 +481,30 @@ static inline void resolve_args(struct client *c, const struct op *op,
 	}
 }
 
+/* What became of the handle an NTCreateX or a Close used, for the
+ * messages about a later op on it. */
+static inline void note_handle(struct client *c, const struct op *op,
+			       const struct op_call *call, uint32_t status)
+{
+	if (op->kind == OP_NTCREATEX && op->handle >= 0) {
+		struct handle_info *h = &c->handles[op->handle];
+
+		/* as on an SMB server, a failed open leaves an open handle
+		 * of the same number alone */
+		if (status == NT_STATUS_OK || !h->open) {
+			h->open_op = (uint32_t)(op - c->prog->ops) + 1;
+			h->open_status = status;
+			h->open_err = call->err;
+			h->open = status == NT_STATUS_OK;
+		}
+	} else if (op->kind == OP_CLOSE && op->handle >= 0 &&
+		   status == NT_STATUS_OK) {
+		c->handles[op->handle].open = false;
+		c->handles[op->handle].close_op =
+			(uint32_t)(op - c->prog->ops) + 1;
+	}
+}
+
 HOT_PATH
 static enum client_step_result run_measured(struct client *c,
 					    const struct op *op)
@@ -840,23 +565,7 @@ static enum client_step_result run_measured(struct client *c,
 	record(c, op->kind, lat, call.bytes);
 	c->paced_bytes += call.bytes;
 
-	if (op->kind == OP_NTCREATEX && op->handle >= 0) {
-		struct handle_info *h = &c->handles[op->handle];
-
-		/* as on an SMB server, a failed open leaves an open handle
-		 * of the same number alone */
-		if (status == NT_STATUS_OK || !h->open) {
-			h->open_op = (uint32_t)(op - c->prog->ops) + 1;
-			h->open_status = status;
-			h->open_err = call.err;
-			h->open = status == NT_STATUS_OK;
-		}
-	} else if (op->kind == OP_CLOSE && op->handle >= 0 &&
-		   status == NT_STATUS_OK) {
-		c->handles[op->handle].open = false;
-		c->handles[op->handle].close_op =
-			(uint32_t)(op - c->prog->ops) + 1;
-	}
+	note_handle(c, op, &call, status);
 
 	if (c->no_status) {
 		if (status == NT_STATUS_OK)
@@ -885,7 +594,8 @@ static enum client_step_result run_measured(struct client *c,
 			fprintf(stderr, "dbench: client %u, %s:%u: FIND_FIRST "
 				"\"%s\": expected %lld entries, found %lld\n",
 				c->id, client_file(c), op->line, call.path[0],
-				(long long)call.arg[2], (long long)call.result);
+				(long long)call.arg[2],
+				(long long)call.result);
 			return fail_client(c, op);
 		}
 		record_mismatch(c, op, status, 0, call.result);
@@ -942,6 +652,52 @@ static void advance(struct client *c)
 	}
 }
 
+/* The program has run to its end: record the pass in the client's slot s
+ * and live entry l, and start the next. */
+static inline enum client_step_result end_pass(struct client *c,
+					struct client_slot *s,
+					struct client_live *l)
+{
+	uint64_t now = now_ns();
+	uint32_t n = s->npass_records;
+
+	if (n < STATS_MAX_PASS_RECORDS) {
+		s->pass[n].ms = (uint32_t)((now - c->pass_start_ns) /
+					   1000000u);
+		s->pass[n].at_ms = (uint32_t)((now - c->start_ns) /
+					      1000000u);
+		STORE(s->npass_records, n + 1);
+	}
+	STORE(l->passes, l->passes + 1);
+	c->pc = 0;
+	c->depth = 0;
+	c->repeat_left = 0;
+	c->pass_start_ns = now;
+	hist_flush(c);
+	return STEP_PASS_DONE;
+}
+
+/* ENDLOOP at pc: back to the start of the body, or out of the loop. */
+static inline void end_loop(struct client *c)
+{
+	if (c->depth > 0 && --c->loops[c->depth - 1].left > 0) {
+		c->pc = c->loops[c->depth - 1].start;
+	} else {
+		if (c->depth > 0)
+			c->depth--;
+		c->pc++;
+	}
+}
+
+/* WRITEPATTERN: the data the following writes carry. */
+static inline void set_pattern(struct client *c, const struct program *prog,
+			       const struct op *op)
+{
+	c->pattern = prog->texts[op->text].p;
+	c->pattern_len = prog->texts[op->text].len;
+	c->wbuf_len = 0;	/* refill with the new pattern */
+}
+
 HOT_PATH
 enum client_step_result client_step(struct client *c)
 {
@@ -961,25 +717,8 @@ enum client_step_result client_step(struct client *c)
 	}
 	sync_phase(c);
 
-	if (c->pc >= prog->nops) {
-		uint64_t now = now_ns();
-		uint32_t n = s->npass_records;
-
-		if (n < STATS_MAX_PASS_RECORDS) {
-			s->pass[n].ms = (uint32_t)((now - c->pass_start_ns) /
-						   1000000u);
-			s->pass[n].at_ms = (uint32_t)((now - c->start_ns) /
-						      1000000u);
-			STORE(s->npass_records, n + 1);
-		}
-		STORE(l->passes, l->passes + 1);
-		c->pc = 0;
-		c->depth = 0;
-		c->repeat_left = 0;
-		c->pass_start_ns = now;
-		hist_flush(c);
-		return STEP_PASS_DONE;
-	}
+	if (c->pc >= prog->nops)
+		return end_pass(c, s, l);
 
 	op = &prog->ops[c->pc];
 	STORE(l->cur_op, c->pc);
@@ -999,13 +738,7 @@ enum client_step_result client_step(struct client *c)
 		break;
 	}
 	case OP_ENDLOOP:
-		if (c->depth > 0 && --c->loops[c->depth - 1].left > 0) {
-			c->pc = c->loops[c->depth - 1].start;
-		} else {
-			if (c->depth > 0)
-				c->depth--;
-			c->pc++;
-		}
+		end_loop(c);
 		break;
 	case OP_REPEAT: {
 		int64_t n = control_value(c, op, 0);
@@ -1041,9 +774,7 @@ enum client_step_result client_step(struct client *c)
 		advance(c);
 		break;
 	case OP_WRITEPATTERN:
-		c->pattern = prog->texts[op->text].p;
-		c->pattern_len = prog->texts[op->text].len;
-		c->wbuf_len = 0;	/* refill with the new pattern */
+		set_pattern(c, prog, op);
 		advance(c);
 		break;
 	case OP_RANDOMSTRING:
@@ -1061,26 +792,4 @@ enum client_step_result client_step(struct client *c)
 	}
 	STORE(l->lines, l->lines + 1);
 	return res;
-}
-
-int client_cleanup(struct client *c)
-{
-	char *dir;
-	int ret;
-
-	STORE(c->live->state, CLIENT_CLEANUP);
-	if (c->opts->skip_cleanup)
-		return 0;
-	dir = client_dir_name(c, c->id);
-	if (dir == NULL)
-		return -1;
-	ret = c->be->cleanup(c->be_state, dir);
-	if (ret != 0) {
-		fprintf(stderr, "dbench: client %u: cleanup of %s: %s\n",
-			c->id, dir, strerror(-ret));
-		talloc_free(dir);
-		return -1;
-	}
-	talloc_free(dir);
-	return 0;
 }

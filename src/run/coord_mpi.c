@@ -31,7 +31,6 @@
 #include "pool.h"
 #include "util.h"
 
-#define NS_PER_SEC 1000000000ull
 #define TICK_TIMEOUT_NS (5 * NS_PER_SEC)
 /* the start waits for every rank to prepare its clients, the gather for
  * every rank to clean up: both may take long on a slow filesystem */

@@ -10,8 +10,7 @@
 #include <string.h>
 
 #include "coord.h"
-
-#define NS_PER_SEC 1000000000ull
+#include "util.h"
 
 static double secs(uint64_t ns)
 {

@@ -4,7 +4,9 @@
  * client is prepared, release them all at once by closing the gate pipe,
  * reap them, report and clean up after a worker that died, and pass
  * signals on.  Nothing is printed from a signal handler: the handlers
- * only set flags.  The run loop (runloop.c) drives it.
+ * only set flags.  The run loop (runloop.c) drives it.  This is the
+ * parent's side: a worker's own is worker.c, the watch over stalled
+ * workers in the cleanup phase watchdog.c.
  */
 #include "config.h"
 
@@ -16,27 +18,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <talloc.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "atomic.h"
 #include "client.h"
+#include "client_tree.h"
 #include "pool.h"
 #include "report.h"
 #include "timer.h"
 #include "util.h"
+#include "worker.h"
 
-#define NS_PER_SEC 1000000000ull
 #define POLL_NS (10 * 1000000ull)
-
-/* a worker's memory pool: see worker_main() */
-#define WORKER_POOL_BASE   (256u * 1024)
-#define WORKER_POOL_CLIENT (64u * 1024)
 
 /* a repeat of a signal from the same sender within this is the same
  * request sent twice (see on_signal()): timeout and systemd send both at
@@ -58,13 +55,10 @@ static uint64_t last_signal_ns;
  */
 static void on_signal(int sig, siginfo_t *si, void *ctx)
 {
-	struct timespec ts;
-	uint64_t now;
+	uint64_t now = now_ns();
 	pid_t from = si != NULL && si->si_code == SI_USER ? si->si_pid : 0;
 
 	(void)ctx;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	now = (uint64_t)ts.tv_sec * NS_PER_SEC + (uint64_t)ts.tv_nsec;
 	if (signal_count > 0 && from != 0 && from == last_sender &&
 	    sig == got_signal && now - last_signal_ns < SIGNAL_ECHO_NS)
 		return;
@@ -73,235 +67,6 @@ static void on_signal(int sig, siginfo_t *si, void *ctx)
 	last_signal_ns = now;
 	signal_count++;
 }
-
-/* ---- worker side ---------------------------------------------------- */
-
-static void set_state(struct client_live *s, enum client_state st)
-{
-	__atomic_store_n(&s->state, (uint32_t)st, __ATOMIC_RELEASE);
-}
-
-/* Prepare the worker's clients (each marked ready or failed); 0, or 1
- * when one could not be prepared. */
-static int worker_prepare(struct run *run, const struct worker *w, void *mem,
-			  struct client **cl)
-{
-	const struct run_setup *su = run->su;
-	const struct dbench_options *opts = run->opts;
-	struct stats_region *r = &run->region;
-	int rc = 0;
-
-	for (unsigned i = 0; i < w->n; i++) {
-		unsigned slot = w->first + i;
-		unsigned id = stats_client_id(r, slot);
-		unsigned pi = id % su->nprograms;
-		unsigned d = id % opts->ndirectories;
-
-		STORE(r->slots[slot].directory, d);
-		cl[i] = client_new(mem, opts, su->programs[pi], pi,
-				   su->backend, opts->directories[d], r, slot);
-		if (cl[i] == NULL) {
-			set_state(&r->live[slot], CLIENT_FAILED);
-			rc = 1;
-		} else {
-			set_state(&r->live[slot], CLIENT_READY);
-		}
-	}
-	return rc;
-}
-
-/*
- * The rest of client i's turn in the worker's loop, after the hot path
- * (a client not waiting ran a line: res) or instead of it (a client that
- * waits, wake[i] != 0): start it when its time has come and run its line,
- * and note what it waits for.  Returns true when the client has ended
- * (its end noted).  *rc becomes 1 when it failed.  wake[i] is when it may
- * run next (0: now).
- */
-static bool worker_turn(struct run *run, const struct worker *w,
-			struct client **cl, uint64_t *wake, unsigned i,
-			enum client_step_result res, int *rc)
-{
-	struct stats_region *r = &run->region;
-	struct client_live *s = &r->live[w->first + i];
-
-	if (wake[i] != 0) {
-		uint64_t now = now_ns();
-
-		if (now < wake[i] && !LOAD(r->hdr->stop))
-			return false;
-		wake[i] = 0;
-		if (LOAD(s->state) == CLIENT_READY)
-			client_start(cl[i], now);
-		res = client_step(cl[i]);
-	}
-	if (res == STEP_WAIT) {
-		/* 0 means "now" here: a wake time of 0 cannot be */
-		wake[i] = client_wake_at(cl[i]) | 1;
-		return false;
-	}
-	if (res == STEP_OK || (res == STEP_PASS_DONE && !run->opts->run_once))
-		return false;
-	STORE(s->end_ns, now_ns());
-	if (res == STEP_FAILED) {
-		set_state(s, CLIENT_FAILED);
-		*rc = 1;
-	}
-	return true;
-}
-
-/*
- * Run the worker's clients from the release (staggered with --stagger)
- * until each has stopped; 0, or 1 when one failed.  An event loop: a
- * client whose line must wait (a timestamp, the pace, SLEEP, WAITSP) is
- * passed over until its time, so the clients of one process progress as
- * if each had its own, and when all of them wait the process sleeps
- * until the earliest wake-up, or the stop, whichever comes first.
- * (Kept out of line, so that its loop sits with the per-op path rather
- * than inside the parent's start code.)
- */
-HOT_PATH __attribute__((noinline))
-static int worker_run(struct run *run, const struct worker *w,
-		      struct client **cl, bool *done, uint64_t *wake)
-{
-	struct stats_region *r = &run->region;
-	uint64_t release = LOAD(r->hdr->release_ns);
-	unsigned active = w->n;
-	bool alone = w->n == 1;
-	int rc = 0;
-
-	for (unsigned i = 0; i < w->n; i++) {
-		wake[i] = release;
-		if (run->opts->stagger > 0)
-			wake[i] += (uint64_t)(w->first + i) * 10000000ull;
-		if (wake[i] == release) {
-			client_start(cl[i], release);
-			wake[i] = 0;
-		}
-	}
-	while (active > 0) {
-		uint64_t earliest = UINT64_MAX;
-		bool ran = false;
-
-		for (unsigned i = 0; i < w->n; i++) {
-			enum client_step_result res = STEP_WAIT;
-
-			if (done[i])
-				continue;
-			/* the hot path: a client that does not wait runs
-			 * (alone in its process, on and on: between its
-			 * steps there is nothing else to do) */
-			if (wake[i] == 0) {
-				do
-					res = client_step(cl[i]);
-				while (res == STEP_OK && alone);
-				if (res == STEP_OK) {
-					ran = true;
-					continue;
-				}
-			}
-			if (worker_turn(run, w, cl, wake, i, res, &rc)) {
-				done[i] = true;
-				active--;
-			} else if (wake[i] == 0) {
-				ran = true;
-			} else if (wake[i] < earliest) {
-				earliest = wake[i];
-			}
-		}
-		if (!ran && active > 0)
-			sleep_until_ns(earliest, &r->hdr->stop);
-	}
-	return rc;
-}
-
-/*
- * The parent coordinates the stop: a worker ignores the signals that ask
- * for one (SIGINT, SIGTERM, SIGHUP), so that a signal to the whole process
- * group (timeout, systemd, kill -- -PGID) reaches the parent alone in
- * effect, and the workers stop on its stop word, finish their op and
- * clean up.  What must end a worker outright is SIGKILL (as the parent
- * does on a second signal, or to a worker stalled in the cleanup), and
- * its parent's death (PR_SET_PDEATHSIG).
- */
-static void worker_signals(void)
-{
-	signal(SIGINT, SIG_IGN);
-	signal(SIGHUP, SIG_IGN);
-	signal(SIGTERM, SIG_IGN);
-	signal(SIGPIPE, SIG_DFL);
-}
-
-/*
- * The worker's memory: a pool of fresh pages instead of the heap
- * inherited from the parent (each heap page written in a fresh process is
- * a copy-on-write fault and a private page: preparing a client took
- * 1.6 ms of CPU, 0.9 ms with the pool, 0.7 s less before 1,024 clients
- * start).  malloc maps a block this large on its own only while its
- * threshold for that is the default: a large block the parent freed
- * raises it, and the pool then came from the heap, some 250 KB more of
- * each worker's memory at 1,024 clients.  What does not fit, or is
- * allocated after the pool is spent, comes from malloc as usual.
- */
-static void *worker_pool(const struct worker *w)
-{
-#ifdef M_MMAP_THRESHOLD
-	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
-#endif
-	return talloc_pool(NULL, WORKER_POOL_BASE +
-					 (size_t)w->n * WORKER_POOL_CLIENT);
-}
-
-static int worker_main(struct run *run, const struct worker *w, int gate_fd,
-		       pid_t parent)
-{
-	struct stats_region *r = &run->region;
-	void *mem = worker_pool(w);
-	struct client **cl = talloc_zero_array(mem, struct client *, w->n);
-	bool *done = talloc_zero_array(mem, bool, w->n);
-	uint64_t *wake = talloc_zero_array(mem, uint64_t, w->n);
-	int rc = 0;
-	char b;
-
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)
-		_exit(1);
-	worker_signals();
-
-	if (cl == NULL || done == NULL || wake == NULL) {
-		fprintf(stderr, "dbench: client %u: out of memory\n",
-			stats_client_id(r, w->first));
-		for (unsigned i = 0; i < w->n; i++)
-			set_state(&r->live[w->first + i], CLIENT_FAILED);
-		return 1;
-	}
-	rc = worker_prepare(run, w, mem, cl);
-	if (rc != 0) {
-		talloc_free(mem);
-		return rc;
-	}
-
-	while (read(gate_fd, &b, 1) < 0 && errno == EINTR)
-		;
-	close(gate_fd);
-
-	rc = worker_run(run, w, cl, done, wake);
-
-	for (unsigned i = 0; i < w->n; i++) {
-		struct client_live *s = &r->live[w->first + i];
-		bool failed = client_failed(cl[i]);
-
-		if (client_cleanup(cl[i]) != 0) {
-			failed = true;
-			rc = 1;
-		}
-		set_state(s, failed ? CLIENT_FAILED : CLIENT_DONE);
-	}
-	talloc_free(mem);
-	return rc;
-}
-
-/* ---- parent side ---------------------------------------------------- */
 
 /* The path outside the per-client trees op may create, or NULL.  dbench
  * 5.0's smb dialect makes the clients' parent "clients" itself. */
@@ -429,8 +194,8 @@ void pool_count(const struct run *run, struct coord_sample *s)
 	s->signal = got_signal;
 }
 
-/* The loadfile line a client was at, for crash reports. */
-static void describe_position(FILE *f, const struct run *run, unsigned c)
+/* The loadfile line a client was at, for crash reports (pool.h). */
+void pool_describe_position(FILE *f, const struct run *run, unsigned c)
 {
 	const struct client_slot *s = &run->region.slots[c];
 	const struct program *prog =
@@ -503,11 +268,12 @@ static void worker_exited(void *mem, struct run *run, struct worker *w,
 			WTERMSIG(status), strsignal(WTERMSIG(status)));
 	else
 		fprintf(stderr, "exited with status %d", WEXITSTATUS(status));
-	describe_position(stderr, run, w->first);
+	pool_describe_position(stderr, run, w->first);
 	fprintf(stderr, "\n");
 dead:
 	for (unsigned i = 0; i < w->n; i++)
-		set_state(&run->region.live[w->first + i], CLIENT_FAILED);
+		worker_set_state(&run->region.live[w->first + i],
+				 CLIENT_FAILED);
 	cleanup_for_dead(mem, run, w);
 }
 
@@ -711,115 +477,6 @@ static bool wait_prepared(void *mem, struct run *run, bool say)
 			return false;
 		sleep_ns(POLL_NS, NULL);
 	}
-}
-
-/* ---- stalled workers in the cleanup phase ---------------------------- */
-
-/*
- * What the kernel says worker pid is doing: its state letter (R, S, D,
- * T...) into *state, and a number that changes whenever it runs (its CPU
- * time and its count of times scheduled, from /proc/PID/schedstat, or
- * its CPU time and page faults from /proc/PID/stat).  -1 when /proc does
- * not say (then the worker is never taken for stalled).
- */
-static int proc_activity(pid_t pid, char *state, uint64_t *activity)
-{
-	char path[64], buf[512], *p;
-	unsigned long long a = 0, b = 0, c = 0, d = 0;
-	FILE *f;
-	size_t n;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	f = fopen(path, "r");
-	if (f == NULL)
-		return -1;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	/* after the command name, which may hold spaces and parentheses */
-	p = strrchr(buf, ')');
-	/* state ppid pgrp session tty tpgid flags minflt cminflt majflt
-	 * cmajflt utime stime */
-	if (p == NULL || sscanf(p + 2, "%c %*d %*d %*d %*d %*d %*u %llu %*u "
-				"%llu %*u %llu %llu", state, &a, &b, &c,
-				&d) != 5)
-		return -1;
-	*activity = a + b + c + d;
-	snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)pid);
-	f = fopen(path, "r");
-	if (f != NULL) {
-		if (fscanf(f, "%llu %*u %llu", &a, &b) == 2)
-			*activity += a + b;
-		fclose(f);
-	}
-	return 0;
-}
-
-/* A worker's own progress marks: its clients' lines and states. */
-static uint64_t slots_signature(const struct run *run, const struct worker *w)
-{
-	uint64_t sig = 0;
-
-	for (unsigned i = 0; i < w->n; i++) {
-		const struct client_live *s = &run->region.live[w->first + i];
-
-		sig = sig * 31 + LOAD(s->lines) + LOAD(s->passes);
-		sig = sig * 31 + LOAD(s->state);
-	}
-	return sig;
-}
-
-/* End a worker that made no progress for POOL_STALL_SECONDS. */
-static void kill_stalled(struct run *run, struct worker *w, char state)
-{
-	fprintf(stderr, "dbench: client %u (process %d) made no progress for "
-		"%d s in the cleanup (%s)",
-		stats_client_id(&run->region, w->first), (int)w->pid,
-		POOL_STALL_SECONDS, state == 'T' ? "stopped" :
-		state == 't' ? "stopped by a tracer" :
-		state == 'D' ? "in an uninterruptible system call" :
-		"waiting in a system call");
-	describe_position(stderr, run, w->first);
-	fprintf(stderr, "; killed it\n");
-	w->stalled = true;
-	run->failed = true;
-	kill(w->pid, SIGKILL);
-}
-
-unsigned pool_watch_stalled(struct run *run, uint64_t now)
-{
-	unsigned killed = 0;
-
-	for (unsigned p = 0; p < run->nprocs; p++) {
-		struct worker *w = &run->workers[p];
-		uint64_t act = 0, sig;
-		char state = '?';
-
-		if (w->reaped || w->pid <= 0 || w->stalled ||
-		    proc_activity(w->pid, &state, &act) != 0)
-			continue;
-		/* job control stops only: a tracing stop ('t') is usually a
-		 * moment (LeakSanitizer's check at a worker's exit is one) */
-		if (state == 'T' && !w->said_stopped) {
-			fprintf(stderr, "dbench: client %u (process %d) is "
-				"stopped; it is ended if it does not go on "
-				"within %d s\n",
-				stats_client_id(&run->region, w->first),
-				(int)w->pid, POOL_STALL_SECONDS);
-			w->said_stopped = true;
-		}
-		sig = slots_signature(run, w) * 31 + act;
-		if (w->progress_ns == 0 || sig != w->progress) {
-			w->progress = sig;
-			w->progress_ns = now;
-			continue;
-		}
-		if (now - w->progress_ns >= POOL_STALL_SECONDS * NS_PER_SEC) {
-			kill_stalled(run, w, state);
-			killed++;
-		}
-	}
-	return killed;
 }
 
 /* ---- the pool's interface (pool.h) ----------------------------------- */

@@ -1,14 +1,16 @@
 /*
- * pool.h - the worker processes of one host (src/run/pool.c), as the run
- * loop sees them: fork them, hold them at the start gate, release them,
- * reap them, count their clients' states, signal them.  Private to
- * src/run/.
+ * pool.h - the worker processes of one host (src/run/pool.c; the
+ * workers' own side is worker.c, the cleanup phase's watch watchdog.c),
+ * as the run loop sees them: fork them, hold them at the start gate,
+ * release them, reap them, count their clients' states, signal them.
+ * Private to src/run/.
  */
 #ifndef DBENCH_RUN_POOL_H
 #define DBENCH_RUN_POOL_H
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "coord.h"
 #include "stats.h"
@@ -128,6 +130,10 @@ uint64_t pool_last_end(const struct run *run);
  * clients' trees removed by the parent.  Returns how many it killed.
  */
 unsigned pool_watch_stalled(struct run *run, uint64_t now);
+
+/* The loadfile line client slot c was at, for reports of a worker that
+ * died or stalled: " at FILE:LINE (OP)" on f, or nothing. */
+void pool_describe_position(FILE *f, const struct run *run, unsigned c);
 
 /* Remove the shared paths the run created (see note_shared_paths()). */
 void pool_remove_shared(const struct run *run);

@@ -26,7 +26,6 @@
 #include "timer.h"
 #include "util.h"
 
-#define NS_PER_SEC 1000000000ull
 #define POLL_NS (10 * 1000000ull)
 /* reap at least once in this many polls (see count_and_reap()) */
 #define REAP_POLLS 10

@@ -11,7 +11,7 @@
 #include <talloc.h>
 
 #include "atomic.h"
-#include "client.h"
+#include "client_tree.h"
 #include "result.h"
 
 /* ---- sparse histograms ---------------------------------------------- */

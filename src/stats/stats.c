@@ -8,26 +8,9 @@
 #include <stddef.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <time.h>
 
 #include "atomic.h"
 #include "stats.h"
-
-uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-uint64_t wall_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 /* Round n up to a whole number of pages. */
 static size_t page_round(size_t n)

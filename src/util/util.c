@@ -1,6 +1,6 @@
 /*
- * util.c - checked number parsing, sleeping, and opening a path's
- * directory without following symlinks.
+ * util.c - the clocks, checked number parsing, sleeping, and opening a
+ * path's directory without following symlinks.
  */
 #include "config.h"
 
@@ -117,6 +117,22 @@ int parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 	return 0;
 }
 
+uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * NS_PER_SEC + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t wall_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * NS_PER_SEC + (uint64_t)ts.tv_nsec;
+}
+
 /*
  * Wait on the stop word until the CLOCK_MONOTONIC deadline: a futex wait
  * (shared, not private: the word lives in pages shared with the other
@@ -127,16 +143,13 @@ static void wait_stop_until(uint64_t deadline, const volatile uint32_t *stop)
 {
 	for (;;) {
 		struct timespec ts = {
-			.tv_sec = (time_t)(deadline / 1000000000u),
-			.tv_nsec = (long)(deadline % 1000000000u),
+			.tv_sec = (time_t)(deadline / NS_PER_SEC),
+			.tv_nsec = (long)(deadline % NS_PER_SEC),
 		};
-		struct timespec now;
 
 		if (__atomic_load_n(stop, __ATOMIC_ACQUIRE) != 0)
 			return;
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		if ((uint64_t)now.tv_sec * 1000000000u +
-			    (uint64_t)now.tv_nsec >= deadline)
+		if (now_ns() >= deadline)
 			return;
 		if (syscall(SYS_futex, stop, FUTEX_WAIT_BITSET, 0u, &ts, NULL,
 			    FUTEX_BITSET_MATCH_ANY) != 0 &&
@@ -156,8 +169,8 @@ void sleep_until_ns(uint64_t deadline, const volatile uint32_t *stop)
 		return;
 	}
 	struct timespec ts = {
-		.tv_sec = (time_t)(deadline / 1000000000u),
-		.tv_nsec = (long)(deadline % 1000000000u),
+		.tv_sec = (time_t)(deadline / NS_PER_SEC),
+		.tv_nsec = (long)(deadline % NS_PER_SEC),
 	};
 
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
@@ -167,11 +180,8 @@ void sleep_until_ns(uint64_t deadline, const volatile uint32_t *stop)
 
 void sleep_ns(uint64_t ns, const volatile uint32_t *stop)
 {
-	struct timespec now;
-	uint64_t t;
+	uint64_t t = now_ns();
 
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	t = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
 	sleep_until_ns(ns > UINT64_MAX - t ? UINT64_MAX : t + ns, stop);
 }
 

@@ -19,8 +19,9 @@
 #include "talloc_fixture.h"
 #include "coord.h"
 #include "supervisor.h"
+#include "util.h"
 
-#define S 1000000000ull
+#define S NS_PER_SEC
 
 static struct coord_sample running(void)
 {

@@ -1,7 +1,8 @@
 /*
  * test_stats.c - the shared statistics region: per-phase tagging and
  * reset, aggregation over clients, worst latency per tick, mismatch
- * bookkeeping, and that the region really is shared with a child.
+ * bookkeeping, and that the region really is shared with a child; the
+ * engine's recording into it (src/engine/record.h) is what writes it.
  */
 #include "config.h"
 
@@ -16,29 +17,37 @@
 #include <cmocka.h>
 
 #include "stats.h"
+#include "engine/record.h"
 
+/* A client of the engine recording into slot c of r (what record()
+ * reads of it), at the parent's tick in *hdr. */
+static void engine_client(struct client *cl, struct stats_region *r,
+			  unsigned c, struct stats_header *hdr)
+{
+	memset(cl, 0, sizeof(*cl));
+	cl->hdr = hdr;
+	cl->slot = &r->slots[c];
+	cl->live = &r->live[c];
+	cl->region = r;
+	cl->slot_index = c;
+	cl->id = c;
+}
+
+/*
+ * One op of client c recorded as the engine records it (record.h, the
+ * engine's own code), its staged latency counted into the histograms at
+ * once, and its line counted as client_step() does after the op.
+ */
 static void put(struct stats_region *r, unsigned c, enum op_kind k,
 		uint64_t lat, uint64_t bytes, uint64_t tick)
 {
-	struct client_slot *s = &r->slots[c];
-	struct client_live *l = &r->live[c];
-	struct slot_op *os = &s->ops[k];
+	struct stats_header hdr = { .tick = tick };
+	struct client cl;
 
-	s->ops_used |= 1u << k;	/* as client.c's record(): readers look
-				 * only at the op kinds marked used */
-	os->count++;
-	os->sum_ns += lat;
-	if (lat > os->max_ns)
-		os->max_ns = lat;
-	stats_hist_record(s, k, lat);
-	l->bytes += bytes;
-	l->lines++;
-	if (l->tick_seen != tick) {
-		l->tick_seen = tick;
-		l->tick_max_ns = lat;
-	} else if (lat > l->tick_max_ns) {
-		l->tick_max_ns = lat;
-	}
+	engine_client(&cl, r, c, &hdr);
+	record(&cl, k, lat, bytes);
+	hist_flush(&cl);
+	r->live[c].lines++;
 }
 
 static void test_sum_by_phase(void **state)
@@ -349,6 +358,91 @@ static void test_hist_chunks(void **state)
 	free(h);
 }
 
+/*
+ * The engine's record(): latencies wait in the client's stage until
+ * CLIENT_HSTAGE of them are there (or hist_flush()), while the count,
+ * sum, maximum and bytes are written at once; reads count as read bytes
+ * too; the series is fed only when someone reads it; the tick's worst
+ * latency starts afresh with each tick.  record_mismatch() keeps the
+ * first one's context.
+ */
+static void test_engine_record(void **state)
+{
+	struct stats_region r;
+	struct stats_header hdr = { .tick = 3 };
+	struct client *cl = calloc(1, sizeof(*cl));
+	struct program prog = { 0 };
+	struct op ops[2] = { { 0 } };
+	struct tick_stats *t = calloc(1, sizeof(*t));
+	struct histogram *h = calloc(1, sizeof(*h));
+	struct client_slot *s;
+	struct client_live *l;
+
+	(void)state;
+	assert_non_null(cl);
+	assert_non_null(t);
+	assert_non_null(h);
+	assert_int_equal(stats_map(&r, 1), 0);
+	s = &r.slots[0];
+	l = &r.live[0];
+	stats_slot_reset(&r, 0, PHASE_EXECUTE);
+	engine_client(cl, &r, 0, &hdr);
+	for (unsigned i = 0; i < CLIENT_HSTAGE + 2; i++)
+		record(cl, OP_READX, 1000 + i, 10);
+	assert_int_equal(s->ops[OP_READX].count, CLIENT_HSTAGE + 2);
+	assert_int_equal(s->ops[OP_READX].max_ns, 1000 + CLIENT_HSTAGE + 1);
+	assert_true((s->ops_used & (1ull << OP_READX)) != 0);
+	assert_int_equal(l->bytes, 10 * (CLIENT_HSTAGE + 2));
+	assert_int_equal(l->read_bytes, 10 * (CLIENT_HSTAGE + 2));
+	assert_int_equal(l->tick_seen, 3);
+	assert_int_equal(l->tick_max_ns, 1000 + CLIENT_HSTAGE + 1);
+	/* one full stage counted, two latencies still staged */
+	assert_int_equal(cl->nhstage, 2);
+	stats_hist_merge(h, s, OP_READX);
+	assert_int_equal(hist_total(h), CLIENT_HSTAGE);
+	hist_flush(cl);
+	assert_int_equal(cl->nhstage, 0);
+	hist_clear(h);
+	stats_hist_merge(h, s, OP_READX);
+	assert_int_equal(hist_total(h), CLIENT_HSTAGE + 2);
+
+	/* a write: bytes, not read bytes; no series without a reader */
+	record(cl, OP_WRITEX, 500, 7);
+	assert_int_equal(l->bytes, 10 * (CLIENT_HSTAGE + 2) + 7);
+	assert_int_equal(l->read_bytes, 10 * (CLIENT_HSTAGE + 2));
+	stats_tick_sum(&r, 3, t);
+	assert_int_equal(t->ops, 0);
+	/* the next tick's worst starts afresh, and the series is fed */
+	hdr.tick = 4;
+	cl->series = true;
+	record(cl, OP_WRITEX, 400, 1);
+	assert_int_equal(l->tick_seen, 4);
+	assert_int_equal(l->tick_max_ns, 400);
+	stats_tick_sum(&r, 4, t);
+	assert_int_equal(t->ops, 1);
+	assert_int_equal(t->bytes, 1);
+	assert_int_equal(t->max_ns, 400);
+
+	/* mismatches: counted, the first kept */
+	prog.ops = ops;
+	ops[1].kind = OP_QPATHINFO;
+	cl->prog = &prog;
+	cl->id = 7;
+	record_mismatch(cl, &ops[1], 0xC0000034, 2, -1);
+	record_mismatch(cl, &ops[1], 0xC0000022, 13, -1);
+	assert_int_equal(s->mm[OP_QPATHINFO].count, 2);
+	assert_int_equal(s->mm[OP_QPATHINFO].first_op, 1);
+	assert_int_equal(s->mm[OP_QPATHINFO].first_status, 0xC0000034);
+	assert_int_equal(s->mm[OP_QPATHINFO].first_err, 2);
+	assert_int_equal(s->mm[OP_QPATHINFO].first_client, 7);
+	assert_int_equal(s->mm[OP_QPATHINFO].first_found, -1);
+	assert_true(s->mm[OP_QPATHINFO].first_wall_ns != 0);
+	stats_unmap(&r);
+	free(cl);
+	free(t);
+	free(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -360,6 +454,7 @@ int main(void)
 		cmocka_unit_test(test_hist_carry),
 		cmocka_unit_test(test_hist_chunks),
 		cmocka_unit_test(test_live_sum_and_release),
+		cmocka_unit_test(test_engine_record),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
