@@ -28,7 +28,7 @@ for r in $RANKS; do
 	mkdir -p "$W/d"
 	t0=$(date +%s.%N)
 	"${MPI[@]}" -np "$r" "$B/dbench-mpi" -B null -t 5 --warmup 0 \
-		-c "$(dirname "$0")/../tests/integration/data/basic.txt" \
+		-c "$(dirname "$0")/../../tests/integration/data/basic.txt" \
 		-D "$W/d" --json "$W/r.json" 1 >"$W/out" 2>"$W/err"
 	rc=$?
 	t1=$(date +%s.%N)

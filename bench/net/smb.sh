@@ -23,7 +23,7 @@
 # them that row says why it is missing.
 set -u
 export LC_ALL=C
-cd "$(dirname "$0")/.." || exit 1
+cd "$(dirname "$0")/../.." || exit 1
 . tests/integration/lib_smbd.sh
 
 DBENCH=${DBENCH:-./dbench}

@@ -28,7 +28,7 @@
 # REF_DBENCH the reference rows are skipped, and the script says so.
 set -u
 export LC_ALL=C
-HERE=$(cd "$(dirname "$0")" && pwd)
+HERE=$(cd "$(dirname "$0")/.." && pwd)
 . "$HERE/../tests/integration/lib_nfsd.sh"
 nfsd_enter_netns "$0" "$@"
 

@@ -18,7 +18,7 @@
 # reply; perf's syscalls:sys_enter_sendto tracepoint, where available).
 set -u
 
-BUILD=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=$(cd "$(dirname "$0")/../.." && pwd)
 SECS=10
 ROUNDS=3
 LF=
