@@ -1,5 +1,6 @@
 #!/bin/bash
-# bench/engine/null.sh - the engine alone on the null backend: ops/s, instructions per op, the latency a report attributes to a null op.
+# bench/engine/null.sh - the engine alone on the null backend: ops/s,
+# instructions per op, the latency a report attributes to a null op.
 #
 #   bench/engine/null.sh [--quick] [--build DIR] [--base DIR] [--ref PATH]
 #       [--pairs N] [--deep N]

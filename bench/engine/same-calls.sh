@@ -1,5 +1,6 @@
 #!/bin/bash
-# bench/engine/same-calls.sh - the same system calls as dbench 4.00, one pass of a loadfile, 2 clients (strace).
+# bench/engine/same-calls.sh - the same system calls as dbench 4.00, one pass
+# of a loadfile, 2 clients (strace).
 #
 #   bench/engine/same-calls.sh [--quick] [--build DIR] [--base DIR] [--ref PATH]
 #       [--pairs N] [--deep N]

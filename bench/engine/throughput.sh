@@ -1,5 +1,6 @@
 #!/bin/bash
-# bench/engine/throughput.sh - MB/s, MB per CPU-second and user CPU per GB on tmpfs against dbench 4.00, alternated runs at two -D depths.
+# bench/engine/throughput.sh - MB/s, MB per CPU-second and user CPU per GB on
+# tmpfs against dbench 4.00, alternated runs at two -D depths.
 #
 #   bench/engine/throughput.sh [--quick] [--build DIR] [--base DIR] [--ref PATH]
 #       [--pairs N] [--deep N]
@@ -21,7 +22,7 @@ fi
 # Each figure comes from PAIRS rounds of alternated runs (4.00, the --base
 # build, ours; 4.00, ...), 2 clients, T_TPUT seconds each, at two depths of
 # -D: 4.00 builds the whole path for every call, ours keeps directory
-# descriptors, so part of our lead grows with the depth.  bench/watch.sh
+# descriptors, so part of our lead grows with the depth.  bench/lib/watch.sh
 # reads each run's output and sums utime+stime of the run's processes from
 # /proc at the first and the last "execute" progress line: the CPU of the
 # execute window, the window both tools' MB/s is over.  MB per CPU-second

@@ -218,7 +218,7 @@ bounded() {
 	shift 3
 	setsid "$@" >"$out" 2>"$err" </dev/null &
 	pid=$!
-	# the session id, for bench/watch.sh (see watched)
+	# the session id, for bench/lib/watch.sh (see watched)
 	[ -n "${BOUNDED_SIDFILE:-}" ] && echo "$pid" >"$BOUNDED_SIDFILE"
 	end=$((SECONDS + secs))
 	# twice a second, and with as few processes as possible: the checks
@@ -277,7 +277,7 @@ depth_dir() {
 	echo "$d"
 }
 # watched OUTPREFIX PSS_LINE SECS CMD...: CMD (a tool run, bounded to
-# SECS) with its output read by bench/watch.sh into OUTPREFIX.out, .cpu
+# SECS) with its output read by bench/lib/watch.sh into OUTPREFIX.out, .cpu
 # and .mem; waits until the run's processes are all gone
 watched() {
 	local o=$1 pl=$2 secs=$3 wpid sid

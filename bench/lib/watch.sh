@@ -1,5 +1,6 @@
 #!/bin/bash
-# bench/lib/watch.sh - the benchmarks' reader of one tool's output (ours or dbench
+# bench/lib/watch.sh - the benchmarks' reader of one tool's output (ours or
+# dbench
 # 4.00): takes its lines stamped and samples the CPU and memory of the run's
 # processes at the progress lines, from /proc, without starting processes
 # in the loop.

@@ -1,5 +1,6 @@
 #!/bin/bash
-# bench/scale/clients.sh - 1,024 clients for 60 s: progress lines on time, PSS per client.
+# bench/scale/clients.sh - 1,024 clients for 60 s: progress lines on time, PSS
+# per client.
 #
 #   bench/scale/clients.sh [--quick] [--build DIR] [--base DIR] [--ref PATH]
 #       [--pairs N] [--deep N]

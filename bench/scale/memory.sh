@@ -1,5 +1,6 @@
 #!/bin/bash
-# bench/scale/memory.sh - memory, start and tick at 1,024 clients (and 4,096 on the null backend): the parent's peak RSS, the workers' PSS.
+# bench/scale/memory.sh - memory, start and tick at 1,024 clients (and 4,096
+# on the null backend): the parent's peak RSS, the workers' PSS.
 #
 #   bench/scale/memory.sh [--quick] [--build DIR] [--base DIR] [--ref PATH]
 #       [--pairs N] [--deep N]
@@ -12,7 +13,7 @@ if [ -z "$BASH_VERSION" ]; then exec bash "$0" "$@"; fi
 # ---- memory, start and tick at scale --------------------------------------
 # NSCALE clients of the first 90 lines of our default loadfile, -t 8, for
 # every tool: the parent's VmHWM at its exit (a preloaded destructor reads
-# /proc/self/status; without a C compiler, the last VmHWM bench/watch.sh
+# /proc/self/status; without a C compiler, the last VmHWM bench/lib/watch.sh
 # read), the workers' mean PSS at the third progress line, the start
 # (launch to "releasing clients") and the worst progress line's lateness
 # (line k after the release is due k seconds after it, as in scale/clients.sh).

@@ -7,7 +7,7 @@
 #    broadcast), timed on rank 0 after a barrier, 200 times;
 #  - a real job: dbench-mpi -B null, 1 client per rank, 5 s with --json
 #    (so the sample carries the histogram), wall time and progress lines.
-# Not a test.  Usage: bench/mpi-scale.sh [BUILD_DIR] (default: .).
+# Not a test.  Usage: bench/scale/mpi-tick.sh [BUILD_DIR] (default: .).
 # Results go to stdout; BENCHMARKS.md ("Many hosts: the tick of
 # dbench-mpi") records them.
 set -u
