@@ -20,7 +20,8 @@
 
 /*
  * Operation kinds.  The measured operations come first, in the order in
- * which dbench prints its table; op_info[] (op_names.c) holds their names.
+ * which dbench prints its table; op_info[] (src/loadfile/ops.c) holds
+ * their names.
  * Control commands follow OP_NUM_MEASURED and are never timed.
  */
 enum op_kind {

@@ -6,7 +6,8 @@
  * errno cannot tell two answers apart (a missing file or a missing parent
  * directory), by the name lookup made before the call or one more stat on
  * the failure path only.  The calls made per op are those of dbench 4.00
- * (bench/syscalls.sh): nothing here may add a vfs call to a successful op.
+ * (bench/engine/same-calls.sh): nothing here may add a vfs call to a
+ * successful op.
  *
  * NTCreateX's create options FILE_WRITE_THROUGH (0x2) and
  * FILE_NO_INTERMEDIATE_BUFFERING (0x8) open files with O_DSYNC and

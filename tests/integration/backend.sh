@@ -105,7 +105,7 @@ run_limited() {
 	return 0
 }
 
-# The scenario of issue 11: 4 descriptors per client were budgeted, the
+# The scenario of a descriptor budget too small: 4 descriptors per client were budgeted, the
 # check passed, and the run died with NT_STATUS_TOO_MANY_OPENED_FILES.
 # One worker process of 50 clients (--clients-per-process 50 with
 # NUMCLIENTS 1, the meaning of dbench 4.00 and 5.0).

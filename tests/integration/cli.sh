@@ -27,7 +27,7 @@ help() {
 		grep -Eq -- "(^|[^-A-Za-z])$opt\\b" "$W/out" ||
 			fail "--help: expected it to list $opt, it does not"
 	done
-	# -t is the execute phase; the warmup comes on top (issue 17)
+	# -t is the execute phase; the warmup comes on top
 	assert_no_grep 'warmup included' "$W/out" "--help: -t's old, wrong text"
 	# popt wraps the help at a width that depends on the longest option:
 	# read it with the wrapping undone

@@ -225,7 +225,7 @@ mmtests_install() {
 	# and, in its loop (below),
 	#   dbench ... -D $SHELLPACK_DATA --warmup 0 -t $((...))
 	#       --loadfile $LOADDIR/client-tiny.txt --show-execute-time $CLIENT
-	# (issues 17, 18) they replay client-tiny.txt over the tree the
+	# they replay client-tiny.txt over the tree the
 	# warmup kept, and need it (client-tiny.txt opens the warmup's
 	# files): dbench recorded that tree as its own, so the run may use it.
 	LAST_CMD="./bin/dbench --show-execute-time --run-once -D $W/data --loadfile share/client-tiny.txt --machine-readable -t 10000 2"

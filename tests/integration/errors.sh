@@ -83,7 +83,7 @@ qpi_default() {
 	assert_grep 'Qpathinfo.*qpi_mismatch\.txt:6\b' "$W/err" "summary names the op and file:line"
 	assert_grep 'qpi_mismatch\.txt:6\b.*NT_STATUS_OBJECT_NAME_NOT_FOUND' "$W/err" "summary gives the status found"
 	# on stderr: mmtests reads every stdout line after "Operation" as a
-	# table row (issue 17)
+	# table row
 	assert_no_grep 'qpi_mismatch\.txt:6|^Status mismatches' "$W/out" \
 		"the mismatch summary on stdout"
 	# the run went on after the mismatch

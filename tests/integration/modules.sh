@@ -1,5 +1,5 @@
 #!/bin/bash
-# modules.sh - the smb and nfs backends are modules (issue 19): the dbench
+# modules.sh - the smb and nfs backends are modules: the dbench
 # binary links neither libsmbclient nor libnfs, a run of another backend
 # never loads them, -B smb/-B nfs load the build tree's module beside the
 # binary, and a module that does not load (or is not the right one) is one

@@ -1,5 +1,5 @@
 #!/bin/bash
-# reliability.sh - issue 18's hostile-user cases that are refused up front:
+# reliability.sh - the hostile-user cases that are refused up front:
 # a loadfile that would remove or move what the run did not create, a
 # run the kernel's or the cgroup's process limits cannot carry (root
 # included), two runs on one -D at once, and small input traps (a UTF-8

@@ -166,7 +166,7 @@ EOF
 	json_additions r.json "$DATA/basic.txt"
 }
 
-# json_additions FILE LOADFILE: what issue 17 added, checked against
+# json_additions FILE LOADFILE: the later fields of the document, checked against
 # independent figures: per-op min <= avg <= max and a stddev; read and
 # write bytes = the loadfile's ReadX and WriteX sizes x 2 clients; the
 # CPU; the loadfile's CRC-32 (Python's zlib), size and line count; the
@@ -434,7 +434,7 @@ tool_usage() {
 	assert_rc 2
 }
 
-# ---- issue 17: the result tools' conventions ----
+# ---- the result tools' conventions ----
 
 # run_tool TOOL ARGS...: run dbench-TOOL (compare or plot) like run_db:
 # stdout in $W/out, stderr in $W/err, the status in $RC.

@@ -48,7 +48,7 @@ clients_per_process() {
 	assert_grep '^Throughput .*  6 clients  3 procs  ' "$W/out" "Throughput line"
 }
 
-# the example: --clients-per-process=4 with 8 is 32 clients 8 procs
+# the example of dbench(1): --clients-per-process=4 with 8 is 32 clients 8 procs
 clients_per_process_32() {
 	TOTAL=32 counts_for "$DATA/basic.txt" 8 --clients-per-process=4 -B null
 	assert_grep '^Throughput .*  32 clients  8 procs  ' "$W/out" "Throughput line"

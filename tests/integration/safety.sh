@@ -103,7 +103,7 @@ FIND_FIRST "\clients\client1\root\*" 260 1366 0 *
 Deltree "\clients\client1\gone" *
 EOF
 	# links in clients/client0 before the run: refused before anything
-	# is done (issue 18: the run removes only what it created)
+	# is done (the run removes only what it created)
 	run_db --run-once -t 60 -c "$W/lf.txt" -D "$W/t" 1
 	pretree_refused clients/client0
 	assert_precious "$W/outside"
@@ -599,7 +599,7 @@ EOF
 	assert_empty_dir "$W/t" "target after $n refused runs"
 }
 
-# ---- client trees that existed before the run (issue 18, item 6) ----
+# ---- client trees that existed before the run ----
 
 # pretree_refused PATH: the last run was refused (exit 2, one line)
 # naming $W/t/PATH and why.

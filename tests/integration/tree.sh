@@ -158,7 +158,7 @@ assert_only_old_clients() {
 }
 
 # A tree left by an earlier --skip-cleanup run is replaced, then cleaned
-# (issue 17: dbench recognises the trees a run of its own kept).
+# (dbench recognises the trees a run of its own kept).
 rerun_over_leftovers() {
 	mkdir t
 	run_db --run-once -t 60 --skip-cleanup -c "$TREE" -D "$W/t" 2

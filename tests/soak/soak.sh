@@ -1,5 +1,5 @@
 #!/bin/bash
-# bench/soak.sh - a long soak of the stop paths (issue 18): runs of 64
+# tests/soak/soak.sh - a long soak of the stop paths: runs of 64
 # clients, one after another, each hit by a random event (nothing,
 # SIGINT/SIGTERM/SIGHUP to the parent or to the whole process group, two
 # SIGINTs, SIGSTOP or SIGKILL to one worker) on a small filesystem that
@@ -10,7 +10,7 @@
 # nothing but the run's own files (clients/, only after a double SIGINT
 # abandoned the cleanup) is left beside it.  Not part of make check.
 #
-#   bench/soak.sh [--minutes N] [--short] [--clients N] [--size SIZE]
+#   tests/soak/soak.sh [--minutes N] [--short] [--clients N] [--size SIZE]
 #                 [--dbench PATH] [--loadfile FILE] [--keep DIR]
 #
 # --short: 2 minutes.  Default 30 minutes, 64 clients, a 1g tmpfs (as
@@ -29,7 +29,7 @@ if [ -z "$BASH_VERSION" ]; then exec bash "$0" "$@"; fi
 set -u
 export LC_ALL=C
 
-HERE=$(cd "$(dirname "$0")" && pwd)
+HERE=$(cd "$(dirname "$0")/.." && pwd)
 SRC=$(dirname "$HERE")
 MINUTES=30
 CLIENTS=64

@@ -7,7 +7,7 @@
 #    broadcast), timed on rank 0 after a barrier, 200 times;
 #  - a real job: dbench-mpi -B null, 1 client per rank, 5 s with --json
 #    (so the sample carries the histogram), wall time and progress lines.
-# Not a test.  Usage: bench/mpi-scale.sh [BUILD_DIR] (default: .).
+# Not a test.  Usage: bench/scale/mpi-tick.sh [BUILD_DIR] (default: .).
 # Results go to stdout; BENCHMARKS.md ("Many hosts: the tick of
 # dbench-mpi") records them.
 set -u
@@ -28,7 +28,7 @@ for r in $RANKS; do
 	mkdir -p "$W/d"
 	t0=$(date +%s.%N)
 	"${MPI[@]}" -np "$r" "$B/dbench-mpi" -B null -t 5 --warmup 0 \
-		-c "$(dirname "$0")/../tests/integration/data/basic.txt" \
+		-c "$(dirname "$0")/../../tests/integration/data/basic.txt" \
 		-D "$W/d" --json "$W/r.json" 1 >"$W/out" 2>"$W/err"
 	rc=$?
 	t1=$(date +%s.%N)

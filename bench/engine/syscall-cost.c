@@ -8,8 +8,8 @@
  * a large part is charged as user time, to the instruction after the
  * `syscall`: a load generator that makes the same calls as another then
  * carries the same "user" time for them, whatever its own code costs.
- * bench/run uses the figure to split target 3's user time into the calls'
- * share and the rest.
+ * bench/engine/throughput.sh uses the figure to split the user time per
+ * GB into the calls' share and the rest.
  *
  *   bench-syscall-cost [N]        (default 2,000,000)
  */

@@ -1,5 +1,5 @@
 #!/bin/bash
-# bench/tbench.sh - tbench throughput on loopback, ours against dbench
+# bench/net/tbench.sh - tbench throughput on loopback, ours against dbench
 # 4.00's (Debian's package), for the four pairings of client and server,
 # plus our server's event-loop model, each with 1 and 8 clients, the
 # pairings alternated within every round; and the CPU each server spends
@@ -7,7 +7,7 @@
 # divided by the requests it answered).  Not a test: it prints figures
 # for BENCHMARKS.md.
 #
-#   bench/tbench.sh [--build DIR] [--time SECS] [--rounds N] [--loadfile F]
+#   bench/net/tbench.sh [--build DIR] [--time SECS] [--rounds N] [--loadfile F]
 #
 # Runs itself inside a private network namespace (unshare -n: Debian's
 # tbench_srv binds 0.0.0.0:7003, Debian's tbench connects to 7003), so it
@@ -18,7 +18,7 @@
 # reply; perf's syscalls:sys_enter_sendto tracepoint, where available).
 set -u
 
-BUILD=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=$(cd "$(dirname "$0")/../.." && pwd)
 SECS=10
 ROUNDS=3
 LF=

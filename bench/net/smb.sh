@@ -1,10 +1,10 @@
 #!/bin/bash
-# bench/smb.sh - `dbench -B smb` against a throwaway smbd on 127.0.0.1,
+# bench/net/smb.sh - `dbench -B smb` against a throwaway smbd on 127.0.0.1,
 # beside Samba's own load tool (smbtorture bench.nbench) and, where the
 # machine allows one, a kernel CIFS mount (-B fileio -D MOUNT).  A
 # benchmark, not a test: it asserts nothing and is not part of make check.
 #
-#     bench/smb.sh [CLIENTS...]        (default: 1 4 16)
+#     bench/net/smb.sh [CLIENTS...]        (default: 1 4 16)
 #
 # Environment: DBENCH (default ./dbench), SECS (run length, default 20),
 # LOADFILE (default loadfiles/client.txt), OLD_DBENCH (another build, e.g.
@@ -23,7 +23,7 @@
 # them that row says why it is missing.
 set -u
 export LC_ALL=C
-cd "$(dirname "$0")/.." || exit 1
+cd "$(dirname "$0")/../.." || exit 1
 . tests/integration/lib_smbd.sh
 
 DBENCH=${DBENCH:-./dbench}

@@ -13,7 +13,7 @@
 # shows in a handful of pairs where user CPU per GB cannot see it
 # (BENCHMARKS.md, round 6).
 #
-# usage: bench/user-split.sh [--pairs N] [--seconds S] [--clients N]
+# usage: bench/engine/user-split.sh [--pairs N] [--seconds S] [--clients N]
 #            [--loadfile FILE] [--depth D] BUILD_A BUILD_B
 # BUILD_A and BUILD_B are build directories holding a dbench.  Runs on
 # /dev/shm (tmpfs), -D D components deep (default 3), Debian's client.txt
@@ -34,7 +34,7 @@ while [ $# -gt 2 ]; do
 	shift 2
 done
 if [ $# -ne 2 ]; then
-	echo "usage: bench/user-split.sh [options] BUILD_A BUILD_B" >&2
+	echo "usage: bench/engine/user-split.sh [options] BUILD_A BUILD_B" >&2
 	exit 2
 fi
 A=$1 B=$2

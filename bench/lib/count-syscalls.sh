@@ -1,9 +1,10 @@
 #!/bin/bash
-# syscalls.sh - "same work" check (issue 6, target 1): trace one pass of a
+# bench/lib/count-syscalls.sh - the "same work" check of
+# bench/engine/same-calls.sh: trace one pass of a
 # loadfile under dbench 4.00 and under ours, with the same client count,
 # and compare the system calls each client issued, per syscall.
 #
-# usage: bench/syscalls.sh OURS_DBENCH REF_DBENCH LOADFILE NCLIENTS OUTDIR
+# usage: bench/lib/count-syscalls.sh OURS_DBENCH REF_DBENCH LOADFILE NCLIENTS OUTDIR
 #
 # 4.00 has no --run-once, so a marker op is appended to the loadfile: a
 # QUERY_PATH_INFORMATION of a name that exists nowhere.  Every client is
@@ -13,7 +14,7 @@
 # client has reached the marker.
 #
 # Prints, per syscall, the total over all clients for 4.00 and ours, and the
-# ratio; then "worst N.NN% SYSCALL" over the syscalls listed in the issue
+# ratio; then "worst N.NN% SYSCALL" over the syscalls listed below
 # (open/openat, close, pread64, pwrite64, fsync, stat family, getdents64,
 # rename, unlink, mkdir, fcntl, utime family) and last "rmdir REF OURS":
 # rmdir, also listed, apart, because 4.00's Deltree removes nothing.  Our
@@ -111,7 +112,7 @@ join -a1 -a2 -e 0 -o 0,1.2,2.2 "$OUT/ref.counts" "$OUT/ours.counts" | awk '
 	{
 		r = $2 > 0 ? $3 / $2 : ($3 > 0 ? 99 : 1)
 		printf "%-20s %12d %12d %8.3f%s\n", $1, $2, $3, r,
-			listed[$1] ? "" : "  (not in the issue list)"
+			listed[$1] ? "" : "  (not in the list)"
 		# rmdir apart: 4.00'"'"'s fileio Deltree removes nothing (its
 		# rmdir count is 0 whatever the loadfile), ours removes the tree
 		if ($1 == "rmdir") {

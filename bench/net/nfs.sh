@@ -1,11 +1,11 @@
 #!/bin/bash
-# bench/nfs.sh - `dbench -B nfs` against a throwaway nfs-ganesha export
+# bench/net/nfs.sh - `dbench -B nfs` against a throwaway nfs-ganesha export
 # (FSAL VFS on /dev/shm, rpcbind and ganesha in their own network
 # namespace, as tests/integration/nfs.sh starts them): MB/s, and the CPU
 # dbench spends per MB moved, for 1, 4 and 16 clients.  A benchmark, not a
 # test: it asserts nothing and is not part of `make check`.
 #
-#     bench/nfs.sh                (as root: unshare -n)
+#     bench/net/nfs.sh                (as root: unshare -n)
 #
 # Environment: DBENCH (default ./dbench), SECS (execute seconds per run,
 # default 10), ROUNDS (default 3), LOADS (default "nfs-rw.txt client.txt":
@@ -18,7 +18,7 @@
 # SECS); ganesha's CPU over the same run is shown beside it.
 #
 # The reference, dbench 5.0's own nfs backend: REF_DBENCH=PATH names a
-# dbench 5.0 built with libnfs (bench/dbench5-build.sh says how; nothing
+# dbench 5.0 built with libnfs (bench/net/dbench5-build.sh says how; nothing
 # is fetched).  Then each REF_LOADS loadfile (NFSv3 dialect; default
 # "nfs-rw.txt") runs with both, alternated within each round, on the
 # same export and the same (load, clients), as rows "ours" and "5.0".
@@ -28,7 +28,7 @@
 # REF_DBENCH the reference rows are skipped, and the script says so.
 set -u
 export LC_ALL=C
-HERE=$(cd "$(dirname "$0")" && pwd)
+HERE=$(cd "$(dirname "$0")/.." && pwd)
 . "$HERE/../tests/integration/lib_nfsd.sh"
 nfsd_enter_netns "$0" "$@"
 
@@ -84,7 +84,7 @@ one() {
 }
 
 if [ -n "$REF_DBENCH" ] && ! [ -x "$REF_DBENCH" ]; then
-	echo "bench/nfs.sh: REF_DBENCH=$REF_DBENCH is not an executable" >&2
+	echo "bench/net/nfs.sh: REF_DBENCH=$REF_DBENCH is not an executable" >&2
 	exit 1
 fi
 # rows: "IMPL LOADNAME LOADFILE" (ours over the loadfiles as they are;
@@ -164,4 +164,4 @@ if [ -n "$REF_DBENCH" ]; then
 fi
 [ -n "$REF_DBENCH" ] || echo "dbench 5.0 reference: skipped (set" \
 	"REF_DBENCH to a dbench 5.0 built with libnfs; see" \
-	"bench/dbench5-build.sh)"
+	"bench/net/dbench5-build.sh)"

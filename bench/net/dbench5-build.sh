@@ -1,11 +1,11 @@
 #!/bin/bash
-# bench/dbench5-build.sh - build dbench 5.0's own nfs backend (the
-# reference bench/nfs.sh compares -B nfs with) from its upstream source
+# bench/net/dbench5-build.sh - build dbench 5.0's own nfs backend (the
+# reference bench/net/nfs.sh compares -B nfs with) from its upstream source
 # files, which you provide: this script fetches nothing and nothing of
 # dbench 5.0 is part of this repository (GPL: it is only built and run,
 # outside the tree).
 #
-#     bench/dbench5-build.sh SRCDIR [BUILDDIR]
+#     bench/net/dbench5-build.sh SRCDIR [BUILDDIR]
 #
 # SRCDIR holds these files of github.com/sahlberg/dbench, at the commits
 # named (dbench 5.0 has no release tarball; ec75de7 is the commit that
@@ -20,7 +20,7 @@
 #
 # (git clone https://github.com/sahlberg/dbench; git show COMMIT:FILE.)
 # BUILDDIR (default /var/tmp/dbench5/build) gets a copy of them, the
-# build fixes below, and the binary BUILDDIR/dbench; point bench/nfs.sh at
+# build fixes below, and the binary BUILDDIR/dbench; point bench/net/nfs.sh at
 # it with REF_DBENCH=BUILDDIR/dbench.
 #
 # Build fixes (not dbench's code; what its configure and Makefile would
@@ -36,7 +36,7 @@
 #     libpopt and zlib; the warnings of the 2014 code are left as they are.
 # Exits 0 with BUILDDIR/dbench built, 1 (said why) otherwise.
 set -eu
-src=${1:?usage: bench/dbench5-build.sh SRCDIR [BUILDDIR]}
+src=${1:?usage: bench/net/dbench5-build.sh SRCDIR [BUILDDIR]}
 out=${2:-/var/tmp/dbench5/build}
 files="dbench.c dbench.h child.c nfsio.c libnfs-glue.h libnfs-glue.c util.c"
 
@@ -50,7 +50,7 @@ for f in $files; do
 done
 
 cat >"$out/config.h" <<'EOF'
-/* config.h - written by bench/dbench5-build.sh (upstream: configure) */
+/* config.h - written by bench/net/dbench5-build.sh (upstream: configure) */
 #define _GNU_SOURCE 1
 #define HAVE_LIBNFS 1
 #define HAVE_STDINT_H 1
@@ -62,7 +62,7 @@ cat >"$out/config.h" <<'EOF'
 EOF
 
 cat >"$out/proto.h" <<'EOF'
-/* proto.h - written by bench/dbench5-build.sh (upstream: mkproto.awk) */
+/* proto.h - written by bench/net/dbench5-build.sh (upstream: mkproto.awk) */
 void *shm_setup(int size);
 void all_string_sub(char *s, const char *pattern, const char *insert);
 void single_string_sub(char *s, const char *pattern, const char *insert);
@@ -76,7 +76,7 @@ void child_run(struct child_struct *child0, const char *loadfile);
 EOF
 
 cat >"$out/stubs.c" <<'EOF'
-/* stubs.c - written by bench/dbench5-build.sh: the backends dbench.c
+/* stubs.c - written by bench/net/dbench5-build.sh: the backends dbench.c
  * names besides nfs, empty (-B nfs never uses them). */
 #include "dbench.h"
 static struct backend_op no_ops[] = { { NULL, NULL } };
@@ -88,7 +88,7 @@ struct nb_operations sockio_ops = { .backend_name = "tbench",
 EOF
 
 cat >"$out/Makefile" <<'EOF'
-# Makefile - written by bench/dbench5-build.sh (upstream: Makefile.in)
+# Makefile - written by bench/net/dbench5-build.sh (upstream: Makefile.in)
 CFLAGS = -O2 -g -I. -DVERSION=\"5.00\" -DDATADIR=\"/usr/share\" -w \
 	$(shell pkg-config --cflags libnfs)
 LIBS = $(shell pkg-config --libs libnfs) -lpopt -lz

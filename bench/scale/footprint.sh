@@ -1,5 +1,5 @@
 #!/bin/bash
-# scale.sh - memory and timing at many clients (issue 19, item 2): runs a
+# bench/scale/footprint.sh - memory and timing at many clients: runs a
 # tool with N clients on a small loadfile and prints
 #   parent_peak_rss_kb  the parent's VmHWM at its exit (an LD_PRELOAD shim
 #                       reads /proc/self/status in a destructor)
@@ -11,7 +11,7 @@
 #                       (the nearest: up to 0.5 s of lateness is seen)
 # for ours (and for dbench 4.00, when REF is given and exists).
 #
-# usage: bench/scale.sh DBENCH [REF] [N] [SECONDS] [BACKEND]
+# usage: bench/scale/footprint.sh DBENCH [REF] [N] [SECONDS] [BACKEND]
 #   defaults: REF=/usr/bin/dbench N=1024 SECONDS=8 BACKEND=fileio
 #   BACKEND null: ours only (-B null; 4.00 has no such backend)
 # The loadfile (90 lines) is written to the work directory; the target

@@ -1,10 +1,10 @@
 #!/bin/bash
-# bench/disk-test.sh - `dbench --disk-test` beside the dd commands
+# bench/disk/disk-test.sh - `dbench --disk-test` beside the dd commands
 # administrators run by hand, on one directory, numbers side by side.
 # A benchmark, not a test: it asserts nothing and is not part of
 # `make check`.
 #
-#     bench/disk-test.sh [DIR]        (default /var/tmp)
+#     bench/disk/disk-test.sh [DIR]        (default /var/tmp)
 #
 # Environment: DBENCH (default: ./dbench, then dbench in PATH), SIZE_MB
 # (file size, default 1024), ROUNDS (default 3).  The rounds interleave

@@ -4,9 +4,9 @@
  * Prints the wall time and the CPU time (user + system) of
  * program_compile(), the peak resident memory of the process (getrusage
  * ru_maxrss, which includes the loader's own few MB), the size of its op
- * array, and the peak per op (issue 19's target: <= 44 bytes per op on a
- * large input of short lines).  bench/run uses it for issue 6's target 5
- * (a 460,000-line loadfile in < 0.3 s and < 50 MB).
+ * array, and the peak per op (bench/engine/compile.sh: bytes per op on a
+ * large input of short lines; bench/scale/start.sh: a 460,000-line
+ * loadfile's time and memory).
  *
  *   bench-compile LOADFILE
  */

@@ -5,7 +5,7 @@
  * broadcast of the decision) ITER times, each after a barrier so that
  * only the exchange is timed, with a sample whose histogram spans ten
  * octaves.  Rank 0 prints: ranks, message bytes, median, 99th percentile
- * and worst time per tick in microseconds.  Run by bench/mpi-scale.sh.
+ * and worst time per tick in microseconds.  Run by bench/scale/mpi-tick.sh.
  */
 #include "config.h"
 

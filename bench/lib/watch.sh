@@ -1,13 +1,14 @@
 #!/bin/bash
-# bench/watch.sh - bench/run's reader of one tool's output (ours or dbench
+# bench/lib/watch.sh - the benchmarks' reader of one tool's output (ours or
+# dbench
 # 4.00): takes its lines stamped and samples the CPU and memory of the run's
 # processes at the progress lines, from /proc, without starting processes
 # in the loop.
 #
 #   watch.sh OUTPREFIX SIDFILE [PSS_LINE] <stamped-tool-output
 #
-# Its input is the tool's output stamped "EPOCH LINE" by bench/run's
-# stamper, a process that does nothing else.  Stamped here, a line that
+# Its input is the tool's output stamped "EPOCH LINE" by the
+# stamper of bench/lib/common.sh, a process that does nothing else.  Stamped here, a line that
 # came while this loop sampled the CPU (a third of a second to over half
 # a second for 4,096 workers, more with the PSS reading beside it) was
 # stamped when the sampling ended: a progress line read 30-60 ms "late"

@@ -6,7 +6,8 @@
  * up) and prints what the engine costs: measured ops per second, and the
  * latency the engine attributes to a null op (percentiles of the merged
  * histograms of the client's stats slot, i.e. what a report would show).
- * Not a test: bench/run uses it for issue 6's targets 4 and 7, and it is a
+ * Not a test: bench/engine/null.sh uses it (null ops/s, the latency of a
+ * null op), and it is a
  * convenient target for perf and callgrind (--run-once: one pass only).
  *
  *   bench-engine [--run-once] LOADFILE [SECONDS]
