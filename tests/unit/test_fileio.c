@@ -148,6 +148,8 @@ static int test_fsetxattr(int fd, const char *name, const void *v, size_t n,
 #define openat test_openat
 #define fcntl test_fcntl
 #include "../../src/vfs/vfs_posix.c"
+#include "../../src/vfs/vfs_posix_path.c"
+#include "../../src/vfs/vfs_posix_dir.c"
 #undef fcntl
 #undef openat
 #undef pwrite
