@@ -191,7 +191,7 @@ struct vfs {
 	const struct vfs_hint *hint;
 };
 
-/* ---- the POSIX vfs (src/vfs/vfs_posix.c) ---- */
+/* ---- the POSIX vfs (src/vfs/vfs_posix*.c) ---- */
 
 /* Directories a client keeps open (resolved parents), at most. */
 #define VFS_POSIX_DIRCACHE	32
