@@ -173,7 +173,6 @@ static struct backend fake_backend(const char *name)
 		.description = "a fake",
 		.target_check = fake_target_check,
 		.client_fds = fake_client_fds,
-		.trees_check = backend_none_trees_check,
 		.shared_note = fake_shared_note,
 		.shared_remove = fake_shared_remove,
 		.setup = fake_setup,
@@ -275,9 +274,6 @@ static void test_registry_missing_hooks(void **state)
 		const char *hook;
 	} hooks[] = {
 		{ offsetof(struct backend, target_check), "target_check" },
-		{ offsetof(struct backend, client_fds), "client_fds" },
-		{ offsetof(struct backend, shared_note), "shared_note" },
-		{ offsetof(struct backend, shared_remove), "shared_remove" },
 		{ offsetof(struct backend, setup), "setup" },
 		{ offsetof(struct backend, cleanup), "cleanup" },
 	};
@@ -313,6 +309,23 @@ static void test_registry_missing_hooks(void **state)
 		assert_string_equal(bad, "alpha");
 		assert_non_null(strstr(why, "ops[]"));
 	}
+}
+
+/* The optional hooks (backend.h): a backend without any of them passes. */
+static void test_registry_optional_hooks(void **state)
+{
+	struct fakes f;
+	const char *bad, *why;
+
+	fakes_init(&f);
+	f.gamma.client_fds = NULL;
+	f.gamma.trees_check = NULL;
+	f.gamma.trees_kept = NULL;
+	f.gamma.shared_note = NULL;
+	f.gamma.shared_remove = NULL;
+	f.gamma.options_done = NULL;
+	assert_int_equal(list_check(f.list, &bad, &why), 0);
+	assert_null(bad);
 }
 
 static void test_registry_names(void **state)
@@ -566,11 +579,11 @@ static void test_cli_option_errors(void **state)
 			    "available: alpha, gamma\n");
 	/* a malformed registry: internal error naming the backend */
 	fakes_init(&x->f);
-	x->f.gamma.client_fds = NULL;
+	x->f.gamma.setup = NULL;
 	p = PARSE(x, "-B", "alpha", "-c", "l", "1");
 	assert_int_equal(p.rc, 1);
 	assert_string_equal(p.err, "dbench: internal error: backend 'gamma': "
-			    "its client_fds hook is missing\n");
+			    "its setup hook is missing\n");
 }
 
 static void test_cli_tcp_options(void **state)
@@ -626,7 +639,7 @@ static void test_fileio_client_fds(void **state)
 	assert_int_equal(fileio_backend.client_fds(&o, 3, 2), 10);
 	assert_int_equal(fileio_backend.client_fds(&o, 1, 40), 38);
 	assert_int_equal(fileio_backend.client_fds(&o, 1, UINT32_MAX), 38);
-	assert_int_equal(null_backend.client_fds(&o, 100, 100), 0);
+	assert_null(null_backend.client_fds);	/* none: no descriptor */
 	assert_int_equal(rlimits_fds_needed(50, 38), 16 + 50 * 38);
 }
 
@@ -777,6 +790,7 @@ int main(void)
 		T(test_registry_fakes_pass),
 		T(test_registry_abi),
 		T(test_registry_missing_hooks),
+		T(test_registry_optional_hooks),
 		T(test_registry_names),
 		T(test_registry_options),
 		C(test_cli_routes_options),
