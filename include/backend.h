@@ -2,10 +2,10 @@
  * backend.h - the interface every backend implements.
  *
  * A backend is one file (or folder) in src/backends/ exporting one const
- * struct backend, listed once in DBENCH_BACKENDS (include/backends.h).  The client
- * engine resolves everything that is loadfile-specific (paths per client,
- * $i substitution, random and relative values, the write pattern) and hands
- * the backend one struct op_call per operation.
+ * struct backend, listed once in DBENCH_BACKENDS (include/backends.h).
+ * The client engine resolves everything that is loadfile-specific (paths
+ * per client, $i substitution, random and relative values, the write
+ * pattern) and hands the backend one struct op_call per operation.
  *
  * Backends never print and never exit: an op returns an NT status (0 for
  * success) and leaves the errno behind a failure in call->err; the engine

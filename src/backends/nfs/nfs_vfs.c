@@ -117,7 +117,6 @@ static void nfsv_disconnect(struct nfsv *m)
 	m->ctx = NULL;
 }
 
-
 int nfsv_remount(struct nfsv *m)
 {
 	uint64_t now;
@@ -528,7 +527,6 @@ static int nfsv_statfs(struct vfs *vfs)
 	return nfsv_ret(m, nfs_statvfs(m->ctx, "/", &sv));
 }
 
-
 static int nfsv_set_times(struct vfs *vfs, int fh)
 {
 	struct nfsv *m = nfsv_of(vfs);
@@ -536,7 +534,6 @@ static int nfsv_set_times(struct vfs *vfs, int fh)
 
 	return h != NULL ? nfsv_touch(m, h->path) : -EBADF;
 }
-
 
 /* Deltree and the cleanup: the tree removed by single calls on the
  * handles met (nfs_raw.h), never through a symlink. */

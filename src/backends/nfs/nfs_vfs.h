@@ -37,7 +37,6 @@
 /* Files the NFSv3 dialect keeps open by name (READ3, WRITE3, COMMIT3). */
 #define NFS_FH_CACHE		16
 
-
 struct nfs_handle {
 	struct nfsfh *fh;	/* NULL: slot free */
 	char *path;		/* absolute on the export (set_times) */
@@ -117,8 +116,8 @@ static inline int nfsv_ret(struct nfsv *m, int r)
 }
 
 /* "/" + path[0..len) in scratch k ("." and "" are the export's root). */
-static inline const char *nfsv_abs(struct nfsv *m, unsigned k, const char *path,
-			    size_t len)
+static inline const char *nfsv_abs(struct nfsv *m, unsigned k,
+				   const char *path, size_t len)
 {
 	if (len == 1 && path[0] == '.')
 		len = 0;
@@ -136,11 +135,11 @@ static inline const char *nfsv_abs(struct nfsv *m, unsigned k, const char *path,
 	return m->abs[k];
 }
 
-static inline const char *nfsv_path(struct nfsv *m, unsigned k, const char *path)
+static inline const char *nfsv_path(struct nfsv *m, unsigned k,
+				    const char *path)
 {
 	return nfsv_abs(m, k, path, strlen(path));
 }
-
 
 /*
  * Does every directory on the way to path's last component exist as a
@@ -155,7 +154,7 @@ int nfsv_parents_plain(struct nfsv *m, const char *path);
  * too, and the next op makes both again).
  */
 static inline int nfsv_nlm_call(struct nfsv *m, enum nfs_nlm_call what,
-			 struct nfsfh *fh, int64_t off, int64_t len)
+				struct nfsfh *fh, int64_t off, int64_t len)
 {
 	int r;
 
