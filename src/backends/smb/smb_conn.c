@@ -17,6 +17,7 @@
 
 #include "smb_conn.h"
 
+/* The logon libsmbclient asks for at every connection it makes. */
 static void smb_auth(SMBCCTX *ctx, const char *srv, const char *shr,
 		     char *wg, int wglen, char *un, int unlen, char *pw,
 		     int pwlen)
