@@ -1,11 +1,11 @@
 /*
  * backend.h - the interface every backend implements.
  *
- * A backend is one file in src/backends/ exporting one const struct
- * backend, listed in the registry (src/backends/registry.c).  The client
- * engine resolves everything that is loadfile-specific (paths per client,
- * $i substitution, random and relative values, the write pattern) and hands
- * the backend one struct op_call per operation.
+ * A backend is one file (or folder) in src/backends/ exporting one const
+ * struct backend, listed once in DBENCH_BACKENDS (include/backends.h).
+ * The client engine resolves everything that is loadfile-specific (paths
+ * per client, $i substitution, random and relative values, the write
+ * pattern) and hands the backend one struct op_call per operation.
  *
  * Backends never print and never exit: an op returns an NT status (0 for
  * success) and leaves the errno behind a failure in call->err; the engine
@@ -21,6 +21,9 @@
  * entry, ->client_fds, ->trees_check and ->shared_note per target; in
  * each client ->setup, ->ops[], ->cleanup; at the end ->shared_remove and
  * ->trees_kept per target.
+ *
+ * Hooks marked optional may be NULL: the backend has nothing of the kind,
+ * and callers check before they call (each hook says what NULL means).
  */
 #ifndef DBENCH_BACKEND_H
 #define DBENCH_BACKEND_H
@@ -64,7 +67,7 @@ struct op_call {
 typedef uint32_t (*backend_op_fn)(void *state, struct op_call *call);
 
 /* struct backend's abi: bump when a hook is added or changes meaning. */
-#define BACKEND_ABI 4
+#define BACKEND_ABI 5
 
 /* Flags (struct backend's flags). */
 /* Targets (-D) are local directories this process can reach: --disk-test
@@ -153,7 +156,8 @@ struct backend {
 	 * once and names max_dirs distinct directories (UINT32_MAX: not
 	 * known, e.g. a $N substitution in a path).  The up-front resource
 	 * check (rlimits.c) adds up this value for every client of a worker
-	 * process; an estimate must err on the high side.
+	 * process; an estimate must err on the high side.  Optional: NULL
+	 * when a client holds no descriptor.
 	 */
 	uint64_t (*client_fds)(const struct dbench_options *o,
 			       uint32_t max_open_handles, uint32_t max_dirs);
@@ -171,7 +175,8 @@ struct backend {
 	 * trees live on a server asks the server.  Returns 0, or -1 with
 	 * *err (under mem_ctx) one line without the "dbench: " prefix naming
 	 * target/path and why (backend_tree_refusal() words it); that is a
-	 * usage error (exit 2).  backend_none_trees_check: nothing to check.
+	 * usage error (exit 2).  Optional: NULL when there is nothing to
+	 * check (the backend's store starts empty, or it makes no files).
 	 */
 	int (*trees_check)(void *mem_ctx, const struct dbench_options *o,
 			   const char *target, const char *const *paths,
@@ -189,7 +194,7 @@ struct backend {
 	 * record is never followed through a symlink and never lies inside a
 	 * client tree.  Returns 0 or a negative errno (the record is then
 	 * unchanged); callers report a failure only when kept.  Optional:
-	 * NULL (or backend_none_trees_kept) records nothing.
+	 * NULL records nothing.
 	 */
 	int (*trees_kept)(void *mem_ctx, const struct dbench_options *o,
 			  const char *target, const char *const *paths,
@@ -203,7 +208,9 @@ struct backend {
 	 * symlink is not followed); when that cannot be told (out of
 	 * memory), count it as existing: ->shared_remove must never remove
 	 * what the run did not create.  Returns 0 or a negative errno (then
-	 * every existed[] is true).
+	 * every existed[] is true).  Optional: NULL when the backend creates
+	 * nothing outside its clients' trees (every path counts as one that
+	 * existed).
 	 */
 	int (*shared_note)(void *mem_ctx, const struct dbench_options *o,
 			   const char *target, const char *const *paths,
@@ -215,7 +222,7 @@ struct backend {
 	 * empty directory now, never through a symlink: never another's
 	 * data.  A path that is gone, not empty or not reachable is left
 	 * alone.  Returns 0 or the first negative errno other than those;
-	 * callers may ignore it.
+	 * callers may ignore it.  Optional: NULL removes nothing.
 	 */
 	int (*shared_remove)(void *mem_ctx, const struct dbench_options *o,
 			     const char *target, const char *const *paths,
@@ -259,9 +266,10 @@ const struct backend *backend_find_in(const struct backend *const *list,
 /*
  * Check a NULL-terminated list of backends: every one has a name no
  * other has and abi BACKEND_ABI; every available one that is not a
- * module's stub fills every required hook (all but ->options, ->options_done and ->trees_kept); an
- * options table is well formed (see ->options), comes with ->option, and none of its
- * long names is another backend's.  Returns 0, or -1 with the name of
+ * module's stub fills every required hook (->target_check, ->setup,
+ * ->cleanup and its ops[]); an options table is well formed (see
+ * ->options), comes with ->option, and none of its long names is another
+ * backend's.  Returns 0, or -1 with the name of
  * the faulty backend in *bad and, if why is not NULL, a static phrase
  * saying what is wrong in *why.
  */
@@ -343,28 +351,5 @@ char *backend_tree_refusal(void *mem_ctx, const char *target,
 #define BACKEND_TREE_SYMLINK "already exists as a symlink"
 #define BACKEND_TREE_NOT_DIR "already exists and is not a directory"
 #define BACKEND_TREE_BEHIND "is behind a symlink or a file"
-
-/*
- * Hooks for a backend that has nothing of the kind: its clients hold no
- * descriptor (client_fds returns 0), it finds nothing in its clients'
- * trees before the run (trees_check: its store starts empty, or it makes
- * no files; trees_kept records nothing), and it creates nothing outside
- * the clients' trees (shared_note says every path existed;
- * shared_remove does nothing).
- */
-uint64_t backend_none_client_fds(const struct dbench_options *o,
-				 uint32_t max_open_handles, uint32_t max_dirs);
-int backend_none_trees_check(void *mem_ctx, const struct dbench_options *o,
-			     const char *target, const char *const *paths,
-			     size_t n, char **err);
-int backend_none_trees_kept(void *mem_ctx, const struct dbench_options *o,
-			    const char *target, const char *const *paths,
-			    size_t n, bool kept);
-int backend_none_shared_note(void *mem_ctx, const struct dbench_options *o,
-			     const char *target, const char *const *paths,
-			     size_t n, bool *existed);
-int backend_none_shared_remove(void *mem_ctx, const struct dbench_options *o,
-			       const char *target, const char *const *paths,
-			       size_t n);
 
 #endif

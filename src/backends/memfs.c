@@ -748,11 +748,6 @@ const struct backend memfs_backend = {
 	.unavailable = NULL,
 	/* -D names the trees (one per entry); they are never touched */
 	.target_check = fileio_target_check,
-	.client_fds = backend_none_client_fds,
-	.trees_check = backend_none_trees_check,
-	.trees_kept = backend_none_trees_kept,
-	.shared_note = backend_none_shared_note,
-	.shared_remove = backend_none_shared_remove,
 	.setup = memfs_setup,
 	.cleanup = nbvfs_cleanup,
 	.ops = { NBVFS_OPS, NBSMB5_OPS },

@@ -57,11 +57,6 @@ const struct backend null_backend = {
 	.flags = BACKEND_NO_STATUS,
 	/* the same -D as fileio's, so that the same command lines compare */
 	.target_check = fileio_target_check,
-	.client_fds = backend_none_client_fds,
-	.trees_check = backend_none_trees_check,
-	.trees_kept = backend_none_trees_kept,
-	.shared_note = backend_none_shared_note,
-	.shared_remove = backend_none_shared_remove,
 	.setup = null_setup,
 	.cleanup = null_cleanup,
 	.ops = {

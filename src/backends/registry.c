@@ -1,11 +1,11 @@
 /*
  * registry.c - the list of backends and its start-up check.
  *
- * Adding a backend: its file in src/backends/, its line here (and in
- * include/backends.h), its source in Makefile.am.  A backend that cannot
- * be built here still gets a line, with ->unavailable saying why.  A
- * backend built as a module (smb, nfs: their libraries are heavy) is
- * listed by its stub, ->module set (module.c loads the rest).
+ * Adding a backend: its file in src/backends/, its line in
+ * DBENCH_BACKENDS (include/backends.h), its source in Makefile.am.  A
+ * backend that cannot be built here still gets a line, with ->unavailable
+ * saying why.  A backend built as a module (smb, nfs: their libraries are
+ * heavy) is listed by its stub, ->module set (module.c loads the rest).
  */
 #include "config.h"
 
@@ -16,15 +16,12 @@
 #include "backend.h"
 #include "backends.h"
 
+#define BACKEND_REGISTRY_ENTRY(name) &name##_backend,
 const struct backend *const backend_registry[] = {
-	&fileio_backend,
-	&null_backend,
-	&memfs_backend,
-	&sockio_backend,
-	&nfs_backend,
-	&smb_backend,
+	DBENCH_BACKENDS(BACKEND_REGISTRY_ENTRY)
 	NULL
 };
+#undef BACKEND_REGISTRY_ENTRY
 
 const struct backend *backend_find_in(const struct backend *const *list,
 				      const char *name)
@@ -45,7 +42,8 @@ const struct backend *backend_find(const char *name)
 	return backend_find_in(backend_registry, name);
 }
 
-/* The hook an available backend lacks, or NULL when it fills every one. */
+/* The required hook an available backend lacks, or NULL when it fills
+ * every one (the others may be NULL: backend.h). */
 static const char *backend_missing_hook(const struct backend *b)
 {
 	const struct {
@@ -53,11 +51,6 @@ static const char *backend_missing_hook(const struct backend *b)
 		bool set;
 	} hooks[] = {
 		{ "its target_check hook is missing", b->target_check != NULL },
-		{ "its client_fds hook is missing", b->client_fds != NULL },
-		{ "its trees_check hook is missing", b->trees_check != NULL },
-		{ "its shared_note hook is missing", b->shared_note != NULL },
-		{ "its shared_remove hook is missing",
-		  b->shared_remove != NULL },
 		{ "its setup hook is missing", b->setup != NULL },
 		{ "its cleanup hook is missing", b->cleanup != NULL },
 	};
@@ -167,74 +160,6 @@ char *backend_tree_refusal(void *mem_ctx, const char *target,
 	return talloc_asprintf(mem_ctx, "%s/%s %s: dbench removes only what "
 			       "it creates; remove it or use another -D",
 			       target, path, why);
-}
-
-/* ---- hooks for backends that have nothing of the kind ---- */
-
-/* For a backend whose store starts empty, or that makes no files. */
-int backend_none_trees_check(void *mem_ctx, const struct dbench_options *o,
-			     const char *target, const char *const *paths,
-			     size_t n, char **err)
-{
-	(void)mem_ctx;
-	(void)o;
-	(void)target;
-	(void)paths;
-	(void)n;
-	(void)err;
-	return 0;
-}
-
-/* For a backend with no trees that outlive the run, or that keeps no
- * record of them: nothing to record. */
-int backend_none_trees_kept(void *mem_ctx, const struct dbench_options *o,
-			    const char *target, const char *const *paths,
-			    size_t n, bool kept)
-{
-	(void)mem_ctx;
-	(void)o;
-	(void)target;
-	(void)paths;
-	(void)n;
-	(void)kept;
-	return 0;
-}
-
-/* For a backend whose clients hold no descriptor. */
-uint64_t backend_none_client_fds(const struct dbench_options *o,
-				 uint32_t max_open_handles, uint32_t max_dirs)
-{
-	(void)o;
-	(void)max_open_handles;
-	(void)max_dirs;
-	return 0;
-}
-
-/* For a backend that creates nothing outside its clients' trees: every
- * shared path counts as one that existed before the run. */
-int backend_none_shared_note(void *mem_ctx, const struct dbench_options *o,
-			     const char *target, const char *const *paths,
-			     size_t n, bool *existed)
-{
-	(void)mem_ctx;
-	(void)o;
-	(void)target;
-	(void)paths;
-	for (size_t i = 0; i < n; i++)
-		existed[i] = true;
-	return 0;
-}
-
-int backend_none_shared_remove(void *mem_ctx, const struct dbench_options *o,
-			       const char *target, const char *const *paths,
-			       size_t n)
-{
-	(void)mem_ctx;
-	(void)o;
-	(void)target;
-	(void)paths;
-	(void)n;
-	return 0;
 }
 
 int backend_program_check(void *mem_ctx, const struct backend *be,

@@ -133,7 +133,8 @@ static int note_shared_paths(void *mem, struct run *run)
 	for (unsigned j = 0; j < run->nshared; j++)
 		texts[j] = run->shared[j].text;
 	for (unsigned d = 0; d < o->ndirectories; d++) {
-		if (su->backend->shared_note(mem, o, o->directories[d], texts,
+		if (su->backend->shared_note == NULL ||
+		    su->backend->shared_note(mem, o, o->directories[d], texts,
 					     run->nshared, existed) != 0)
 			memset(existed, true, run->nshared * sizeof(bool));
 		for (unsigned j = 0; j < run->nshared; j++)
@@ -161,7 +162,7 @@ static void remove_shared_paths(const struct run *run)
 			if (!run->shared[j].existed[d])
 				todo[n++] = run->shared[j].text;
 		/* best effort: what cannot be removed stays */
-		if (n > 0)
+		if (n > 0 && run->su->backend->shared_remove != NULL)
 			(void)run->su->backend->shared_remove(
 				todo, o, o->directories[d], todo, n);
 	}
@@ -518,7 +519,7 @@ int pool_check_trees(void *mem, const struct run_setup *su,
 
 		if (paths == NULL)
 			rc = 1;
-		else if (n > 0 &&
+		else if (n > 0 && su->backend->trees_check != NULL &&
 			 su->backend->trees_check(tmp, o, o->directories[d],
 						  paths, n, &err) != 0) {
 			if (err != NULL)

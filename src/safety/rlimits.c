@@ -230,7 +230,8 @@ static int rl_check_nofile(void *mem_ctx, const struct dbench_options *o,
 		if (d > max_dirs)
 			max_dirs = d;
 	}
-	need = rlimits_fds_needed(per, be->client_fds(o, max_open, max_dirs));
+	need = rlimits_fds_needed(per, be->client_fds == NULL ? 0 :
+				  be->client_fds(o, max_open, max_dirs));
 	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 ||
 	    rl.rlim_cur == RLIM_INFINITY || need <= (uint64_t)rl.rlim_cur)
 		return 0;

@@ -1,0 +1,169 @@
+/*
+ * smb_conn.c - the libsmbclient context of one connection of the smb
+ * backend: configured from its options (logon, dialects, signing,
+ * encryption), connected, and what a failed connection means in words.
+ * Built into the module only.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <talloc.h>
+#include <unistd.h>
+
+#include "smb_conn.h"
+
+/* The logon libsmbclient asks for at every connection it makes. */
+static void smb_auth(SMBCCTX *ctx, const char *srv, const char *shr,
+		     char *wg, int wglen, char *un, int unlen, char *pw,
+		     int pwlen)
+{
+	const struct smb_opts *so = smbc_getOptionUserData(ctx);
+
+	(void)srv;
+	(void)shr;
+	snprintf(wg, (size_t)wglen, "%s", so->domain);
+	snprintf(un, (size_t)unlen, "%s", so->user);
+	snprintf(pw, (size_t)pwlen, "%s", so->password);
+}
+
+/*
+ * --smb-sign: libsmbclient takes "client signing" from its configuration
+ * only; a private file of one line, loaded and removed at once.
+ */
+static int smb_load_signing(SMBCCTX *ctx)
+{
+	char path[] = "/tmp/dbench-smb-XXXXXX";
+	static const char conf[] = "[global]\n\tclient signing = required\n";
+	int fd = mkstemp(path), r;
+
+	if (fd < 0)
+		return -errno;
+	r = write(fd, conf, sizeof(conf) - 1) == (ssize_t)(sizeof(conf) - 1) ?
+		    0 : -EIO;
+	close(fd);
+	if (r == 0 && smbc_setConfiguration(ctx, path) != 0)
+		r = -EINVAL;
+	unlink(path);
+	return r;
+}
+
+static int smb_context_destroy(SMBCCTX **pctx)
+{
+	smbc_free_context(*pctx, 1);
+	return 0;
+}
+
+SMBCCTX **smb_context_new(void *mem, const struct smb_opts *so, int *err)
+{
+	SMBCCTX **pctx = talloc(mem, SMBCCTX *);
+	SMBCCTX *ctx = smbc_new_context();
+
+	if (pctx == NULL || ctx == NULL) {
+		*err = -ENOMEM;
+		goto fail;
+	}
+	smbc_setDebug(ctx, 0);
+	smbc_setOptionUserData(ctx, (void *)so);
+	smbc_setFunctionAuthDataWithContext(ctx, smb_auth);
+	smbc_setOptionNoAutoAnonymousLogin(ctx, true);
+	smbc_setOptionUseKerberos(ctx, false);
+	smbc_setOptionFallbackAfterKerberos(ctx, true);
+	if (so->port != 0)
+		smbc_setPort(ctx, (uint16_t)so->port);
+	if (so->encrypt)
+		smbc_setOptionSmbEncryptionLevel(ctx,
+						 SMBC_ENCRYPTLEVEL_REQUIRE);
+	if (so->sign && (*err = smb_load_signing(ctx)) != 0)
+		goto fail;
+	if ((so->proto_min != NULL &&
+	     !smbc_setOptionProtocols(ctx, so->proto_min, so->proto_max)) ||
+	    smbc_init_context(ctx) == NULL) {
+		*err = errno ? -errno : -EINVAL;
+		goto fail;
+	}
+	*pctx = ctx;
+	talloc_set_destructor(pctx, smb_context_destroy);
+	return pctx;
+fail:
+	if (ctx != NULL)
+		smbc_free_context(ctx, 1);
+	talloc_free(pctx);
+	return NULL;
+}
+
+char *smb_base_url(void *mem, const struct smb_opts *so)
+{
+	if (so->port != 0)
+		return talloc_asprintf(mem, "smb://%s:%u/%s", so->server,
+				       so->port, so->share);
+	return talloc_asprintf(mem, "smb://%s/%s", so->server, so->share);
+}
+
+/* "HOST:PORT", for messages. */
+static const char *smb_hostport(void *mem, const struct smb_opts *so)
+{
+	return talloc_asprintf(mem, "%s:%u", so->server,
+			       so->port ? so->port : 445);
+}
+
+char *smb_connect_message(void *mem, const struct smb_opts *so, int err)
+{
+	const char *hp = smb_hostport(mem, so);
+
+	switch (err) {
+	case ECONNREFUSED:
+	case EHOSTUNREACH:
+	case ENETUNREACH:
+	case ETIMEDOUT:
+	case EHOSTDOWN:
+		return talloc_asprintf(mem, "smb: server %s unreachable: %s",
+				       hp, strerror(err));
+	case ENOENT:
+	case ENODEV:
+	case ENXIO:
+		return talloc_asprintf(mem, "smb: share '%s' not found on "
+				       "server %s", so->share, hp);
+	case EACCES:
+	case EPERM:
+		return talloc_asprintf(mem, "smb: logon failure as user '%s' "
+				       "on //%s/%s (wrong user or password, "
+				       "or access denied)", so->user, hp,
+				       so->share);
+	case EPROTONOSUPPORT:
+	case ENOSYS:
+	case ENOTSUP:
+	case ECONNRESET:
+	case EPROTO:
+		return talloc_asprintf(mem, "smb: server %s: protocol not "
+				       "supported (no dialect in common with "
+				       "--smb-protocol %s:%s%s): %s", hp,
+				       so->proto_min ? so->proto_min : "default",
+				       so->proto_max ? so->proto_max : "default",
+				       so->encrypt ? ", encryption required" :
+						     "", strerror(err));
+	default:
+		return talloc_asprintf(mem, "smb: //%s/%s: %s", hp, so->share,
+				       strerror(err));
+	}
+}
+
+int smb_connect(SMBCCTX *ctx, const char *base)
+{
+	char *root = talloc_asprintf(NULL, "%s/", base);
+	struct stat sb;
+	int r;
+
+	if (root == NULL)
+		return ENOMEM;
+	errno = 0;
+	r = smbc_getFunctionStat(ctx)(ctx, root, &sb) == 0 ? 0 :
+							     (errno ? errno :
+								      EIO);
+	talloc_free(root);
+	return r;
+}
