@@ -2,8 +2,8 @@
  * fileio.c - the local filesystem backend: the SMB semantics (nbvfs) over
  * the POSIX vfs of the client's directory.
  *
- * Everything a loadfile op means is in src/smb_semantics/nbvfs.c; every system call
- * is in src/vfs/vfs_posix.c.  This file only puts the two together.
+ * Everything a loadfile op means is in src/smb_semantics/ (nbvfs*.c); every system call
+ * is in src/vfs/ (vfs_posix*.c).  This file only puts the two together.
  */
 #include "config.h"
 

@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 #include "nfs_vfs.h"
-#include "stats.h"
+#include "util.h"
 
 /* ---- mounting ---- */
 
