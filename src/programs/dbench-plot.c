@@ -12,6 +12,7 @@
 #include <json-c/json.h>
 #include <limits.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -212,6 +213,70 @@ static int plot_percentiles(struct plot *p)
 	return 0;
 }
 
+/* The axes' extent over every op's bins (ms and %). */
+struct dist_range {
+	double xmin, xmax, ymin;
+};
+
+/*
+ * Writes op's histogram to f as one gnuplot data block: the share of its
+ * ops in bins of BINS_PER_OCTAVE per doubling of latency.  Returns false
+ * (writing nothing) for an op without a histogram or without ops.
+ */
+static bool write_distribution(FILE *f, struct json_object *op,
+			       struct dist_range *r)
+{
+	struct json_object *bk = result_get(result_get(op, "histogram"),
+					    "buckets");
+	size_t nb = is_array(bk) ? json_object_array_length(bk) : 0;
+	double total = 0, share = 0;
+	long bin = LONG_MIN;
+
+	if (nb == 0 || result_num(op, "count", 0) <= 0)
+		return false;
+	for (size_t b = 0; b < nb; b++) {
+		struct json_object *e = json_object_array_get_idx(bk, b);
+
+		total += json_object_get_double(
+			json_object_array_get_idx(e, 2));
+	}
+	fprintf(f, "# %s\n", result_str(op, "name", "?"));
+	for (size_t b = 0; b <= nb; b++) {
+		struct json_object *e = b < nb ?
+			json_object_array_get_idx(bk, b) : NULL;
+		double lo = e ? json_object_get_double(
+				json_object_array_get_idx(e, 0)) : 0;
+		long nbin = e ? (long)floor(log2(lo > 1 ? lo : 1) *
+					    BINS_PER_OCTAVE) : LONG_MAX;
+
+		if (nbin != bin && bin != LONG_MIN) {
+			double x0 = exp2((double)bin / BINS_PER_OCTAVE);
+			double x1 = exp2((double)(bin + 1) / BINS_PER_OCTAVE);
+
+			/* x, y, xlow, xhigh, ylow, yhigh (ms, %) */
+			fprintf(f, "%.9g %.6g %.9g %.9g 1e-9 %.6g\n",
+				sqrt(x0 * x1) / 1e6, share,
+				x0 / 1e6, x1 / 1e6, share);
+			if (share > 0 && share < r->ymin)
+				r->ymin = share;
+			if (x0 / 1e6 < r->xmin)
+				r->xmin = x0 / 1e6;
+			if (x1 / 1e6 > r->xmax)
+				r->xmax = x1 / 1e6;
+			share = 0;
+		}
+		bin = nbin;
+		if (e != NULL) {
+			struct json_object *cnt =
+				json_object_array_get_idx(e, 2);
+
+			share += 100.0 / total * json_object_get_double(cnt);
+		}
+	}
+	fprintf(f, "\n\n");
+	return true;
+}
+
 /*
  * latency_distribution.png: one small chart per op, the share of its ops
  * in bins of BINS_PER_OCTAVE per doubling of latency, on a log axis.
@@ -221,67 +286,16 @@ static int plot_distribution(struct plot *p)
 	struct json_object *ops = result_get(p->doc, "operations");
 	size_t nops = is_array(ops) ? json_object_array_length(ops) : 0;
 	unsigned nplots = 0, cols, rows;
-	double xmin = INFINITY, xmax = 0, ymin = 100;
+	struct dist_range r = { .xmin = INFINITY, .xmax = 0, .ymin = 100 };
 	FILE *f = open_data(p, "distribution.dat");
 
 	if (f == NULL)
 		return -1;
 	/* one gnuplot data block per op, separated by two blank lines */
-	for (size_t i = 0; i < nops; i++) {
-		struct json_object *op = json_object_array_get_idx(ops, i);
-		struct json_object *bk = result_get(result_get(op, "histogram"),
-						    "buckets");
-		size_t nb = is_array(bk) ? json_object_array_length(bk) : 0;
-		double total = 0, share = 0;
-		long bin = LONG_MIN;
-
-		if (nb == 0 || result_num(op, "count", 0) <= 0)
-			continue;
-		for (size_t b = 0; b < nb; b++) {
-			struct json_object *e =
-				json_object_array_get_idx(bk, b);
-
-			total += json_object_get_double(
-				json_object_array_get_idx(e, 2));
-		}
-		fprintf(f, "# %s\n", result_str(op, "name", "?"));
-		for (size_t b = 0; b <= nb; b++) {
-			struct json_object *e = b < nb ?
-				json_object_array_get_idx(bk, b) : NULL;
-			double lo = e ? json_object_get_double(
-					json_object_array_get_idx(e, 0)) : 0;
-			long nbin = e ? (long)floor(log2(lo > 1 ? lo : 1) *
-						    BINS_PER_OCTAVE) : LONG_MAX;
-
-			if (nbin != bin && bin != LONG_MIN) {
-				double x0 = exp2((double)bin / BINS_PER_OCTAVE);
-				double x1 = exp2((double)(bin + 1) /
-						 BINS_PER_OCTAVE);
-
-				/* x, y, xlow, xhigh, ylow, yhigh (ms, %) */
-				fprintf(f, "%.9g %.6g %.9g %.9g 1e-9 %.6g\n",
-					sqrt(x0 * x1) / 1e6, share,
-					x0 / 1e6, x1 / 1e6, share);
-				if (share > 0 && share < ymin)
-					ymin = share;
-				if (x0 / 1e6 < xmin)
-					xmin = x0 / 1e6;
-				if (x1 / 1e6 > xmax)
-					xmax = x1 / 1e6;
-				share = 0;
-			}
-			bin = nbin;
-			if (e != NULL) {
-				struct json_object *cnt =
-					json_object_array_get_idx(e, 2);
-
-				share += 100.0 / total *
-					 json_object_get_double(cnt);
-			}
-		}
-		fprintf(f, "\n\n");
-		nplots++;
-	}
+	for (size_t i = 0; i < nops; i++)
+		if (write_distribution(f, json_object_array_get_idx(ops, i),
+				       &r))
+			nplots++;
 	if (fclose(f) != 0)
 		return -1;
 	cols = nplots > 9 ? 4 : nplots > 4 ? 3 : nplots > 1 ? 2 : 1;
@@ -298,12 +312,12 @@ static int plot_distribution(struct plot *p)
 		"set logscale y\nset format y '%%g'\n"
 		"set yrange [%g:100]\n"
 		"set grid xtics\nset style fill solid 0.6 border -1\n"
-		"unset key\n", pow(10, floor(log10(ymin))));
+		"unset key\n", pow(10, floor(log10(r.ymin))));
 	/* the same latency axis for every op, whole decades */
 	if (nplots > 0)
 		fprintf(p->gp, "set xrange [%g:%g]\n",
-			pow(10, floor(log10(xmin))),
-			pow(10, ceil(log10(xmax))));
+			pow(10, floor(log10(r.xmin))),
+			pow(10, ceil(log10(r.xmax))));
 	if (nplots == 0)
 		fprintf(p->gp, "set label 2 'no latency histograms' at graph "
 			"0.5, graph 0.5 center\nunset logscale x\n"
