@@ -18,8 +18,9 @@
 # HEADER_HOME below).  Calls: nm of the object files in the build tree, each
 # undefined symbol mapped to the folder whose object defines it.  Sizes: no
 # .c file of src/ over 800 lines, no function over 100 lines (from its
-# opening brace to its closing one).  Each violation is printed on a line
-# of its own.  Skipped (visibly) without python3 or nm, or before a build.
+# opening brace to its closing one).  Each violation is a failed check of
+# its own (one line in make check's summary); a rule that holds is one
+# passed check.  Skipped (visibly) without python3 or nm, or before a build.
 if [ -z "$BASH_VERSION" ]; then exec bash "$0" "$@"; fi
 . "$(dirname "$0")/lib.sh"
 
@@ -136,15 +137,15 @@ def header_homes(defs):
             homes["include/" + h] = None
     return homes
 
-def report_edges(edges, what):
+def report_edges(edges):
     """edges: (from_folder, to_folder) -> first example; print upward ones
     and circles between folders of one layer."""
     for (a, b), ex in sorted(edges.items()):
         if LAYER[b] > LAYER[a]:
-            print(f"{what} upward: {a} (layer {LAYER[a]}) -> {b} (layer {LAYER[b]}): {ex}")
+            print(f"upward: {a} (layer {LAYER[a]}) -> {b} (layer {LAYER[b]}): {ex}")
     for (a, b), ex in sorted(edges.items()):
         if LAYER[a] == LAYER[b] and (b, a) in edges and a < b:
-            print(f"{what} circle: {a} <-> {b}: {ex}; {edges[(b, a)]}")
+            print(f"circle: {a} <-> {b}: {ex}; {edges[(b, a)]}")
 
 if mode == "includes":
     defs, _ = defined_symbols()
@@ -168,14 +169,14 @@ if mode == "includes":
             if target.startswith("include/"):
                 dst = homes.get(target)
                 if dst is None:
-                    print(f"include unplaced: {target} (included by {p}:{ln}): add it to HEADER_HOME in layers.sh")
+                    print(f"unplaced header: {target} (included by {p}:{ln}): add it to HEADER_HOME in layers.sh")
                     continue
             else:
                 dst = folder_of(target)
             if dst is None or dst == src:
                 continue
             edges.setdefault((src, dst), f"{p}:{ln} includes {name}")
-    report_edges(edges, "include")
+    report_edges(edges)
 elif mode == "calls":
     defs, undefs = defined_symbols()
     edges = {}
@@ -185,12 +186,12 @@ elif mode == "calls":
             continue        # the C library, or defined beside it
         dst = min(homes, key=lambda f: LAYER[f])
         edges.setdefault((src, dst), f"{obj} calls {sym}")
-    report_edges(edges, "call")
+    report_edges(edges)
 elif mode == "files":
     for p in sources((".c",)):
         n = sum(1 for _ in open(os.path.join(srcdir, p), errors="replace"))
         if n > 800:
-            print(f"file too long: {p}: {n} lines (limit 800)")
+            print(f"{p}: {n} lines (limit 800)")
 elif mode == "functions":
     for p in sources((".c", ".h")):
         text = strip_code(open(os.path.join(srcdir, p), errors="replace").read())
@@ -212,7 +213,7 @@ elif mode == "functions":
                     m = re.search(r"(\w+)\s*\([^()]*(\([^()]*\)[^()]*)*\)\s*$",
                                   re.sub(r"\s+", " ", fhead))
                     if m and "=" not in fhead and line - start + 1 > 100:
-                        print(f"function too long: {p}:{start}: {m.group(1)}(): "
+                        print(f"{p}:{start}: {m.group(1)}(): "
                               f"{line - start + 1} lines (limit 100)")
                     head = ""
             elif depth == 0:
@@ -223,20 +224,30 @@ elif mode == "functions":
 EOF
 }
 
-# run_rule MODE WHAT: fail with every violation, one per line.
-run_rule() {
-	need_tools
-	layers_py "$1" >"$W/violations" 2>"$W/py.err" ||
-		fail "the checker failed: $(tail -n 1 "$W/py.err")"
-	if [ -s "$W/violations" ]; then
-		sed 's/^/#   VIOLATION: /' "$W/violations"
-		fail "$(wc -l <"$W/violations") $2 (one per VIOLATION line above)"
+# rule MODE WHAT: one check WHAT when the rule holds (or cannot be
+# checked here: a skip); otherwise one failed check per violation, so that
+# make check's summary lists every violation on a line of its own.
+rule() {
+	local mode=$1 what=$2 v
+	if ! (need_tools) >/dev/null 2>&1; then
+		check "$what" need_tools
+		return 0
 	fi
-	return 0
+	if ! layers_py "$mode" >"$TOP/$mode.violations" 2>"$TOP/$mode.err"; then
+		check "$what" fail "the checker failed: $(tail -n 1 "$TOP/$mode.err")"
+		return 0
+	fi
+	if [ ! -s "$TOP/$mode.violations" ]; then
+		check "$what" true
+		return 0
+	fi
+	while IFS= read -r v; do
+		check "$mode: $v" fail "breaks the rule: $what"
+	done <"$TOP/$mode.violations"
 }
 
-check "#include lines go down the layers, no circle" run_rule includes "upward or circular includes"
-check "calls (nm of the built objects) go down the layers, no circle" run_rule calls "upward or circular calls"
-check "no .c file of src/ over 800 lines" run_rule files "files over 800 lines"
-check "no function over 100 lines" run_rule functions "functions over 100 lines"
+rule includes "includes (quoted include lines) go down the layers, no circle"
+rule calls "calls (nm of the built objects) go down the layers, no circle"
+rule files "no .c file of src/ over 800 lines"
+rule functions "no function over 100 lines"
 finish
