@@ -242,7 +242,7 @@ rule() {
 		return 0
 	fi
 	while IFS= read -r v; do
-		check "$mode: $v" fail "breaks the rule: $what"
+		check "$mode: $v" fail "violation"
 	done <"$TOP/$mode.violations"
 }
 
