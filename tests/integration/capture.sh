@@ -133,13 +133,20 @@ format_summary() {
 if [ -z "$BASH_VERSION" ]; then exec bash "$0" "$@"; fi
 . "$(dirname "$0")/lib.sh"
 
-CAPTURE=${CAPTURE:-$SRCDIR/tools/dbench-capture}
+# the command make zips from src/capture (beside the dbench under test)
+CAPTURE=${CAPTURE:-$(dirname "$DBENCH")/dbench-capture}
+
+need_capture() {
+	[ -x "$CAPTURE" ] ||
+		skip "dbench-capture not built ($CAPTURE; configure found no python3)"
+}
 
 need() {
 	local t
 	for t in "$@"; do
 		command -v "$t" >/dev/null 2>&1 || skip "$t is not installed"
 	done
+	need_capture
 }
 
 need_strace() {

@@ -1,12 +1,12 @@
 #!/usr/bin/python3
-"""capture_unit.py - unit tests of tools/dbench-capture's pieces: strace
-argument splitting and string decoding, open flags to NTCreateX, the errno
--> NT status table (checked against src/ntstatus.c), and the SMB2
-converter on messages built by hand (compounds, locks, info levels, the
-statuses SMB uses for "no more data").  Run by capture_unit.sh."""
+"""capture_unit.py - unit tests of dbench-capture's pieces (the package
+src/capture/dbench_capture): strace argument splitting and string
+decoding, open flags to NTCreateX, the errno -> NT status table (checked
+against src/smb_semantics/ntstatus.c), and the SMB2 converter on messages
+built by hand (compounds, locks, info levels, the statuses SMB uses for
+"no more data").  Run by capture_unit.sh; prints TAP (one test point per
+test, the plan last) for make check's TAP driver."""
 
-import importlib.machinery
-import importlib.util
 import os
 import re
 import sys
@@ -15,23 +15,17 @@ import unittest
 
 SRCDIR = os.environ.get("SRCDIR") or os.path.join(
     os.path.dirname(os.path.abspath(__file__)), "..", "..")
-TOOL = os.path.join(SRCDIR, "tools", "dbench-capture")
+# the package from the source tree, without leaving __pycache__ in it
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(SRCDIR, "src", "capture"))
 
-
-def load_tool():
-    loader = importlib.machinery.SourceFileLoader("dbench_capture", TOOL)
-    spec = importlib.util.spec_from_loader("dbench_capture", loader)
-    mod = importlib.util.module_from_spec(spec)
-    loader.exec_module(mod)
-    return mod
-
-
-dc = load_tool()
+from dbench_capture import (common, model, pcap_reader,  # noqa: E402
+                            smb2_convert, strace_handlers, strace_reader)
 
 
 class StraceText(unittest.TestCase):
     def test_split_args(self):
-        args, rest = dc.split_args(
+        args, rest = strace_reader.split_args(
             '3</a, b>, "x,\\"y)", {st_mode=S_IFREG|0644, st_size=5, ...}, '
             '[{iov_base="(", iov_len=1}]) = 5 <0.000010>', 1)
         self.assertEqual(args, ["3</a, b>", '"x,\\"y)"',
@@ -40,41 +34,41 @@ class StraceText(unittest.TestCase):
         self.assertEqual(rest, " = 5 <0.000010>")
 
     def test_split_args_comment_and_empty(self):
-        self.assertEqual(dc.split_args(") = 7", 1), ([], " = 7"))
-        args, _ = dc.split_args("3, 0x55 /* 3 entries, (x */, 10) = 80", 1)
+        self.assertEqual(strace_reader.split_args(") = 7", 1), ([], " = 7"))
+        args, _ = strace_reader.split_args("3, 0x55 /* 3 entries, (x */, 10) = 80", 1)
         self.assertEqual(args, ["3", "0x55 /* 3 entries, (x */", "10"])
 
     def test_split_args_unterminated(self):
-        with self.assertRaises(dc.CaptureError) as cm:
-            dc.split_args('3, "abc', 42)
+        with self.assertRaises(common.CaptureError) as cm:
+            strace_reader.split_args('3, "abc', 42)
         self.assertIn("line 42", str(cm.exception))
 
     def test_unquote(self):
-        self.assertEqual(dc.unquote('"a\\tb\\\\c\\"d"'), 'a\tb\\c"d')
-        self.assertEqual(dc.unquote('"\\x41\\102\\0"...'), "AB\0")
-        self.assertEqual(dc.unquote('"caf\\303\\251"'), "caf\u00e9")
-        self.assertIsNone(dc.unquote("NULL"))
+        self.assertEqual(strace_reader.unquote('"a\\tb\\\\c\\"d"'), 'a\tb\\c"d')
+        self.assertEqual(strace_reader.unquote('"\\x41\\102\\0"...'), "AB\0")
+        self.assertEqual(strace_reader.unquote('"caf\\303\\251"'), "caf\u00e9")
+        self.assertIsNone(strace_reader.unquote("NULL"))
 
     def test_parse_fd(self):
-        self.assertEqual(dc.parse_fd("3</x/y>"), (3, "/x/y"))
-        self.assertEqual(dc.parse_fd("AT_FDCWD</w>"), ("cwd", "/w"))
-        self.assertEqual(dc.parse_fd("AT_FDCWD"), ("cwd", None))
-        self.assertEqual(dc.parse_fd("-100"), (-100, None))
+        self.assertEqual(strace_reader.parse_fd("3</x/y>"), (3, "/x/y"))
+        self.assertEqual(strace_reader.parse_fd("AT_FDCWD</w>"), ("cwd", "/w"))
+        self.assertEqual(strace_reader.parse_fd("AT_FDCWD"), ("cwd", None))
+        self.assertEqual(strace_reader.parse_fd("-100"), (-100, None))
 
     def test_stat_info(self):
-        self.assertEqual(dc.stat_info("{st_mode=S_IFDIR|0755, st_size=40"),
+        self.assertEqual(strace_reader.stat_info("{st_mode=S_IFDIR|0755, st_size=40"),
                          ("dir", 40))
-        self.assertEqual(dc.stat_info("{stx_mode=S_IFREG|0644, stx_size=9"),
+        self.assertEqual(strace_reader.stat_info("{stx_mode=S_IFREG|0644, stx_size=9"),
                          ("file", 9))
-        self.assertEqual(dc.stat_info("{st_mode=S_IFLNK|0777, ...}")[0],
+        self.assertEqual(strace_reader.stat_info("{st_mode=S_IFLNK|0777, ...}")[0],
                          "other")
 
     def test_loadfile_path(self):
-        self.assertEqual(dc.loadfile_path(""), '"\\clients\\client1"')
-        self.assertEqual(dc.loadfile_path("a b/c"),
+        self.assertEqual(model.loadfile_path(""), '"\\clients\\client1"')
+        self.assertEqual(model.loadfile_path("a b/c"),
                          '"\\clients\\client1\\a b\\c"')
-        self.assertIsNone(dc.loadfile_path('a"b'))
-        self.assertIsNone(dc.loadfile_path("a\\b"))
+        self.assertIsNone(model.loadfile_path('a"b'))
+        self.assertIsNone(model.loadfile_path("a\\b"))
 
 
 class OpenFlags(unittest.TestCase):
@@ -93,7 +87,7 @@ class OpenFlags(unittest.TestCase):
     def test_open_options(self):
         for flags, err, want in self.CASES:
             with self.subTest(flags=flags, err=err):
-                self.assertEqual(dc.open_options(dc.flag_set(flags), err),
+                self.assertEqual(strace_handlers.open_options(strace_reader.flag_set(flags), err),
                                  want)
 
 
@@ -112,13 +106,13 @@ class ErrnoTable(unittest.TestCase):
     def test_same_as_ntstatus_c(self):
         want = self.c_table()
         self.assertGreater(len(want), 15)
-        got = {e: s for e, s in dc.ERRNO_NT.items() if e in want}
+        got = {e: s for e, s in common.ERRNO_NT.items() if e in want}
         self.assertEqual(got, want)
-        self.assertEqual(set(dc.ERRNO_NT) - set(want), set())
+        self.assertEqual(set(common.ERRNO_NT) - set(want), set())
 
     def test_unknown_errno(self):
-        self.assertEqual(dc.nt_status("EPROTO"), "NT_STATUS_UNSUCCESSFUL")
-        self.assertEqual(dc.nt_status(None), "NT_STATUS_OK")
+        self.assertEqual(common.nt_status("EPROTO"), "NT_STATUS_UNSUCCESSFUL")
+        self.assertEqual(common.nt_status(None), "NT_STATUS_OK")
 
 
 def smb_msg(cmd, msg_id, response=False, status=0, frame=1, **fields):
@@ -129,13 +123,13 @@ def smb_msg(cmd, msg_id, response=False, status=0, frame=1, **fields):
     for k, v in fields.items():
         f[k.replace("__", ".").replace("_DOT_", ".")] = \
             v if isinstance(v, list) else [str(v)]
-    return dc.Smb2Msg(f, frame, float(frame), "0", 0)
+    return pcap_reader.Smb2Msg(f, frame, float(frame), "0", 0)
 
 
 def smb_convert(msgs, share=None):
     opts = types.SimpleNamespace(share=share, prepare=True)
-    out = dc.Output()
-    cv = dc.Smb2Converter(opts, out)
+    out = model.Output()
+    cv = smb2_convert.Smb2Converter(opts, out)
     cv.convert(msgs)
     return [text for _pid, _ts, text in out.lines], out, cv
 
@@ -237,5 +231,57 @@ class Smb2(unittest.TestCase):
         self.assertEqual(out.dropped["another share or IPC$"], 1)
 
 
+class TapResult(unittest.TestResult):
+    """Each test as a TAP line: "ok", "not ok" (the traceback as TAP
+    comments before it) or "ok ... # SKIP reason"."""
+
+    def __init__(self):
+        super().__init__()
+        self.n = 0
+
+    def line(self, test, status, extra=""):
+        self.n += 1
+        name = test.id().replace("__main__.", "", 1)
+        print("%s %d - %s%s" % (status, self.n, name, extra), flush=True)
+
+    def addSuccess(self, test):
+        super().addSuccess(test)
+        self.line(test, "ok")
+
+    def addSkip(self, test, reason):
+        super().addSkip(test, reason)
+        self.line(test, "ok", " # SKIP " + reason)
+
+    def comment_failure(self, test, err, status):
+        for ln in self._exc_info_to_string(err, test).splitlines():
+            print("#   " + ln)
+        self.line(test, "not ok", " -- " + status)
+
+    def addFailure(self, test, err):
+        super().addFailure(test, err)
+        self.comment_failure(test, err, "failed")
+
+    def addError(self, test, err):
+        super().addError(test, err)
+        self.comment_failure(test, err, "error")
+
+    def addExpectedFailure(self, test, err):
+        super().addExpectedFailure(test, err)
+        self.line(test, "ok", " # TODO expected failure")
+
+    def addUnexpectedSuccess(self, test):
+        super().addUnexpectedSuccess(test)
+        self.line(test, "not ok", " # TODO unexpected success")
+
+
+def main():
+    suite = unittest.defaultTestLoader.loadTestsFromModule(
+        sys.modules[__name__])
+    result = TapResult()
+    suite.run(result)
+    print("1..%d" % result.n)
+    return 0 if result.wasSuccessful() else 1
+
+
 if __name__ == "__main__":
-    unittest.main(verbosity=2)
+    sys.exit(main())

@@ -12,8 +12,7 @@ LF=$DATA/compare.txt
 N=2
 
 if [ ! -x "$REF" ] || ! "$REF" --help 2>&1 | head -n 1 | grep -q 'version 4\.00'; then
-	echo "SKIP: dbench 4.00 not installed"
-	exit 77
+	skip_all "dbench 4.00 not installed ($REF; Debian's dbench package)"
 fi
 
 # per_pass OUT COUNTS: from OUT's table, "Name count-per-pass" where a pass

@@ -269,8 +269,8 @@ consumer_checks() {
 	check "$dialect: PTS pts/dbench template reads Throughput, clients, procs" pts_throughput "$@"
 }
 
-command -v perl >/dev/null 2>&1 || { echo "ok - # SKIP perl is not installed"; exit 77; }
-command -v python3 >/dev/null 2>&1 || { echo "ok - # SKIP python3 is not installed"; exit 77; }
+command -v perl >/dev/null 2>&1 || skip_all "perl is not installed"
+command -v python3 >/dev/null 2>&1 || skip_all "python3 is not installed"
 consumer_checks "4.00 (default)"
 consumer_checks "5.0 (--output-dialect=5.0)" --output-dialect=5.0
 # mmtests' own benchmark command line, unchanged (dbench-bench):

@@ -129,7 +129,8 @@ interrupted() {
 	assert_empty_dir t "test file removed after SIG$sig"
 	# the JSON is written too, and says it was interrupted
 	[ -s "$W/i.json" ] || fail "no --json document after SIG$sig"
-	command -v python3 >/dev/null || return 0
+	command -v python3 >/dev/null ||
+		skip "python3 is not installed (the interrupted --json document not checked)"
 	python3 - "$W/i.json" "$(kill -l "$sig")" <<'PY' || fail "interrupted JSON"
 import json, sys
 dt = json.load(open(sys.argv[1]))["disk_test"]

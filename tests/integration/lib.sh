@@ -4,8 +4,12 @@
 # runs each with `check "what it asserts" function [args]`.  A check runs in
 # a subshell inside its own fresh directory $W under a temporary directory
 # on /dev/shm that is removed when the script exits; `fail` (or a failed
-# assertion) ends only that check.  `finish` prints the summary and exits
-# 0 (all passed), 1 (some failed) or 77 (everything was skipped).
+# assertion) ends only that check.  The output is TAP, read by automake's
+# tap-driver.sh: one "ok"/"not ok" line per check (a skip is "ok - ... #
+# SKIP reason", a failure carries its reason on its line), and `finish`
+# prints the plan "1..N" last and exits 0 (nothing failed) or 1.  A script
+# that cannot run at all calls skip_all (plan "1..0 # SKIP reason") or
+# bail_out ("Bail out!", an ERROR in make check's summary).
 #
 # Environment: DBENCH = the binary under test, SRCDIR = the source root
 # (both set by `make check`; defaults suit running a script by hand from
@@ -30,9 +34,21 @@ RE_ROW_COLS='^ [A-Za-z ]{12} [ 0-9]{7} [ 0-9.]{9} [ 0-9.]{9}$'
 RE_THROUGHPUT='^Throughput [0-9.e+]+ MB/sec( \(sync open\))?( \(sync dirs\))?  [0-9]+ clients  [0-9]+ procs  max_latency=[0-9]+\.[0-9]{3} ms$'
 RE_EXEC_TIME='^ *[0-9]+ completed in [0-9]+ ms at time [0-9]+ ms$'
 
-if [ ! -x "$DBENCH" ]; then
-	echo "not ok - dbench binary not found: DBENCH=$DBENCH"
+# skip_all REASON: nothing in this script can run here: an empty plan
+# with the reason, which make check shows as a SKIP.
+skip_all() {
+	echo "1..0 # SKIP $*"
+	exit 0
+}
+
+# bail_out REASON: the script cannot go on (a broken setup, not a skip).
+bail_out() {
+	echo "Bail out! $*"
 	exit 99
+}
+
+if [ ! -x "$DBENCH" ]; then
+	bail_out "dbench binary not found: DBENCH=$DBENCH"
 fi
 
 if [ -d /dev/shm ] && [ -w /dev/shm ]; then
@@ -40,10 +56,8 @@ if [ -d /dev/shm ] && [ -w /dev/shm ]; then
 else
 	IT_BASE=${TMPDIR:-/tmp}
 fi
-TOP=$(mktemp -d "$IT_BASE/dbench-it-$IT_NAME.XXXXXX") || {
-	echo "not ok - cannot create a temporary directory under $IT_BASE"
-	exit 99
-}
+TOP=$(mktemp -d "$IT_BASE/dbench-it-$IT_NAME.XXXXXX") ||
+	bail_out "cannot create a temporary directory under $IT_BASE"
 
 it_cleanup() {
 	# -D unwritable tests chmod directories: make everything removable.
@@ -85,9 +99,11 @@ show_last_run() {
 	show_file "$W/err" "stderr" 15
 }
 
-# fail MESSAGE: the current check failed; print why and leave it.
+# fail MESSAGE: the current check failed; print why and leave it (the
+# message goes on the check's "not ok" line too).
 fail() {
 	note "FAIL: $*"
+	printf '%s\n' "$*" >"$TOP/.fail"
 	show_last_run
 	exit 1
 }
@@ -101,10 +117,10 @@ skip() {
 # check DESCRIPTION FUNCTION [ARGS...]: run one check in a subshell, in a
 # fresh directory $W, and print "ok - ..." / "not ok - ...".
 check() {
-	local desc=$1 rc
+	local desc=$1 rc why
 	shift
 	W=$(mktemp -d "$TOP/check.XXXXXX")
-	rm -f "$TOP/.skip"
+	rm -f "$TOP/.skip" "$TOP/.fail"
 	(
 		cd "$W" || exit 1
 		LAST_CMD=""
@@ -121,7 +137,10 @@ check() {
 		N_SKIP=$((N_SKIP + 1))
 		;;
 	*)
-		echo "not ok - $desc"
+		# the reason on one line, without "#" (a TAP directive)
+		why=$(head -n 1 "$TOP/.fail" 2>/dev/null | tr -d '#' | cut -c 1-200)
+		[ -n "$why" ] || why="exit status $rc"
+		echo "not ok - $desc -- $why"
 		N_FAIL=$((N_FAIL + 1))
 		FAILED="$FAILED
     $desc"
@@ -132,15 +151,19 @@ check() {
 	return 0
 }
 
-# finish: summary line and exit status for make check.
+# finish: the summary, the plan (TAP allows it last: a script that dies
+# before it has no plan, an ERROR) and the exit status.
 finish() {
+	local n=$((N_OK + N_FAIL + N_SKIP))
 	echo "# $IT_NAME: $N_OK passed, $N_FAIL failed, $N_SKIP skipped"
+	if [ "$n" -eq 0 ]; then
+		echo "1..0 # SKIP $IT_NAME ran no checks"
+	else
+		echo "1..$n"
+	fi
 	if [ "$N_FAIL" -gt 0 ]; then
 		echo "# failed checks:$FAILED"
 		exit 1
-	fi
-	if [ "$N_OK" -eq 0 ] && [ "$N_SKIP" -gt 0 ]; then
-		exit 77
 	fi
 	exit 0
 }
@@ -150,6 +173,36 @@ finish() {
 run_db() {
 	LAST_CMD="dbench $*"
 	timeout -k 5 "$IT_TIMEOUT" "$DBENCH" "$@" >"$W/out" 2>"$W/err" </dev/null
+	RC=$?
+	if [ "$RC" -eq 124 ] || [ "$RC" -eq 137 ]; then
+		fail "dbench did not finish within $IT_TIMEOUT s"
+	fi
+	return 0
+}
+
+# run_db_unprivileged ARGS...: run_db, but as uid/gid 65534 when running
+# as root (root reads and writes everything, so permission checks would not
+# bite; CI runs as root).  That user runs a copy of dbench in $TOP/nobody
+# (the build tree may be closed to it); $TOP and $W are opened for it to
+# traverse.  Skips when there is no way to switch users.
+run_db_unprivileged() {
+	local as=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+	if [ "$(id -u)" -ne 0 ]; then
+		run_db "$@"
+		return 0
+	fi
+	command -v setpriv >/dev/null ||
+		skip "running as root and setpriv (util-linux) is missing"
+	"${as[@]}" true 2>/dev/null || skip "cannot switch to uid 65534"
+	chmod a+x "$TOP" "$W"
+	if [ ! -x "$TOP/nobody/dbench" ]; then
+		mkdir -p "$TOP/nobody" && cp "$DBENCH" "$TOP/nobody/dbench" &&
+			chmod 755 "$TOP/nobody" "$TOP/nobody/dbench" ||
+			fail "cannot copy dbench to $TOP/nobody for uid 65534"
+	fi
+	LAST_CMD="(as uid 65534) dbench $*"
+	timeout -k 5 "$IT_TIMEOUT" "${as[@]}" "$TOP/nobody/dbench" "$@" \
+		>"$W/out" 2>"$W/err" </dev/null
 	RC=$?
 	if [ "$RC" -eq 124 ] || [ "$RC" -eq 137 ]; then
 		fail "dbench did not finish within $IT_TIMEOUT s"

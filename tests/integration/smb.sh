@@ -35,7 +35,7 @@ else
 	case $? in
 	0) ;;
 	77) SKIP_ALL=$(cat "$TOP/smbd.msg") ;;
-	*) cat "$TOP/smbd.msg"; echo "not ok - smbd did not start"; exit 1 ;;
+	*) cat "$TOP/smbd.msg"; bail_out "smbd did not start" ;;
 	esac
 fi
 trap 'smbd_stop; it_cleanup' EXIT

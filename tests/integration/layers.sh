@@ -1,0 +1,253 @@
+#!/bin/bash
+# layers.sh - the source keeps its layering: every #include and every call
+# between the folders of src/ goes down the layers, never up and never in
+# a circle, and no file or function grows past its size limit.
+#
+# The layers, lowest first (a folder may use its own layer's folders, as
+# long as no two of them use each other, and any lower layer's):
+#     0 util (src/util, src/safety)
+#     1 vfs, smb_semantics, stats, loadfile, net
+#     2 backends (with backends/nfs), engine
+#     3 run
+#     4 report, disktest
+#     5 cli
+#     6 programs
+# Includes: the #include "..." lines of src/**/*.[ch]; a header of include/
+# belongs to the folder that defines what it declares (found with nm in
+# the build tree; else the folder with the .c of its name; else the table
+# HEADER_HOME below).  Calls: nm of the object files in the build tree, each
+# undefined symbol mapped to the folder whose object defines it.  Sizes: no
+# .c file of src/ over 800 lines, no function over 100 lines (from its
+# opening brace to its closing one).  Each violation is a failed check of
+# its own (one line in make check's summary); a rule that holds is one
+# passed check.  Skipped (visibly) without python3 or nm, or before a build.
+if [ -z "$BASH_VERSION" ]; then exec bash "$0" "$@"; fi
+. "$(dirname "$0")/lib.sh"
+
+BUILDDIR=$(cd "$(dirname "$DBENCH")" && pwd)
+
+need_tools() {
+	command -v python3 >/dev/null || skip "python3 is not installed"
+	command -v nm >/dev/null || skip "nm (binutils) is not installed"
+	[ -n "$(find "$BUILDDIR/src" -name '*.o' 2>/dev/null | head -n 1)" ] ||
+		skip "no object files under $BUILDDIR/src (build first)"
+}
+
+# layers_py MODE: the checker (MODE includes, calls, files or functions);
+# prints one violation per line.
+layers_py() {
+	python3 - "$1" "$SRCDIR" "$BUILDDIR" <<'EOF'
+import os, re, subprocess, sys
+
+mode, srcdir, builddir = sys.argv[1:4]
+LAYER = {"util": 0, "safety": 0,
+         "vfs": 1, "smb_semantics": 1, "stats": 1, "loadfile": 1, "net": 1,
+         "backends": 2, "engine": 2, "run": 3, "report": 4, "disktest": 4,
+         "cli": 5, "programs": 6}
+# headers of include/ that declare nothing nm can place, nor share a
+# name with a .c file: their folder
+HEADER_HOME = {"atomic.h": "util", "backend.h": "backends",
+               "options.h": "cli", "program.h": "programs",
+               "coord.h": "run", "supervisor.h": "run", "client.h": "engine"}
+
+def folder_of(path):
+    """src/F/... -> F (the folder of the layer table), or None."""
+    parts = os.path.normpath(path).split(os.sep)
+    if len(parts) >= 3 and parts[0] == "src" and parts[1] in LAYER:
+        return parts[1]
+    return None
+
+def sources(exts):
+    out = []
+    for root, dirs, files in os.walk(os.path.join(srcdir, "src")):
+        dirs.sort()
+        for f in sorted(files):
+            if f.endswith(exts):
+                out.append(os.path.relpath(os.path.join(root, f), srcdir))
+    return out
+
+def defined_symbols():
+    """symbol -> set of folders whose objects define it"""
+    defs, undefs = {}, []
+    for root, dirs, files in os.walk(os.path.join(builddir, "src")):
+        for f in sorted(files):
+            if not f.endswith(".o"):
+                continue
+            obj = os.path.join(root, f)
+            folder = folder_of(os.path.relpath(obj, builddir))
+            if folder is None:
+                continue
+            out = subprocess.run(["nm", "-P", obj], capture_output=True,
+                                 text=True).stdout
+            for line in out.splitlines():
+                fields = line.split()
+                if len(fields) < 2:
+                    continue
+                sym, kind = fields[0], fields[1]
+                if kind == "U":
+                    undefs.append((os.path.relpath(obj, builddir), folder, sym))
+                elif kind.isupper():
+                    defs.setdefault(sym, set()).add(folder)
+    return defs, undefs
+
+def strip_code(text):
+    """C text without comments, string and character literals (newlines
+    kept, so that line numbers stay)."""
+    out, i, n = [], 0, len(text)
+    while i < n:
+        c = text[i]
+        if text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            j = n if j < 0 else j + 2
+            out.append("\n" * text.count("\n", i, j))
+            i = j
+        elif text.startswith("//", i):
+            j = text.find("\n", i)
+            i = n if j < 0 else j
+        elif c in "\"'":
+            j = i + 1
+            while j < n and text[j] != c and text[j] != "\n":
+                j += 2 if text[j] == "\\" else 1
+            out.append(c + c)
+            i = j + 1
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+def header_homes(defs):
+    homes = {}
+    cfiles = {os.path.basename(p)[:-2]: folder_of(p) for p in sources((".c",))}
+    inc = os.path.join(srcdir, "include")
+    for h in sorted(os.listdir(inc)):
+        if not h.endswith(".h"):
+            continue
+        text = strip_code(open(os.path.join(inc, h), errors="replace").read())
+        votes = {}
+        for name in set(re.findall(r"\b([A-Za-z_]\w*)\s*\(", text)):
+            for f in defs.get(name, ()):
+                votes[f] = votes.get(f, 0) + 1
+        if votes:
+            homes["include/" + h] = max(sorted(votes), key=lambda f: votes[f])
+        elif h[:-2] in cfiles:
+            homes["include/" + h] = cfiles[h[:-2]]
+        elif h in HEADER_HOME:
+            homes["include/" + h] = HEADER_HOME[h]
+        else:
+            homes["include/" + h] = None
+    return homes
+
+def report_edges(edges):
+    """edges: (from_folder, to_folder) -> first example; print upward ones
+    and circles between folders of one layer."""
+    for (a, b), ex in sorted(edges.items()):
+        if LAYER[b] > LAYER[a]:
+            print(f"upward: {a} (layer {LAYER[a]}) -> {b} (layer {LAYER[b]}): {ex}")
+    for (a, b), ex in sorted(edges.items()):
+        if LAYER[a] == LAYER[b] and (b, a) in edges and a < b:
+            print(f"circle: {a} <-> {b}: {ex}; {edges[(b, a)]}")
+
+if mode == "includes":
+    defs, _ = defined_symbols()
+    homes = header_homes(defs)
+    edges = {}
+    for p in sources((".c", ".h")):
+        src = folder_of(p)
+        if src is None:
+            continue
+        for ln, line in enumerate(open(os.path.join(srcdir, p), errors="replace"), 1):
+            m = re.match(r'\s*#\s*include\s+"([^"]+)"', line)
+            if not m:
+                continue
+            name = m.group(1)
+            cands = [os.path.join(os.path.dirname(p), name),
+                     os.path.join("include", name), os.path.join("src", name)]
+            target = next((os.path.normpath(c) for c in cands
+                           if os.path.exists(os.path.join(srcdir, c))), None)
+            if target is None:
+                continue        # config.h and other generated headers
+            if target.startswith("include/"):
+                dst = homes.get(target)
+                if dst is None:
+                    print(f"unplaced header: {target} (included by {p}:{ln}): add it to HEADER_HOME in layers.sh")
+                    continue
+            else:
+                dst = folder_of(target)
+            if dst is None or dst == src:
+                continue
+            edges.setdefault((src, dst), f"{p}:{ln} includes {name}")
+    report_edges(edges)
+elif mode == "calls":
+    defs, undefs = defined_symbols()
+    edges = {}
+    for obj, src, sym in undefs:
+        homes = defs.get(sym)
+        if not homes or src in homes:
+            continue        # the C library, or defined beside it
+        dst = min(homes, key=lambda f: LAYER[f])
+        edges.setdefault((src, dst), f"{obj} calls {sym}")
+    report_edges(edges)
+elif mode == "files":
+    for p in sources((".c",)):
+        n = sum(1 for _ in open(os.path.join(srcdir, p), errors="replace"))
+        if n > 800:
+            print(f"{p}: {n} lines (limit 800)")
+elif mode == "functions":
+    for p in sources((".c", ".h")):
+        text = strip_code(open(os.path.join(srcdir, p), errors="replace").read())
+        depth, start, head, line = 0, 0, "", 1
+        for c in text:
+            if c == "\n":
+                line += 1
+            if c == "{":
+                if depth == 0:
+                    start, fhead = line, head
+                depth += 1
+            elif c == "}":
+                depth -= 1
+                if depth == 0:
+                    # a function: its head (preprocessor lines left
+                    # out) has a parameter list and no "="
+                    fhead = "\n".join(l for l in fhead.split("\n")
+                                       if not l.lstrip().startswith("#"))
+                    m = re.search(r"(\w+)\s*\([^()]*(\([^()]*\)[^()]*)*\)\s*$",
+                                  re.sub(r"\s+", " ", fhead))
+                    if m and "=" not in fhead and line - start + 1 > 100:
+                        print(f"{p}:{start}: {m.group(1)}(): "
+                              f"{line - start + 1} lines (limit 100)")
+                    head = ""
+            elif depth == 0:
+                if c == ";":
+                    head = ""
+                else:
+                    head += c
+EOF
+}
+
+# rule MODE WHAT: one check WHAT when the rule holds (or cannot be
+# checked here: a skip); otherwise one failed check per violation, so that
+# make check's summary lists every violation on a line of its own.
+rule() {
+	local mode=$1 what=$2 v
+	if ! (need_tools) >/dev/null 2>&1; then
+		check "$what" need_tools
+		return 0
+	fi
+	if ! layers_py "$mode" >"$TOP/$mode.violations" 2>"$TOP/$mode.err"; then
+		check "$what" fail "the checker failed: $(tail -n 1 "$TOP/$mode.err")"
+		return 0
+	fi
+	if [ ! -s "$TOP/$mode.violations" ]; then
+		check "$what" true
+		return 0
+	fi
+	while IFS= read -r v; do
+		check "$mode: $v" fail "violation"
+	done <"$TOP/$mode.violations"
+}
+
+rule includes "includes (quoted include lines) go down the layers, no circle"
+rule calls "calls (nm of the built objects) go down the layers, no circle"
+rule files "no .c file of src/ over 800 lines"
+rule functions "no function over 100 lines"
+finish
