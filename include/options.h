@@ -9,6 +9,8 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 
 enum mismatch_policy {
 	MISMATCH_DEFAULT = 0,	/* fatal only where the replay becomes meaningless */
@@ -78,5 +80,15 @@ struct dbench_options {
 	int argc;			/* the command line, for the JSON */
 	const char *const *argv;
 };
+
+/*
+ * Where the text (header, progress, report) goes: stdout, or stderr when
+ * the JSON document goes to stdout (--json -).
+ */
+static inline FILE *options_text_stream(const struct dbench_options *o)
+{
+	return o->json_path != NULL && strcmp(o->json_path, "-") == 0 ?
+		       stderr : stdout;
+}
 
 #endif

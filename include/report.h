@@ -1,6 +1,7 @@
 /*
- * report.h - the text writers: progress lines and the end-of-run report in
- * dbench's shapes.  Each writer is a pure function of what it is given
+ * report.h - the writers of a run result: the end-of-run report in
+ * dbench's text shapes, and report_write_all() for every output a run
+ * asks for (text, --json, --series).  Each writer is a pure function of what it is given
  * (the run result, and the options for formatting flags); none of them
  * reads the clock, the statistics region or the programs.
  */
@@ -15,19 +16,6 @@
 #include "program.h"
 #include "result.h"
 #include "stats.h"
-
-/* One progress line for a warmup or execute tick. */
-void report_progress(FILE *f, const struct dbench_options *o,
-		     enum run_phase ph, unsigned clients, double lines,
-		     double mbps, double secs, double lat_ms);
-
-/*
- * One progress line of the cleanup phase: clients still cleaning up,
- * seconds.  The 5.0 machine form also carries lines per client and MB/s
- * (those the execute phase ended with).
- */
-void report_cleanup(FILE *f, const struct dbench_options *o,
-		    unsigned clients, double lines, double mbps, double secs);
 
 /*
  * The end-of-run report of result r: operation table, per-client
@@ -48,12 +36,6 @@ void report_mismatches(FILE *f, void *mem_ctx,
 		       const struct dbench_options *o,
 		       const struct run_result *r);
 
-/*
- * Where the text (header, progress, report) goes: stdout, or stderr when
- * the JSON document goes to stdout (--json -).
- */
-FILE *report_text_stream(const struct dbench_options *o);
-
 /* Op kind k's name in o's dialect ("Qpathinfo" / "QUERY_PATH_INFORMATION"). */
 const char *report_op_name(const struct dbench_options *o, unsigned k);
 
@@ -63,5 +45,14 @@ const char *report_op_name(const struct dbench_options *o, unsigned k);
  */
 void report_percentiles(FILE *f, const struct dbench_options *o,
 			const struct op_stats *ops);
+
+/*
+ * Every output of a finished run r: the mismatch summary on stderr, the
+ * text report on options_text_stream(o), and the --json and --series
+ * files.  Returns 0, or -1 when one could not be written (said on
+ * stderr).
+ */
+int report_write_all(void *mem_ctx, const struct dbench_options *o,
+		     const struct run_result *r);
 
 #endif

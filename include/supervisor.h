@@ -20,11 +20,19 @@ struct run_setup {
 	struct program *const *programs;	/* client i runs i % nprograms */
 	unsigned nprograms;
 	const struct backend *backend;
+	/*
+	 * Writes every output of the finished run r (report_write_all()
+	 * for dbench); called by the rank that prints.  Returns 0, or -1
+	 * when an output could not be written, which fails the run.  NULL:
+	 * nothing is written.
+	 */
+	int (*report)(void *mem_ctx, const struct dbench_options *o,
+		      const struct run_result *r);
 };
 
 /*
  * Run the benchmark on this host under the local coordinator, print its
- * progress and report on stdout and write --json/--series.  Returns the
+ * progress, and hand its result to setup->report.  Returns the
  * process exit status (run_exit_status()), or 1 when the run could not
  * start, 2 when a client tree already holds something (pool_check_trees),
  * 128+signal when a signal stopped the start.
@@ -40,14 +48,6 @@ int supervisor_run(void *mem_ctx, const struct run_setup *setup);
  */
 int run_benchmark_with(void *mem_ctx, const struct run_setup *setup,
 		       struct coord *c);
-
-/*
- * The end-of-run report of r on stdout, and the --json and --series
- * files.  Returns 0, or -1 when a file could not be written (said on
- * stderr).
- */
-int run_report(void *mem_ctx, const struct dbench_options *o,
-	       const struct run_result *r);
 
 /*
  * The exit status of a finished run: 128+signal when interrupted, 1 when

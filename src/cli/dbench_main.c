@@ -156,7 +156,7 @@ static int run_load(void *mem, const struct cli *cli,
 		fprintf(stderr, "dbench: %s\n", why);
 		return CLI_EXIT_USAGE;
 	}
-	text = report_text_stream(o);
+	text = options_text_stream(o);
 	fprintf(text, "dbench %s - a dbench-compatible filesystem load "
 		"generator\n\n", PACKAGE_VERSION);
 	fprintf(text, "Running for %d seconds with load '%s' and minimum "
@@ -176,6 +176,7 @@ static int run_load(void *mem, const struct cli *cli,
 			.programs = progs,
 			.nprograms = o->nloadfiles,
 			.backend = cli->backend,
+			.report = report_write_all,
 		};
 
 		return hooks->run(mem, &su);

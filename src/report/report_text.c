@@ -14,12 +14,6 @@
 #include "ntstatus.h"
 #include "report.h"
 
-FILE *report_text_stream(const struct dbench_options *o)
-{
-	return o->json_path != NULL && strcmp(o->json_path, "-") == 0 ?
-		       stderr : stdout;
-}
-
 const char *report_op_name(const struct dbench_options *o, unsigned k)
 {
 	/* 5.0 names every op by its loadfile command */
@@ -31,41 +25,6 @@ const char *report_op_name(const struct dbench_options *o, unsigned k)
 static int name_width(const struct dbench_options *o)
 {
 	return o->dialect == DIALECT_50 ? 22 : 12;
-}
-
-void report_progress(FILE *f, const struct dbench_options *o,
-		     enum run_phase ph, unsigned clients, double lines,
-		     double mbps, double secs, double lat_ms)
-{
-	/* dbench prints the average as a truncated integer */
-	unsigned long long whole = lines > 0 ? (unsigned long long)lines : 0;
-
-	if (o->machine_readable)
-		fprintf(f, "@%c@%u@%llu@%.2f@%.0f@%.03f@\n",
-			ph == PHASE_WARMUP ? 'W' : 'R', clients, whole, mbps,
-			secs, lat_ms);
-	else
-		fprintf(f, "%4u  %8llu  %7.2f MB/sec  %s %3.0f sec  "
-			"latency %.03f ms\n", clients, whole, mbps,
-			ph == PHASE_WARMUP ? "warmup" : "execute", secs,
-			lat_ms);
-	fflush(f);
-}
-
-void report_cleanup(FILE *f, const struct dbench_options *o,
-		    unsigned clients, double lines, double mbps, double secs)
-{
-	unsigned long long whole = lines > 0 ? (unsigned long long)lines : 0;
-
-	/* 5.0: the five fields of @R@ (no latency is measured in cleanup) */
-	if (o->machine_readable && o->dialect == DIALECT_50)
-		fprintf(f, "@C@%u@%llu@%.2f@%.0f@%.03f@\n", clients, whole,
-			mbps, secs, 0.0);
-	else if (o->machine_readable)
-		fprintf(f, "@C@%u@%.0f@\n", clients, secs);
-	else
-		fprintf(f, "%4u  cleanup %3.0f sec\n", clients, secs);
-	fflush(f);
 }
 
 static double ms(uint64_t ns)

@@ -28,7 +28,7 @@
 #include "client.h"
 #include "client_tree.h"
 #include "pool.h"
-#include "report.h"
+#include "options.h"
 #include "timer.h"
 #include "util.h"
 #include "worker.h"
@@ -460,7 +460,7 @@ static bool wait_prepared(void *mem, struct run *run, bool say)
 
 		if (procs_ready != last && (procs_ready == run->nprocs ||
 					    now >= next || last == UINT32_MAX)) {
-			FILE *f = report_text_stream(run->opts);
+			FILE *f = options_text_stream(run->opts);
 
 			if (say && !run->opts->machine_readable)
 				fprintf(f, "%u of %u processes prepared for "

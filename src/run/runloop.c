@@ -20,7 +20,7 @@
 #include "atomic.h"
 #include "coord.h"
 #include "pool.h"
-#include "report.h"
+#include "progress.h"
 #include "runloop.h"
 #include "series.h"
 #include "timer.h"
@@ -89,7 +89,7 @@ static void sample_sums(struct loop *l, struct coord_sample *s, bool advance)
  */
 static void check_output(struct loop *l)
 {
-	FILE *f = report_text_stream(l->o);
+	FILE *f = options_text_stream(l->o);
 	int err;
 
 	errno = 0;
@@ -109,7 +109,7 @@ static void print_line(struct loop *l, const struct coord_out *out)
 
 	l->last_lines = (double)g->lines / g->clients;
 	l->last_mbps = result_mbps(g->bytes, out->line_secs);
-	report_progress(report_text_stream(l->o), l->o, out->line_phase,
+	progress_line(options_text_stream(l->o), l->o, out->line_phase,
 			out->line_phase == PHASE_WARMUP ? g->started :
 							  g->clients,
 			l->last_lines, l->last_mbps, out->line_secs,
@@ -120,7 +120,7 @@ static void print_line(struct loop *l, const struct coord_out *out)
 /* A progress line of the cleanup phase (on the printing rank). */
 static void print_cleanup(struct loop *l, unsigned busy, double seconds)
 {
-	report_cleanup(report_text_stream(l->o), l->o, busy, l->last_lines,
+	progress_cleanup(options_text_stream(l->o), l->o, busy, l->last_lines,
 		       l->last_mbps, seconds);
 	check_output(l);
 }
@@ -334,7 +334,7 @@ static void release(struct loop *l)
 	l->last_tick = l->release;
 	pool_set_release(l->pool, l->release);
 	if (l->coord->prints && !l->o->machine_readable)
-		fprintf(report_text_stream(l->o), "releasing clients\n");
+		fprintf(options_text_stream(l->o), "releasing clients\n");
 	check_output(l);
 	pool_open_gate(l->pool);
 }

@@ -73,11 +73,12 @@ known_options() {
 		[ -x "$p" ] || fail "$p is not built"
 		"$p" --help 2>&1
 	done
-	if command -v python3 >/dev/null 2>&1; then
-		python3 "$SRCDIR/tools/dbench-capture" --help 2>&1
+	if [ -n "${CAPTURE:-}" ] && [ -x "$CAPTURE" ] &&
+	   command -v python3 >/dev/null 2>&1; then
+		"$CAPTURE" --help 2>&1
 	else
-		# without python3 its options come from its own source
-		cat "$SRCDIR/tools/dbench-capture"
+		# not built (no python3): its options from its own source
+		cat "$SRCDIR"/src/capture/dbench_capture/*.py
 	fi
 	cat "$SRCDIR/scripts/check-loadfile.py"
 	bash "$SRCDIR/bench/run" --help 2>&1

@@ -40,14 +40,25 @@ layers_py() {
 import os, re, subprocess, sys
 
 mode, srcdir, builddir = sys.argv[1:4]
-LAYER = {"util": 0, "safety": 0,
-         "vfs": 1, "smb_semantics": 1, "stats": 1, "loadfile": 1, "net": 1,
-         "backends": 2, "engine": 2, "run": 3, "report": 4, "disktest": 4,
-         "cli": 5, "programs": 6}
+# the layers as doc/ARCHITECTURE.md names them ("    layer N: folder ...")
+LAYER = {}
+with open(os.path.join(srcdir, "doc", "ARCHITECTURE.md")) as f:
+    for line in f:
+        m = re.match(r"    layer (\d+): ([a-z_ ]+)$", line)
+        if m:
+            for folder in m.group(2).split():
+                LAYER[folder] = int(m.group(1))
+if not LAYER:
+    print("doc/ARCHITECTURE.md names no layers ('    layer N: folder ...')")
+    sys.exit(0)
+for d in sorted(os.listdir(os.path.join(srcdir, "src"))):
+    if os.path.isdir(os.path.join(srcdir, "src", d)) and d not in LAYER \
+            and d != "capture":
+        print(f"src/{d}/ is in no layer of doc/ARCHITECTURE.md")
 # headers of include/ that declare nothing nm can place, nor share a
 # name with a .c file: their folder
 HEADER_HOME = {"atomic.h": "util", "backend.h": "backends",
-               "options.h": "cli", "program.h": "programs",
+               "options.h": "util", "program.h": "loadfile",
                "coord.h": "run", "supervisor.h": "run", "client.h": "engine"}
 
 def folder_of(path):
