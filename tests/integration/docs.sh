@@ -4,7 +4,8 @@
 # option they name is one that a program of this project (its --help), a
 # script of bench/ or configure knows, or one of the few options of other
 # tools (mpirun, valgrind, perf, ...) they quote.  Reads the source tree
-# and runs the built programs' --help; writes nothing outside $W.
+# and runs the built programs' --help; and every function they name in
+# backquotes is one of src/ or include/.  Writes nothing outside $W.
 if [ -z "$BASH_VERSION" ]; then exec bash "$0" "$@"; fi
 . "$(dirname "$0")/lib.sh"
 
@@ -107,6 +108,35 @@ check_options() {
 	[ $bad = 0 ] || fail "documents name options that do not exist"
 }
 
+# Functions and macros the documents name as code (`name()`, in backquotes,
+# or NAME() in a manual page) are defined or declared in src/ or include/;
+# C library and system calls they cite are listed here.
+FOREIGN_CALLS="open openat openat2 close read write pread pwrite fsync
+fdatasync stat fstat lstat fstatat unlink unlinkat rename renameat mkdir
+rmdir getdents64 fcntl ftruncate posix_fadvise mmap fork exit _exit
+kill prctl dlopen smbc_open MPI_Ireduce MPI_Ibcast MPI_Init
+clock_gettime getppid sched_yield setpgid utimensat statfs realpath
+gettimeofday malloc free popen system sync"
+
+check_symbols() {
+	local d n bad=0
+	for d in $(docs); do
+		plain "$d" | grep -oE '`[A-Za-z_][A-Za-z0-9_]*\(\)' |
+			tr -d '`()' | sort -u >"$W/calls"
+		while read -r n; do
+			case " $(echo $FOREIGN_CALLS) " in *" $n "*) continue ;; esac
+			if ! grep -rqE "(^|[^A-Za-z0-9_])$n *\(" "$SRCDIR/src" \
+				"$SRCDIR/include" --include='*.c' --include='*.h' \
+				--include='*.py'; then
+				note "$d names $n(), which src/ and include/ do not define"
+				bad=1
+			fi
+		done <"$W/calls"
+	done
+	[ $bad = 0 ] || fail "documents name functions that do not exist"
+}
+
 check "README, doc/*.md and the manual pages name only paths of the tree" check_paths
 check "README, doc/*.md and the manual pages name only options that exist" check_options
+check "README and doc/*.md name only functions that exist" check_symbols
 finish
