@@ -420,7 +420,7 @@ static void install_signals(sigset_t *unblocked)
 
 int main(int argc, const char **argv)
 {
-	void *mem = talloc_new(NULL);
+	void *mem = NULL;
 	char *addr = NULL, *port = NULL, *tcp = NULL;
 	int version = 0, verbose = 0, events = 0, opt, rc = 0, lfd, nopts = 0;
 	struct tbench_sockopt opts[TBENCH_MAX_SOCKOPTS];
@@ -449,9 +449,14 @@ int main(int argc, const char **argv)
 	poptContext pc = poptGetContext(PROG, argc, argv, table, 0);
 	char *err = NULL;
 
+	/* popt's --help exits inside the loop: allocate after it */
 	while ((opt = poptGetNextOpt(pc)) > 0)
 		;
-	if (opt < -1 || poptPeekArg(pc) != NULL) {
+	mem = talloc_new(NULL);
+	if (mem == NULL) {
+		fprintf(stderr, PROG ": out of memory\n");
+		rc = 1;
+	} else if (opt < -1 || poptPeekArg(pc) != NULL) {
 		fprintf(stderr, PROG ": %s: %s (try --help)\n",
 			opt < -1 ? poptBadOption(pc, 0) : poptPeekArg(pc),
 			opt < -1 ? poptStrerror(opt) : "unexpected argument");
