@@ -39,7 +39,7 @@ static const char *dt_state_word_of(enum disktest_state state)
 	case DT_FAILED:
 		return "FAILED";
 	case DT_NOT_RUN:
-		return "not run";
+		return "skipped";	/* one word: scripts split on blanks */
 	case DT_MEASURED:
 		break;
 	}
@@ -288,6 +288,8 @@ void disktest_print(FILE *f, const struct disktest_result *res)
 		 res->repeat > 1 ? DT_HIGHEST : DT_MEDIAN);
 	fprintf(f, "\n");
 	dt_table(f, res, &l, "latency ms", DT_P50, DT_MAX);
+	if (l.numbered)
+		fprintf(f, "\n");
 	if (l.numbered)
 		for (unsigned i = 0; i < res->ndirs; i++)
 			if (l.label[i][0] == '#')
