@@ -490,9 +490,18 @@ compare_text() {
 	"$COMPARE" a.json b.json >"$W/out" 2>"$W/err"
 	RC=$?
 	assert_rc 0
-	assert_eq 11 "$(wc -l <"$W/out")" "lines (header and 5 x 2 rows)"
+	assert_eq 12 "$(wc -l <"$W/out")" "lines (header, filesystem and 5 x 2 rows)"
 	assert_grep '^Metric +[^ ]+:.*/t +[^ ]+:' "$W/out" "header: host:dir per run"
 	assert_eq 10 "$(grep -cE "^$DT_ROWS  " "$W/out")" "measurement rows"
+	# a.json is on tmpfs: its column says the figures are memory's
+	if [ "$B_ON_DISK" = 1 ]; then
+		assert_grep '^filesystem +tmpfs \(in memory\) +[a-z0-9]+$' "$W/out" \
+			"filesystem row: tmpfs in memory, then b's"
+	else
+		assert_grep '^filesystem +tmpfs \(in memory\) +tmpfs \(in memory\)$' \
+			"$W/out" "filesystem row: both in memory"
+	fi
+	[ -s "$W/err" ] && fail "no warning expected: $(cat "$W/err")"
 	assert_grep '^write\+fdatasync MB/s +[0-9.]+ +[0-9.]+ \([+-][0-9.]+%\)$' \
 		"$W/out" "write MB/s with the change against the first"
 	assert_grep '^hot read p99 ms +[0-9.]+ +[0-9.]+ \([+-][0-9.]+%\)$' \
@@ -508,7 +517,8 @@ compare_markdown() {
 	"$COMPARE" --markdown -l one -l two a.json b.json >"$W/out" 2>"$W/err"
 	RC=$?
 	assert_rc 0
-	assert_eq 12 "$(wc -l <"$W/out")" "Markdown lines"
+	assert_eq 13 "$(wc -l <"$W/out")" "Markdown lines"
+	assert_grep '^\| filesystem \| tmpfs \(in memory\) \| ' "$W/out" "filesystem cell"
 	assert_grep '^\| Metric \| one \| two \|$' "$W/out" "Markdown header"
 	assert_grep '^\|---\|---:\|---:\|$' "$W/out" "Markdown rule"
 	assert_grep '^\| hot read MB/s \| [0-9.]+ \| [0-9.]+ \([+-][0-9.]+%\) \|$' \
@@ -516,6 +526,35 @@ compare_markdown() {
 	# (O_DIRECT on tmpfs depends on the kernel: only the name is certain)
 	assert_grep '^\| O\\_DIRECT read MB/s \| ' "$W/out" "O_DIRECT row, escaped"
 	assert_grep '^\| cold read MB/s \| not evicted \| ' "$W/out" "state cell"
+}
+
+# Disk tests with different settings: compared, under a warning that
+# names each setting that differs (as for load runs of unlike workloads).
+compare_settings() {
+	mkdir t u
+	run_db --disk-test -D "$W/t" --size 4M --repeat 1 --json a.json
+	assert_rc 0
+	run_db --disk-test -D "$W/u" --size 2M --block-size 256K --repeat 2 --json c.json
+	assert_rc 0
+	LAST_CMD="dbench-compare a.json c.json"
+	"$COMPARE" a.json c.json >"$W/out" 2>"$W/err"
+	RC=$?
+	assert_rc 0
+	assert_grep '^dbench-compare: warning: these runs differ in workload; their figures do not measure the same thing:$' \
+		"$W/err" "warning on stderr"
+	assert_grep '^dbench-compare:   block size \(--block-size\): 1048576 \(a\.json\), 262144 \(c\.json\)$' \
+		"$W/err" "block size named"
+	assert_grep '^dbench-compare:   size asked \(--size, 0: the default\): 4194304 \(a\.json\), 2097152 \(c\.json\)$' \
+		"$W/err" "size named"
+	assert_grep '^dbench-compare:   runs \(--repeat\): 1 \(a\.json\), 2 \(c\.json\)$' \
+		"$W/err" "repeat named"
+	assert_grep '^dbench-compare:   test file size: 4194304 \(a\.json\), 2097152 \(c\.json\)$' \
+		"$W/err" "file size named"
+	assert_eq 5 "$(wc -l <"$W/err")" "stderr lines"
+	assert_eq "Warning: these runs differ in workload; their figures do not measure the same thing:" \
+		"$(head -n 1 "$W/out")" "the warning above the table"
+	assert_grep '^  runs \(--repeat\): 1 \(a\.json\), 2 \(c\.json\)$' "$W/out" "repeat above the table"
+	assert_grep '^write\+fdatasync MB/s ' "$W/out" "the table follows"
 }
 
 compare_mixed() {
@@ -576,6 +615,7 @@ check "--json: the disk_test section on tmpfs and on disk" json_fields
 check "--json: the documents are valid against the schema" json_schema
 check "dbench-compare: two disk tests, a row per measurement" compare_text
 check "dbench-compare --markdown on two disk tests" compare_markdown
+check "dbench-compare: disk tests with different settings, a warning" compare_settings
 check "dbench-compare: a disk test and a load run is an error" compare_mixed
 check "dbench-plot: disk_test.png from a disk test" plot_disk_test
 finish
