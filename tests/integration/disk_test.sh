@@ -579,6 +579,7 @@ compare_mixed() {
 }
 
 plot_disk_test() {
+	local real
 	command -v gnuplot >/dev/null ||
 		skip "gnuplot is not installed (Debian: gnuplot-nox)"
 	make_json
@@ -592,6 +593,20 @@ plot_disk_test() {
 	[ "$(head -c 4 png/disk_test.png | od -An -tx1 | tr -d ' ')" = 89504e47 ] ||
 		fail "png/disk_test.png is not a PNG"
 	assert_eq 1 "$(find png -type f | wc -l)" "only the disk-test chart"
+	# two disk tests: a bar series per run and directory, on one chart
+	real=$(command -v gnuplot)
+	printf '#!/bin/sh\ncp "$1" "%s/plot.gp" && exec "%s" "$1"\n' "$W" "$real" >gp-keep
+	chmod +x gp-keep
+	LAST_CMD="dbench-plot a.json b.json -l tmpfs -o png2"
+	GNUPLOT=$W/gp-keep "$PLOT" a.json b.json -l tmpfs -o png2 >"$W/out" 2>"$W/err"
+	RC=$?
+	assert_rc 0
+	assert_eq "png2/disk_test.png" "$(cat "$W/out")" "one chart for both"
+	assert_grep '^set title "2 disk tests' "$W/plot.gp" "title of several"
+	assert_grep "using 2:3:4:xtic\(1\) title \"tmpfs: $W/t \(in memory: not a disk\), [0-9T:.Z-]+\"" \
+		"$W/plot.gp" "first run's bar: label, directory, in memory, start"
+	assert_grep "using 5:6:7 title \"[^\"]+:[^\"]+, [0-9T:.Z-]+\"$" \
+		"$W/plot.gp" "second run's bar: host:directory, start"
 }
 
 check "disk-backed directory: cold read starts with at most 1% cached" disk_cold
@@ -617,5 +632,5 @@ check "dbench-compare: two disk tests, a row per measurement" compare_text
 check "dbench-compare --markdown on two disk tests" compare_markdown
 check "dbench-compare: disk tests with different settings, a warning" compare_settings
 check "dbench-compare: a disk test and a load run is an error" compare_mixed
-check "dbench-plot: disk_test.png from a disk test" plot_disk_test
+check "dbench-plot: disk_test.png from one disk test and from two" plot_disk_test
 finish
