@@ -104,6 +104,7 @@ struct disktest_result {
  */
 struct disktest_progress {
 	const char *dir;
+	unsigned dir_width;	/* the longest directory name (alignment) */
 	enum disktest_kind kind;
 	unsigned run, repeat;	/* the run, from 1, of repeat */
 	bool done;

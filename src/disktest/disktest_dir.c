@@ -141,6 +141,9 @@ static enum dt_outcome dt_run_told(struct dt_ctx *x, enum disktest_kind k,
 
 	if (cfg->progress == NULL)
 		return dt_run(x, k);
+	for (unsigned i = 0; i < cfg->ndirs; i++)
+		if (strlen(cfg->dirs[i]) > p.dir_width)
+			p.dir_width = (unsigned)strlen(cfg->dirs[i]);
 	cfg->progress(cfg->progress_arg, &p);
 	t0 = now_ns();
 	o = dt_run(x, k);

@@ -253,18 +253,23 @@ static void dt_dir_notes(FILE *f, void *tmp, const struct disktest_result *res,
 void dt_print_progress(void *arg, const struct disktest_progress *p)
 {
 	FILE *f = arg;
+	const char *why = p->stopped ? "interrupted" :
+			  p->state == DT_NOT_EVICTED ? "could not evict" :
+			  p->state == DT_NOT_SUPPORTED ? "not supported" :
+			  dt_state_word_of(p->state);
 
+	/* aligned as the tables are, for names up to their width */
 	if (!p->done)
-		fprintf(f, "  %s  %-15s  run %u/%u  ...", p->dir,
-			disktest_kind_name[p->kind], p->run, p->repeat);
+		fprintf(f, "  %-*s  %-15s  run %u/%u  ...",
+			p->dir_width > DT_TXT_NAME_MAX ? DT_TXT_NAME_MAX :
+							 (int)p->dir_width,
+			p->dir, disktest_kind_name[p->kind], p->run,
+			p->repeat);
 	else if (p->measured)
 		fprintf(f, "  %7.1f MB/sec  %.2f sec\n", p->mbps, p->seconds);
 	else
-		fprintf(f, "  %s  %.2f sec\n",
-			p->stopped ? "interrupted" :
-			p->state == DT_NOT_EVICTED ? "could not evict" :
-			p->state == DT_NOT_SUPPORTED ? "not supported" :
-			dt_state_word_of(p->state), p->seconds);
+		fprintf(f, "  %s  %.2f sec\n", why ? why : "no figure",
+			p->seconds);
 	fflush(f);
 }
 

@@ -701,6 +701,7 @@ static void test_run_progress(void **state)
 		assert_int_equal(a->run, run);
 		assert_int_equal(a->repeat, 2);
 		assert_string_equal(a->dir, dir);
+		assert_int_equal(a->dir_width, strlen(dir));
 		if (k == DT_COLD_READ) {
 			assert_false(b->measured);
 			assert_int_equal(b->state, DT_NOT_EVICTED);
