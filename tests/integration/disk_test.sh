@@ -584,10 +584,12 @@ plot_disk_test() {
 		skip "gnuplot is not installed (Debian: gnuplot-nox)"
 	make_json
 	mkdir png
-	LAST_CMD="dbench-plot b.json -o png"
-	"$PLOT" b.json -o png >"$W/out" 2>"$W/err"
+	mkdir scratch
+	LAST_CMD="TMPDIR=scratch dbench-plot b.json -o png"
+	TMPDIR=$W/scratch "$PLOT" b.json -o png >"$W/out" 2>"$W/err"
 	RC=$?
 	assert_rc 0
+	assert_eq "" "$(ls -A scratch)" "the scratch directory removed"
 	assert_eq "png/disk_test.png" "$(cat "$W/out")" "the chart named"
 	[ -s png/disk_test.png ] || fail "png/disk_test.png is empty"
 	[ "$(head -c 4 png/disk_test.png | od -An -tx1 | tr -d ' ')" = 89504e47 ] ||
