@@ -97,6 +97,25 @@ struct disktest_result {
 	bool failed;			/* some row is DT_FAILED */
 };
 
+/*
+ * One run of one measurement starting (done false) or ending, for a
+ * progress display.  Not called for measurements that do not run (direct
+ * I/O refused, an earlier failure).
+ */
+struct disktest_progress {
+	const char *dir;
+	unsigned dir_width;	/* the longest directory name (alignment) */
+	enum disktest_kind kind;
+	unsigned run, repeat;	/* the run, from 1, of repeat */
+	bool done;
+	/* when done: measured (mbps set), or why not: the row's state, or
+	 * stopped by a signal */
+	bool measured, stopped;
+	enum disktest_state state;
+	double mbps;		/* 10^6 bytes per second */
+	double seconds;		/* the run's wall time */
+};
+
 struct disktest_config {
 	const char *const *dirs;
 	unsigned ndirs;
@@ -110,6 +129,9 @@ struct disktest_config {
 	 * what it measured so far.  May be NULL.
 	 */
 	const volatile sig_atomic_t *stop;
+	/* called as each run starts and ends; may be NULL */
+	void (*progress)(void *arg, const struct disktest_progress *p);
+	void *progress_arg;
 };
 
 #define DISKTEST_DEFAULT_SIZE	(1ull << 30)
@@ -173,8 +195,9 @@ int disktest_check(void *mem_ctx, const struct disktest_config *cfg,
 struct disktest_result *disktest_run(void *mem_ctx,
 				     const struct disktest_config *cfg);
 
-/* Print the result as one table: a row per measurement, a column per
- * directory, then a line per directory with its details. */
+/* Print the result: a table of MB/s and one of latencies, a row per
+ * directory and a column per measurement (80 columns for names up to 20
+ * characters, longer ones numbered), then the notes. */
 void disktest_print(FILE *f, const struct disktest_result *res);
 
 struct dbench_options;
@@ -193,8 +216,8 @@ struct json_object *disktest_json(const struct dbench_options *o,
 
 /*
  * The whole mode for dbench_main(): checks (nothing is printed on stdout when
- * they fail), signal handlers (SIGINT, SIGTERM, SIGHUP), run, print on
- * stdout.  Returns the exit status: 0, 1 when a
+ * they fail), signal handlers (SIGINT, SIGTERM, SIGHUP), run with a
+ * progress line per run of each measurement, print on stdout.  Returns the exit status: 0, 1 when a
  * measurement failed, 2 when the request is impossible (message on
  * stderr), 128 + signal when interrupted.  If result is not NULL, the
  * result is left allocated under mem_ctx in *result (NULL when nothing

@@ -277,6 +277,8 @@ int disktest_main(void *mem_ctx, const struct disktest_config *cfg,
 	for (unsigned i = 0; i < 3; i++)
 		sigaction(sigs[i], &sa, &old[i]);
 	c.stop = &dt_signal;
+	c.progress = dt_print_progress;
+	c.progress_arg = stdout;
 
 	res = disktest_run(mem_ctx, &c);
 	for (unsigned i = 0; i < 3; i++)
@@ -285,6 +287,7 @@ int disktest_main(void *mem_ctx, const struct disktest_config *cfg,
 		fprintf(stderr, "dbench: --disk-test: out of memory\n");
 		return 1;
 	}
+	printf("\n");
 	disktest_print(stdout, res);
 	if (res->interrupted)
 		rc = 128 + (res->signal ? res->signal : SIGINT);

@@ -125,6 +125,38 @@ static int dt_create(struct dt_ctx *x)
 	return -1;
 }
 
+/* Run k once (run from 0), telling cfg->progress before and after. */
+static enum dt_outcome dt_run_told(struct dt_ctx *x, enum disktest_kind k,
+				   unsigned run)
+{
+	const struct disktest_config *cfg = x->cfg;
+	struct disktest_row *row = &x->d->row[k];
+	struct disktest_progress p = {
+		.dir = x->d->path, .kind = k, .run = run + 1,
+		.repeat = cfg->repeat,
+	};
+	unsigned before = row->nruns;
+	uint64_t t0;
+	enum dt_outcome o;
+
+	if (cfg->progress == NULL)
+		return dt_run(x, k);
+	for (unsigned i = 0; i < cfg->ndirs; i++)
+		if (strlen(cfg->dirs[i]) > p.dir_width)
+			p.dir_width = (unsigned)strlen(cfg->dirs[i]);
+	cfg->progress(cfg->progress_arg, &p);
+	t0 = now_ns();
+	o = dt_run(x, k);
+	p.done = true;
+	p.seconds = (double)(now_ns() - t0) / 1e9;
+	p.stopped = o == DT_RUN_STOPPED;
+	p.measured = o == DT_RUN_OK && row->nruns > before;
+	p.mbps = p.measured ? row->mbps[before] : 0;
+	p.state = p.measured ? DT_MEASURED : row->state;
+	cfg->progress(cfg->progress_arg, &p);
+	return o;
+}
+
 /* All runs in one directory; the file is gone when this returns. */
 static void dt_dir(struct dt_ctx *x)
 {
@@ -167,7 +199,8 @@ static void dt_dir(struct dt_ctx *x)
 
 			if (dt_row_closed(row))
 				continue;
-			o = dt_stopped(cfg) ? DT_RUN_STOPPED : dt_run(x, k);
+			o = dt_stopped(cfg) ? DT_RUN_STOPPED :
+						 dt_run_told(x, k, run);
 			if (o == DT_RUN_STOPPED) {
 				row->interrupted = true;
 				x->res->interrupted = true;

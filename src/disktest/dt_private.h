@@ -108,6 +108,10 @@ enum dt_outcome dt_run(struct dt_ctx *x, enum disktest_kind k);
 /* The medians and spreads of the rows, once the runs are done. */
 void dt_summarize(struct disktest_dir *d);
 
+/* The progress line of p on f: its start, without a newline, then its
+ * end (disktest_main() passes this as cfg->progress). */
+void dt_print_progress(void *f, const struct disktest_progress *p);
+
 /* Open the O_DIRECT descriptor (the same file) and decide its rows. */
 void dt_setup_direct(struct dt_ctx *x);
 

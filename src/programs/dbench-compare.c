@@ -4,10 +4,13 @@
  * latency and each operation's p50 and p99, every value after the first
  * column with its change against the first run in percent.  Results of
  * dbench --disk-test compare the same way, a row per measurement (median
- * MB/s and p99 latency) and directory.  Plain text by default, a Markdown
- * table with --markdown.  Runs whose workload differs (loadfile, client
- * count, backend, sync flags, ...) are compared all the same, under a
- * warning that names what differs, on stderr and above the table.
+ * MB/s and p99 latency) and directory, under a row naming each
+ * directory's filesystem (and whether it keeps files in memory).  Plain
+ * text by default, a Markdown table with --markdown.  Runs whose workload
+ * differs (loadfile, client count, backend, sync flags, ...; for disk
+ * tests block size, size, runs, --drop-caches and the test file's size)
+ * are compared all the same, under a warning
+ * that names what differs, on stderr and above the table.
  */
 #include "config.h"
 
@@ -240,9 +243,51 @@ static size_t dt_ndirs(struct json_object *doc)
 }
 
 /*
- * Disk tests (dbench --disk-test): per directory, for each measurement
- * its median MB/s and the p99 latency of one block; a measurement that
- * has no figure shows its state ("not evicted", "not supported", ...).
+ * The filesystem of directory d in each run (the type the host saw, from
+ * the document's "directories"), with "(in memory)" where the test found
+ * that it keeps files in memory (tmpfs): its figures are no disk's.
+ */
+static int dt_filesystem_row(struct table *t, struct json_object **docs,
+			     size_t d, size_t ndirs, double *v,
+			     const char **text)
+{
+	char *row = ndirs > 1 ? talloc_asprintf(t, "filesystem [dir %zu]",
+						d + 1)
+			      : talloc_strdup(t, "filesystem");
+
+	if (row == NULL)
+		return -1;
+	for (unsigned c = 0; c < t->ncols; c++) {
+		struct json_object *dirs = result_get(docs[c], "directories");
+		struct json_object *dt = result_get(result_get(docs[c],
+							       "disk_test"),
+						    "directories");
+		const char *fs = NULL;
+		bool mem = false;
+
+		if (dirs != NULL && json_object_is_type(dirs, json_type_array)
+		    && d < json_object_array_length(dirs))
+			fs = result_str(json_object_array_get_idx(dirs, d),
+					"fs_type", NULL);
+		if (dt != NULL && d < json_object_array_length(dt))
+			mem = json_object_get_boolean(result_get(
+				json_object_array_get_idx(dt, d),
+				"memory_backed"));
+		v[c] = -1;
+		text[c] = talloc_asprintf(t, "%s%s%s", fs ? fs : "",
+					  fs && mem ? " " : "",
+					  mem ? "(in memory)" : fs ? "" : "?");
+		if (text[c] == NULL)
+			return -1;
+	}
+	return add_row_text(t, row, v, "%.1f", text);
+}
+
+/*
+ * Disk tests (dbench --disk-test): per directory, its filesystem, then
+ * for each measurement its median MB/s and the p99 latency of one block;
+ * a measurement that has no figure shows its state ("not evicted", "not
+ * supported", ...).
  */
 static int build_disktest(struct table *t, struct json_object **docs)
 {
@@ -259,6 +304,8 @@ static int build_disktest(struct table *t, struct json_object **docs)
 			nkinds++;
 	}
 	for (size_t d = 0; d < ndirs; d++) {
+		if (dt_filesystem_row(t, docs, d, ndirs, v, text) != 0)
+			return -1;
 		for (size_t k = 0; k < nkinds; k++) {
 			const char *name = NULL;
 			char *dir = ndirs > 1 ? talloc_asprintf(t, " [dir %zu]",
@@ -302,35 +349,91 @@ static int build_disktest(struct table *t, struct json_object **docs)
 }
 
 /* The options of a run that define its workload, and their names here. */
-static const struct {
+struct setting {
 	const char *key;	/* member of the result's "options" */
 	const char *name;
-} workload_options[] = {
-	{ "loadfiles", "loadfile (-c)" },
-	{ "clients", "clients" },
-	{ "clients_per_process", "clients per process" },
-	{ "backend", "backend (-B)" },
-	{ "sync_open", "sync open (-s)" },
-	{ "sync_dirs", "sync directories (-S)" },
-	{ "fsync_writes", "fsync after writes (-F)" },
-	{ "xattr", "xattrs (-x)" },
-	{ "target_rate_mb_per_s", "target rate MB/s (-R)" },
-	{ "trunc_io", "--trunc-io" },
-	{ "fake_io", "--fake-io" },
-	{ "one_byte_write_fix", "--one-byte-write-fix" },
-	{ "no_resolve", "--no-resolve" },
-	{ "stat_check", "--stat-check" },
+	/* a member of each disk_test directory instead, joined by "," */
+	bool per_dir;
 };
 
+static const struct setting workload_options[] = {
+	{ "loadfiles", "loadfile (-c)", false },
+	{ "clients", "clients", false },
+	{ "clients_per_process", "clients per process", false },
+	{ "backend", "backend (-B)", false },
+	{ "sync_open", "sync open (-s)", false },
+	{ "sync_dirs", "sync directories (-S)", false },
+	{ "fsync_writes", "fsync after writes (-F)", false },
+	{ "xattr", "xattrs (-x)", false },
+	{ "target_rate_mb_per_s", "target rate MB/s (-R)", false },
+	{ "trunc_io", "--trunc-io", false },
+	{ "fake_io", "--fake-io", false },
+	{ "one_byte_write_fix", "--one-byte-write-fix", false },
+	{ "no_resolve", "--no-resolve", false },
+	{ "stat_check", "--stat-check", false },
+};
+
+/* The settings of a disk test that change its figures (direct I/O has
+ * none: where it is refused, the cells say "not supported"). */
+static const struct setting disktest_settings[] = {
+	{ "block_size_bytes", "block size (--block-size)", false },
+	{ "size_bytes", "size asked (--size, 0: the default)", false },
+	{ "repeat", "runs (--repeat)", false },
+	{ "drop_caches", "--drop-caches", false },
+	{ "file_size_bytes", "test file size", true },
+};
+
+/* A value as text: integers in full (byte counts), the rest as
+ * result_value_text() has it. */
+static char *value_text(void *mem, struct json_object *v)
+{
+	if (v != NULL && json_object_is_type(v, json_type_int))
+		return talloc_asprintf(mem, "%lld",
+				       (long long)json_object_get_int64(v));
+	return result_value_text(mem, v);
+}
+
+/* The text of setting s in doc (under mem), NULL if out of memory. */
+static char *setting_text(void *mem, struct json_object *doc,
+			  const struct setting *s)
+{
+	struct json_object *dirs;
+	size_t n;
+	char *t;
+
+	if (!s->per_dir && !result_is_disktest(doc))
+		return result_value_text(mem, result_get(result_get(
+			doc, "options"), s->key));
+	if (!s->per_dir)
+		return value_text(mem, result_get(result_get(doc, "options"),
+						  s->key));
+	dirs = result_get(result_get(doc, "disk_test"), "directories");
+	n = dirs != NULL && json_object_is_type(dirs, json_type_array) ?
+	    json_object_array_length(dirs) : 0;
+	t = talloc_strdup(mem, "");
+	for (size_t d = 0; t != NULL && d < n; d++) {
+		char *v = value_text(t, result_get(
+			json_object_array_get_idx(dirs, d), s->key));
+
+		t = v ? talloc_asprintf_append(t, "%s%s", d ? "," : "", v)
+		      : NULL;
+	}
+	return t;
+}
+
 /*
- * The workload options in which the n runs differ, one line each,
+ * The workload options (of a disk test: its settings) in which the n
+ * runs differ, one line each,
  * "NAME: VALUE (FILE), VALUE (FILE)...", in *lines (under mem); returns
  * their number (0: the same workload), or -1 if out of memory.
  */
 static int workload_diffs(void *mem, struct json_object **docs,
 			  const char *const *files, unsigned n, char ***lines)
 {
-	size_t nopts = sizeof(workload_options) / sizeof(workload_options[0]);
+	bool dt = result_is_disktest(docs[0]);
+	const struct setting *opts = dt ? disktest_settings : workload_options;
+	size_t nopts = dt ? sizeof(disktest_settings) / sizeof(opts[0]) :
+			    sizeof(workload_options) / sizeof(opts[0]);
 	int count = 0;
 
 	*lines = talloc_array(mem, char *, nopts);
@@ -344,16 +447,14 @@ static int workload_diffs(void *mem, struct json_object **docs,
 		if (text == NULL)
 			return -1;
 		for (unsigned c = 0; c < n; c++) {
-			text[c] = result_value_text(text, result_get(
-				result_get(docs[c], "options"),
-				workload_options[k].key));
+			text[c] = setting_text(text, docs[c], &opts[k]);
 			if (text[c] == NULL)
 				return -1;
 			differ |= strcmp(text[c], text[0]) != 0;
 		}
 		if (!differ)
 			continue;
-		line = talloc_asprintf(*lines, "%s:", workload_options[k].name);
+		line = talloc_asprintf(*lines, "%s:", opts[k].name);
 		for (unsigned c = 0; line != NULL && c < n; c++)
 			line = talloc_asprintf_append(line, "%s %s (%s)",
 						      c ? "," : "", text[c],

@@ -2,7 +2,8 @@
  * dbench-plot.c - PNG charts of a dbench JSON result (dbench --json),
  * drawn by gnuplot: throughput over time with the warmup shaded, latency
  * percentiles per operation, and the latency distribution of each
- * operation.  It writes the data and a gnuplot script to a temporary
+ * operation (several results: see plot_multi.c; disk tests:
+ * plot_disktest.c).  It writes the data and a gnuplot script to a temporary
  * directory, runs gnuplot there, and removes them.  The output directory
  * is created (with its parents) when it is missing.
  */
@@ -21,6 +22,7 @@
 #include <talloc.h>
 #include <unistd.h>
 
+#include "programs/plot_private.h"
 #include "result_load.h"
 
 #define EXIT_USAGE 2
@@ -29,7 +31,7 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: dbench-plot RESULT.json [-o DIR]\n"
+		"Usage: dbench-plot RESULT.json... [-l LABEL]... [-o DIR]\n"
 		"Draw PNG charts of a dbench result (written by dbench "
 		"--json) with gnuplot:\n"
 		"  throughput.png            MB/s and p99 latency per second, "
@@ -41,7 +43,17 @@ static void usage(FILE *f)
 		"A disk test (dbench --disk-test --json) gives one chart:\n"
 		"  disk_test.png             median MB/s of each measurement "
 		"per directory\n\n"
-		"RESULT.json may be - (standard input).\n\n"
+		"Several results go on the same charts: throughput.png with "
+		"every run's\n"
+		"MB/s per second, latency_percentiles.png with a panel per "
+		"run, side by\n"
+		"side (disk tests: a bar per run and directory), each run "
+		"named by its\n"
+		"label (default host:directory) and start time.  One "
+		"RESULT.json may be -\n"
+		"(standard input).\n\n"
+		"  -l, --label LABEL name the next result (in the order of "
+		"the files)\n"
 		"  -o, --output DIR  where to write them (default: the "
 		"current directory;\n"
 		"                    created with its parents when missing)\n"
@@ -72,7 +84,7 @@ static char *find_gnuplot(void *mem)
 }
 
 /* A string as the body of a gnuplot double-quoted literal. */
-static char *gp_quote(void *mem, const char *s)
+char *gp_quote(void *mem, const char *s)
 {
 	char *q = talloc_strdup(mem, "");
 
@@ -83,22 +95,8 @@ static char *gp_quote(void *mem, const char *s)
 	return q;
 }
 
-static bool is_array(struct json_object *o)
-{
-	return o != NULL && json_object_is_type(o, json_type_array);
-}
 
-struct plot {
-	void *mem;
-	const char *tmp;	/* scratch directory */
-	const char *out;	/* output directory (absolute) */
-	const char *qout;	/* the same, quoted for gnuplot */
-	struct json_object *doc;
-	FILE *gp;		/* the script */
-	char *title;
-};
-
-static FILE *open_data(struct plot *p, const char *name)
+FILE *open_data(struct plot *p, const char *name)
 {
 	char *path = talloc_asprintf(p->mem, "%s/%s", p->tmp, name);
 
@@ -159,21 +157,19 @@ static int plot_throughput(struct plot *p)
 	return 0;
 }
 
-/* latency_percentiles.png: per op, each percentile and the max. */
-static int plot_percentiles(struct plot *p)
+unsigned write_percentiles(FILE *f, struct json_object *doc,
+			   struct plot_range *r)
 {
-	struct json_object *ops = result_get(p->doc, "operations");
-	struct json_object *plist = result_get(result_get(p->doc, "options"),
+	struct json_object *ops = result_get(doc, "operations");
+	struct json_object *plist = result_get(result_get(doc, "options"),
 					       "percentiles");
 	size_t nops = is_array(ops) ? json_object_array_length(ops) : 0;
 	size_t np = is_array(plist) ? json_object_array_length(plist) : 0;
-	FILE *f = open_data(p, "percentiles.dat");
 	unsigned row = 0;
 
-	if (f == NULL)
-		return -1;
 	for (size_t i = 0; i < nops; i++) {
 		struct json_object *op = json_object_array_get_idx(ops, i);
+		double max = result_num(op, "max_ms", NAN);
 
 		if (result_num(op, "count", 0) <= 0)
 			continue;
@@ -184,9 +180,39 @@ static int plot_percentiles(struct plot *p)
 					json_object_array_get_idx(plist, j)));
 
 			fprintf(f, " %.6f", v > 0 ? v : NAN);
+			plot_range_add(r, v);
 		}
-		fprintf(f, " %.6f\n", result_num(op, "max_ms", NAN));
+		fprintf(f, " %.6f\n", max);
+		plot_range_add(r, max);
 	}
+	return row;
+}
+
+void gp_percentile_curves(FILE *gp, const char *data,
+			  struct json_object *plist)
+{
+	size_t np = is_array(plist) ? json_object_array_length(plist) : 0;
+
+	for (size_t j = 0; j < np; j++)
+		fprintf(gp, "'%s' using 1:%zu:xtic(2) "
+			"with linespoints lw 1.5 pt %zu ps 1.2 title 'p%g', ",
+			data, j + 3, 5 + (j % 8), json_object_get_double(
+				json_object_array_get_idx(plist, j)));
+	fprintf(gp, "'%s' using 1:%zu:xtic(2) with points "
+		"pt 2 ps 1.5 lc rgb 'black' title 'max'\n", data, np + 3);
+}
+
+/* latency_percentiles.png: per op, each percentile and the max. */
+static int plot_percentiles(struct plot *p)
+{
+	struct json_object *plist = result_get(result_get(p->doc, "options"),
+					       "percentiles");
+	FILE *f = open_data(p, "percentiles.dat");
+	unsigned row;
+
+	if (f == NULL)
+		return -1;
+	row = write_percentiles(f, p->doc, NULL);
 	if (fclose(f) != 0)
 		return -1;
 	fprintf(p->gp, "set output \"%s/latency_percentiles.png\"\n", p->qout);
@@ -203,13 +229,7 @@ static int plot_percentiles(struct plot *p)
 		return 0;
 	}
 	fprintf(p->gp, "plot ");
-	for (size_t j = 0; j < np; j++)
-		fprintf(p->gp, "'percentiles.dat' using 1:%zu:xtic(2) "
-			"with linespoints lw 1.5 pt %zu ps 1.2 title 'p%g', ",
-			j + 3, 5 + (j % 8), json_object_get_double(
-				json_object_array_get_idx(plist, j)));
-	fprintf(p->gp, "'percentiles.dat' using 1:%zu:xtic(2) with points "
-		"pt 2 ps 1.5 lc rgb 'black' title 'max'\n", np + 3);
+	gp_percentile_curves(p->gp, "percentiles.dat", plist);
 	return 0;
 }
 
@@ -364,10 +384,11 @@ static int run_gnuplot(const char *gnuplot, const char *script,
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 }
 
-static void remove_scratch(void *mem, const char *tmp)
+static void remove_scratch(void *mem, const char *tmp, unsigned ndocs)
 {
 	static const char *const names[] = {
 		"plot.gp", "series.dat", "percentiles.dat", "distribution.dat",
+		"disktest.dat",
 	};
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
@@ -376,95 +397,36 @@ static void remove_scratch(void *mem, const char *tmp)
 		if (p != NULL)
 			unlink(p);
 	}
+	/* the files of several results (plot_multi.c) */
+	for (unsigned i = 0; ndocs > 1 && i < ndocs; i++) {
+		char *p = talloc_asprintf(mem, "%s/series_%u.dat", tmp, i);
+		char *q = talloc_asprintf(mem, "%s/percentiles_%u.dat", tmp, i);
+
+		if (p != NULL)
+			unlink(p);
+		if (q != NULL)
+			unlink(q);
+	}
 	rmdir(tmp);
 }
 
-/*
- * disk_test.png (a --disk-test document): one group of bars per
- * measurement, a bar per directory at the median MB/s with the lowest
- * and highest run as an error bar; a measurement without a figure (not
- * evicted, not supported, failed) has no bar.
- */
-static int plot_disktest(struct plot *p)
-{
-	struct json_object *dirs = result_get(result_get(p->doc, "disk_test"),
-					      "directories");
-	size_t nd = is_array(dirs) ? json_object_array_length(dirs) : 0;
-	FILE *f = open_data(p, "disktest.dat");
-	size_t nk = 0;
-
-	if (f == NULL)
-		return -1;
-	for (size_t d = 0; d < nd; d++) {
-		struct json_object *m = result_get(
-			json_object_array_get_idx(dirs, d), "measurements");
-
-		if (is_array(m) && json_object_array_length(m) > nk)
-			nk = json_object_array_length(m);
-	}
-	for (size_t k = 0; k < nk; k++) {
-		const char *name = NULL;
-
-		for (size_t d = 0; d < nd && name == NULL; d++)
-			name = result_str(json_object_array_get_idx(result_get(
-				json_object_array_get_idx(dirs, d),
-				"measurements"), k), "name", NULL);
-		fprintf(f, "\"%s\"", gp_quote(p->mem, name ? name : "?"));
-		for (size_t d = 0; d < nd; d++) {
-			struct json_object *ms = result_get(
-				json_object_array_get_idx(dirs, d),
-				"measurements");
-			struct json_object *m = is_array(ms) &&
-				k < json_object_array_length(ms) ?
-				json_object_array_get_idx(ms, k) : NULL;
-			double med = result_num(m, "mb_per_s_median", -1);
-
-			if (med < 0)
-				fprintf(f, " ? ? ?");
-			else
-				fprintf(f, " %.3f %.3f %.3f", med,
-					result_num(m, "mb_per_s_min", med),
-					result_num(m, "mb_per_s_max", med));
-		}
-		fprintf(f, "\n");
-	}
-	if (fclose(f) != 0)
-		return -1;
-	fprintf(p->gp, "set output \"%s/disk_test.png\"\n", p->qout);
-	fprintf(p->gp, "reset\nset title \"%s\\nmedian MB/s per "
-		"measurement (bar: lowest to highest run; no bar: no "
-		"figure)\"\n", p->title);
-	fprintf(p->gp, "set datafile missing '?'\nset ylabel 'MB/s "
-		"(10^6 bytes/s)'\nset yrange [0:*]\nset grid ytics\n"
-		"set style data histograms\n"
-		"set style histogram errorbars gap 1 lw 1\n"
-		"set style fill solid 0.7 border -1\nset boxwidth 0.9\n"
-		"set key outside bottom center horizontal\n");
-	if (nk == 0 || nd == 0) {
-		fprintf(p->gp, "set label 2 'no measurements' at graph 0.5, "
-			"graph 0.5 center\nplot 1/0 notitle\n");
-		return 0;
-	}
-	fprintf(p->gp, "plot ");
-	for (size_t d = 0; d < nd; d++) {
-		struct json_object *dir = json_object_array_get_idx(dirs, d);
-		struct json_object *mb = result_get(dir, "memory_backed");
-
-		fprintf(p->gp, "%s'disktest.dat' using %zu:%zu:%zu%s title "
-			"\"%s%s\"", d ? ", " : "", 2 + 3 * d, 3 + 3 * d,
-			4 + 3 * d, d == 0 ? ":xtic(1)" : "",
-			gp_quote(p->mem, result_str(dir, "path", "?")),
-			mb && json_object_get_boolean(mb) ?
-				" (in memory: not a disk)" : "");
-	}
-	fprintf(p->gp, "\n");
-	return 0;
-}
-
 struct plot_args {
-	const char *file;	/* the result ("-": standard input) */
+	const char **files;	/* the results ("-": standard input) */
+	const char **labels;	/* -l, in the order of the files */
+	unsigned nfiles, nlabels;
 	const char *outdir;
 };
+
+/* An option's value: argv[i + 1] (i advanced), or NULL after a message. */
+static const char *option_value(int argc, char **argv, int *i,
+				const char *what)
+{
+	if (*i + 1 >= argc) {
+		fprintf(stderr, "dbench-plot: %s needs %s\n", argv[*i], what);
+		return NULL;
+	}
+	return argv[++*i];
+}
 
 /*
  * Parse the command line into a.  Returns -1 to go on, or the exit
@@ -483,27 +445,41 @@ static int parse_args(int argc, char **argv, struct plot_args *a)
 			printf("dbench-plot %s\n", PACKAGE_VERSION);
 			return 0;
 		} else if (strcmp(s, "-o") == 0 || strcmp(s, "--output") == 0) {
-			if (i + 1 >= argc) {
-				fprintf(stderr, "dbench-plot: %s needs a "
-					"directory\n", s);
+			a->outdir = option_value(argc, argv, &i, "a directory");
+			if (a->outdir == NULL)
 				return EXIT_USAGE;
-			}
-			a->outdir = argv[++i];
+		} else if (strcmp(s, "-l") == 0 || strcmp(s, "--label") == 0) {
+			a->labels[a->nlabels] = option_value(argc, argv, &i,
+							     "a label");
+			if (a->labels[a->nlabels++] == NULL)
+				return EXIT_USAGE;
+		} else if (strncmp(s, "--label=", 8) == 0) {
+			a->labels[a->nlabels++] = s + 8;
 		} else if (s[0] == '-' && s[1] != '\0') {
 			fprintf(stderr, "dbench-plot: unknown option '%s' "
 				"(try --help)\n", s);
 			return EXIT_USAGE;
-		} else if (a->file != NULL) {
-			fprintf(stderr, "dbench-plot: one result file at a "
-				"time ('%s' and '%s')\n", a->file, s);
-			return EXIT_USAGE;
 		} else {
-			a->file = s;
+			for (unsigned f = 0; f < a->nfiles; f++)
+				if (strcmp(s, "-") == 0 &&
+				    strcmp(a->files[f], "-") == 0) {
+					fprintf(stderr, "dbench-plot: - "
+						"(standard input) can be "
+						"given once\n");
+					return EXIT_USAGE;
+				}
+			a->files[a->nfiles++] = s;
 		}
 	}
-	if (a->file == NULL) {
+	if (a->nfiles == 0) {
 		fprintf(stderr, "dbench-plot: no result file given (usage: "
-			"dbench-plot RESULT.json [-o DIR])\n");
+			"dbench-plot RESULT.json... [-l LABEL]... "
+			"[-o DIR])\n");
+		return EXIT_USAGE;
+	}
+	if (a->nlabels > a->nfiles) {
+		fprintf(stderr, "dbench-plot: %u labels for %u files\n",
+			a->nlabels, a->nfiles);
 		return EXIT_USAGE;
 	}
 	return -1;
@@ -603,6 +579,8 @@ static int write_script(struct plot *p, const char *script)
 	fprintf(p->gp, "set terminal pngcairo size 1000,600 font 'sans,10' "
 		"noenhanced\n");
 	if (result_is_disktest(p->doc) ? plot_disktest(p) != 0 :
+	    p->ndocs > 1 ? plot_multi_throughput(p) != 0 ||
+			   plot_multi_percentiles(p) != 0 :
 	    plot_throughput(p) != 0 || plot_percentiles(p) != 0 ||
 	    plot_distribution(p) != 0) {
 		fprintf(stderr, "dbench-plot: writing data in %s: %s\n",
@@ -644,12 +622,16 @@ static int draw(struct plot *p, const char *gnuplot, const char *file,
 	if (script == NULL || write_script(p, script) != 0)
 		goto scratch;
 	if (run_gnuplot(gnuplot, script, p->tmp) != 0) {
-		fprintf(stderr, "dbench-plot: %s failed on the charts of %s\n",
-			gnuplot, result_file_name(file));
+		fprintf(stderr, "dbench-plot: %s failed on the charts of "
+			"%s%s\n", gnuplot, result_file_name(file),
+			p->ndocs > 1 ? " and the others" : "");
 		goto scratch;
 	}
 	if (result_is_disktest(p->doc))
 		printf("%s/disk_test.png\n", outdir);
+	else if (p->ndocs > 1)
+		printf("%s/throughput.png\n%s/latency_percentiles.png\n",
+		       outdir, outdir);
 	else
 		printf("%s/throughput.png\n%s/latency_percentiles.png\n"
 		       "%s/latency_distribution.png\n", outdir, outdir,
@@ -658,8 +640,51 @@ static int draw(struct plot *p, const char *gnuplot, const char *file,
 scratch:
 	if (p->gp != NULL)
 		fclose(p->gp);
-	remove_scratch(p->mem, p->tmp);
+	remove_scratch(p->mem, p->tmp, p->ndocs);
 	return rc;
+}
+
+/*
+ * Load every result into p (the first is p->doc); 0, or 1 after a
+ * message: unreadable, or disk tests given with load runs.
+ */
+static int load_all(struct plot *p, const struct plot_args *a)
+{
+	p->docs = talloc_zero_array(p->mem, struct json_object *, a->nfiles);
+	if (p->docs == NULL)
+		return 1;
+	for (unsigned i = 0; i < a->nfiles; i++) {
+		char *err = NULL;
+
+		p->docs[i] = result_load(p->mem, a->files[i], &err);
+		if (p->docs[i] == NULL) {
+			fprintf(stderr, "dbench-plot: %s\n",
+				err ? err : a->files[i]);
+			return 1;
+		}
+		p->ndocs = i + 1;
+		if (result_is_disktest(p->docs[i]) !=
+		    result_is_disktest(p->docs[0])) {
+			unsigned dt = result_is_disktest(p->docs[i]) ? i : 0;
+
+			fprintf(stderr, "dbench-plot: %s is a disk test "
+				"(dbench --disk-test) and %s a load run: they "
+				"do not go on the same charts\n",
+				result_file_name(a->files[dt]),
+				result_file_name(a->files[dt ? 0 : i]));
+			return 1;
+		}
+	}
+	p->doc = p->docs[0];
+	if (a->nlabels > 0) {
+		p->labels = talloc_zero_array(p->mem, const char *, a->nfiles);
+		if (p->labels == NULL)
+			return 1;
+		for (unsigned i = 0; i < a->nfiles; i++)
+			p->labels[i] = i < a->nlabels ? a->labels[i] :
+				result_label(p->mem, p->docs[i]);
+	}
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -667,20 +692,20 @@ int main(int argc, char **argv)
 	void *mem = talloc_new(NULL);
 	struct plot_args a = { .outdir = "." };
 	struct plot p = { .mem = mem };
-	char *gnuplot, *err = NULL;
+	char *gnuplot;
 	int rc;
 
 	if (mem == NULL)
 		return 1;
-	rc = parse_args(argc, argv, &a);
+	a.files = talloc_array(mem, const char *, argc);
+	a.labels = talloc_array(mem, const char *, argc);
+	rc = a.files && a.labels ? parse_args(argc, argv, &a) : 1;
 	if (rc >= 0)
 		goto out;
-	rc = 1;
-	p.doc = result_load(mem, a.file, &err);
-	if (p.doc == NULL) {
-		fprintf(stderr, "dbench-plot: %s\n", err ? err : a.file);
+	rc = load_all(&p, &a);
+	if (rc != 0)
 		goto out;
-	}
+	rc = 1;
 	gnuplot = find_gnuplot(mem);
 	if (gnuplot == NULL) {
 		fprintf(stderr, "dbench-plot: gnuplot is not installed; it "
@@ -699,9 +724,10 @@ int main(int argc, char **argv)
 		p.out = o;
 	}
 	p.qout = gp_quote(mem, p.out);
-	rc = draw(&p, gnuplot, a.file, a.outdir);
+	rc = draw(&p, gnuplot, a.files[0], a.outdir);
 out:
-	json_object_put(p.doc);
+	for (unsigned i = 0; i < p.ndocs; i++)
+		json_object_put(p.docs[i]);
 	talloc_free(mem);
 	return rc;
 }

@@ -31,21 +31,58 @@ for base in /var/tmp "${TMPDIR:-/tmp}"; do
 done
 trap 'it_cleanup; [ -n "$DISK" ] && rm -rf "$DISK"' EXIT
 
-ROWS="write\\+fdatasync|cold read|hot read|O_DIRECT write|O_DIRECT read"
+# The column headers of both tables (two lines each).
+HEAD1='write\+      cold       hot  O_DIRECT  O_DIRECT$'
+HEAD2='^directory +fdatasync      read      read     write      read$'
 
-# assert_table DIR...: the five rows, and a header naming each DIR.
-assert_table() {
-	local n
-	n=$(grep -cE "^($ROWS)  " "$W/out")
-	assert_eq 5 "$n" "table rows (one per measurement)"
-	for d in "$@"; do
-		assert_grep "^measurement  .*$d" "$W/out" "header column for $d"
-	done
+# label DIR: what the tables call DIR: its name, or "#N" for a long one
+# (with a legend line "#N = DIR").
+label() {
+	local l
+	l=$(sed -nE "s|^(#[0-9]+) = $1\$|\1|p" "$W/out")
+	echo "${l:-$1}"
 }
 
-# cached_before ROW: the "cached before N%" figure of that row.
+# mbps_row DIR: DIR's first line in the MB/s table.
+mbps_row() {
+	awk -v l="$(label "$1")" '$1 == l { print; exit }' "$W/out"
+}
+
+# table TITLE: the lines of the table under TITLE ("MB/s", "latency ms").
+table() {
+	awk -v t="$1" 'index($0, t " ") == 1 { on = 1 } on && /^$/ { exit } on' "$W/out"
+}
+
+# assert_table DIR...: the two tables with their exact headers, a line
+# (three with several runs: median, lowest, highest) per DIR in the MB/s
+# table and three (p50, p99, max) in the latency table, 80 columns, no
+# [lowest-highest] range.
+assert_table() {
+	local d per=1 bad
+	grep -qE '^Disk test: .*, 1 run of' "$W/out" || per=3
+	table "MB/s" | head -n 1 | grep -qE "^MB/s +$HEAD1" || fail "MB/s table header"
+	table "latency ms" | head -n 1 | grep -qE "^latency ms +$HEAD1" ||
+		fail "latency table header"
+	assert_eq 2 "$(grep -cE "$HEAD2" "$W/out")" "second header line of each table"
+	assert_eq $((2 + per * $#)) "$(table "MB/s" | wc -l)" "MB/s table lines"
+	assert_eq $((2 + 3 * $#)) "$(table "latency ms" | wc -l)" "latency table lines"
+	for d in "$@"; do
+		[ -n "$(mbps_row "$d")" ] || fail "no MB/s row for $d"
+	done
+	bad=$( (table "MB/s"; table "latency ms") | awk 'length($0) > 80')
+	[ -z "$bad" ] || fail "table lines wider than 80 columns: $bad"
+	assert_no_grep '\[[0-9.]+-[0-9.]+\]' "$W/out" "no [lowest-highest] range"
+}
+
+# cached_before DIR MEASUREMENT: the share of the file cached before it.
 cached_before() {
-	grep -E "^$1  " "$W/out" | sed -nE 's/.*cached before ([0-9.]+)%.*/\1/p'
+	grep -E "^$1: fdatasync " "$W/out" | sed -nE "s/.*[:,] $2 ([0-9.]+)%.*/\1/p"
+}
+
+# mbps_cell DIR N: the Nth figure (1: write+fdatasync ... 5: O_DIRECT
+# read) of DIR's first MB/s line (the median with several runs).
+mbps_cell() {
+	mbps_row "$1" | awk -v n="$2" '{ f = ($2 ~ /^[a-z]+$/ && NF == 7) ? 2 : 1; print $(f + n) }'
 }
 
 disk_cold() {
@@ -55,12 +92,13 @@ disk_cold() {
 	run_db --disk-test -D "$d" --size 16M --repeat 1
 	assert_rc 0
 	assert_table "$d"
-	pct=$(cached_before "cold read")
-	[ -n "$pct" ] || fail "cold read: no 'cached before N%' figure"
+	pct=$(cached_before "$d" "cold read")
+	[ -n "$pct" ] || fail "cold read: no 'cold read N%' cached figure"
 	awk -v p="$pct" 'BEGIN { exit !(p <= 1.0) }' ||
 		fail "cold read: expected at most 1% of the file cached before reading, found $pct%"
-	assert_grep '^cold read  +[0-9.]+ MB/s \[' "$W/out" "cold read has a speed"
-	pct=$(cached_before "hot read")
+	mbps_cell "$d" 2 | grep -qE '^[0-9]+\.[0-9]$' ||
+		fail "cold read has no speed: $(mbps_row "$d")"
+	pct=$(cached_before "$d" "hot read")
 	awk -v p="$pct" 'BEGIN { exit !(p >= 99.0) }' ||
 		fail "hot read: expected the file cached before reading, found '$pct'%"
 	assert_grep "^$d: 16 MiB test file" "$W/out" "directory line"
@@ -73,23 +111,57 @@ tmpfs_not_evicted() {
 	run_db --disk-test -D "$W/t" --size 16M --repeat 1
 	assert_rc 0
 	assert_table "$W/t"
-	assert_grep '^cold read  +could not evict: 100\.0% of the file stayed in the page cache' \
-		"$W/out" "cold read row on tmpfs"
-	assert_no_grep '^cold read  +[0-9.]+ MB/s' "$W/out" "no cold read speed on tmpfs"
+	assert_eq cached "$(mbps_cell "$W/t" 2)" "cold read cell on tmpfs"
+	assert_grep "^$W/t: cold read: could not evict: 100\.0% of the file stayed in the page cache" \
+		"$W/out" "cold read note on tmpfs"
 	assert_grep "none of its figures is a disk's speed" "$W/out" "memory-backed note"
 	assert_empty_dir t "test file removed"
 }
 
 two_dirs() {
+	local d
 	mkdir a b
 	run_db --disk-test -D "$W/a,$W/b" --size 8M --block-size 256K --repeat 2
 	assert_rc 0
 	assert_table "$W/a" "$W/b"
 	assert_grep '^Disk test: 256 KiB blocks, 2 runs of each measurement' "$W/out" "title"
-	assert_grep '^write\+fdatasync  +[0-9.]+ MB/s \[[0-9.]+-[0-9.]+\]  p50 [0-9.]+ p99 [0-9.]+ max [0-9.]+ ms  fdatasync [0-9.]+ ms .*[0-9.]+ MB/s' \
-		"$W/out" "write row, one cell per directory"
+	for d in "$W/a" "$W/b"; do
+		table "MB/s" | grep -A2 -E "^$(label "$d") " >"$W/rows"
+		assert_grep '^[^ ]+ +median +[0-9.]+ +' "$W/rows" "median line of $d"
+		assert_grep '^ +lowest +[0-9.]+ +' "$W/rows" "lowest line of $d"
+		assert_grep '^ +highest +[0-9.]+ +' "$W/rows" "highest line of $d"
+		assert_grep "^$d: fdatasync [0-9.]+ ms; cached before reading: cold read [0-9.]+%, hot read [0-9.]+%\$" \
+			"$W/out" "flush and cache figures of $d"
+	done
 	assert_empty_dir a "test file removed from the first directory"
 	assert_empty_dir b "test file removed from the second directory"
+}
+
+# progress: a line per run of each measurement, in the order they run,
+# between the header and the table, also when stdout is a pipe.
+progress() {
+	[ -n "$DISK" ] || skip "no disk-backed temporary directory (/var/tmp is tmpfs)"
+	local d1 d2 want
+	d1=$(mktemp -d "$DISK/p1.XXXXXX")
+	d2=$(mktemp -d "$DISK/p2.XXXXXX")
+	LAST_CMD="dbench --disk-test -D $d1,$d2 --size 1M --repeat 2 | cat"
+	"$DBENCH" --disk-test -D "$d1,$d2" --size 1M --repeat 2 2>"$W/err" </dev/null |
+		cat >"$W/out"
+	RC=${PIPESTATUS[0]}
+	assert_rc 0
+	grep -E '^  /' "$W/out" | sed -E 's/  \.\.\.  .*//' >"$W/lines"
+	want=$(for d in "$d1" "$d2"; do for r in 1 2; do
+		printf '  %s  %-15s  run %s/2\n' "$d" "write+fdatasync" "$r" \
+			"$d" "cold read" "$r" "$d" "hot read" "$r" \
+			"$d" "O_DIRECT write" "$r" "$d" "O_DIRECT read" "$r"
+	done; done)
+	assert_eq "$want" "$(cat "$W/lines")" "progress lines, in order"
+	assert_eq 20 "$(grep -cE '^  /.*  run [12]/2  \.\.\.  +[0-9]+\.[0-9] MB/sec  [0-9]+\.[0-9]{2} sec$' "$W/out")" \
+		"progress lines with their MB/sec and seconds"
+	# after the header, before the title of the tables
+	assert_eq 3 "$(grep -nE '^  /' "$W/out" | head -n 1 | cut -d: -f1)" "first progress line"
+	assert_eq 24 "$(grep -n '^Disk test:' "$W/out" | cut -d: -f1)" "the tables after them"
+	rmdir "$d1" "$d2"
 }
 
 # has_test_file PID DIR: process PID holds a file of DIR open (named or
@@ -418,9 +490,18 @@ compare_text() {
 	"$COMPARE" a.json b.json >"$W/out" 2>"$W/err"
 	RC=$?
 	assert_rc 0
-	assert_eq 11 "$(wc -l <"$W/out")" "lines (header and 5 x 2 rows)"
+	assert_eq 12 "$(wc -l <"$W/out")" "lines (header, filesystem and 5 x 2 rows)"
 	assert_grep '^Metric +[^ ]+:.*/t +[^ ]+:' "$W/out" "header: host:dir per run"
 	assert_eq 10 "$(grep -cE "^$DT_ROWS  " "$W/out")" "measurement rows"
+	# a.json is on tmpfs: its column says the figures are memory's
+	if [ "$B_ON_DISK" = 1 ]; then
+		assert_grep '^filesystem +tmpfs \(in memory\) +[a-z0-9]+$' "$W/out" \
+			"filesystem row: tmpfs in memory, then b's"
+	else
+		assert_grep '^filesystem +tmpfs \(in memory\) +tmpfs \(in memory\)$' \
+			"$W/out" "filesystem row: both in memory"
+	fi
+	[ -s "$W/err" ] && fail "no warning expected: $(cat "$W/err")"
 	assert_grep '^write\+fdatasync MB/s +[0-9.]+ +[0-9.]+ \([+-][0-9.]+%\)$' \
 		"$W/out" "write MB/s with the change against the first"
 	assert_grep '^hot read p99 ms +[0-9.]+ +[0-9.]+ \([+-][0-9.]+%\)$' \
@@ -436,7 +517,8 @@ compare_markdown() {
 	"$COMPARE" --markdown -l one -l two a.json b.json >"$W/out" 2>"$W/err"
 	RC=$?
 	assert_rc 0
-	assert_eq 12 "$(wc -l <"$W/out")" "Markdown lines"
+	assert_eq 13 "$(wc -l <"$W/out")" "Markdown lines"
+	assert_grep '^\| filesystem \| tmpfs \(in memory\) \| ' "$W/out" "filesystem cell"
 	assert_grep '^\| Metric \| one \| two \|$' "$W/out" "Markdown header"
 	assert_grep '^\|---\|---:\|---:\|$' "$W/out" "Markdown rule"
 	assert_grep '^\| hot read MB/s \| [0-9.]+ \| [0-9.]+ \([+-][0-9.]+%\) \|$' \
@@ -444,6 +526,35 @@ compare_markdown() {
 	# (O_DIRECT on tmpfs depends on the kernel: only the name is certain)
 	assert_grep '^\| O\\_DIRECT read MB/s \| ' "$W/out" "O_DIRECT row, escaped"
 	assert_grep '^\| cold read MB/s \| not evicted \| ' "$W/out" "state cell"
+}
+
+# Disk tests with different settings: compared, under a warning that
+# names each setting that differs (as for load runs of unlike workloads).
+compare_settings() {
+	mkdir t u
+	run_db --disk-test -D "$W/t" --size 4M --repeat 1 --json a.json
+	assert_rc 0
+	run_db --disk-test -D "$W/u" --size 2M --block-size 256K --repeat 2 --json c.json
+	assert_rc 0
+	LAST_CMD="dbench-compare a.json c.json"
+	"$COMPARE" a.json c.json >"$W/out" 2>"$W/err"
+	RC=$?
+	assert_rc 0
+	assert_grep '^dbench-compare: warning: these runs differ in workload; their figures do not measure the same thing:$' \
+		"$W/err" "warning on stderr"
+	assert_grep '^dbench-compare:   block size \(--block-size\): 1048576 \(a\.json\), 262144 \(c\.json\)$' \
+		"$W/err" "block size named"
+	assert_grep '^dbench-compare:   size asked \(--size, 0: the default\): 4194304 \(a\.json\), 2097152 \(c\.json\)$' \
+		"$W/err" "size named"
+	assert_grep '^dbench-compare:   runs \(--repeat\): 1 \(a\.json\), 2 \(c\.json\)$' \
+		"$W/err" "repeat named"
+	assert_grep '^dbench-compare:   test file size: 4194304 \(a\.json\), 2097152 \(c\.json\)$' \
+		"$W/err" "file size named"
+	assert_eq 5 "$(wc -l <"$W/err")" "stderr lines"
+	assert_eq "Warning: these runs differ in workload; their figures do not measure the same thing:" \
+		"$(head -n 1 "$W/out")" "the warning above the table"
+	assert_grep '^  runs \(--repeat\): 1 \(a\.json\), 2 \(c\.json\)$' "$W/out" "repeat above the table"
+	assert_grep '^write\+fdatasync MB/s ' "$W/out" "the table follows"
 }
 
 compare_mixed() {
@@ -468,24 +579,42 @@ compare_mixed() {
 }
 
 plot_disk_test() {
+	local real
 	command -v gnuplot >/dev/null ||
 		skip "gnuplot is not installed (Debian: gnuplot-nox)"
 	make_json
 	mkdir png
-	LAST_CMD="dbench-plot b.json -o png"
-	"$PLOT" b.json -o png >"$W/out" 2>"$W/err"
+	mkdir scratch
+	LAST_CMD="TMPDIR=scratch dbench-plot b.json -o png"
+	TMPDIR=$W/scratch "$PLOT" b.json -o png >"$W/out" 2>"$W/err"
 	RC=$?
 	assert_rc 0
+	assert_eq "" "$(ls -A scratch)" "the scratch directory removed"
 	assert_eq "png/disk_test.png" "$(cat "$W/out")" "the chart named"
 	[ -s png/disk_test.png ] || fail "png/disk_test.png is empty"
 	[ "$(head -c 4 png/disk_test.png | od -An -tx1 | tr -d ' ')" = 89504e47 ] ||
 		fail "png/disk_test.png is not a PNG"
 	assert_eq 1 "$(find png -type f | wc -l)" "only the disk-test chart"
+	# two disk tests: a bar series per run and directory, on one chart
+	real=$(command -v gnuplot)
+	printf '#!/bin/sh\ncp "$1" "%s/plot.gp" && exec "%s" "$1"\n' "$W" "$real" >gp-keep
+	chmod +x gp-keep
+	LAST_CMD="dbench-plot a.json b.json -l tmpfs -o png2"
+	GNUPLOT=$W/gp-keep "$PLOT" a.json b.json -l tmpfs -o png2 >"$W/out" 2>"$W/err"
+	RC=$?
+	assert_rc 0
+	assert_eq "png2/disk_test.png" "$(cat "$W/out")" "one chart for both"
+	assert_grep '^set title "2 disk tests' "$W/plot.gp" "title of several"
+	assert_grep "using 2:3:4:xtic\(1\) title \"tmpfs: $W/t \(in memory: not a disk\), [0-9T:.Z-]+\"" \
+		"$W/plot.gp" "first run's bar: label, directory, in memory, start"
+	assert_grep "using 5:6:7 title \"[^\"]+:[^\"]+, [0-9T:.Z-]+\"$" \
+		"$W/plot.gp" "second run's bar: host:directory, start"
 }
 
 check "disk-backed directory: cold read starts with at most 1% cached" disk_cold
 check "tmpfs: the cold row says it could not evict" tmpfs_not_evicted
-check "two directories: one column each, both files removed" two_dirs
+check "two directories: a row each, both files removed" two_dirs
+check "progress: a line per run of each measurement, in order, in a pipe" progress
 check "SIGINT mid-run: exit 130, results marked, file removed" sigint
 check "SIGTERM mid-run: exit 143, results marked, file removed" sigterm
 check "SIGKILL mid-run: no file left (unnamed), the next run works" sigkill
@@ -503,6 +632,7 @@ check "--json: the disk_test section on tmpfs and on disk" json_fields
 check "--json: the documents are valid against the schema" json_schema
 check "dbench-compare: two disk tests, a row per measurement" compare_text
 check "dbench-compare --markdown on two disk tests" compare_markdown
+check "dbench-compare: disk tests with different settings, a warning" compare_settings
 check "dbench-compare: a disk test and a load run is an error" compare_mixed
-check "dbench-plot: disk_test.png from a disk test" plot_disk_test
+check "dbench-plot: disk_test.png from one disk test and from two" plot_disk_test
 finish

@@ -2,7 +2,8 @@
 # results.sh - the result outputs: the --percentiles table, the --json
 # document (validated against doc/dbench-result.schema.json), the --series
 # CSV, and the two tools that read results back, dbench-compare and
-# dbench-plot, including their errors on bad input.
+# dbench-plot (one result and several), including their errors on bad
+# input.
 if [ -z "$BASH_VERSION" ]; then exec bash "$0" "$@"; fi
 . "$(dirname "$0")/lib.sh"
 
@@ -436,6 +437,63 @@ tool_usage() {
 
 # ---- the result tools' conventions ----
 
+# gp_keep: a $GNUPLOT that keeps a copy of the script (plot.gp) in $W,
+# then runs gnuplot on it.
+gp_keep() {
+	local real
+	real=$(command -v gnuplot)
+	printf '#!/bin/sh\ncp "$1" "%s/plot.gp" && exec "%s" "$1"\n' "$W" "$real" >gp-keep
+	chmod +x gp-keep
+}
+
+# Several runs: throughput of each on one chart, percentiles side by side,
+# each named by its label (or host:dir) and start time.
+plot_several() {
+	local start_a start_b
+	command -v gnuplot >/dev/null 2>&1 ||
+		skip "gnuplot is not installed (Debian: gnuplot-nox)"
+	mkdir t charts
+	run_db -t 2 --warmup 1 -D "$W/t" --json a.json 1
+	assert_rc 0
+	run_db -t 2 --warmup 1 -D "$W/t" --json b.json 2
+	assert_rc 0
+	gp_keep
+	LAST_CMD="GNUPLOT=gp-keep dbench-plot a.json b.json -l first -o charts"
+	GNUPLOT=$W/gp-keep "$PLOT" a.json b.json -l first -o charts >"$W/out" 2>"$W/err"
+	RC=$?
+	assert_rc 0
+	assert_eq "charts/throughput.png
+charts/latency_percentiles.png" "$(cat "$W/out")" "the two charts named"
+	for f in throughput latency_percentiles; do
+		[ "$(head -c 8 "charts/$f.png" | od -An -tx1 | tr -d ' \n')" = \
+			89504e470d0a1a0a ] || fail "$f.png is not a PNG"
+	done
+	[ -e charts/latency_distribution.png ] && fail "no distribution chart expected"
+	start_a=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["start_time"])' a.json) ||
+		skip "python3 is not installed"
+	start_b=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["start_time"])' b.json)
+	# every run's series on the throughput chart, titled label, start
+	assert_grep "'series_0\.dat' using 1:2 with lines .* title \"first, $start_a\"" \
+		"$W/plot.gp" "first run's line, by its label"
+	assert_grep "'series_1\.dat' using 1:2 with lines .* title \"[^\":]+:$W/t, $start_b\"" \
+		"$W/plot.gp" "second run's line, by host:dir"
+	assert_grep '^set multiplot layout 1,2 title "2 runs: latency percentiles' \
+		"$W/plot.gp" "percentile panels side by side"
+	assert_eq 2 "$(grep -c "^plot 'percentiles_[01]\.dat' using 1:3:xtic(2)" "$W/plot.gp")" \
+		"a percentile panel per run"
+	assert_grep "^set title \"first, $start_a\"" "$W/plot.gp" "first panel's title"
+	# a disk test does not go with a load run
+	"$DBENCH" --disk-test -D "$W/t" --size 1M --repeat 1 --json d.json >/dev/null 2>&1 ||
+		fail "disk test for the mixed case"
+	run_tool plot a.json d.json -o charts
+	assert_rc 1
+	assert_eq "dbench-plot: d.json is a disk test (dbench --disk-test) and a.json a load run: they do not go on the same charts" \
+		"$(cat "$W/err")" "mixed kinds"
+	run_tool plot a.json -l x -l y
+	assert_rc 2
+	assert_eq "dbench-plot: 2 labels for 1 files" "$(cat "$W/err")" "too many labels"
+}
+
 # run_tool TOOL ARGS...: run dbench-TOOL (compare or plot) like run_db:
 # stdout in $W/out, stderr in $W/err, the status in $RC.
 run_tool() {
@@ -620,6 +678,7 @@ check "dbench-compare --markdown --label" compare_markdown_labels
 check "dbench-compare: bad input files" bad_input compare
 check "dbench-plot: bad input files" bad_input plot
 check "dbench-plot: three non-empty PNGs" plot_pngs
+check "dbench-plot with several results: one throughput chart, percentiles side by side" plot_several
 check "dbench-plot without gnuplot names the package" plot_without_gnuplot
 check "dbench-compare/dbench-plot: usage and --help" tool_usage
 check "dbench-compare/dbench-plot --version and -V: NAME VERSION" tool_version

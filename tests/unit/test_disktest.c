@@ -381,13 +381,15 @@ static void test_run_direct_refused(void **state)
 	}
 
 	out = printed(ts->ctx, res);
-	assert_non_null(strstr(out, "\nO_DIRECT write   not supported here: "
+	assert_non_null(strstr(out, ": O_DIRECT write: not supported here: "
 				    "the filesystem refuses O_DIRECT"));
-	assert_non_null(strstr(out, "\nO_DIRECT read    not supported here: "));
-	assert_non_null(strstr(out, "\ncold read        could not evict: "
+	assert_non_null(strstr(out, ": O_DIRECT read: not supported here: "));
+	assert_non_null(strstr(out, ": cold read: could not evict: "
 				    "100.0% of the file"));
-	assert_non_null(strstr(out, "\nwrite+fdatasync  "));
-	assert_non_null(strstr(out, " MB/s ["));
+	/* the table's first row: figures, and a word where there are none */
+	assert_non_null(strstr(out, "\n#1         median  "));
+	assert_non_null(strstr(out, "    cached "));
+	assert_non_null(strstr(out, "       n/a       n/a\n"));
 	assert_non_null(strstr(out, "none of its figures is a disk's"));
 	assert_null(strstr(out, "INTERRUPTED"));
 	talloc_free(out);
@@ -456,7 +458,7 @@ static void test_run_stopped_midway(void **state)
 	assert_int_equal(d->row[DT_HOT_READ].nruns, 1);
 	assert_int_equal(d->row[DT_DIRECT_WRITE].nruns, 1);
 	out = printed(ts->ctx, res);
-	assert_non_null(strstr(out, "(interrupted: 1 of 2 runs)"));
+	assert_non_null(strstr(out, ": write+fdatasync: interrupted: 1 of 2 runs\n"));
 	assert_non_null(strstr(out, "INTERRUPTED"));
 	talloc_free(out);
 	talloc_free(res);
@@ -489,7 +491,7 @@ static void test_run_write_fails(void **state)
 	}
 	assert_non_null(strstr(d->row[DT_HOT_READ].note, "the write failed"));
 	out = printed(ts->ctx, res);
-	assert_non_null(strstr(out, "\nwrite+fdatasync  FAILED: write: "));
+	assert_non_null(strstr(out, ": write+fdatasync: FAILED: write: "));
 	talloc_free(out);
 	talloc_free(res);
 	rm_empty_dir(dir);
@@ -644,13 +646,74 @@ static void test_run_write_fails_later(void **state)
 	assert_int_equal(d->row[DT_HOT_READ].nruns, 1);
 	assert_false(d->row[DT_HOT_READ].interrupted);
 	out = printed(ts->ctx, res);
-	if (strstr(out, "\nwrite+fdatasync  FAILED: write: ") == NULL ||
+	if (strstr(out, ": write+fdatasync: FAILED: write: ") == NULL ||
 	    strstr(out, "No space left on device (in run 2 of 3)") == NULL ||
-	    strstr(out, "(1 of 3 runs: the write failed in run 2)") == NULL ||
+	    strstr(out, ": hot read: 1 of 3 runs: the write failed in run 2\n") == NULL ||
 	    strstr(out, "nterrupted") != NULL ||
 	    strstr(out, "INTERRUPTED") != NULL)
 		fail_msg("run 2's failed write misreported:\n%s", out);
 	talloc_free(out);
+	talloc_free(res);
+	rm_empty_dir(dir);
+}
+
+/* The progress calls of a run: a start and an end per run of each
+ * measurement, in the order they run. */
+struct progress_log {
+	unsigned n;
+	struct disktest_progress p[64];
+};
+
+static void log_progress(void *arg, const struct disktest_progress *p)
+{
+	struct progress_log *log = arg;
+
+	if (log->n < 64)
+		log->p[log->n] = *p;
+	log->n++;
+}
+
+static void test_run_progress(void **state)
+{
+	struct tstate *ts = *state;
+	char *dir = mk_dir(ts->ctx);
+	const char *dirs[] = { dir };
+	struct disktest_config cfg = small_cfg(dirs, 1);
+	struct progress_log log = { 0 };
+	struct disktest_result *res;
+
+	reset_injections();
+	cfg.progress = log_progress;
+	cfg.progress_arg = &log;
+	res = disktest_run(ts->ctx, &cfg);
+	assert_non_null(res);
+	/* run 2 has no cold read: it could not evict in run 1 (tmpfs) */
+	assert_int_equal(log.n, 2 * (5 + 4));
+	for (unsigned i = 0, run = 1, k = 0; i < log.n; i += 2) {
+		const struct disktest_progress *a = &log.p[i], *b = a + 1;
+
+		if (run == 2 && k == DT_COLD_READ)
+			k++;
+		assert_false(a->done);
+		assert_true(b->done);
+		assert_int_equal(a->kind, k);
+		assert_int_equal(b->kind, k);
+		assert_int_equal(a->run, run);
+		assert_int_equal(a->repeat, 2);
+		assert_string_equal(a->dir, dir);
+		assert_int_equal(a->dir_width, strlen(dir));
+		if (k == DT_COLD_READ) {
+			assert_false(b->measured);
+			assert_int_equal(b->state, DT_NOT_EVICTED);
+		} else if (k == DT_WRITE || k == DT_HOT_READ) {
+			assert_true(b->measured);
+			assert_true(b->mbps > 0);
+		}
+		if (++k == DT_NUM_KINDS) {
+			k = 0;
+			run++;
+		}
+	}
 	talloc_free(res);
 	rm_empty_dir(dir);
 }
@@ -671,6 +734,7 @@ int main(void)
 		T(test_run_unnamed_file),
 		T(test_run_no_tmpfile),
 		T(test_run_write_fails_later),
+		T(test_run_progress),
 #undef T
 	};
 
