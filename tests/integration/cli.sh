@@ -74,6 +74,16 @@ unknown_option() {
 	assert_grep 'no-such-option' "$W/err" "message names the option"
 }
 
+# A mistyped --smb-user=USER%PASSWORD: the option is named, the password
+# after the '%' is not.
+unknown_option_masked() {
+	mkdir t
+	usage_error --smb-usr=user%Secret --run-once -c "$LF" -D "$W/t" 1
+	assert_grep '^dbench: --smb-usr=user%\*\*\*: unknown option \(try --help\)$' \
+		"$W/err" "message names the option, masked"
+	assert_no_grep 'Secret' "$W/err" "stderr"
+}
+
 missing_loadfile() {
 	mkdir t
 	usage_error --run-once -c "$W/nosuch.txt" -D "$W/t" 1
@@ -186,6 +196,7 @@ check "two client counts: usage error" two_numbers
 check "-t abc: usage error" t_alpha
 check "-t -5: usage error" t_negative
 check "unknown option: usage error naming it" unknown_option
+check "unknown option with USER%PASSWORD: the password is masked" unknown_option_masked
 check "missing loadfile: usage error naming it" missing_loadfile
 check "unreadable loadfile: usage error" unreadable_loadfile
 check "loadfile is a directory: usage error" loadfile_is_dir

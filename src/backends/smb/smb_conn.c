@@ -115,6 +115,14 @@ char *smb_connect_message(void *mem, const struct smb_opts *so, int err)
 {
 	const char *hp = smb_hostport(mem, so);
 
+	/* the server's refusal of the logon nobody asked for */
+	if (so->guest && (err == EINVAL || err == EACCES || err == EPERM))
+		return talloc_asprintf(mem, "smb: //%s/%s: the guest logon "
+				       "was refused (%s): no user given; give "
+				       "--smb-user=[DOMAIN/]USER[%%PASSWORD] "
+				       "or --smb-auth-file=FILE (the password "
+				       "may come from $DBENCH_SMB_PASSWORD)",
+				       hp, so->share, strerror(err));
 	switch (err) {
 	case ECONNREFUSED:
 	case EHOSTUNREACH:
