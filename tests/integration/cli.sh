@@ -170,6 +170,22 @@ accepted_options() {
 
 # -T is the socket backend's (tbench): with fileio (which has no sockets)
 # it is refused, not silently ignored.
+# SO_SNDLOWAT: Linux never lets it be set: refused before any connection
+# (no server runs here), naming it.
+tcp_sndlowat_refused() {
+	mkdir t
+	usage_error --run-once -B sockio -T SO_SNDLOWAT=1 1
+	assert_grep '^dbench: --tcp-options: SO_SNDLOWAT cannot be set on Linux' \
+		"$W/err" "message names the option"
+	LAST_CMD="tbench_srv -t so_sndlowat=1"
+	timeout -k 5 "$IT_TIMEOUT" "$(dirname "$DBENCH")/tbench_srv" \
+		--address 127.0.0.1 -t so_sndlowat=1 >"$W/out" 2>"$W/err" </dev/null
+	RC=$?
+	assert_rc 2
+	assert_grep '^tbench_srv: -t: SO_SNDLOWAT cannot be set on Linux' \
+		"$W/err" "tbench_srv's message"
+}
+
 tcp_options_refused() {
 	mkdir t
 	usage_error --run-once --loadfile="$LF" --directory="$W/t" --backend=fileio \
@@ -214,4 +230,5 @@ check "-R fast: usage error" rate_alpha
 check "--warmup -1: usage error" warmup_negative
 check "long forms, --stagger: accepted" accepted_options
 check "-T without a socket backend: usage error naming tbench" tcp_options_refused
+check "-T SO_SNDLOWAT: usage error naming it, before connecting" tcp_sndlowat_refused
 finish
