@@ -445,6 +445,23 @@ server_max_connections() {
 	assert_eq 0 "$SRC" "our server's exit status"
 }
 
+# Too few descriptors for tbench: refused naming its need per client (a
+# connection, no open files), advising only what can help.
+tbench_fd_refused() {
+	start_ours
+	LAST_CMD="(ulimit -n 17) tbench --run-once -c $LF 1 127.0.0.1"
+	(
+		ulimit -n 17 || exit 99
+		exec timeout -k 5 "$IT_TIMEOUT" "$TB" --run-once -c "$LF" 1 127.0.0.1
+	) >"$W/out" 2>"$W/err" </dev/null
+	RC=$?
+	stop_server
+	[ "$RC" -eq 99 ] && skip "cannot set ulimit -n 17"
+	assert_usage_error "tbench, ulimit -n 17"
+	assert_grep '^dbench: each worker process runs 1 clients and needs about 18 file descriptors \(2 per client\), but the limit \(ulimit -n\) is 17; raise the limit$' \
+		"$W/err" "the message"
+}
+
 # An IPv6 address is printed in brackets before its port.
 server_ipv6_listening() {
 	"$SRV" --address ::1 >"$W/srv.out" 2>"$W/srv.err" &
@@ -475,5 +492,6 @@ check "our server: a garbage request closes that connection only" server_garbage
 check "our server, ulimit -n 4: accept fails, no spinning, stops at SIGTERM" server_accept_fails 4
 check "our server --event-loop, ulimit -n 5: the same" server_accept_fails 5 --event-loop
 check "our server --max-connections 1: more are refused, said once" server_max_connections
+check "tbench under ulimit -n 17: refused, 2 descriptors per client named" tbench_fd_refused
 check "our server on ::1: listening on [::1]:PORT" server_ipv6_listening
 finish
