@@ -65,17 +65,20 @@ static void test_guest_refused_message(void **state)
 	unsetenv("DBENCH_SMB_PASSWORD");
 	so = opts_of(mem, NULL);
 	assert_true(so->guest);
-	m = smb_connect_message(mem, so, EINVAL);
+	m = smb_connect_message(mem, so, EINVAL, true);
 	assert_non_null(strstr(m, "smb: //h:445/s: the guest logon was "
 			       "refused (Invalid argument): no user given; "
 			       "give --smb-user=[DOMAIN/]USER[%PASSWORD] or "
 			       "--smb-auth-file=FILE"));
-	m = smb_connect_message(mem, so, EACCES);
+	m = smb_connect_message(mem, so, EACCES, true);
 	assert_non_null(strstr(m, "no user given"));
+	/* no server asked (the context could not be made): not the logon */
+	m = smb_connect_message(mem, so, EINVAL, false);
+	assert_string_equal(m, "smb: //h:445/s: Invalid argument");
 	/* a user was given: the message names that user, as before */
 	so = opts_of(mem, "alice%pw");
 	assert_false(so->guest);
-	m = smb_connect_message(mem, so, EACCES);
+	m = smb_connect_message(mem, so, EACCES, true);
 	assert_non_null(strstr(m, "logon failure as user 'alice'"));
 	assert_null(strstr(m, "pw"));
 	talloc_free(mem);
