@@ -346,7 +346,7 @@ static int accept_loop(void *mem, int lfd, const struct srv_conf *conf)
 		fd = accept4(lfd, (struct sockaddr *)&ss, &sl,
 			     SOCK_CLOEXEC);
 		if (fd < 0) {
-			accept_failed(errno, conf);	/* ECONNABORTED, EMFILE.. */
+			accept_failed(errno, conf); /* EMFILE, ECONNABORTED... */
 			continue;
 		}
 		peer = addr_text(mem, (struct sockaddr *)&ss, sl);

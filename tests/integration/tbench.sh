@@ -384,7 +384,7 @@ server_accept_fails() {
 	LAST_CMD="(ulimit -n $limit) tbench_srv $*"
 	(
 		# only stdio open: the harness may pass more down
-		for fd in /proc/$BASHPID/fd/*; do
+		for fd in "/proc/$BASHPID"/fd/*; do
 			fd=${fd##*/}
 			[ "$fd" -gt 2 ] && eval "exec $fd>&-"
 		done
