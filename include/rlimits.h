@@ -18,8 +18,10 @@
 
 /*
  * The most handles a program holds open at once, from one pass over its
- * ops in file order (an open that replaces a still-open slot keeps the
- * count; loops are not unrolled).  A lower bound of what a client needs.
+ * ops in file order: an open the loadfile expects to succeed (or does not
+ * check) holds its handle until its Close; an open expected to fail holds
+ * nothing; an open that replaces a still-open slot keeps the count; loops
+ * are not unrolled.
  */
 uint32_t rlimits_max_open(const struct program *p);
 

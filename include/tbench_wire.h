@@ -99,7 +99,8 @@ struct tbench_sockopt {
  * when none is given), IPTOS_LOWDELAY, IPTOS_THROUGHPUT (IP_TOS),
  * SO_SNDBUF, SO_RCVBUF, SO_SNDLOWAT, SO_RCVLOWAT, SO_SNDTIMEO,
  * SO_RCVTIMEO (a number is required).  Unlike the original, an unknown
- * name or a bad number is an error, not a warning.  Returns the number
+ * name or a bad number is an error, not a warning, and so is SO_SNDLOWAT
+ * on Linux, which never lets it be set.  Returns the number
  * of options stored in out[0..max), or -1 with *err (under mem_ctx).
  */
 int tbench_parse_sockopts(void *mem_ctx, const char *s,

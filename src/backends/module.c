@@ -15,6 +15,7 @@
 #include <popt.h>
 #include <stdbool.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <talloc.h>
 #include <unistd.h>
 
@@ -100,11 +101,20 @@ const struct backend *backend_module_load(void *mem_ctx,
 			  NULL;
 	const struct backend *b = NULL;
 	const char *why;
+	struct stat st;
 	void *h;
 
 	*err = NULL;
 	if (path == NULL || sym == NULL)
 		goto out;
+	/* dlopen would block forever on a FIFO and read a device; a missing
+	 * file is left to dlopen's own message */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		*err = talloc_asprintf(mem_ctx, "backend '%s': cannot load "
+				       "its module %s: not a regular file",
+				       stub->name, path);
+		goto out;
+	}
 	h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	if (h == NULL) {
 		*err = talloc_asprintf(mem_ctx, "backend '%s': cannot load "

@@ -43,6 +43,21 @@ static int note_backend_option(void *mem, struct cli_parse *cp, int val,
 }
 
 /*
+ * An option as echoed in a message: what follows a '%' (the password of
+ * USER%PASSWORD, e.g. a mistyped --smb-user) replaced by "***", under mem.
+ */
+static const char *cli_masked(void *mem, const char *s)
+{
+	const char *pct = strchr(s, '%');
+	char *m;
+
+	if (pct == NULL)
+		return s;
+	m = talloc_asprintf(mem, "%.*s%%***", (int)(pct - s), s);
+	return m != NULL ? m : "(an option)";
+}
+
+/*
  * Run popt over argv.  Returns 0, or the exit status after a message
  * (an unknown option, a missing argument, out of memory).
  */
@@ -83,7 +98,7 @@ static int cli_popt(void *mem, struct cli_parse *cp, poptContext pc)
 				MAX_CLIENTS);
 		else
 			fprintf(stderr, "dbench: %s: %s (try --help)\n",
-				badopt, poptStrerror(opt));
+				cli_masked(mem, badopt), poptStrerror(opt));
 		return EXIT_USAGE;
 	}
 	return 0;

@@ -163,6 +163,15 @@ static int parse_sockopt(void *mem_ctx, char *item,
 		if (strcasecmp(item, k->name) != 0)
 			continue;
 		*out = *k;
+#ifdef __linux__
+		/* Linux knows the name but never lets it be set */
+		if (k->optname == SO_SNDLOWAT) {
+			*err = talloc_strdup(mem_ctx, "SO_SNDLOWAT cannot be "
+					     "set on Linux (the kernel refuses "
+					     "it: ENOPROTOOPT)");
+			return -1;
+		}
+#endif
 		if (eq == NULL && k->value == -2) {
 			*err = talloc_asprintf(mem_ctx, "%s needs a value "
 					       "(%s=NUMBER)", k->name,

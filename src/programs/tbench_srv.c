@@ -14,6 +14,14 @@
  * request (a length over TBENCH_MAX_LEN) closes that connection with a
  * message.  SIGINT or SIGTERM: the children are stopped and reaped, and
  * the server exits 0.
+ *
+ * When accept() fails for want of resources (descriptors, memory), the
+ * server waits SRV_BACKOFF_MS before trying again, with the stop signals
+ * open: a listening socket that stays readable would otherwise keep it
+ * spinning, and a wait that returns at once never delivers a signal.  At
+ * most --max-connections connections are served at once (one process
+ * each); one more is closed at once, said once on stderr until the count
+ * falls below the cap again.
  */
 #include "config.h"
 
@@ -23,6 +31,8 @@
 #include <poll.h>
 #include <popt.h>
 #include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +41,7 @@
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <talloc.h>
 #include <unistd.h>
 
@@ -40,6 +51,8 @@
 #define PROG "tbench_srv"
 #define CONN_BUF 16384
 #define SRV_MAX_IOV (1 + TBENCH_MAX_LEN / TBENCH_ZEROS + 1)
+#define SRV_BACKOFF_MS 100
+#define SRV_MAX_CONNECTIONS 4096	/* the default of --max-connections */
 
 static volatile sig_atomic_t stop_signal;
 static volatile sig_atomic_t child_exited;
@@ -229,7 +242,35 @@ struct srv_conf {
 	int verbose;		/* print each connection's counts at its end */
 	pid_t parent;
 	const sigset_t *unblocked;	/* the signal mask to serve with */
+	unsigned max_conns;	/* --max-connections */
 };
+
+/*
+ * accept4() failed with err: wait SRV_BACKOFF_MS when it was for want of
+ * resources (it would fail again at once), with the stop signals
+ * deliverable either way.
+ */
+static void accept_failed(int err, const struct srv_conf *conf)
+{
+	struct timespec ts = { 0, SRV_BACKOFF_MS * 1000000L };
+
+	/* not 0: a wait that times out at once delivers no signal */
+	if (err != EMFILE && err != ENFILE && err != ENOBUFS && err != ENOMEM)
+		ts.tv_nsec = 1;
+	ppoll(NULL, 0, &ts, conf->unblocked);
+}
+
+/* Over the cap: close fd at once; say so once per time at the cap. */
+static void refuse_conn(int fd, const char *peer, const struct srv_conf *conf,
+			bool *said)
+{
+	if (!*said)
+		fprintf(stderr, PROG ": %s: refused: %u connections are served "
+			"already (--max-connections); refusing more until "
+			"one ends\n", peer, conf->max_conns);
+	*said = true;
+	close(fd);
+}
 
 /* The children serving connections, to stop them at the end. */
 struct kids {
@@ -282,6 +323,7 @@ static void child_main(int lfd, int fd, const char *peer,
 static int accept_loop(void *mem, int lfd, const struct srv_conf *conf)
 {
 	struct kids k = { .pid = NULL };
+	bool said = false;
 
 	while (!stop_signal) {
 		struct sockaddr_storage ss;
@@ -295,15 +337,24 @@ static int accept_loop(void *mem, int lfd, const struct srv_conf *conf)
 		if (child_exited) {
 			child_exited = 0;
 			kids_reap(&k);
+			if (k.n < conf->max_conns)
+				said = false;
 		}
 		/* the signals are blocked but here: none is missed */
 		if (ppoll(&pfd, 1, NULL, conf->unblocked) <= 0)
 			continue;
 		fd = accept4(lfd, (struct sockaddr *)&ss, &sl,
 			     SOCK_CLOEXEC);
-		if (fd < 0)
-			continue;	/* ECONNABORTED, EMFILE... */
+		if (fd < 0) {
+			accept_failed(errno, conf); /* EMFILE, ECONNABORTED... */
+			continue;
+		}
 		peer = addr_text(mem, (struct sockaddr *)&ss, sl);
+		if (k.n >= conf->max_conns) {
+			refuse_conn(fd, peer, conf, &said);
+			talloc_free(peer);
+			continue;
+		}
 		v = talloc_realloc(mem, k.pid, pid_t, k.n + 1);
 		pid = v != NULL ? fork() : -1;
 		if (pid == 0)
@@ -343,8 +394,11 @@ static void event_accept(void *mem, int ep, int lfd,
 	struct conn *c;
 	int fd = accept4(lfd, (struct sockaddr *)&ss, &sl, SOCK_CLOEXEC);
 
-	if (fd < 0)
+	if (fd < 0) {
+		if (errno != EAGAIN && errno != EWOULDBLOCK)
+			accept_failed(errno, conf);
 		return;
+	}
 	c = talloc_zero(mem, struct conn);
 	if (c == NULL) {
 		close(fd);
@@ -422,9 +476,10 @@ int main(int argc, const char **argv)
 {
 	void *mem = NULL;
 	char *addr = NULL, *port = NULL, *tcp = NULL;
+	char *maxc = NULL;
 	int version = 0, verbose = 0, events = 0, opt, rc = 0, lfd, nopts = 0;
 	struct tbench_sockopt opts[TBENCH_MAX_SOCKOPTS];
-	int64_t num;
+	int64_t num, conns = SRV_MAX_CONNECTIONS;
 	const struct poptOption table[] = {
 		{ "address", 'a', POPT_ARG_STRING, &addr, 0,
 		  "listen on this address only (0.0.0.0)", "ADDR" },
@@ -436,6 +491,9 @@ int main(int argc, const char **argv)
 		  "OPTS" },
 		{ NULL, 'T', POPT_ARG_STRING, &tcp, 0,
 		  "the same as -t", "OPTS" },
+		{ "max-connections", 0, POPT_ARG_STRING, &maxc, 0,
+		  "serve at most N connections at once (4096); more are "
+		  "closed at once", "N" },
 		{ "event-loop", 0, POPT_ARG_NONE, &events, 0,
 		  "serve every connection in one process (epoll) instead "
 		  "of one process each", NULL },
@@ -467,6 +525,11 @@ int main(int argc, const char **argv)
 		fprintf(stderr, PROG ": --port: '%s' is not a port number "
 			"from 1 to 65535\n", port);
 		rc = 2;
+	} else if (maxc != NULL &&
+		   parse_int64(maxc, 1, INT32_MAX, &conns) != 0) {
+		fprintf(stderr, PROG ": --max-connections: '%s' is not a whole "
+			"number from 1 to %d\n", maxc, INT32_MAX);
+		rc = 2;
 	} else if (tcp != NULL &&
 		   (nopts = tbench_parse_sockopts(mem, tcp, opts,
 						  TBENCH_MAX_SOCKOPTS,
@@ -482,9 +545,11 @@ int main(int argc, const char **argv)
 		if (lfd < 0) {
 			rc = 1;
 		} else {
-			printf(PROG ": listening on %s:%s\n",
-			       addr ? addr : "0.0.0.0",
-			       port ? port : TBENCH_DEFAULT_PORT_STR);
+			const char *a = addr ? addr : "0.0.0.0";
+
+			printf(strchr(a, ':') ? PROG ": listening on [%s]:%s\n" :
+						PROG ": listening on %s:%s\n",
+			       a, port ? port : TBENCH_DEFAULT_PORT_STR);
 			fflush(stdout);
 			struct srv_conf conf = {
 				.opts = opts,
@@ -492,6 +557,7 @@ int main(int argc, const char **argv)
 				.verbose = verbose,
 				.parent = getpid(),
 				.unblocked = &unblocked,
+				.max_conns = (unsigned)conns,
 			};
 
 			rc = events ? event_loop(mem, lfd, &conf) :
@@ -503,6 +569,7 @@ int main(int argc, const char **argv)
 	free(addr);
 	free(port);
 	free(tcp);
+	free(maxc);
 	talloc_free(mem);
 	return rc;
 }

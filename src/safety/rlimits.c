@@ -38,6 +38,16 @@
 /* descriptors a worker holds besides its clients' (stdio, gate, margin) */
 #define RL_FDS_BASE		16
 
+/* Does op open a handle when it goes as the loadfile expects?  An open
+ * expected to fail (ERROR, or a status other than success) holds nothing. */
+static bool rl_op_opens(const struct op *op)
+{
+	if (op->kind != OP_NTCREATEX && op->kind != OP_OPEN5)
+		return false;
+	return op->check == STATUS_ANY || op->check == STATUS_SUCCESS ||
+	       (op->check == STATUS_EXACT && op->status == 0);
+}
+
 uint32_t rlimits_max_open(const struct program *p)
 {
 	bool *open = calloc(p->nhandles > 0 ? p->nhandles : 1, sizeof(bool));
@@ -51,11 +61,12 @@ uint32_t rlimits_max_open(const struct program *p)
 
 		if (h < 0 || (uint32_t)h >= p->nhandles)
 			continue;
-		if (op->kind == OP_NTCREATEX && !open[h]) {
+		if (rl_op_opens(op) && !open[h]) {
 			open[h] = true;
 			if (++now > max)
 				max = now;
-		} else if (op->kind == OP_CLOSE && open[h]) {
+		} else if ((op->kind == OP_CLOSE || op->kind == OP_CLOSE5) &&
+			   open[h]) {
 			open[h] = false;
 			now--;
 		}
@@ -209,6 +220,32 @@ static int rl_check_nproc(void *mem_ctx, const struct dbench_options *o,
 	return -1;
 }
 
+/* What is short, by how much, and the advice that can help: open files
+ * are named only for a backend whose clients hold them, fewer clients per
+ * process only when a process runs more than one. */
+static char *rl_nofile_msg(void *mem_ctx, const struct backend *be,
+			   const struct dbench_options *o, unsigned per,
+			   uint64_t need, uint64_t per_client,
+			   uint32_t max_open, uint32_t max_dirs,
+			   uint64_t limit)
+{
+	bool files = max_open > 0 && be->client_fds != NULL &&
+		     be->client_fds(o, 0, max_dirs) != per_client;
+	char *what = files ?
+		talloc_asprintf(mem_ctx, "up to %u open files per client",
+				max_open) :
+		talloc_asprintf(mem_ctx, "%llu per client",
+				(unsigned long long)per_client);
+
+	return talloc_asprintf(
+		mem_ctx, "each worker process runs %u clients and needs about "
+		"%llu file descriptors (%s), but the limit (ulimit -n) is "
+		"%llu; %s", per, (unsigned long long)need,
+		what != NULL ? what : "?", (unsigned long long)limit,
+		per > 1 ? "use fewer --clients-per-process or raise the limit" :
+			  "raise the limit");
+}
+
 static int rl_check_nofile(void *mem_ctx, const struct dbench_options *o,
 			   const struct backend *be,
 			   struct program *const *progs, unsigned nprogs,
@@ -218,7 +255,7 @@ static int rl_check_nofile(void *mem_ctx, const struct dbench_options *o,
 			       o->clients_per_process : o->nclients;
 	uint32_t max_open = 0, max_dirs = 0;
 	struct rlimit rl;
-	uint64_t need;
+	uint64_t need, per_client;
 
 	/* the busiest program for every client of the busiest worker */
 	for (unsigned i = 0; i < nprogs; i++) {
@@ -230,8 +267,9 @@ static int rl_check_nofile(void *mem_ctx, const struct dbench_options *o,
 		if (d > max_dirs)
 			max_dirs = d;
 	}
-	need = rlimits_fds_needed(per, be->client_fds == NULL ? 0 :
-				  be->client_fds(o, max_open, max_dirs));
+	per_client = be->client_fds == NULL ? 0 :
+		     be->client_fds(o, max_open, max_dirs);
+	need = rlimits_fds_needed(per, per_client);
 	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 ||
 	    rl.rlim_cur == RLIM_INFINITY || need <= (uint64_t)rl.rlim_cur)
 		return 0;
@@ -243,16 +281,12 @@ static int rl_check_nofile(void *mem_ctx, const struct dbench_options *o,
 		if (setrlimit(RLIMIT_NOFILE, &raised) == 0)
 			return 0;
 	}
-	*msg = talloc_asprintf(
-		mem_ctx, "each worker process runs %u clients and needs about "
-		"%llu file descriptors (up to %u open files per client), but "
-		"the limit (ulimit -n) is %llu; use fewer "
-		"--clients-per-process or raise the limit", per,
-		(unsigned long long)need, max_open,
-		(unsigned long long)(rl.rlim_max != RLIM_INFINITY &&
-						     rl.rlim_max > rl.rlim_cur ?
-					     rl.rlim_max :
-					     rl.rlim_cur));
+	*msg = rl_nofile_msg(mem_ctx, be, o, per, need, per_client, max_open,
+			     max_dirs,
+			     rl.rlim_max != RLIM_INFINITY &&
+					     rl.rlim_max > rl.rlim_cur ?
+				     (uint64_t)rl.rlim_max :
+				     (uint64_t)rl.rlim_cur);
 	return -1;
 }
 

@@ -400,6 +400,21 @@ bad_unknown_syscall() {
 ' 'line 2: unknown system call frobnicate' "unknown syscall"
 }
 
+# --port outside 1..65535: a usage error, one line naming it.
+bad_port() {
+	need python3
+	printf '1 1.0 +++ exited with 0 +++\n' >ok.tr
+	for port in 0 65536 -1; do
+		"$CAPTURE" --pcap --port "$port" -o out.txt ok.tr 2>bad.err
+		RC=$?
+		assert_rc 2
+		assert_eq 1 "$(wc -l <bad.err)" "--port $port: lines on stderr"
+		assert_grep "^dbench-capture: --port $port: not a TCP port number from 1 to 65535\$" \
+			bad.err "--port $port: the message"
+		[ ! -e out.txt ] || fail "--port $port: a loadfile was written"
+	done
+}
+
 check "tar -xf of a generated archive replays to the same tree" tar_extract
 check "cp -r of a generated tree replays to the same tree" cp_recursive
 check "make of a generated C project replays to the same tree" make_project
@@ -411,6 +426,7 @@ check "--timed keeps each call's time" format_timed
 check "--per-process writes one loadfile per process" format_per_process
 check "--summary of a loadfile and of a trace" format_summary
 check "smbclient traffic (SMB3) replays to the same tree" smb_client
+check "--port 0, 65536, -1: usage error, one line" bad_port
 check "a trace cut in the middle of a line is refused" bad_truncated_line
 check "a trace ending inside a call is refused" bad_unfinished
 check "a trace cut between two lines is refused" bad_cut_at_line_end

@@ -74,6 +74,16 @@ unknown_option() {
 	assert_grep 'no-such-option' "$W/err" "message names the option"
 }
 
+# A mistyped --smb-user=USER%PASSWORD: the option is named, the password
+# after the '%' is not.
+unknown_option_masked() {
+	mkdir t
+	usage_error --smb-usr=user%Secret --run-once -c "$LF" -D "$W/t" 1
+	assert_grep '^dbench: --smb-usr=user%\*\*\*: unknown option \(try --help\)$' \
+		"$W/err" "message names the option, masked"
+	assert_no_grep 'Secret' "$W/err" "stderr"
+}
+
 missing_loadfile() {
 	mkdir t
 	usage_error --run-once -c "$W/nosuch.txt" -D "$W/t" 1
@@ -160,6 +170,22 @@ accepted_options() {
 
 # -T is the socket backend's (tbench): with fileio (which has no sockets)
 # it is refused, not silently ignored.
+# SO_SNDLOWAT: Linux never lets it be set: refused before any connection
+# (no server runs here), naming it.
+tcp_sndlowat_refused() {
+	mkdir t
+	usage_error --run-once -B sockio -T SO_SNDLOWAT=1 1
+	assert_grep '^dbench: --tcp-options: SO_SNDLOWAT cannot be set on Linux' \
+		"$W/err" "message names the option"
+	LAST_CMD="tbench_srv -t so_sndlowat=1"
+	timeout -k 5 "$IT_TIMEOUT" "$(dirname "$DBENCH")/tbench_srv" \
+		--address 127.0.0.1 -t so_sndlowat=1 >"$W/out" 2>"$W/err" </dev/null
+	RC=$?
+	assert_rc 2
+	assert_grep '^tbench_srv: -t: SO_SNDLOWAT cannot be set on Linux' \
+		"$W/err" "tbench_srv's message"
+}
+
 tcp_options_refused() {
 	mkdir t
 	usage_error --run-once --loadfile="$LF" --directory="$W/t" --backend=fileio \
@@ -186,6 +212,7 @@ check "two client counts: usage error" two_numbers
 check "-t abc: usage error" t_alpha
 check "-t -5: usage error" t_negative
 check "unknown option: usage error naming it" unknown_option
+check "unknown option with USER%PASSWORD: the password is masked" unknown_option_masked
 check "missing loadfile: usage error naming it" missing_loadfile
 check "unreadable loadfile: usage error" unreadable_loadfile
 check "loadfile is a directory: usage error" loadfile_is_dir
@@ -203,4 +230,5 @@ check "-R fast: usage error" rate_alpha
 check "--warmup -1: usage error" warmup_negative
 check "long forms, --stagger: accepted" accepted_options
 check "-T without a socket backend: usage error naming tbench" tcp_options_refused
+check "-T SO_SNDLOWAT: usage error naming it, before connecting" tcp_sndlowat_refused
 finish

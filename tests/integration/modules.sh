@@ -81,6 +81,17 @@ module_junk() {
 	assert_one_line_re "^dbench: backend 'smb': cannot load its module $W/bin/modules/smb\.so: .+\$"
 }
 
+# a FIFO where the module should be: refused at once (dlopen would block
+# on it for ever), naming the path
+module_fifo() {
+	need_module smb
+	copy_binary
+	mkfifo "$W/bin/modules/smb.so" || skip "cannot make a FIFO here"
+	IT_TIMEOUT=10 run_db --run-once -B smb \
+		--smb-share=//127.0.0.1:1/share -c "$LF" 1
+	assert_one_line_re "^dbench: backend 'smb': cannot load its module $W/bin/modules/smb\.so: not a regular file\$"
+}
+
 module_wrong() {
 	need_module smb
 	need_module nfs
@@ -118,6 +129,7 @@ check "dbench (and dbench-mpi) link neither libsmbclient nor libnfs" no_heavy_li
 check "-B smb loads the build tree's module" module_loads_smb
 check "-B nfs loads the build tree's module" module_loads_nfs
 check "a module that is no shared object: one line, its path, exit 2" module_junk
+check "a FIFO for a module: one line, its path, 'not a regular file', no hang" module_fifo
 check "another backend's module: one line, exit 2" module_wrong
 check "no module beside the binary: the installed path is named" module_missing
 check "-B null, -B fileio and --help load no module" others_ignore_modules

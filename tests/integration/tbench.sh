@@ -370,6 +370,112 @@ server_garbage_request() {
 	assert_grep 'protocol error: request length 4294967280' "$W/srv.err" "the server's message"
 }
 
+# cpu_ticks PID: the user and system time the process has used (ticks).
+cpu_ticks() {
+	awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$1/stat"
+}
+
+# Our server with no descriptor to spare (ulimit -n LIMIT; ARGS...): a
+# connection it cannot accept neither keeps it busy nor keeps it from
+# stopping at SIGTERM.
+server_accept_fails() {
+	local limit=$1 before after t0 t1
+	shift
+	LAST_CMD="(ulimit -n $limit) tbench_srv $*"
+	(
+		# only stdio open: the harness may pass more down
+		for fd in "/proc/$BASHPID"/fd/*; do
+			fd=${fd##*/}
+			[ "$fd" -gt 2 ] && eval "exec $fd>&-"
+		done
+		ulimit -n "$limit" || exit 99
+		exec "$SRV" --address 127.0.0.1 "$@"
+	) >"$W/srv.out" 2>"$W/srv.err" &
+	SPID=$!
+	for _ in $(seq 100); do
+		grep -q '^tbench_srv: listening on ' "$W/srv.out" && break
+		kill -0 "$SPID" 2>/dev/null || break
+		sleep 0.1
+	done
+	grep -q '^tbench_srv: listening on ' "$W/srv.out" || {
+		wait "$SPID"
+		[ $? -eq 99 ] && skip "cannot set ulimit -n $limit"
+		fail "our tbench_srv did not start"
+	}
+	exec 3<>/dev/tcp/127.0.0.1/7003 || fail "cannot connect"
+	exec 4<>/dev/tcp/127.0.0.1/7003 || fail "cannot connect twice"
+	sleep 0.2
+	before=$(cpu_ticks "$SPID")
+	sleep 2
+	after=$(cpu_ticks "$SPID")
+	# a spinning server uses about 200 ticks in 2 s; allow a busy host
+	[ $((after - before)) -le 40 ] ||
+		fail "the server used $((after - before)) ticks of CPU in 2 s, waiting"
+	t0=$(date +%s%N)
+	kill -TERM "$SPID"
+	for _ in $(seq 40); do
+		kill -0 "$SPID" 2>/dev/null || break
+		sleep 0.05
+	done
+	t1=$(date +%s%N)
+	kill -KILL "$SPID" 2>/dev/null
+	wait "$SPID"
+	SRC=$?
+	exec 3<&- 4<&-
+	assert_eq 0 "$SRC" "the exit status after SIGTERM"
+	[ $(((t1 - t0) / 1000000)) -le 2000 ] ||
+		fail "the server took $(((t1 - t0) / 1000000)) ms to stop"
+}
+
+# --max-connections 1: a second connection is closed at once, said once.
+server_max_connections() {
+	start_ours --max-connections 1
+	exec 3<>/dev/tcp/127.0.0.1/7003 || fail "cannot connect"
+	for n in 2 3; do
+		exec 4<>/dev/tcp/127.0.0.1/7003 || fail "cannot connect $n"
+		timeout 5 cat <&4 >/dev/null || fail "connection $n was not closed"
+		exec 4<&-
+	done
+	assert_eq 1 "$(grep -c 'refused: 1 connections are served already (--max-connections)' "$W/srv.err")" \
+		"the refusals said once"
+	exec 3<&-
+	run_tb --run-once -c "$LF" 1 127.0.0.1
+	assert_rc 0
+	stop_server
+	assert_eq 0 "$SRC" "our server's exit status"
+}
+
+# Too few descriptors for tbench: refused naming its need per client (a
+# connection, no open files), advising only what can help.
+tbench_fd_refused() {
+	start_ours
+	LAST_CMD="(ulimit -n 17) tbench --run-once -c $LF 1 127.0.0.1"
+	(
+		ulimit -n 17 || exit 99
+		exec timeout -k 5 "$IT_TIMEOUT" "$TB" --run-once -c "$LF" 1 127.0.0.1
+	) >"$W/out" 2>"$W/err" </dev/null
+	RC=$?
+	stop_server
+	[ "$RC" -eq 99 ] && skip "cannot set ulimit -n 17"
+	assert_usage_error "tbench, ulimit -n 17"
+	assert_grep '^dbench: each worker process runs 1 clients and needs about 18 file descriptors \(2 per client\), but the limit \(ulimit -n\) is 17; raise the limit$' \
+		"$W/err" "the message"
+}
+
+# An IPv6 address is printed in brackets before its port.
+server_ipv6_listening() {
+	"$SRV" --address ::1 >"$W/srv.out" 2>"$W/srv.err" &
+	SPID=$!
+	for _ in $(seq 50); do
+		grep -q '^tbench_srv: listening on ' "$W/srv.out" && break
+		kill -0 "$SPID" 2>/dev/null || break
+		sleep 0.1
+	done
+	grep -q 'cannot listen' "$W/srv.err" && skip "no IPv6 loopback here"
+	stop_server
+	assert_grep '^tbench_srv: listening on \[::1\]:7003$' "$W/srv.out" "the listening line"
+}
+
 check "our tbench -> Debian's tbench_srv: one pass's bytes and op counts" ours_to_debian
 check "Debian's tbench -> our tbench_srv: every request and reply of the original's size" debian_to_ours
 check "our tbench -> our tbench_srv, 1 client: the bytes of one pass on the wire" ours_one
@@ -383,4 +489,9 @@ check "the server killed mid-run: exit 1, message naming the server and op" serv
 check "a client killed mid-run: the server serves the others on" client_killed
 check "a garbage peer: protocol error" garbage_peer
 check "our server: a garbage request closes that connection only" server_garbage_request
+check "our server, ulimit -n 4: accept fails, no spinning, stops at SIGTERM" server_accept_fails 4
+check "our server --event-loop, ulimit -n 5: the same" server_accept_fails 5 --event-loop
+check "our server --max-connections 1: more are refused, said once" server_max_connections
+check "tbench under ulimit -n 17: refused, 2 descriptors per client named" tbench_fd_refused
+check "our server on ::1: listening on [::1]:PORT" server_ipv6_listening
 finish

@@ -3,7 +3,8 @@
  * too: rlimits_pids_fit() against kernel.pid_max, kernel.threads-max and
  * a cgroup's pids.max given as numbers, and rlimits_pids_cgroup() finding
  * the pids cgroup's directory from /proc/self/cgroup and mountinfo texts
- * (cgroup v1, v2, namespaced roots, nothing mounted).
+ * (cgroup v1, v2, namespaced roots, nothing mounted); rlimits_max_open()
+ * counting only the opens expected to succeed, until their Close.
  */
 #include "config.h"
 
@@ -16,6 +17,7 @@
 #include <cmocka.h>
 #include <talloc.h>
 
+#include "program.h"
 #include "rlimits.h"
 
 #include "talloc_fixture.h"
@@ -175,10 +177,39 @@ static void test_cgroup_dir(void **state)
 	}
 }
 
+/* ---- rlimits_max_open ---- */
+
+/* An open the loadfile expects to fail holds nothing; a Close releases
+ * its handle; '*' is counted (it may succeed). */
+static void test_max_open(void **state)
+{
+	const char *text =
+		"NTCreateX \"\\a\" 0x0 2 1 NT_STATUS_OK\n"
+		"NTCreateX \"\\b\" 0x0 1 2 NT_STATUS_OBJECT_NAME_NOT_FOUND\n"
+		"NTCreateX \"\\c\" 0x0 1 3 ERROR\n"
+		"NTCreateX \"\\d\" 0x0 1 4 NT_STATUS_OBJECT_NAME_NOT_FOUND\n"
+		"Close 1 NT_STATUS_OK\n"
+		"NTCreateX \"\\e\" 0x0 2 5 *\n"
+		"NTCreateX \"\\f\" 0x0 2 6 0x0\n"
+		"Close 5 *\n"
+		"Close 6 *\n"
+		"NTCreateX \"\\g\" 0x0 2 7 NT_STATUS_OK\n"
+		"Close 7 NT_STATUS_OK\n";
+	char *err = NULL;
+	struct tstate *ts = *state;
+	struct program *p = program_compile_buffer(ts->ctx, "t.txt", text,
+						   strlen(text), &err);
+
+	assert_non_null(p);
+	assert_int_equal(rlimits_max_open(p), 2);
+	talloc_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_fit, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_max_open, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fit_clients_per_process,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cgroup_dir, setup,

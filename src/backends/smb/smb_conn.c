@@ -111,10 +111,19 @@ static const char *smb_hostport(void *mem, const struct smb_opts *so)
 			       so->port ? so->port : 445);
 }
 
-char *smb_connect_message(void *mem, const struct smb_opts *so, int err)
+char *smb_connect_message(void *mem, const struct smb_opts *so, int err,
+			  bool reached)
 {
 	const char *hp = smb_hostport(mem, so);
 
+	/* the server's refusal of the logon nobody asked for */
+	if (reached && so->guest && (err == EINVAL || err == EACCES || err == EPERM))
+		return talloc_asprintf(mem, "smb: //%s/%s: the guest logon "
+				       "was refused (%s): no user given; give "
+				       "--smb-user=[DOMAIN/]USER[%%PASSWORD] "
+				       "or --smb-auth-file=FILE (the password "
+				       "may come from $DBENCH_SMB_PASSWORD)",
+				       hp, so->share, strerror(err));
 	switch (err) {
 	case ECONNREFUSED:
 	case EHOSTUNREACH:

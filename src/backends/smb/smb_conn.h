@@ -20,8 +20,13 @@ SMBCCTX **smb_context_new(void *mem, const struct smb_opts *so, int *err);
 /* smb://SERVER[:PORT]/SHARE, under mem. */
 char *smb_base_url(void *mem, const struct smb_opts *so);
 
-/* The one-line message of a failed connection (err: a positive errno). */
-char *smb_connect_message(void *mem, const struct smb_opts *so, int err);
+/*
+ * The one-line message of a failed connection (err: a positive errno);
+ * reached: the context was made and the server asked, so that a refusal
+ * may be the logon's (the guest's, when no user was given).
+ */
+char *smb_connect_message(void *mem, const struct smb_opts *so, int err,
+			  bool reached);
 
 /*
  * Connect (negotiate, session, tree) by asking for the share's root.

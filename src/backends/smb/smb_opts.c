@@ -190,19 +190,27 @@ static int smb_read_auth_file(void *mem, struct smb_opts *so, char **err)
 int smb_options_done(void *mem_ctx, void **bopts, char **err)
 {
 	struct smb_opts *so = *bopts;
-	const char *env = getenv("DBENCH_SMB_PASSWORD");
+	char *env = getenv("DBENCH_SMB_PASSWORD");
 
+	/* read once, then gone: from the environment the workers inherit
+	 * (and from the memory /proc/PID/environ shows) */
+	if (env != NULL) {
+		if (so != NULL && so->password == NULL)
+			so->password = talloc_strdup(so, env);
+		explicit_bzero(env, strlen(env));
+		unsetenv("DBENCH_SMB_PASSWORD");
+	}
 	if (so == NULL || so->server == NULL) {
 		*err = talloc_strdup(mem_ctx, "--smb-share=//SERVER/SHARE is "
 				     "required");
 		return -1;
 	}
-	if (so->password == NULL && env != NULL)
-		so->password = talloc_strdup(so, env);
 	if (so->auth_file != NULL && smb_read_auth_file(mem_ctx, so, err) != 0)
 		return -1;
-	if (so->user == NULL)
+	if (so->user == NULL) {
 		so->user = talloc_strdup(so, "guest");
+		so->guest = true;
+	}
 	if (so->password == NULL)
 		so->password = talloc_strdup(so, "");
 	if (so->domain == NULL)

@@ -27,6 +27,7 @@ struct smb_opts {
 	char *share;
 	char *domain, *user, *password;
 	bool user_given;
+	bool guest;		/* no user anywhere: "guest" was assumed */
 	const char *auth_file;
 	const char *proto_min, *proto_max;	/* NULL: libsmbclient's */
 	bool encrypt, sign;

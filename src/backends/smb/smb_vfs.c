@@ -559,7 +559,8 @@ struct vfs *smb_vfs_new(void *mem, const struct smb_opts *so, char **err)
 	talloc_set_destructor(sv, smb_vfs_destroy);
 	return &sv->vfs;
 fail:
-	*err = smb_connect_message(mem, so, e);
+	*err = smb_connect_message(mem, so, e,
+				   sv != NULL && sv->pctx != NULL);
 	talloc_free(sv);
 	return NULL;
 }

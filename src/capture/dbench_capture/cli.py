@@ -58,6 +58,9 @@ def main(argv=None):
     """The exit status of dbench-capture run with argv (default: this
     process's arguments)."""
     opts = parse_args(sys.argv[1:] if argv is None else argv)
+    if not 1 <= opts.port <= 65535:
+        warn("--port %d: not a TCP port number from 1 to 65535" % opts.port)
+        return 2
     try:
         if opts.summary:
             cmd_summary(opts)
