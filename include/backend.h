@@ -264,6 +264,15 @@ const struct backend *backend_find_in(const struct backend *const *list,
 				      const char *name);
 
 /*
+ * The backends of a NULL-terminated list as --help, the unknown-backend
+ * error and dbench(1) name them: "fileio (default), null, ..., smb (not
+ * available: built without libsmbclient)", the default one (dflt) and
+ * each unavailable one marked.  Under mem; NULL out of memory.
+ */
+char *backend_list_text(void *mem, const struct backend *const *list,
+			const char *dflt);
+
+/*
  * Check a NULL-terminated list of backends: every one has a name no
  * other has and abi BACKEND_ABI; every available one that is not a
  * module's stub fills every required hook (->target_check, ->setup,

@@ -42,6 +42,27 @@ const struct backend *backend_find(const char *name)
 	return backend_find_in(backend_registry, name);
 }
 
+char *backend_list_text(void *mem, const struct backend *const *list,
+			const char *dflt)
+{
+	char *text = talloc_strdup(mem, "");
+
+	for (size_t i = 0; text != NULL && list[i] != NULL; i++) {
+		const struct backend *b = list[i];
+		bool is_dflt = dflt != NULL && strcmp(b->name, dflt) == 0;
+
+		text = talloc_asprintf_append(text, "%s%s", i > 0 ? ", " : "",
+					      b->name);
+		if (text != NULL && is_dflt)
+			text = talloc_strdup_append(text, " (default)");
+		if (text != NULL && b->unavailable != NULL)
+			text = talloc_asprintf_append(text,
+						      " (not available: %s)",
+						      b->unavailable);
+	}
+	return text;
+}
+
 /* The required hook an available backend lacks, or NULL when it fills
  * every one (the others may be NULL: backend.h). */
 static const char *backend_missing_hook(const struct backend *b)

@@ -14,8 +14,16 @@
 
 /* The common options; every arg points into raw. */
 static struct poptOption *common_table(void *mem, struct raw_options *raw,
+				       const struct backend *const *reg,
 				       size_t *n)
 {
+	char *names = backend_list_text(mem, reg, DEFAULT_BACKEND);
+	char *backend_help = names == NULL ? NULL :
+			     talloc_asprintf(mem, "backend: %s", names);
+
+	if (backend_help == NULL)
+		return NULL;
+
 	const struct poptOption table[] = {
 		{ "timelimit", 't', POPT_ARG_STRING, &raw->timelimit, 0,
 		  "seconds of the execute phase, after the warmup (600)",
@@ -28,7 +36,7 @@ static struct poptOption *common_table(void *mem, struct raw_options *raw,
 		  "target directory(s); client i uses dir i mod n (.)",
 		  "DIR[,DIR...]" },
 		{ "backend", 'B', POPT_ARG_STRING, &raw->backend, 0,
-		  "backend: fileio (default), null or sockio (tbench)", "NAME" },
+		  backend_help, "NAME" },
 		{ "target-rate", 'R', POPT_ARG_STRING, &raw->target_rate, 0,
 		  "pace each client to this rate", "MB/s" },
 		{ "sync", 's', POPT_ARG_NONE, &raw->sync_open, 0,
@@ -172,7 +180,7 @@ int cli_table(void *mem, struct cli_parse *cp)
 	const struct poptOption autohelp[] = { POPT_AUTOHELP POPT_TABLEEND };
 	size_t ncommon, nbe = 0, n;
 
-	common = common_table(mem, &cp->raw, &ncommon);
+	common = common_table(mem, &cp->raw, cp->registry, &ncommon);
 	if (common == NULL)
 		return -1;
 	for (unsigned b = 0; cp->registry[b] != NULL; b++)

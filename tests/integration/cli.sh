@@ -137,6 +137,35 @@ backend_unknown() {
 	assert_grep 'null' "$W/err" "message lists the null backend"
 }
 
+# --help, the unknown-backend error and dbench(1) name the same backends
+# (the registry's), each unavailable one with its reason
+backend_lists() {
+	local help_list err_list names name para
+	run_db --help
+	assert_rc 0
+	help_list=$(awk '/^  -B, --backend=NAME/ { on = 1 }
+		on && /^  -/ && !/--backend/ { exit }
+		on { sub(/^.*--backend=NAME */, ""); sub(/^ */, ""); printf "%s ", $0 }' \
+		"$W/out" | sed 's/^backend: //; s/ *$//')
+	[ -n "$help_list" ] || fail "--help: no backend list on -B's line"
+	mkdir t
+	usage_error --run-once -B nosuch -c "$LF" -D "$W/t" 1
+	err_list=$(sed -n "s/^dbench: unknown backend 'nosuch'; the backends: //p" \
+		"$W/err")
+	[ "$help_list" = "$err_list" ] ||
+		fail "--help lists '$help_list', the error '$err_list'"
+	names=$(printf '%s\n' "$err_list" |
+		sed 's/ ([^)]*)//g; s/,//g')
+	[ "$(echo "$names" | wc -w)" -ge 6 ] ||
+		fail "expected the registry's six backends, found '$names'"
+	para=$(awk '/^\.BR \\-B ", " \\-\\-backend/ { on = 1; next }
+		on && /^\.TP/ { exit } on' "$SRCDIR/doc/dbench.1")
+	for name in $names; do
+		printf '%s\n' "$para" | grep -qx "\.B $name" ||
+			fail "dbench.1's -B does not describe backend $name"
+	done
+}
+
 cpp_zero() { mkdir t; usage_error --run-once --clients-per-process 0 -c "$LF" -D "$W/t" 2; }
 cpp_alpha() { mkdir t; usage_error --run-once --clients-per-process x -c "$LF" -D "$W/t" 2; }
 # NUMCLIENTS x K over the limit
@@ -195,6 +224,7 @@ check "-D a regular file: usage error, file untouched" dir_is_file
 check "-D unwritable: usage error" dir_unwritable
 check "-D ok,nonexistent: usage error" second_dir_missing
 check "-B nosuch: usage error listing fileio and null" backend_unknown
+check "--help, the -B error and dbench(1) list the same backends" backend_lists
 check "--clients-per-process 0: usage error" cpp_zero
 check "--clients-per-process x: usage error" cpp_alpha
 check "--clients-per-process 1000 with 101: over 100000 clients" cpp_product
