@@ -178,6 +178,19 @@ int backend_registry_check(const char **bad)
 char *backend_tree_refusal(void *mem_ctx, const char *target,
 			   const char *path, const char *why)
 {
+	const char *slash = strchr(path, '/');
+
+	if (strcmp(why, BACKEND_TREE_OLD_RUN) == 0 && slash != NULL)
+		return talloc_asprintf(
+			mem_ctx, "%s/%s looks like dbench 4.00's leftovers "
+			"(client.txt's %s tree, which 4.00 leaves behind "
+			"with --skip-cleanup or when stopped; or a killed "
+			"run's): dbench removes only what it creates; if "
+			"%s/%.*s holds nothing else of yours, remove it "
+			"(rm -r -- '%s/%.*s'), or use another -D",
+			target, path, BACKEND_TREE_OLD_RUN_MARK, target,
+			(int)(slash - path), path, target,
+			(int)(slash - path), path);
 	return talloc_asprintf(mem_ctx, "%s/%s %s: dbench removes only what "
 			       "it creates; remove it or use another -D",
 			       target, path, why);
