@@ -166,6 +166,28 @@ backend_lists() {
 	done
 }
 
+# dbench(1)'s SEE ALSO names every installed program and page (the man
+# pages Makefile.am installs), and man formats it without a warning
+man_page() {
+	local page name sect seealso warn
+	seealso=$(sed -n '/^\.SH SEE ALSO/,/^\.SH [^S]/p' "$SRCDIR/doc/dbench.1")
+	for page in $(sed -n '/^dist_man_MANS *+*=/,/[^\\]$/p' "$SRCDIR/Makefile.am" |
+		grep -o 'doc/[A-Za-z_.-]*\.[1-8]'); do
+		name=$(basename "$page")
+		sect=${name##*.}
+		name=${name%.*}
+		[ "$name" = dbench ] && continue
+		printf '%s\n' "$seealso" |
+			grep -qxF ".BR ${name//-/\\-} ($sect)," ||
+			printf '%s\n' "$seealso" |
+			grep -qxF ".BR ${name//-/\\-} ($sect)" ||
+			fail "dbench(1)'s SEE ALSO does not name $name($sect)"
+	done
+	command -v man >/dev/null 2>&1 || skip "no man(1) here"
+	warn=$(MANWIDTH=80 man --warnings -l "$SRCDIR/doc/dbench.1" 2>&1 >/dev/null)
+	[ -z "$warn" ] || fail "man warns about dbench.1: $warn"
+}
+
 cpp_zero() { mkdir t; usage_error --run-once --clients-per-process 0 -c "$LF" -D "$W/t" 2; }
 cpp_alpha() { mkdir t; usage_error --run-once --clients-per-process x -c "$LF" -D "$W/t" 2; }
 # NUMCLIENTS x K over the limit
@@ -225,6 +247,7 @@ check "-D unwritable: usage error" dir_unwritable
 check "-D ok,nonexistent: usage error" second_dir_missing
 check "-B nosuch: usage error listing fileio and null" backend_unknown
 check "--help, the -B error and dbench(1) list the same backends" backend_lists
+check "dbench(1): SEE ALSO names every installed page; man has no warning" man_page
 check "--clients-per-process 0: usage error" cpp_zero
 check "--clients-per-process x: usage error" cpp_alpha
 check "--clients-per-process 1000 with 101: over 100000 clients" cpp_product
