@@ -188,6 +188,18 @@ man_page() {
 	[ -z "$warn" ] || fail "man warns about dbench.1: $warn"
 }
 
+# README's Quick start says the default loadfile is not 4.00's and how to
+# keep a series comparable with 4.00's numbers; README stays short
+readme_quick_start() {
+	local qs
+	qs=$(sed -n '/^Quick start$/,/^Install$/p' "$SRCDIR/README" | tr '\n' ' ')
+	printf '%s\n' "$qs" | grep -q "not 4\.00's" ||
+		fail "README's Quick start does not say the default loadfile is not 4.00's"
+	printf '%s\n' "$qs" | grep -qF -- "-c /usr/share/dbench/client.txt" ||
+		fail "README's Quick start does not give -c /usr/share/dbench/client.txt"
+	[ "$(wc -l <"$SRCDIR/README")" -lt 300 ] || fail "README has 300 lines or more"
+}
+
 cpp_zero() { mkdir t; usage_error --run-once --clients-per-process 0 -c "$LF" -D "$W/t" 2; }
 cpp_alpha() { mkdir t; usage_error --run-once --clients-per-process x -c "$LF" -D "$W/t" 2; }
 # NUMCLIENTS x K over the limit
@@ -248,6 +260,7 @@ check "-D ok,nonexistent: usage error" second_dir_missing
 check "-B nosuch: usage error listing fileio and null" backend_unknown
 check "--help, the -B error and dbench(1) list the same backends" backend_lists
 check "dbench(1): SEE ALSO names every installed page; man has no warning" man_page
+check "README's Quick start: the default loadfile is not 4.00's; -c for 4.00's" readme_quick_start
 check "--clients-per-process 0: usage error" cpp_zero
 check "--clients-per-process x: usage error" cpp_alpha
 check "--clients-per-process 1000 with 101: over 100000 clients" cpp_product
