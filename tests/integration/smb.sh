@@ -121,21 +121,21 @@ smb5_sample() {
 smb5_mismatch() {
 	need_smb
 	empty_share
-	printf '%s\n' 'MKDIR "\d" ERROR' 'OPEN "\d\f" 0x0c SUCCESS' \
-		'READ "\d\f" 0 4096 SUCCESS' 'CLOSE "\d\f" *' >"$W/mm.txt"
+	printf '%s\n' 'MKDIR "\client1\d" ERROR' 'OPEN "\client1\d\f" 0x0c SUCCESS' \
+		'READ "\client1\d\f" 0 4096 SUCCESS' 'CLOSE "\client1\d\f" *' >"$W/mm.txt"
 	run_db --run-once -B smb --smb-share="$SHARE" "$LOGON" \
 		-c "$W/mm.txt" 1
-	assert_grep '^ MKDIR  *1   first: client 0, .*mm\.txt:1 "clients/client0/d": expected a failure, got NT_STATUS_OK$' \
+	assert_grep '^ MKDIR  *1   first: client 0, .*mm\.txt:1 "client0/d": expected a failure, got NT_STATUS_OK$' \
 		"$W/err" "MKDIR's mismatch with file:line"
-	assert_grep '^ READ  *1   first: client 0, .*mm\.txt:3 "clients/client0/d/f": expected NT_STATUS_OK, got NT_STATUS_END_OF_FILE$' \
+	assert_grep '^ READ  *1   first: client 0, .*mm\.txt:3 "client0/d/f": expected NT_STATUS_OK, got NT_STATUS_END_OF_FILE$' \
 		"$W/err" "READ's mismatch (a short read) with file:line"
 	# a READ of a path never opened stops the client (as in dbench 5.0)
-	printf '%s\n' 'OPEN "\f" 0x0c SUCCESS' 'CLOSE "\f" SUCCESS' \
-		'READ "\f" 0 1 SUCCESS' >"$W/closed.txt"
+	printf '%s\n' 'OPEN "\client1\f" 0x0c SUCCESS' 'CLOSE "\client1\f" SUCCESS' \
+		'READ "\client1\f" 0 1 SUCCESS' >"$W/closed.txt"
 	run_db --run-once -B smb --smb-share="$SHARE" "$LOGON" \
 		-c "$W/closed.txt" 1
 	assert_rc 1
-	assert_grep 'closed\.txt:3: READ "clients/client0/f": expected .*, got NT_STATUS_INVALID_HANDLE' \
+	assert_grep 'closed\.txt:3: READ "client0/f": expected .*, got NT_STATUS_INVALID_HANDLE' \
 		"$W/err" "READ of a closed path"
 	empty_share
 }
@@ -181,29 +181,29 @@ kept_trees() {
 	need_smb
 	empty_share
 	# a loadfile that leaves a file in each client's tree
-	printf '%s\n' 'Deltree "\d" *' 'MKDIR "\d" SUCCESS' \
-		'OPEN "\d\f" 0x0c SUCCESS' 'WRITE "\d\f" 0 4096 SUCCESS' \
-		'CLOSE "\d\f" SUCCESS' >"$W/keep.txt"
+	printf '%s\n' 'Deltree "\client1\d" *' 'MKDIR "\client1\d" SUCCESS' \
+		'OPEN "\client1\d\f" 0x0c SUCCESS' 'WRITE "\client1\d\f" 0 4096 SUCCESS' \
+		'CLOSE "\client1\d\f" SUCCESS' >"$W/keep.txt"
 	run_db --run-once --skip-cleanup -B smb --smb-share="$SHARE" \
 		"$LOGON" -c "$W/keep.txt" 2
 	assert_clean_run "warmup run, --skip-cleanup"
 	assert_eq "client0 client1" \
-		"$(sort "$SMBD_SHARE/clients/.dbench-kept" | tr '\n' ' ' | sed 's/ $//')" \
+		"$(sort "$SMBD_SHARE/.dbench-kept" | tr '\n' ' ' | sed 's/ $//')" \
 		"the record on the share"
-	[ -f "$SMBD_SHARE/clients/client1/d/f" ] || fail "no kept tree"
+	[ -f "$SMBD_SHARE/client1/d/f" ] || fail "no kept tree"
 	run_db --run-once -B smb --smb-share="$SHARE" "$LOGON" \
 		-c "$W/keep.txt" 2
 	assert_clean_run "the replay over the kept trees"
-	[ -e "$SMBD_SHARE/clients/client0" ] && fail "the kept tree stayed"
-	[ -e "$SMBD_SHARE/clients/.dbench-kept" ] && fail "the record stayed"
-	mkdir -p "$SMBD_SHARE/clients/client0"
-	echo mine >"$SMBD_SHARE/clients/client0/mine.txt"
+	[ -e "$SMBD_SHARE/client0" ] && fail "the kept tree stayed"
+	[ -e "$SMBD_SHARE/.dbench-kept" ] && fail "the record stayed"
+	mkdir -p "$SMBD_SHARE/client0"
+	echo mine >"$SMBD_SHARE/client0/mine.txt"
 	run_db --run-once -B smb --smb-share="$SHARE" "$LOGON" \
 		-c "$W/keep.txt" 1
 	assert_rc 2
-	assert_grep "^dbench: //127\\.0\\.0\\.1/share/clients/client0 already exists" \
+	assert_grep "^dbench: //127\\.0\\.0\\.1/share/client0 already exists" \
 		"$W/err" "the foreign tree refused"
-	assert_eq mine "$(cat "$SMBD_SHARE/clients/client0/mine.txt")" \
+	assert_eq mine "$(cat "$SMBD_SHARE/client0/mine.txt")" \
 		"the foreign file"
 	empty_share
 }
