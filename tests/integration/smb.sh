@@ -117,6 +117,25 @@ smb5_sample() {
 	assert_empty_dir "$SMBD_SHARE"
 }
 
+# dbench 5.0's smb path shapes ("/client1/test.txt", "/clients/client1/
+# work") over smbd: the tree fileio leaves, and the one 5.0's rules give
+# (from the share's root, "client1" the client's name)
+smb5_paths() {
+	local n
+	same_as_fileio "$DATA/smb5_paths.txt" 3
+	{
+		echo "clients d"
+		for n in 0 1 2; do
+			printf '%s\n' "client$n d" "client$n/test.txt f 8192" \
+				"clients/client$n d" "clients/client$n/work d" \
+				"clients/client$n/work/data.bin f 1000"
+		done
+	} | sort >"$W/expected.tree"
+	grep -v '\.dbench-kept ' "$W/smb.tree" >"$W/found.tree"
+	assert_same_lines "$W/expected.tree" "$W/found.tree" \
+		"the share's tree, as 5.0's rules give it"
+}
+
 # a status the server does not give is reported with file:line
 smb5_mismatch() {
 	need_smb
@@ -428,6 +447,7 @@ check "our client.txt, 3 clients: smb counts and tree = fileio's" ours 3
 check "Debian client.txt, 1 client: smb counts and tree = fileio's" debian 1
 check "Debian client.txt, 3 clients: smb counts and tree = fileio's" debian 3
 check "dbench 5.0's smb dialect: smb-basic.txt over smbd = fileio, exact counts" smb5_sample
+check "dbench 5.0's smb path shapes, 3 clients: the share's tree = fileio's = 5.0's rules" smb5_paths
 check "dbench 5.0's smb dialect: a status mismatch names file:line" smb5_mismatch
 check "dbench 5.0's smb dialect: refused by a backend without it, not mixed" smb5_refused
 check "dbench 5.0's smb dialect on fileio: JSON valid against the schema" smb5_fileio_json
