@@ -137,7 +137,8 @@ backend_unknown() {
 	assert_grep 'null' "$W/err" "message lists the null backend"
 }
 
-# --help, the unknown-backend error and dbench(1) name the same backends
+# --help, the unknown-backend error, dbench(1) and doc/GUIDE.md name the
+# same backends
 # (the registry's), each unavailable one with its reason
 backend_lists() {
 	local help_list err_list names name para
@@ -163,6 +164,8 @@ backend_lists() {
 	for name in $names; do
 		printf '%s\n' "$para" | grep -qx "\.B $name" ||
 			fail "dbench.1's -B does not describe backend $name"
+		grep -q "^| \`$name\`" "$SRCDIR/doc/GUIDE.md" ||
+			fail "doc/GUIDE.md's table of backends lacks $name"
 	done
 }
 
