@@ -67,14 +67,6 @@ int lf_smb5_client(struct lf_state *st, struct op *op, const char *what,
 	return 0;
 }
 
-/* A path argument of op: lf_path() (which follows the smb dialect's
- * rules once the file is known to be in it). */
-int lf_op_path(struct lf_state *st, struct op *op, const char *what,
-	       const struct lf_field *f, uint32_t *out)
-{
-	return lf_path(st, op, what, f, out);
-}
-
 /* The smb dialect names an open file by its path: one handle slot per
  * path, opened by OPEN, used by READ, WRITE and CLOSE. */
 int lf_smb5_handle(struct lf_state *st, struct op *op)

@@ -213,8 +213,6 @@ int lf_removal_confined(struct lf_state *st, const struct op *op);
 int lf_confine_earlier(struct lf_state *st, uint32_t n);
 
 /* dialect.c: the dialects */
-int lf_op_path(struct lf_state *st, struct op *op, const char *what,
-	       const struct lf_field *f, uint32_t *out);
 int lf_smb5_handle(struct lf_state *st, struct op *op);
 int lf_smb5_never_opened(struct lf_state *st, const struct lf_handle *bad);
 bool lf_smb5_status(const struct lf_field *s);
