@@ -48,12 +48,13 @@ char *client_path_for(void *mem_ctx, const struct path *p, unsigned client)
 			       p->text + p->client_pos + p->client_len);
 }
 
-/* Is prog in dbench 5.0's smb dialect (its paths name their own trees)? */
+/* Is prog in dbench 5.0's smb dialect (its paths name their own trees)?
+ * One dialect per file, so its first measured op says. */
 static bool client_trees_smb5(const struct program *prog)
 {
 	for (uint32_t i = 0; prog != NULL && i < prog->nops; i++)
-		if (op_kind_is_smb5(prog->ops[i].kind))
-			return true;
+		if (prog->ops[i].kind < OP_NUM_MEASURED)
+			return op_kind_is_smb5(prog->ops[i].kind);
 	return false;
 }
 
