@@ -430,4 +430,11 @@ void test_trees_check(void **cm_state)
 				    "leftovers (client.txt's ~dmtmp tree"));
 	assert_non_null(strstr(err, "remove it (rm -r -- '"));
 	assert_int_equal(size_of(fx, "clients/client0/old"), 3);
+	/* on a share no local rm applies */
+	err = backend_tree_refusal(fx->tmp, "//srv/share", "clients/client0",
+				   BACKEND_TREE_OLD_RUN);
+	assert_non_null(strstr(err, "//srv/share/clients/client0 looks like "
+				    "dbench 4.00's leftovers"));
+	assert_non_null(strstr(err, "remove it on the server"));
+	assert_null(strstr(err, "rm -r"));
 }
