@@ -264,6 +264,15 @@ const struct backend *backend_find_in(const struct backend *const *list,
 				      const char *name);
 
 /*
+ * The backends of a NULL-terminated list as --help, the unknown-backend
+ * error and dbench(1) name them: "fileio (default), null, ..., smb (not
+ * available: built without libsmbclient)", the default one (dflt) and
+ * each unavailable one marked.  Under mem; NULL out of memory.
+ */
+char *backend_list_text(void *mem, const struct backend *const *list,
+			const char *dflt);
+
+/*
  * Check a NULL-terminated list of backends: every one has a name no
  * other has and abi BACKEND_ABI; every available one that is not a
  * module's stub fills every required hook (->target_check, ->setup,
@@ -340,7 +349,9 @@ int backend_registry_check(const char **bad);
 /*
  * The refusal ->trees_check gives, under mem_ctx: "TARGET/PATH WHY: dbench
  * removes only what it creates; remove it or use another -D", where why
- * is one of the BACKEND_TREE_* phrases (or another of the same shape).
+ * is one of the BACKEND_TREE_* phrases (or another of the same shape);
+ * for BACKEND_TREE_OLD_RUN, one that names dbench 4.00 and says how to
+ * remove its clients/ tree.
  * NULL when out of memory.
  */
 char *backend_tree_refusal(void *mem_ctx, const char *target,
@@ -348,6 +359,11 @@ char *backend_tree_refusal(void *mem_ctx, const char *target,
 
 #define BACKEND_TREE_NOT_EMPTY "already exists (left by an earlier run, " \
 	"or someone else's files)"
+/* not empty, and holds client.txt's "~dmtmp": dbench 4.00's leftovers
+ * (or a killed run's); backend_tree_refusal() says how to remove them */
+#define BACKEND_TREE_OLD_RUN "holds client.txt's ~dmtmp tree that no run " \
+	"recorded as kept"
+#define BACKEND_TREE_OLD_RUN_MARK "~dmtmp"
 #define BACKEND_TREE_SYMLINK "already exists as a symlink"
 #define BACKEND_TREE_NOT_DIR "already exists and is not a directory"
 #define BACKEND_TREE_BEHIND "is behind a symlink or a file"

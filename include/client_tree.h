@@ -27,6 +27,19 @@ size_t client_name(char *buf, unsigned client_id);
 char *client_dir_name(void *mem_ctx, unsigned client_id);
 
 /*
+ * The trees client `client_id` works in under program prog (NULL: the
+ * default), relative to its target directory: client_dir_name()'s; for a
+ * program of dbench 5.0's smb dialect, each directory its paths name
+ * "client1" (client<N> itself, the directories on the way included:
+ * "client0", "clients/client0"), in the order the program first names
+ * them, none when it names none.  What the start of a run checks and the
+ * end removes.  A talloc array under mem_ctx, *n entries; NULL when out
+ * of memory.
+ */
+char **client_trees(void *mem_ctx, const struct program *prog,
+		    unsigned client_id, size_t *n);
+
+/*
  * Resolve a path of the program for client number `client` (no "$i"
  * substitution).  Returns a string allocated under mem_ctx.
  */

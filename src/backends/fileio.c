@@ -141,6 +141,22 @@ static int fileio_trees_kept(void *mem_ctx, const struct dbench_options *o,
 	return r;
 }
 
+/* Does the directory leaf (in pfd) hold client.txt's top directory? */
+static bool fileio_has_mark(int pfd, const char *leaf)
+{
+	int dfd = openat(pfd, leaf, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+					    O_CLOEXEC);
+	struct stat sb;
+	bool has;
+
+	if (dfd < 0)
+		return false;
+	has = fstatat(dfd, BACKEND_TREE_OLD_RUN_MARK, &sb,
+		      AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(sb.st_mode);
+	close(dfd);
+	return has;
+}
+
 /*
  * Look at one client tree: 0 with *why NULL when the run may use it
  * (absent, an empty directory, or a directory an earlier run kept and
@@ -168,7 +184,8 @@ static int fileio_tree_state(struct vfs *vfs, int dfd, const char *path,
 		*why = BACKEND_TREE_NOT_DIR;
 	else if ((r = fileio_dir_empty(pfd, leaf)) == 0 &&
 		 !vfs_kept_has_tree(vfs, path))
-		*why = BACKEND_TREE_NOT_EMPTY;
+		*why = fileio_has_mark(pfd, leaf) ? BACKEND_TREE_OLD_RUN :
+						    BACKEND_TREE_NOT_EMPTY;
 	close(pfd);
 	return r < 0 ? -r : 0;
 }

@@ -42,6 +42,27 @@ const struct backend *backend_find(const char *name)
 	return backend_find_in(backend_registry, name);
 }
 
+char *backend_list_text(void *mem, const struct backend *const *list,
+			const char *dflt)
+{
+	char *text = talloc_strdup(mem, "");
+
+	for (size_t i = 0; text != NULL && list[i] != NULL; i++) {
+		const struct backend *b = list[i];
+		bool is_dflt = dflt != NULL && strcmp(b->name, dflt) == 0;
+
+		text = talloc_asprintf_append(text, "%s%s", i > 0 ? ", " : "",
+					      b->name);
+		if (text != NULL && is_dflt)
+			text = talloc_strdup_append(text, " (default)");
+		if (text != NULL && b->unavailable != NULL)
+			text = talloc_asprintf_append(text,
+						      " (not available: %s)",
+						      b->unavailable);
+	}
+	return text;
+}
+
 /* The required hook an available backend lacks, or NULL when it fills
  * every one (the others may be NULL: backend.h). */
 static const char *backend_missing_hook(const struct backend *b)
@@ -157,6 +178,32 @@ int backend_registry_check(const char **bad)
 char *backend_tree_refusal(void *mem_ctx, const char *target,
 			   const char *path, const char *why)
 {
+	const char *slash = strchr(path, '/');
+	/* a share or an export: no local command removes it */
+	bool remote = strncmp(target, "//", 2) == 0 ||
+		      strstr(target, "://") != NULL;
+
+	if (strcmp(why, BACKEND_TREE_OLD_RUN) == 0 && slash != NULL && remote)
+		return talloc_asprintf(
+			mem_ctx, "%s/%s looks like dbench 4.00's leftovers "
+			"(client.txt's %s tree, which 4.00 leaves behind "
+			"with --skip-cleanup or when stopped; or a killed "
+			"run's): dbench removes only what it creates; if "
+			"%s/%.*s holds nothing else of yours, remove it on "
+			"the server, or use another target",
+			target, path, BACKEND_TREE_OLD_RUN_MARK, target,
+			(int)(slash - path), path);
+	if (strcmp(why, BACKEND_TREE_OLD_RUN) == 0 && slash != NULL)
+		return talloc_asprintf(
+			mem_ctx, "%s/%s looks like dbench 4.00's leftovers "
+			"(client.txt's %s tree, which 4.00 leaves behind "
+			"with --skip-cleanup or when stopped; or a killed "
+			"run's): dbench removes only what it creates; if "
+			"%s/%.*s holds nothing else of yours, remove it "
+			"(rm -r -- '%s/%.*s'), or use another -D",
+			target, path, BACKEND_TREE_OLD_RUN_MARK, target,
+			(int)(slash - path), path, target,
+			(int)(slash - path), path);
 	return talloc_asprintf(mem_ctx, "%s/%s %s: dbench removes only what "
 			       "it creates; remove it or use another -D",
 			       target, path, why);

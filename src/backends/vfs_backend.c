@@ -58,6 +58,7 @@ static const char *vfs_backend_tree_why(const struct vfs_backend *vb,
 {
 	struct vfs_dir d = { 0 };
 	const char *name = NULL;
+	char *mark;
 	struct stat sb;
 	int r = vb->parents_plain != NULL ? vb->parents_plain(vfs, path) : 0;
 
@@ -80,8 +81,12 @@ static const char *vfs_backend_tree_why(const struct vfs_backend *vb,
 	       (strcmp(name, ".") == 0 || strcmp(name, "..") == 0))
 		name = NULL;
 	vfs->ops->closedir(vfs, &d);
-	return name != NULL && !vfs_kept_has_tree(vfs, path) ?
-		       BACKEND_TREE_NOT_EMPTY : NULL;
+	if (name == NULL || vfs_kept_has_tree(vfs, path))
+		return NULL;
+	mark = talloc_asprintf(vfs, "%s/%s", path, BACKEND_TREE_OLD_RUN_MARK);
+	return mark != NULL && vfs->ops->stat(vfs, mark, &sb) == 0 &&
+			       S_ISDIR(sb.st_mode) ?
+		       BACKEND_TREE_OLD_RUN : BACKEND_TREE_NOT_EMPTY;
 }
 
 int vfs_backend_trees_check(const struct vfs_backend *vb, void *mem_ctx,

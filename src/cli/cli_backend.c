@@ -36,21 +36,18 @@ static const struct backend *choose_backend(void *mem,
 					    const char *name)
 {
 	const struct backend *be = backend_find_in(reg, name);
-	char *names = talloc_strdup(mem, "");
 
 	if (be != NULL && be->unavailable == NULL)
 		return be;
-	for (unsigned i = 0; reg[i] != NULL; i++)
-		if (reg[i]->unavailable == NULL)
-			names = talloc_asprintf_append(names, "%s%s",
-						       *names ? ", " : "",
-						       reg[i]->name);
-	if (be == NULL)
-		usage_error("unknown backend '%s'; available: %s", name,
+	if (be == NULL) {
+		char *names = backend_list_text(mem, reg, DEFAULT_BACKEND);
+
+		usage_error("unknown backend '%s'; the backends: %s", name,
 			    names ? names : "");
-	else
+	} else {
 		usage_error("backend '%s' is not available: %s", name,
 			    be->unavailable);
+	}
 	return NULL;
 }
 

@@ -12,9 +12,10 @@
 
 #include "cli_private.h"
 
-/* The common options; every arg points into raw. */
+/* The common options; every arg points into raw.  backend_help is -B's
+ * (the registry's backends, backend_list_text()). */
 static struct poptOption *common_table(void *mem, struct raw_options *raw,
-				       size_t *n)
+				       const char *backend_help, size_t *n)
 {
 	const struct poptOption table[] = {
 		{ "timelimit", 't', POPT_ARG_STRING, &raw->timelimit, 0,
@@ -28,7 +29,7 @@ static struct poptOption *common_table(void *mem, struct raw_options *raw,
 		  "target directory(s); client i uses dir i mod n (.)",
 		  "DIR[,DIR...]" },
 		{ "backend", 'B', POPT_ARG_STRING, &raw->backend, 0,
-		  "backend: fileio (default), null or sockio (tbench)", "NAME" },
+		  backend_help, "NAME" },
 		{ "target-rate", 'R', POPT_ARG_STRING, &raw->target_rate, 0,
 		  "pace each client to this rate", "MB/s" },
 		{ "sync", 's', POPT_ARG_NONE, &raw->sync_open, 0,
@@ -171,8 +172,14 @@ int cli_table(void *mem, struct cli_parse *cp)
 	struct poptOption *common, *table;
 	const struct poptOption autohelp[] = { POPT_AUTOHELP POPT_TABLEEND };
 	size_t ncommon, nbe = 0, n;
+	char *names, *backend_help;
 
-	common = common_table(mem, &cp->raw, &ncommon);
+	names = backend_list_text(mem, cp->registry, DEFAULT_BACKEND);
+	backend_help = names == NULL ? NULL :
+		       talloc_asprintf(mem, "backend: %s", names);
+	if (backend_help == NULL)
+		return -1;
+	common = common_table(mem, &cp->raw, backend_help, &ncommon);
 	if (common == NULL)
 		return -1;
 	for (unsigned b = 0; cp->registry[b] != NULL; b++)

@@ -107,22 +107,25 @@ uint64_t client_wake_at(const struct client *c)
 
 int client_cleanup(struct client *c)
 {
-	char *dir;
-	int ret;
+	char **trees;
+	size_t n = 0;
+	int failed = 0;
 
 	STORE(c->live->state, CLIENT_CLEANUP);
 	if (c->opts->skip_cleanup)
 		return 0;
-	dir = client_dir_name(c, c->id);
-	if (dir == NULL)
+	trees = client_trees(c, c->prog, c->id, &n);
+	if (trees == NULL)
 		return -1;
-	ret = c->be->cleanup(c->be_state, dir);
-	if (ret != 0) {
-		fprintf(stderr, "dbench: client %u: cleanup of %s: %s\n",
-			c->id, dir, strerror(-ret));
-		talloc_free(dir);
-		return -1;
+	for (size_t i = 0; i < n; i++) {
+		int ret = c->be->cleanup(c->be_state, trees[i]);
+
+		if (ret != 0) {
+			fprintf(stderr, "dbench: client %u: cleanup of %s: "
+				"%s\n", c->id, trees[i], strerror(-ret));
+			failed = -1;
+		}
 	}
-	talloc_free(dir);
-	return 0;
+	talloc_free(trees);
+	return failed;
 }

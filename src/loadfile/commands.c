@@ -180,7 +180,7 @@ static int lf_measured(struct lf_state *st, struct op *op,
 				   i == 0	   ? "old path" :
 						     "new path";
 
-		if (lf_op_path(st, op, what, &f[k], &op->path[i]) != 0)
+		if (lf_path(st, op, what, &f[k], &op->path[i]) != 0)
 			return -1;
 	}
 	if (lf_smb5_handle(st, op) != 0)

@@ -2,7 +2,7 @@
  * confine.c - where the loadfile's removals and moves may reach: only
  * inside the client's own directory, so that a run never removes what
  * it did not create.  Checked per op once the file's dialect is known
- * (the smb dialect moves every path below the client's directory).
+ * (dbench 5.0's smb dialect names the client's directory its own way).
  */
 #include "config.h"
 
@@ -21,6 +21,31 @@ static bool lf_removes_nfs3(unsigned kind)
 }
 
 /*
+ * dbench 5.0's smb dialect: the client's own directory is the one its
+ * path names "client1" (lf_smb5_client()), wherever it is, so a removal
+ * reaches inside it only (Deltree and RMDIR may name it).
+ */
+static int lf_smb5_removal_confined(struct lf_state *st, const struct op *op,
+				    bool own_dir_ok)
+{
+	const struct path *pp = &st->paths[op->path[0]];
+	uint32_t end = pp->client_pos >= 0 ?
+			       (uint32_t)pp->client_pos + pp->client_len : 0;
+	bool inside = pp->client_pos >= 0 && pp->len > end;
+	bool own = pp->client_pos >= 0 && pp->len == end;
+
+	if (inside || (own && own_dir_ok))
+		return 0;
+	return lf_error(st,
+			"%s: path \"\\%s\" is %s; expected a path inside "
+			"it, \"\\...\\client1\\...\" (a run never removes "
+			"what it did not create)",
+			lf_op_name(op), lf_show_dos(st, pp),
+			own ? "the client's own directory" :
+			      "outside the client's directory");
+}
+
+/*
  * Deltree, Rmdir, Unlink and Rename remove or move what they name, so
  * their paths must lie inside the client's own directory
  * (\clients\client1\...): anything at or above it, or beside it, may
@@ -34,6 +59,10 @@ int lf_removal_confined(struct lf_state *st, const struct op *op)
 	bool own_dir_ok = op->kind == OP_DELTREE || op->kind == OP_RMDIR ||
 			  op->kind == OP_RMDIR3;
 
+	if (op->kind == OP_DELTREE5 || op->kind == OP_RMDIR5 ||
+	    op->kind == OP_UNLINK5)
+		return lf_smb5_removal_confined(st, op,
+						op->kind != OP_UNLINK5);
 	if (op->kind != OP_DELTREE && op->kind != OP_RMDIR &&
 	    op->kind != OP_UNLINK && op->kind != OP_RENAME &&
 	    !lf_removes_nfs3(op->kind))

@@ -1,8 +1,8 @@
 /*
  * dialect.c - the loadfile dialects: client.txt's SMB commands (the
- * default), dbench 5.0's smb dialect (paths below the client's
- * directory, files named by path rather than handle) and the NFSv3
- * dialect.  Decides a file's SMB dialect from its lines, converts the
+ * default), dbench 5.0's smb dialect (paths from the share's root,
+ * "client1" the client's name, files named by path rather than handle)
+ * and the NFSv3 dialect.  Decides a file's SMB dialect from its lines, converts the
  * lines compiled before the decision, and refuses files that mix
  * dialects.
  */
@@ -18,45 +18,53 @@
 /* ---- dbench 5.0's smb dialect ---- */
 
 /*
- * Its paths name objects inside the client's own directory: "\file" is
- * \clients\client1\file (then substituted per client, as usual).
+ * Its paths are written from the share's root (or -D), as dbench 5.0
+ * has resolved them since it stopped assuming "/clients/client1": each
+ * client replaces "client1" in them with its own name, so
+ * "\client1\f" is client0/f for client 0 and "\clients\client1\d" is
+ * clients/client0/d.
  */
-#define LF_SMB5_PREFIX "\\clients\\client1\\"
-#define LF_SMB5_PREFIX_LEN (sizeof(LF_SMB5_PREFIX) - 1)
+#define LF_SMB5_NAME "client1"
+#define LF_SMB5_NAME_LEN (sizeof(LF_SMB5_NAME) - 1)
 
-/* Intern text[0..len), an smb-dialect path, below the client's
- * directory. */
-static int lf_smb5_path(struct lf_state *st, struct op *op, const char *what,
-			const char *text, size_t len, uint32_t *out)
+/*
+ * The substitution point of the normalised smb-dialect path
+ * st->scratch[0..len): where "client1" (as spelt) occurs.  dbench 5.0
+ * replaces every occurrence anywhere in the text; a path holds one
+ * substitution point, so a second occurrence is refused, and so is one
+ * inside a longer name ("client1.txt", "client10"): the client's name is
+ * a whole component, the directory that is the client's own (what a
+ * removal may reach, and what the end of the run removes).
+ */
+int lf_smb5_client(struct lf_state *st, struct op *op, const char *what,
+		   size_t len, int32_t *client_pos)
 {
-	struct lf_field g;
+	const char *t = st->scratch;
+	const char *hit = memmem(t, len, LF_SMB5_NAME, LF_SMB5_NAME_LEN);
+	size_t pos, end;
 
-	if (LF_SMB5_PREFIX_LEN + len + 1 > st->pfx_cap) {
-		size_t cap = (LF_SMB5_PREFIX_LEN + len + 1) * 2;
-		char *a = talloc_realloc(st->tmp, st->pfx, char, cap);
-
-		if (a == NULL)
-			return lf_nomem(st);
-		st->pfx = a;
-		st->pfx_cap = cap;
-	}
-	memcpy(st->pfx, LF_SMB5_PREFIX, LF_SMB5_PREFIX_LEN);
-	memcpy(st->pfx + LF_SMB5_PREFIX_LEN, text, len);
-	st->pfx[LF_SMB5_PREFIX_LEN + len] = '\0';
-	g.p = st->pfx;
-	g.len = LF_SMB5_PREFIX_LEN + len;
-	g.quoted = true;
-	return lf_path(st, op, what, &g, out);
-}
-
-/* A path argument of op: below the client's directory in the smb
- * dialect, as written in the others. */
-int lf_op_path(struct lf_state *st, struct op *op, const char *what,
-	       const struct lf_field *f, uint32_t *out)
-{
-	if (!op_kind_is_smb5(op->kind) || !f->quoted)
-		return lf_path(st, op, what, f, out);
-	return lf_smb5_path(st, op, what, f->p, f->len, out);
+	*client_pos = -1;
+	if (hit == NULL)
+		return 0;
+	pos = (size_t)(hit - t);
+	end = pos + LF_SMB5_NAME_LEN;
+	if ((pos > 0 && t[pos - 1] != '/') || (end < len && t[end] != '/'))
+		return lf_error(st,
+				"%s: %s: path \"%s\" has \"%s\" inside a "
+				"longer name; expected it as a whole component, "
+				"the client's directory (dbench 5.0's smb "
+				"dialect)",
+				lf_op_name(op), what, lf_show(st, t, len),
+				LF_SMB5_NAME);
+	if (memmem(t + end, len - end, LF_SMB5_NAME, LF_SMB5_NAME_LEN) != NULL)
+		return lf_error(st,
+				"%s: %s: path \"%s\" has \"%s\" more than "
+				"once; expected it once, the client's directory "
+				"(dbench 5.0's smb dialect)",
+				lf_op_name(op), what, lf_show(st, t, len),
+				LF_SMB5_NAME);
+	*client_pos = (int32_t)pos;
+	return 0;
 }
 
 /* The smb dialect names an open file by its path: one handle slot per
@@ -73,13 +81,11 @@ int lf_smb5_handle(struct lf_state *st, struct op *op)
 int lf_smb5_never_opened(struct lf_state *st, const struct lf_handle *bad)
 {
 	const struct path *pp = &st->prog->paths[bad->num];
-	size_t skip = LF_SMB5_PREFIX_LEN - 1; /* "clients/client1/" */
 
 	return lf_error(st,
 			"%s: \"\\%s\" is never opened; expected an OPEN of "
 			"it somewhere in the file",
-			op_info[bad->first_kind].name,
-			pp->len > skip ? lf_show_dos(st, pp) + skip : "");
+			op_info[bad->first_kind].name, lf_show_dos(st, pp));
 }
 
 /* Is s a status as dbench 5.0 writes it: SUCCESS, ERROR or '*'? */
@@ -103,7 +109,7 @@ static bool lf_smb5_shape(const struct lf_field *f, unsigned nf)
 /*
  * The first n ops were compiled as client.txt's commands, but the file
  * turned out to be in the smb dialect: make them its twins, with their
- * paths below the client's directory.  (They are all lines both dialects
+ * paths and removals under its rules.  (They are all lines both dialects
  * share, so the path and directory tables hold only their paths: they
  * start again; the texts stay in their chunks, which never move.)
  */
@@ -139,13 +145,11 @@ static int lf_to_smb5(struct lf_state *st, uint32_t n)
 			const struct path *pp = &old[op->path[j]];
 			struct lf_field g = { pp->text, pp->len, true };
 
-			if ((op_kind_is_smb5(op->kind) ?
-				     lf_smb5_path(st, op, "path", pp->text,
-						  pp->len, &op->path[j]) :
-				     lf_path(st, op, "path", &g,
-					     &op->path[j])) != 0)
+			if (lf_path(st, op, "path", &g, &op->path[j]) != 0)
 				return -1;
 		}
+		if (lf_removal_confined(st, op) != 0)
+			return -1;
 	}
 	st->line = line;
 	talloc_free(old);

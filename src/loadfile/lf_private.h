@@ -141,8 +141,6 @@ struct lf_state {
 	uint8_t dialect;	/* enum lf_dialect */
 	uint8_t dialect_kind;	/* the kind of the line that decided it */
 	uint32_t dialect_line;	/* that line */
-	char *pfx;		/* an smb-dialect path with its prefix */
-	size_t pfx_cap;
 };
 
 enum lf_dialect {
@@ -215,11 +213,11 @@ int lf_removal_confined(struct lf_state *st, const struct op *op);
 int lf_confine_earlier(struct lf_state *st, uint32_t n);
 
 /* dialect.c: the dialects */
-int lf_op_path(struct lf_state *st, struct op *op, const char *what,
-	       const struct lf_field *f, uint32_t *out);
 int lf_smb5_handle(struct lf_state *st, struct op *op);
 int lf_smb5_never_opened(struct lf_state *st, const struct lf_handle *bad);
 bool lf_smb5_status(const struct lf_field *s);
+int lf_smb5_client(struct lf_state *st, struct op *op, const char *what,
+		   size_t len, int32_t *client_pos);
 int lf_dialect(struct lf_state *st, struct op *op, const struct lf_field *f,
 	       unsigned nf);
 int lf_one_dialect(struct lf_state *st);

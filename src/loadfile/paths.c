@@ -142,7 +142,8 @@ static int lf_path_randoms(struct lf_state *st, const struct op *op,
  * Normalise the quoted path f into st->scratch (see struct path): '/' and
  * '\\' separate, empty and "." components go, ".." and NUL bytes are
  * refused.  The substitution point is the first component "client1"
- * that follows a component "clients" (both case-insensitive).  Sets *len
+ * that follows a component "clients" (both case-insensitive); in dbench
+ * 5.0's smb dialect, lf_smb5_client()'s.  Sets *len
  * and *client_pos (-1: none).  Returns 0, or -1 after lf_error().
  */
 static int lf_path_normalise(struct lf_state *st, struct op *op,
@@ -190,7 +191,7 @@ static int lf_path_normalise(struct lf_state *st, struct op *op,
 					"%u bytes",
 					lf_op_name(op), what,
 					lf_show(st, p, flen), LF_MAX_PATH);
-		if (*client_pos < 0 && prev_clients &&
+		if (*client_pos < 0 && prev_clients && st->dialect != LF_SMB5 &&
 		    lf_word_is(p + start, clen, "client1", 7))
 			*client_pos = (int32_t)n;
 		prev_clients = lf_word_is(p + start, clen, "clients", 7);
@@ -199,6 +200,8 @@ static int lf_path_normalise(struct lf_state *st, struct op *op,
 	}
 	st->scratch[n] = '\0';
 	*len = n;
+	if (st->dialect == LF_SMB5)
+		return lf_smb5_client(st, op, what, n, client_pos);
 	return 0;
 }
 

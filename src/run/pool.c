@@ -68,19 +68,67 @@ static void on_signal(int sig, siginfo_t *si, void *ctx)
 	signal_count++;
 }
 
-/* The path outside the per-client trees op may create, or NULL.  dbench
- * 5.0's smb dialect makes the clients' parent "clients" itself. */
-static const char *creates_shared(const struct program *prog,
-				  const struct op *op)
+/*
+ * The k-th path outside the per-client trees op may create, or NULL
+ * (under mem when it is made).  dbench 5.0's smb dialect: the
+ * directories on the way to the client's tree (nbsmb5 makes them), or
+ * what MKDIR or OPEN names when it is no client's.
+ */
+static const char *creates_shared(void *mem, const struct program *prog,
+				  const struct op *op, unsigned k)
 {
+	const struct path *p = op->path[0] != PATH_NONE ?
+				       program_path(prog, op, 0) : NULL;
+
+	if (op_kind_is_smb5(op->kind) && p != NULL && p->client_pos > 0) {
+		/* the k-th '/' before the client's name ends the k-th */
+		const char *from = p->text;
+		size_t left = (size_t)p->client_pos;
+
+		for (unsigned j = 0; left > 0; j++) {
+			const char *slash = memchr(from, '/', left);
+
+			if (slash == NULL)
+				return NULL;
+			if (j == k)
+				return talloc_strndup(
+					mem, p->text,
+					(size_t)(slash - p->text));
+			left -= (size_t)(slash + 1 - from);
+			from = slash + 1;
+		}
+		return NULL;
+	}
 	if (op_kind_is_smb5(op->kind))
-		return "clients";
-	if (op->kind != OP_MKDIR && op->kind != OP_NTCREATEX)
+		return k == 0 && p != NULL && p->client_pos < 0 &&
+				       (op->kind == OP_MKDIR5 ||
+					op->kind == OP_OPEN5) ?
+			       p->text : NULL;
+	if (k > 0 || (op->kind != OP_MKDIR && op->kind != OP_NTCREATEX))
 		return NULL;
-	if (op->path[0] == PATH_NONE)
+	if (p == NULL)
 		return NULL;
-	return program_path(prog, op, 0)->client_pos < 0 ?
-		       program_path(prog, op, 0)->text : NULL;
+	return p->client_pos < 0 ? p->text : NULL;
+}
+
+/* Add text to run->shared unless it is there; 0, or -1 out of memory. */
+static int note_shared(struct run *run, const char *text)
+{
+	struct shared_path *sp;
+
+	for (unsigned j = 0; j < run->nshared; j++)
+		if (strcmp(run->shared[j].text, text) == 0)
+			return 0;
+	sp = talloc_realloc(run, run->shared, struct shared_path,
+			    run->nshared + 1);
+	if (sp == NULL)
+		return -1;
+	run->shared = sp;
+	sp = &run->shared[run->nshared++];
+	sp->text = talloc_strdup(run->shared, text);
+	sp->existed = talloc_zero_array(run->shared, bool,
+					run->opts->ndirectories);
+	return sp->text == NULL || sp->existed == NULL ? -1 : 0;
 }
 
 /*
@@ -94,36 +142,26 @@ static int note_shared_paths(void *mem, struct run *run)
 	const struct run_setup *su = run->su;
 	const char **texts;
 	bool *existed;
+	void *tmp = talloc_new(mem);
 
-	for (unsigned p = 0; p < su->nprograms; p++) {
+	for (unsigned p = 0; tmp != NULL && p < su->nprograms; p++) {
 		const struct program *prog = su->programs[p];
 
 		for (uint32_t i = 0; i < prog->nops; i++) {
 			const struct op *op = &prog->ops[i];
-			const char *text = creates_shared(prog, op);
-			struct shared_path *sp;
-			bool seen = false;
+			const char *text;
 
-			if (text == NULL)
-				continue;
-			for (unsigned j = 0; j < run->nshared && !seen; j++)
-				seen = strcmp(run->shared[j].text, text) == 0;
-			if (seen)
-				continue;
-			sp = talloc_realloc(mem, run->shared,
-					    struct shared_path,
-					    run->nshared + 1);
-			if (sp == NULL)
-				return -1;
-			run->shared = sp;
-			sp = &run->shared[run->nshared++];
-			sp->text = talloc_strdup(run->shared, text);
-			sp->existed = talloc_zero_array(run->shared, bool,
-							o->ndirectories);
-			if (sp->text == NULL || sp->existed == NULL)
-				return -1;
+			for (unsigned k = 0;
+			     (text = creates_shared(tmp, prog, op, k)) != NULL;
+			     k++)
+				if (note_shared(run, text) != 0)
+					return -1;
+			talloc_free_children(tmp);
 		}
 	}
+	if (tmp == NULL)
+		return -1;
+	talloc_free(tmp);
 	if (run->nshared == 0)
 		return 0;
 	texts = talloc_array(mem, const char *, run->nshared);
@@ -229,20 +267,24 @@ static void cleanup_for_dead(void *mem, struct run *run, const struct worker *w)
 		void *tmp = talloc_new(mem);
 		void *state = NULL;
 		char *err = NULL;
-		char *dir = client_dir_name(tmp, id);
+		size_t n = 0;
+		char **dirs = client_trees(tmp, prog, id, &n);
 
-		if (tmp == NULL || dir == NULL) {
+		if (tmp == NULL || dirs == NULL) {
 			fprintf(stderr, "dbench: client %u: out of memory for "
 				"its cleanup\n", id);
 		} else if (be->setup(tmp, &cfg, &state, &err) != 0) {
 			fprintf(stderr, "dbench: client %u: cannot clean up "
 				"after it: %s\n", id, err ? err : "setup failed");
 		} else {
-			int ret = be->cleanup(state, dir);
+			for (size_t t = 0; t < n; t++) {
+				int ret = be->cleanup(state, dirs[t]);
 
-			if (ret != 0)
-				fprintf(stderr, "dbench: client %u: cleanup "
-					"of %s: %s\n", id, dir, strerror(-ret));
+				if (ret != 0)
+					fprintf(stderr, "dbench: client %u: "
+						"cleanup of %s: %s\n", id,
+						dirs[t], strerror(-ret));
+			}
 		}
 		talloc_free(tmp);
 	}
@@ -483,26 +525,74 @@ static bool wait_prepared(void *mem, struct run *run, bool say)
 /* ---- the pool's interface (pool.h) ----------------------------------- */
 
 /*
- * The client trees (client_dir_name) of client ids client_id_base.. that
+ * The client trees (client_trees()) of client ids client_id_base.. that
  * map to the -D entry d, under mem, *n of them; NULL out of memory.
  */
-static const char **tree_paths(void *mem, const struct dbench_options *o,
+static const char **tree_paths(void *mem, const struct run_setup *su,
 			       unsigned client_id_base, unsigned d, size_t *n)
 {
-	const char **paths = talloc_array(mem, const char *,
-					  o->nclients > 0 ? o->nclients : 1);
+	const struct dbench_options *o = su->opts;
+	const char **paths = talloc_array(mem, const char *, 1);
 
 	*n = 0;
 	for (unsigned slot = 0; paths != NULL && slot < o->nclients; slot++) {
 		unsigned id = client_id_base + slot;
+		size_t nt = 0;
+		char **trees;
 
 		if (id % o->ndirectories != d)
 			continue;
-		paths[*n] = client_dir_name(paths, id);
-		if (paths[(*n)++] == NULL)
+		trees = client_trees(paths, su->programs[id % su->nprograms],
+				     id, &nt);
+		if (trees == NULL)
 			return NULL;
+		paths = talloc_realloc(mem, paths, const char *,
+				       *n + nt > 0 ? *n + nt : 1);
+		for (size_t t = 0; paths != NULL && t < nt; t++)
+			paths[(*n)++] = trees[t];
 	}
 	return paths;
+}
+
+/* Are a and b in the same directory? */
+static bool same_parent(const char *a, const char *b)
+{
+	const char *sa = strrchr(a, '/'), *sb = strrchr(b, '/');
+
+	if (sa == NULL || sb == NULL)
+		return sa == sb;
+	return sa - a == sb - b && strncmp(a, b, (size_t)(sa - a)) == 0;
+}
+
+/* Hand the trees paths[0..n) to ->trees_kept, those of one parent
+ * directory at a time (each parent holds its own record). */
+static int note_kept_groups(void *mem, const struct run_setup *su,
+			    const char *target, const char **paths, size_t n)
+{
+	const char **group = talloc_array(mem, const char *, n > 0 ? n : 1);
+	int first = 0;
+
+	if (group == NULL)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		size_t g = 0;
+		bool done = false;
+		int r;
+
+		for (size_t j = 0; j < i && !done; j++)
+			done = same_parent(paths[j], paths[i]);
+		if (done)
+			continue;
+		for (size_t j = i; j < n; j++)
+			if (same_parent(paths[j], paths[i]))
+				group[g++] = paths[j];
+		r = su->backend->trees_kept(mem, su->opts, target, group, g,
+					    su->opts->skip_cleanup);
+		if (first == 0)
+			first = r;
+	}
+	talloc_free(group);
+	return first;
 }
 
 int pool_check_trees(void *mem, const struct run_setup *su,
@@ -515,7 +605,7 @@ int pool_check_trees(void *mem, const struct run_setup *su,
 	for (unsigned d = 0; rc == 0 && d < o->ndirectories; d++) {
 		char *err = NULL;
 		size_t n = 0;
-		const char **paths = tree_paths(tmp, o, client_id_base, d, &n);
+		const char **paths = tree_paths(tmp, su, client_id_base, d, &n);
 
 		if (paths == NULL)
 			rc = 1;
@@ -545,11 +635,10 @@ void pool_note_kept(void *mem, const struct run_setup *su,
 	}
 	for (unsigned d = 0; d < o->ndirectories; d++) {
 		size_t n = 0;
-		const char **paths = tree_paths(tmp, o, client_id_base, d, &n);
+		const char **paths = tree_paths(tmp, su, client_id_base, d, &n);
 		int r = paths == NULL ? -ENOMEM :
 			n == 0 ? 0 :
-			su->backend->trees_kept(tmp, o, o->directories[d],
-						paths, n, o->skip_cleanup);
+			note_kept_groups(tmp, su, o->directories[d], paths, n);
 
 		if (r != 0 && o->skip_cleanup)
 			fprintf(stderr, "dbench: %s: cannot record the client "

@@ -100,7 +100,16 @@ static int dl_open(void *mem_ctx, struct dirlock_entry *e, char **msg)
 	e->created = true;
 	fd = openat(e->dfd, DIRLOCK_NAME, O_RDWR | O_CREAT | O_EXCL | flags,
 		    0644);
-	if (fd < 0 && errno == EEXIST) {
+	if (fd < 0 && errno != EEXIST) {
+		/* a directory that takes no new file (read-only, /proc, no
+		 * permission, full) is no target, whatever the reason */
+		*msg = talloc_asprintf(mem_ctx, "directory '%s' is not a place "
+				       "dbench can write: creating %s/%s: %s",
+				       e->dir, e->dir, DIRLOCK_NAME,
+				       strerror(errno));
+		return -1;
+	}
+	if (fd < 0) {
 		e->created = false;
 		/* look before opening: never open a device or FIFO */
 		if (fstatat(e->dfd, DIRLOCK_NAME, &st, AT_SYMLINK_NOFOLLOW) != 0)

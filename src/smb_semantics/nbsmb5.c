@@ -25,8 +25,8 @@
 #define SMB5_EXCL	0x10
 #define SMB5_TRUNC	0x20
 
-/* The longest client directory: "clients/client" and a 32-bit number. */
-#define SMB5_DIR_MAX	32
+/* The longest client directory made before the first command */
+#define SMB5_DIR_MAX	4096
 
 /* READ's target: a worker runs its clients one op at a time. */
 static uint8_t smb5_rbuf[NBSMB5_IO_MAX];
@@ -53,39 +53,55 @@ static const char *smb5_at(const char *path)
 }
 
 /*
- * Before the client's first command: make its directory, the first two
- * components of path ("clients/clientN/..."), as dbench 5.0 does when a
- * client starts; directories that exist already are fine.  Returns 0 or
- * a negative errno.
+ * Before the client's first command that names its directory (the
+ * component the loadfile spells "client1": "client0" of
+ * "client0/f", "clients/client0" of "clients/client0/d/f"), make that
+ * directory and the ones on the way to it; directories that exist
+ * already are fine.  dbench 5.0 leaves that to the loadfile (its
+ * smb_1.load makes "/client1"); making it here lets the files that do
+ * not (smb_2.load) run on a fresh share.  Returns 0 or a negative errno.
  */
-static int smb5_client_dir(struct nbvfs *nb, const char *path)
+static int smb5_client_dir(struct nbvfs *nb, const struct op_call *call)
 {
 	unsigned *flags = nbvfs_dialect_flags(nb);
 	struct vfs *vfs = nbvfs_vfs(nb);
-	const char *first = strchr(path, '/'), *second;
+	const struct path *p;
+	const char *path = call->path[0], *end;
 	char dir[SMB5_DIR_MAX];
 	size_t len;
-	int r;
 
-	if (*flags & SMB5_DIR_MADE)
+	if ((*flags & SMB5_DIR_MADE) || call->prog == NULL || path == NULL)
 		return 0;
-	if (first == NULL)
-		return -EINVAL; /* the compiler makes "clients/client1/..." */
-	second = strchr(first + 1, '/');
-	len = second != NULL ? (size_t)(second - path) : strlen(path);
+	p = program_path(call->prog, call->op, 0);
+	if (p == NULL || p->client_pos < 0 ||
+	    (size_t)p->client_pos >= strlen(path))
+		return 0;
+	/* a command on the directory itself (MKDIR "/client1") gets only
+	 * the ones on the way: it makes, or expects, the rest */
+	end = strchr(path + p->client_pos, '/');
+	if (end == NULL)
+		end = strrchr(path, '/');
+	if (end == NULL)
+		return 0;
+	len = (size_t)(end - path);
 	if (len >= sizeof(dir))
 		return -ENAMETOOLONG;
 	memcpy(dir, path, len);
 	dir[len] = '\0';
-	dir[first - path] = '\0';
-	r = vfs->ops->mkdir(vfs, dir, 0777);
-	if (r < 0 && r != -EEXIST)
-		return r;
-	dir[first - path] = '/';
-	r = vfs->ops->mkdir(vfs, dir, 0777);
-	if (r < 0 && r != -EEXIST)
-		return r;
-	*flags |= SMB5_DIR_MADE;
+	for (size_t i = 0; i <= len; i++) {
+		int r;
+
+		if (i < len && dir[i] != '/')
+			continue;
+		dir[i] = '\0';
+		r = vfs->ops->mkdir(vfs, dir, 0777);
+		if (r < 0 && r != -EEXIST)
+			return r;
+		if (i < len)
+			dir[i] = '/';
+	}
+	if (len > (size_t)p->client_pos)
+		*flags |= SMB5_DIR_MADE;
 	return 0;
 }
 
@@ -110,7 +126,7 @@ uint32_t nbsmb5_open(void *state, struct op_call *call)
 {
 	struct nbvfs *nb = state;
 	struct vfs *vfs = nbvfs_vfs(nb);
-	int fh = smb5_client_dir(nb, call->path[0]);
+	int fh = smb5_client_dir(nb, call);
 
 	if (fh == 0)
 		fh = vfs->ops->open(vfs, smb5_at(call->path[0]),
@@ -175,7 +191,7 @@ uint32_t nbsmb5_close(void *state, struct op_call *call)
 static uint32_t smb5_path_call(struct nbvfs *nb, struct op_call *call,
 			       int (*fn)(struct vfs *vfs, const char *path))
 {
-	int r = smb5_client_dir(nb, call->path[0]);
+	int r = smb5_client_dir(nb, call);
 
 	if (r == 0)
 		r = fn(nbvfs_vfs(nb), smb5_at(call->path[0]));

@@ -147,6 +147,72 @@ backend_unknown() {
 	assert_grep 'null' "$W/err" "message lists the null backend"
 }
 
+# --help, the unknown-backend error, dbench(1) and doc/GUIDE.md name the
+# same backends
+# (the registry's), each unavailable one with its reason
+backend_lists() {
+	local help_list err_list names name para
+	run_db --help
+	assert_rc 0
+	help_list=$(awk '/^  -B, --backend=NAME/ { on = 1 }
+		on && /^  -/ && !/--backend/ { exit }
+		on { sub(/^.*--backend=NAME */, ""); sub(/^ */, ""); printf "%s ", $0 }' \
+		"$W/out" | sed 's/^backend: //; s/ *$//')
+	[ -n "$help_list" ] || fail "--help: no backend list on -B's line"
+	mkdir t
+	usage_error --run-once -B nosuch -c "$LF" -D "$W/t" 1
+	err_list=$(sed -n "s/^dbench: unknown backend 'nosuch'; the backends: //p" \
+		"$W/err")
+	[ "$help_list" = "$err_list" ] ||
+		fail "--help lists '$help_list', the error '$err_list'"
+	names=$(printf '%s\n' "$err_list" |
+		sed 's/ ([^)]*)//g; s/,//g')
+	[ "$(echo "$names" | wc -w)" -ge 6 ] ||
+		fail "expected the registry's six backends, found '$names'"
+	para=$(awk '/^\.BR \\-B ", " \\-\\-backend/ { on = 1; next }
+		on && /^\.TP/ { exit } on' "$SRCDIR/doc/dbench.1")
+	for name in $names; do
+		printf '%s\n' "$para" | grep -qx "\.B $name" ||
+			fail "dbench.1's -B does not describe backend $name"
+		grep -q "^| \`$name\`" "$SRCDIR/doc/GUIDE.md" ||
+			fail "doc/GUIDE.md's table of backends lacks $name"
+	done
+}
+
+# dbench(1)'s SEE ALSO names every installed program and page (the man
+# pages Makefile.am installs), and man formats it without a warning
+man_page() {
+	local page name sect seealso warn
+	seealso=$(sed -n '/^\.SH SEE ALSO/,/^\.SH [^S]/p' "$SRCDIR/doc/dbench.1")
+	for page in $(sed -n '/^dist_man_MANS *+*=/,/[^\\]$/p' "$SRCDIR/Makefile.am" |
+		grep -o 'doc/[A-Za-z_.-]*\.[1-8]'); do
+		name=$(basename "$page")
+		sect=${name##*.}
+		name=${name%.*}
+		[ "$name" = dbench ] && continue
+		printf '%s\n' "$seealso" |
+			grep -qxF ".BR ${name//-/\\-} ($sect)," ||
+			printf '%s\n' "$seealso" |
+			grep -qxF ".BR ${name//-/\\-} ($sect)" ||
+			fail "dbench(1)'s SEE ALSO does not name $name($sect)"
+	done
+	command -v man >/dev/null 2>&1 || skip "no man(1) here"
+	warn=$(MANWIDTH=80 man --warnings -l "$SRCDIR/doc/dbench.1" 2>&1 >/dev/null)
+	[ -z "$warn" ] || fail "man warns about dbench.1: $warn"
+}
+
+# README's Quick start says the default loadfile is not 4.00's and how to
+# keep a series comparable with 4.00's numbers; README stays short
+readme_quick_start() {
+	local qs
+	qs=$(sed -n '/^Quick start$/,/^Install$/p' "$SRCDIR/README" | tr '\n' ' ')
+	printf '%s\n' "$qs" | grep -q "not 4\.00's" ||
+		fail "README's Quick start does not say the default loadfile is not 4.00's"
+	printf '%s\n' "$qs" | grep -qF -- "-c /usr/share/dbench/client.txt" ||
+		fail "README's Quick start does not give -c /usr/share/dbench/client.txt"
+	[ "$(wc -l <"$SRCDIR/README")" -lt 300 ] || fail "README has 300 lines or more"
+}
+
 cpp_zero() { mkdir t; usage_error --run-once --clients-per-process 0 -c "$LF" -D "$W/t" 2; }
 cpp_alpha() { mkdir t; usage_error --run-once --clients-per-process x -c "$LF" -D "$W/t" 2; }
 # NUMCLIENTS x K over the limit
@@ -222,6 +288,9 @@ check "-D a regular file: usage error, file untouched" dir_is_file
 check "-D unwritable: usage error" dir_unwritable
 check "-D ok,nonexistent: usage error" second_dir_missing
 check "-B nosuch: usage error listing fileio and null" backend_unknown
+check "--help, the -B error and dbench(1) list the same backends" backend_lists
+check "dbench(1): SEE ALSO names every installed page; man has no warning" man_page
+check "README's Quick start: the default loadfile is not 4.00's; -c for 4.00's" readme_quick_start
 check "--clients-per-process 0: usage error" cpp_zero
 check "--clients-per-process x: usage error" cpp_alpha
 check "--clients-per-process 1000 with 101: over 100000 clients" cpp_product

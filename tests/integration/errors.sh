@@ -147,6 +147,15 @@ unlink_keep_going() {
 HEAD='Deltree "\clients\client1" NT_STATUS_OK
 Mkdir "\clients" NT_STATUS_OK'
 
+# -D naming a directory no file can be created in: said so, exit 2
+dir_not_writable_proc() {
+	[ -d /proc/self ] || skip "no /proc here"
+	run_db --run-once -c "$DATA/basic.txt" -D /proc 1
+	assert_usage_error "-D /proc"
+	assert_grep "^dbench: directory '/proc' is not a place dbench can write" \
+		"$W/err" "-D /proc: says dbench cannot write there"
+}
+
 # parse_error NAME LINE TEXT: write NAME (TEXT) and expect a usage error
 # naming NAME:LINE (LINE may be a regex).
 parse_error() {
@@ -443,6 +452,7 @@ check "truncated gzip loadfile: usage error" gzip_corrupt
 check "CRLF loadfile runs like the plain one" crlf_loadfile
 check "loadfile without a final newline runs" no_final_newline
 check "gzip + CRLF + no final newline runs" crlf_gzip_no_newline
+check "-D /proc: not a place dbench can write, exit 2" dir_not_writable_proc
 check "SIGINT during a run: stops, non-zero exit, cleanup, no orphans" sigint
 check "SIGTERM during a run: stops, non-zero exit, cleanup, no orphans" sigterm
 check "a worker killed by SIGKILL: exit 1, message, its tree cleaned" worker_killed

@@ -117,25 +117,44 @@ smb5_sample() {
 	assert_empty_dir "$SMBD_SHARE"
 }
 
+# dbench 5.0's smb path shapes ("/client1/test.txt", "/clients/client1/
+# work") over smbd: the tree fileio leaves, and the one 5.0's rules give
+# (from the share's root, "client1" the client's name)
+smb5_paths() {
+	local n
+	same_as_fileio "$DATA/smb5_paths.txt" 3
+	{
+		echo "clients d"
+		for n in 0 1 2; do
+			printf '%s\n' "client$n d" "client$n/test.txt f 8192" \
+				"clients/client$n d" "clients/client$n/work d" \
+				"clients/client$n/work/data.bin f 1000"
+		done
+	} | sort >"$W/expected.tree"
+	grep -v '\.dbench-kept ' "$W/smb.tree" >"$W/found.tree"
+	assert_same_lines "$W/expected.tree" "$W/found.tree" \
+		"the share's tree, as 5.0's rules give it"
+}
+
 # a status the server does not give is reported with file:line
 smb5_mismatch() {
 	need_smb
 	empty_share
-	printf '%s\n' 'MKDIR "\d" ERROR' 'OPEN "\d\f" 0x0c SUCCESS' \
-		'READ "\d\f" 0 4096 SUCCESS' 'CLOSE "\d\f" *' >"$W/mm.txt"
+	printf '%s\n' 'MKDIR "\client1\d" ERROR' 'OPEN "\client1\d\f" 0x0c SUCCESS' \
+		'READ "\client1\d\f" 0 4096 SUCCESS' 'CLOSE "\client1\d\f" *' >"$W/mm.txt"
 	run_db --run-once -B smb --smb-share="$SHARE" "$LOGON" \
 		-c "$W/mm.txt" 1
-	assert_grep '^ MKDIR  *1   first: client 0, .*mm\.txt:1 "clients/client0/d": expected a failure, got NT_STATUS_OK$' \
+	assert_grep '^ MKDIR  *1   first: client 0, .*mm\.txt:1 "client0/d": expected a failure, got NT_STATUS_OK$' \
 		"$W/err" "MKDIR's mismatch with file:line"
-	assert_grep '^ READ  *1   first: client 0, .*mm\.txt:3 "clients/client0/d/f": expected NT_STATUS_OK, got NT_STATUS_END_OF_FILE$' \
+	assert_grep '^ READ  *1   first: client 0, .*mm\.txt:3 "client0/d/f": expected NT_STATUS_OK, got NT_STATUS_END_OF_FILE$' \
 		"$W/err" "READ's mismatch (a short read) with file:line"
 	# a READ of a path never opened stops the client (as in dbench 5.0)
-	printf '%s\n' 'OPEN "\f" 0x0c SUCCESS' 'CLOSE "\f" SUCCESS' \
-		'READ "\f" 0 1 SUCCESS' >"$W/closed.txt"
+	printf '%s\n' 'OPEN "\client1\f" 0x0c SUCCESS' 'CLOSE "\client1\f" SUCCESS' \
+		'READ "\client1\f" 0 1 SUCCESS' >"$W/closed.txt"
 	run_db --run-once -B smb --smb-share="$SHARE" "$LOGON" \
 		-c "$W/closed.txt" 1
 	assert_rc 1
-	assert_grep 'closed\.txt:3: READ "clients/client0/f": expected .*, got NT_STATUS_INVALID_HANDLE' \
+	assert_grep 'closed\.txt:3: READ "client0/f": expected .*, got NT_STATUS_INVALID_HANDLE' \
 		"$W/err" "READ of a closed path"
 	empty_share
 }
@@ -181,29 +200,29 @@ kept_trees() {
 	need_smb
 	empty_share
 	# a loadfile that leaves a file in each client's tree
-	printf '%s\n' 'Deltree "\d" *' 'MKDIR "\d" SUCCESS' \
-		'OPEN "\d\f" 0x0c SUCCESS' 'WRITE "\d\f" 0 4096 SUCCESS' \
-		'CLOSE "\d\f" SUCCESS' >"$W/keep.txt"
+	printf '%s\n' 'Deltree "\client1\d" *' 'MKDIR "\client1\d" SUCCESS' \
+		'OPEN "\client1\d\f" 0x0c SUCCESS' 'WRITE "\client1\d\f" 0 4096 SUCCESS' \
+		'CLOSE "\client1\d\f" SUCCESS' >"$W/keep.txt"
 	run_db --run-once --skip-cleanup -B smb --smb-share="$SHARE" \
 		"$LOGON" -c "$W/keep.txt" 2
 	assert_clean_run "warmup run, --skip-cleanup"
 	assert_eq "client0 client1" \
-		"$(sort "$SMBD_SHARE/clients/.dbench-kept" | tr '\n' ' ' | sed 's/ $//')" \
+		"$(sort "$SMBD_SHARE/.dbench-kept" | tr '\n' ' ' | sed 's/ $//')" \
 		"the record on the share"
-	[ -f "$SMBD_SHARE/clients/client1/d/f" ] || fail "no kept tree"
+	[ -f "$SMBD_SHARE/client1/d/f" ] || fail "no kept tree"
 	run_db --run-once -B smb --smb-share="$SHARE" "$LOGON" \
 		-c "$W/keep.txt" 2
 	assert_clean_run "the replay over the kept trees"
-	[ -e "$SMBD_SHARE/clients/client0" ] && fail "the kept tree stayed"
-	[ -e "$SMBD_SHARE/clients/.dbench-kept" ] && fail "the record stayed"
-	mkdir -p "$SMBD_SHARE/clients/client0"
-	echo mine >"$SMBD_SHARE/clients/client0/mine.txt"
+	[ -e "$SMBD_SHARE/client0" ] && fail "the kept tree stayed"
+	[ -e "$SMBD_SHARE/.dbench-kept" ] && fail "the record stayed"
+	mkdir -p "$SMBD_SHARE/client0"
+	echo mine >"$SMBD_SHARE/client0/mine.txt"
 	run_db --run-once -B smb --smb-share="$SHARE" "$LOGON" \
 		-c "$W/keep.txt" 1
 	assert_rc 2
-	assert_grep "^dbench: //127\\.0\\.0\\.1/share/clients/client0 already exists" \
+	assert_grep "^dbench: //127\\.0\\.0\\.1/share/client0 already exists" \
 		"$W/err" "the foreign tree refused"
-	assert_eq mine "$(cat "$SMBD_SHARE/clients/client0/mine.txt")" \
+	assert_eq mine "$(cat "$SMBD_SHARE/client0/mine.txt")" \
 		"the foreign file"
 	empty_share
 }
@@ -428,6 +447,7 @@ check "our client.txt, 3 clients: smb counts and tree = fileio's" ours 3
 check "Debian client.txt, 1 client: smb counts and tree = fileio's" debian 1
 check "Debian client.txt, 3 clients: smb counts and tree = fileio's" debian 3
 check "dbench 5.0's smb dialect: smb-basic.txt over smbd = fileio, exact counts" smb5_sample
+check "dbench 5.0's smb path shapes, 3 clients: the share's tree = fileio's = 5.0's rules" smb5_paths
 check "dbench 5.0's smb dialect: a status mismatch names file:line" smb5_mismatch
 check "dbench 5.0's smb dialect: refused by a backend without it, not mixed" smb5_refused
 check "dbench 5.0's smb dialect on fileio: JSON valid against the schema" smb5_fileio_json

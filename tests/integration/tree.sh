@@ -173,6 +173,21 @@ rerun_over_leftovers() {
 	assert_only_old_clients "$W/t" "target after a third, normal run (record gone)"
 }
 
+# A clients/ tree dbench 4.00 left (client.txt's ~dmtmp, no record): the
+# run is refused, the message names 4.00 and how to remove it, the tree
+# is untouched.
+refuse_400_leftovers() {
+	mkdir -p t/clients/client0/~dmtmp/PWRPNT
+	echo old >t/clients/client0/~dmtmp/PWRPNT/ZD16.BMP
+	run_db --run-once -t 60 -c "$TREE" -D "$W/t" 1
+	assert_usage_error "4.00's tree"
+	assert_grep "^dbench: $W/t/clients/client0 looks like dbench 4\.00's leftovers" \
+		"$W/err" "the refusal names dbench 4.00"
+	assert_grep "rm -r -- '$W/t/clients'" "$W/err" "the refusal says how to remove it"
+	[ "$(cat t/clients/client0/~dmtmp/PWRPNT/ZD16.BMP)" = old ] ||
+		fail "the old tree was touched"
+}
+
 # A normal run of fewer clients cleans up its trees and drops them from
 # the record; the others stay recorded, and a run of all of them runs.
 rerun_fewer_clients() {
@@ -217,6 +232,7 @@ check "11 clients --skip-cleanup: clients/client10, not mangled" client10_skip
 check "11 clients: nothing left" client10_clean
 check "foreign files in the target dir are kept" foreign_files_kept
 check "runs over a previous --skip-cleanup tree (recorded in clients/.dbench-kept)" rerun_over_leftovers
+check "a clients/ tree of dbench 4.00: refused, naming 4.00 and how to remove it" refuse_400_leftovers
 check "a normal run of fewer clients drops its trees from the record; the rest stay usable" rerun_fewer_clients
 check "Deltree/cleanup do not follow symlinks planted in a kept tree" symlinks_not_followed
 finish

@@ -575,8 +575,10 @@ static void test_cli_option_errors(void **state)
 			    "'beta', but backend 'gamma' is selected\n");
 	p = PARSE(x, "-B", "nosuch", "-c", "l", "1");
 	assert_int_equal(p.rc, CLI_EXIT_USAGE);
+	/* the list names every backend, the unavailable one with why */
 	assert_string_equal(p.err, "dbench: unknown backend 'nosuch'; "
-			    "available: alpha, gamma\n");
+			    "the backends: alpha, beta (not available: "
+			    "built without libbeta), gamma\n");
 	/* a malformed registry: internal error naming the backend */
 	fakes_init(&x->f);
 	x->f.gamma.setup = NULL;

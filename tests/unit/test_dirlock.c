@@ -205,11 +205,29 @@ static void test_missing_dir(void **state)
 	talloc_free(msg);
 }
 
+/* A directory that takes no new file (/proc): not a place to write. */
+static void test_proc_dir(void **state)
+{
+	struct tstate *ts = *state;
+	const char *dirs[] = { "/proc" };
+	char *msg = NULL;
+	struct stat st;
+
+	if (stat("/proc/self", &st) != 0)
+		skip();
+	assert_null(dirlock_acquire(ts->ctx, dirs, 1, &msg));
+	assert_non_null(msg);
+	assert_non_null(strstr(msg, "directory '/proc' is not a place dbench "
+				    "can write: creating /proc/.dbench.lock: "));
+	talloc_free(msg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 		T(test_exclusive),
+		T(test_proc_dir),
 		T(test_all_or_nothing),
 		T(test_not_ours),
 		T(test_planted),

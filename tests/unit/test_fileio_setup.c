@@ -421,4 +421,20 @@ void test_trees_check(void **cm_state)
 				    "files)"));
 	assert_int_equal(size_of(fx, "clients/client0/old"), 3);
 	assert_int_equal(size_of(fx, "outside/x"), 1);
+	/* client.txt's ~dmtmp in it: dbench 4.00's leftovers, and how to
+	 * remove them */
+	mk_dir(fx, "clients/client0/~dmtmp");
+	assert_int_equal(fileio_backend.trees_check(fx->tmp, &fx->opts,
+						    fx->dir, paths, 2, &err), -1);
+	assert_non_null(strstr(err, "/clients/client0 looks like dbench 4.00's "
+				    "leftovers (client.txt's ~dmtmp tree"));
+	assert_non_null(strstr(err, "remove it (rm -r -- '"));
+	assert_int_equal(size_of(fx, "clients/client0/old"), 3);
+	/* on a share no local rm applies */
+	err = backend_tree_refusal(fx->tmp, "//srv/share", "clients/client0",
+				   BACKEND_TREE_OLD_RUN);
+	assert_non_null(strstr(err, "//srv/share/clients/client0 looks like "
+				    "dbench 4.00's leftovers"));
+	assert_non_null(strstr(err, "remove it on the server"));
+	assert_null(strstr(err, "rm -r"));
 }

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "loadfile_helpers.h"
+#include "client_tree.h"
 
 /* ---- paths ---- */
 
@@ -116,19 +117,19 @@ static void test_smb5_dialect(void **state)
 	struct tstate *ts = *state;
 	/* lines both dialects share come first: the OPEN decides */
 	struct program *p = compile_ok(
-		ts, "Deltree \"/\" *\n"
-		    "MKDIR \"\\d\" SUCCESS\n"
-		    "OPEN \"\\d\\f\" 0x0c SUCCESS\n"
-		    "WRITE \"/d/f\" 0 4096 SUCCESS\n"
+		ts, "Deltree \"/client1\" *\n"
+		    "MKDIR \"\\client1\\d\" SUCCESS\n"
+		    "OPEN \"\\client1\\d\\f\" 0x0c SUCCESS\n"
+		    "WRITE \"/client1/d/f\" 0 4096 SUCCESS\n"
 		    "REPEAT 2\n"
-		    "WRITE \"/d/f\" +4096 4096 ERROR\n"
-		    "READ \"\\d\\f\" *%0x10000000/4096 4096 *\n"
-		    "CLOSE \"\\d\\f\" SUCCESS\n"
-		    "OPEN \"\\d\\g\" 0x01 ERROR\n"
-		    "READDIR \"\\d\" SUCCESS\n"
-		    "UNLINK \"\\d\\f\" SUCCESS\n"
-		    "RMDIR \"\\d\" SUCCESS\n"
-		    "Deltree \"\\d\" SUCCESS\n");
+		    "WRITE \"/client1/d/f\" +4096 4096 ERROR\n"
+		    "READ \"\\client1\\d\\f\" *%0x10000000/4096 4096 *\n"
+		    "CLOSE \"\\client1\\d\\f\" SUCCESS\n"
+		    "OPEN \"\\client1\\d\\g\" 0x01 ERROR\n"
+		    "READDIR \"\\client1\\d\" SUCCESS\n"
+		    "UNLINK \"\\client1\\d\\f\" SUCCESS\n"
+		    "RMDIR \"\\client1\\d\" SUCCESS\n"
+		    "Deltree \"\\client1\\d\" SUCCESS\n");
 	static const enum op_kind kinds[] = {
 		OP_DELTREE5, OP_MKDIR5, OP_OPEN5, OP_WRITE5, OP_REPEAT,
 		OP_WRITE5, OP_READ5, OP_CLOSE5, OP_OPEN5, OP_READDIR5,
@@ -138,11 +139,13 @@ static void test_smb5_dialect(void **state)
 	assert_int_equal(p->nops, 13);
 	for (unsigned i = 0; i < p->nops; i++)
 		assert_int_equal(p->ops[i].kind, kinds[i]);
-	/* below the client's directory, substituted per client */
-	assert_string_equal(program_path(p, &p->ops[0], 0)->text, "clients/client1");
-	assert_string_equal(program_path(p, &p->ops[1], 0)->text, "clients/client1/d");
-	assert_int_equal(program_path(p, &p->ops[1], 0)->client_pos, 8);
-	assert_string_equal(program_path(p, &p->ops[2], 0)->text, "clients/client1/d/f");
+	/* from the share's root, "client1" substituted per client (dbench
+	 * 5.0 since it stopped assuming /clients/client1) */
+	assert_string_equal(program_path(p, &p->ops[0], 0)->text, "client1");
+	assert_int_equal(program_path(p, &p->ops[0], 0)->client_pos, 0);
+	assert_string_equal(program_path(p, &p->ops[1], 0)->text, "client1/d");
+	assert_int_equal(program_path(p, &p->ops[1], 0)->client_pos, 0);
+	assert_string_equal(program_path(p, &p->ops[2], 0)->text, "client1/d/f");
 	assert_int_equal(p->ops[3].path[0], p->ops[2].path[0]);
 	/* the earlier paths were interned again: no stale ones */
 	assert_int_equal(p->npaths, 4);
@@ -180,6 +183,47 @@ static void test_smb5_dialect(void **state)
 	assert_int_equal(p->ops[2].kind, OP_UNLINK);
 	talloc_free(p);
 
+	/* upstream's own shapes: "/client1/test.txt" and
+	 * "/clients/client1/work"; a path without "client1" is shared */
+	p = compile_ok(ts, "MKDIR \"/clients/client1/work\" *\n"
+			   "OPEN \"/client1/test.txt\" 0x0c SUCCESS\n"
+			   "OPEN \"/shared.txt\" 0x0c SUCCESS\n");
+	assert_string_equal(program_path(p, &p->ops[0], 0)->text,
+			    "clients/client1/work");
+	assert_int_equal(program_path(p, &p->ops[0], 0)->client_pos, 8);
+	assert_string_equal(program_path(p, &p->ops[1], 0)->text,
+			    "client1/test.txt");
+	assert_int_equal(program_path(p, &p->ops[1], 0)->client_pos, 0);
+	assert_int_equal(program_path(p, &p->ops[2], 0)->client_pos, -1);
+	{
+		size_t n = 0;
+		char **t = client_trees(p, p, 3, &n);
+
+		assert_non_null(t);
+		assert_int_equal(n, 2);
+		assert_string_equal(t[0], "clients/client3");
+		assert_string_equal(t[1], "client3");
+	}
+	talloc_free(p);
+	/* a removal reaches inside the client's directory only */
+	expect_error(ts, "OPEN \"/x\" 0x0c SUCCESS\nUNLINK \"/x\" SUCCESS\n",
+		     2, "UNLINK: path \"\\x\" is outside the client's directory");
+	expect_error(ts, "Deltree \"/\" *\nOPEN \"/client1/f\" 0x0c *\n",
+		     1, "Deltree: path \"\\\" is outside the client's directory");
+	expect_error(ts, "MKDIR \"/client1\" *\nUNLINK \"/client1\" *\n"
+			 "OPEN \"/client1/f\" 0x0c *\n",
+		     2, "UNLINK: path \"\\client1\" is the client's own "
+			"directory");
+	p = compile_ok(ts, "OPEN \"/client1/f\" 0x0c *\n"
+			   "RMDIR \"/client1\" *\nDeltree \"/client1\" *\n");
+	talloc_free(p);
+	/* one "client1", a whole component */
+	expect_error(ts, "OPEN \"/x/client1.txt\" 0x0c SUCCESS\n", 1,
+		     "has \"client1\" inside a longer name");
+	expect_error(ts, "OPEN \"/client1/x/client1\" 0x0c SUCCESS\n", 1,
+		     "has \"client1\" more than once");
+	expect_error(ts, "OPEN \"/client10/x\" 0x0c SUCCESS\n", 1,
+		     "inside a longer name");
 	expect_error(ts, "OPEN \"\\f\" 0x0c SUCCESS\nClose 1 *\n", 2,
 		     "Close is client.txt's dialect, but OPEN on line 1 is "
 		     "dbench 5.0's smb dialect");
