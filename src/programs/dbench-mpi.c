@@ -100,6 +100,10 @@ static bool run_reached;
 static int dbench_mpi_run(void *mem_ctx, const struct run_setup *su)
 {
 	run_reached = true;
+	/* ranks that ran different things must not add up into one
+	 * report: refuse before any client is prepared */
+	if (coord_mpi_check_workload(the_coord, su->opts) != 0)
+		return 2;	/* a usage error, as dbench's */
 	coord_mpi_setup(the_coord, su->opts, su->opts->nclients);
 	return run_benchmark_with(mem_ctx, su, the_coord);
 }

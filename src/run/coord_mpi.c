@@ -19,6 +19,7 @@
  */
 #include "config.h"
 
+#include <fcntl.h>
 #include <limits.h>
 #include <sched.h>
 #include <stdio.h>
@@ -577,6 +578,172 @@ void coord_mpi_setup(struct coord *c, const struct dbench_options *o,
 	c->client_id_base = (unsigned)m->rank * clients_per_rank;
 	coord_policy_init(&c->policy, o);
 	m->phase = c->policy.phase;
+}
+
+/* The options that define a run's workload (those dbench-compare calls
+ * unlike runs by, with -t and --warmup): ranks must agree on them. */
+enum { W_BACKEND, W_LOADFILE, W_CLIENTS, W_PER_PROCESS, W_TIMELIMIT,
+       W_WARMUP, W_SYNC, W_SYNC_DIR, W_FSYNC, W_XATTR, W_RATE, W_TRUNC,
+       W_FAKE_IO, W_ONE_BYTE, W_NO_RESOLVE, W_STAT_CHECK, W_N };
+static const char *const workload_names[W_N] = {
+	"--backend", "--loadfile", "the number of clients",
+	"--clients-per-process", "--timelimit", "--warmup", "--sync",
+	"--sync-dir", "--fsync", "--xattr", "--target-rate", "--trunc-io",
+	"--fake-io", "--one-byte-write-fix", "--no-resolve", "--stat-check",
+};
+/* the most of one value the refusal shows */
+#define WORKLOAD_TEXT_LEN 256
+
+static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 0x100000001b3ull;
+	return h;
+}
+
+/* A loadfile as "NAME (SIZE bytes)", and its content into *key (its
+ * name only when it cannot be read again). */
+static char *loadfile_text(void *mem, const char *path, uint64_t *key)
+{
+	const char *base = strrchr(path, '/');
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	uint64_t size = 0;
+	char buf[8192];
+	ssize_t n;
+
+	base = base != NULL ? base + 1 : path;
+	if (fd < 0) {
+		*key = fnv1a(*key, path, strlen(path) + 1);
+		return talloc_strdup(mem, path);
+	}
+	while ((n = read(fd, buf, sizeof(buf))) > 0) {
+		*key = fnv1a(*key, buf, (size_t)n);
+		size += (uint64_t)n;
+	}
+	close(fd);
+	*key = fnv1a(*key, &size, sizeof(size));
+	return talloc_asprintf(mem, "%s (%llu bytes)", base,
+			       (unsigned long long)size);
+}
+
+/* This rank's workload: text[k] shown, key[k] compared. */
+static int workload_describe(void *mem, const struct dbench_options *o,
+			     char **text, uint64_t *key)
+{
+	const bool flags[] = { o->sync_open, o->sync_dirs, o->fsync_writes,
+			       o->xattr };
+
+	memset(key, 0, W_N * sizeof(*key));
+	text[W_BACKEND] = talloc_strdup(mem, o->backend);
+	text[W_LOADFILE] = talloc_strdup(mem, "");
+	for (unsigned i = 0; text[W_LOADFILE] && i < o->nloadfiles; i++) {
+		char *t = loadfile_text(mem, o->loadfiles[i], &key[W_LOADFILE]);
+
+		text[W_LOADFILE] = t ? talloc_asprintf_append(
+			text[W_LOADFILE], "%s%s", i ? "," : "", t) : NULL;
+	}
+	text[W_CLIENTS] = talloc_asprintf(mem, "%u", o->nclients);
+	text[W_PER_PROCESS] = talloc_asprintf(mem, "%u",
+					      o->clients_per_process);
+	text[W_TIMELIMIT] = talloc_asprintf(mem, "%d", o->timelimit);
+	text[W_WARMUP] = talloc_asprintf(mem, "%d", o->warmup);
+	for (unsigned k = 0; k < 4; k++)
+		text[W_SYNC + k] = talloc_strdup(mem, flags[k] ? "on" : "off");
+	text[W_RATE] = talloc_asprintf(mem, "%g", o->target_rate);
+	text[W_TRUNC] = talloc_asprintf(mem, "%lld", (long long)o->trunc_io);
+	text[W_FAKE_IO] = talloc_strdup(mem, o->fake_io ? "on" : "off");
+	text[W_ONE_BYTE] = talloc_strdup(mem, o->one_byte_write_fix ?
+					 "on" : "off");
+	text[W_NO_RESOLVE] = talloc_strdup(mem, o->no_resolve ? "on" : "off");
+	text[W_STAT_CHECK] = talloc_strdup(mem, o->stat_check ? "on" : "off");
+	for (unsigned k = 0; k < W_N; k++) {
+		if (text[k] == NULL)
+			return -1;
+		if (k != W_LOADFILE)
+			key[k] = fnv1a(0, text[k], strlen(text[k]));
+	}
+	return 0;
+}
+
+/* The first option in which a rank differs from rank 0 (-1: none), that
+ * rank in *r and how many more ranks differ in it in *others. */
+static int first_difference(const uint64_t *all, int size, int *r,
+			    int *others)
+{
+	for (int k = 0; k < W_N; k++) {
+		*r = 0;
+		*others = 0;
+		for (int i = 1; i < size; i++) {
+			if (all[(size_t)i * W_N + k] == all[k])
+				continue;
+			if (*r == 0)
+				*r = i;
+			else
+				(*others)++;
+		}
+		if (*r != 0)
+			return k;
+	}
+	return -1;
+}
+
+/* Rank 0: the refusal of option k, where rank r (and n others) differ. */
+static void workload_refuse(const char *name, const char *mine, int r,
+			    const char *theirs, int others)
+{
+	fprintf(stderr, "dbench-mpi: ranks differ in %s: rank 0 %s, rank %d "
+		"%s", name, mine, r, theirs);
+	if (others > 0)
+		fprintf(stderr, " (and %d more rank%s)", others,
+			others > 1 ? "s" : "");
+	fprintf(stderr, "; every rank must run the same workload\n");
+}
+
+int coord_mpi_check_workload(struct coord *c, const struct dbench_options *o)
+{
+	struct mpi_coord *m = c->priv;
+	void *tmp = talloc_new(NULL);
+	char **text = tmp ? talloc_array(tmp, char *, W_N) : NULL;
+	uint64_t mine[W_N];
+	uint64_t *all = tmp ? talloc_array(tmp, uint64_t,
+					   (size_t)m->size * W_N) : NULL;
+	char theirs[WORKLOAD_TEXT_LEN] = "";
+	int k, r = 0, others = 0;
+	MPI_Request req;
+
+	if (all == NULL || text == NULL ||
+	    workload_describe(tmp, o, text, mine) != 0) {
+		/* the others would wait here: end the job */
+		fprintf(stderr, "dbench-mpi: out of memory\n");
+		talloc_free(tmp);
+		return broken(m);
+	}
+	MPI_Iallgather(mine, W_N, MPI_UINT64_T, all, W_N, MPI_UINT64_T,
+		       m->comm, &req);
+	if (wait_req(m, &req, LONG_TIMEOUT_NS, "the workload check") != 0) {
+		talloc_free(tmp);
+		return -1;
+	}
+	/* every rank finds the same first difference */
+	k = first_difference(all, m->size, &r, &others);
+	if (k < 0) {
+		talloc_free(tmp);
+		return 0;
+	}
+	if (m->rank == r)
+		snprintf(theirs, sizeof(theirs), "%s", text[k]);
+	MPI_Ibcast(theirs, (int)sizeof(theirs), MPI_CHAR, r, m->comm, &req);
+	if (wait_req(m, &req, LONG_TIMEOUT_NS, "the workload check") != 0) {
+		talloc_free(tmp);
+		return -1;
+	}
+	theirs[sizeof(theirs) - 1] = '\0';
+	if (m->rank == 0)
+		workload_refuse(workload_names[k], text[k], r, theirs, others);
+	talloc_free(tmp);
+	return -1;
 }
 
 enum coord_mpi_end coord_mpi_end(const struct coord *c)

@@ -36,6 +36,15 @@ enum coord_mpi_end {
 				 * must be heard first); wait for that */
 };
 
+/*
+ * Before the run (a collective, every rank): do all ranks run the same
+ * workload (backend, loadfiles and their content, client counts, -t,
+ * --warmup and the options that change what a client does)?  Returns 0;
+ * or -1 on every rank, rank 0 having named the first option that differs
+ * and the ranks (or a lost rank broke the coordination).
+ */
+int coord_mpi_check_workload(struct coord *c, const struct dbench_options *o);
+
 /* How this rank must end, once the run is over. */
 enum coord_mpi_end coord_mpi_end(const struct coord *c);
 
