@@ -5,7 +5,9 @@
 # joined by a veth pair, MPI over TCP between them) give the sum of the
 # parts; a client failing on one rank ends the job naming rank, host,
 # client and line; a rank killed mid-run ends the job with its name and no
-# process left; SIGINT to mpirun gives partial results and clean trees.
+# process left; SIGINT to mpirun gives partial results and clean trees;
+# ranks whose workloads differ (backend, loadfile, client count) are
+# refused before the run, naming the option and the ranks.
 # Skipped (with the reason) when dbench-mpi was not built or mpirun is
 # missing; the two-host check also needs root, unshare, nsenter and ip.
 if [ -z "$BASH_VERSION" ]; then exec bash "$0" "$@"; fi
@@ -195,17 +197,17 @@ two_hosts() {
 		-np 1 --host hosta "$DBENCH_MPI" --run-once -t 60 \
 		-c "$DATA/basic.txt" -D "$W/da" --json "$W/r.json" 2 : \
 		-np 1 --host hostb "$DBENCH_MPI" --run-once -t 60 \
-		-c "$DATA/misc.txt" -D "$W/db" --json "$W/r.json" 3
+		-c "$DATA/basic.txt" -D "$W/db" --json "$W/r.json" 2
 	assert_clean_run "two hosts"
 	keep mpi
-	assert_grep '^Throughput .*  5 clients  5 procs  ' "$W/mpi.out" "Throughput line of both hosts"
+	assert_grep '^Throughput .*  4 clients  4 procs  ' "$W/mpi.out" "Throughput line of both hosts"
 	# the parts: each host alone, in its own namespace
 	LAST_CMD="dbench (hosta)"
 	nsenter -t "${NS_PIDS[0]}" -n -u timeout "$IT_TIMEOUT" "$DBENCH" \
 		--run-once -t 60 -c "$DATA/basic.txt" -D "$W/sa" 2 >a.out 2>&1 ||
 		fail "hosta alone"
 	nsenter -t "${NS_PIDS[1]}" -n -u timeout "$IT_TIMEOUT" "$DBENCH" \
-		--run-once -t 60 -c "$DATA/misc.txt" -D "$W/sb" 3 >b.out 2>&1 ||
+		--run-once -t 60 -c "$DATA/basic.txt" -D "$W/sb" 2 >b.out 2>&1 ||
 		fail "hostb alone"
 	cat <(table_counts a.out) <(table_counts b.out) |
 		awk '{ n[$1] += $2 } END { for (k in n) print k, n[k] }' |
@@ -217,7 +219,7 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 h = d["hosts"]
 assert [(x["rank"], x["host"], x["clients"]) for x in h] == \
-    [(0, "hosta", 2), (1, "hostb", 3)], h
+    [(0, "hosta", 2), (1, "hostb", 2)], h
 assert sum(x["bytes"] for x in h) == d["result"]["bytes"], (h, d["result"])
 # every op's count and histogram = the sum over the clients of both hosts
 for op in d["operations"]:
@@ -230,15 +232,14 @@ EOF
 	ns_down
 }
 
-# A client failing on rank 1 (its own loadfile): the job ends, naming
-# rank, host, client and line; every rank cleans up.
+# Clients failing (every rank runs the failing loadfile: ranks must run
+# the same workload): the job ends, each message naming rank, host,
+# client and line; every rank cleans up.
 client_fails() {
 	need_mpi
 	mkdir t
-	run_mpi "${LOCAL_MPI[@]}" \
-		-np 1 "$DBENCH_MPI" -t 30 -c "$DATA/basic.txt" -D "$W/t" 2 : \
-		-np 1 "$DBENCH_MPI" -t 30 -c "$DATA/failopen.txt" -D "$W/t" 2 : \
-		-np 1 "$DBENCH_MPI" -t 30 -c "$DATA/basic.txt" -D "$W/t" 2
+	run_mpi "${LOCAL_MPI[@]}" -np 3 "$DBENCH_MPI" -t 30 \
+		-c "$DATA/failopen.txt" -D "$W/t" 2
 	assert_rc 1
 	assert_grep "^rank 1 \\(host $(hostname)\\): dbench: client [23], [^ ]*failopen\\.txt:10: ReadX" "$W/err" "message names rank, host, client and line"
 	assert_grep '^Throughput .*  6 clients  ' "$W/out" "the report of the job"
@@ -344,11 +345,62 @@ sigint_mpirun() {
 	assert_no_procs
 }
 
+# refused NAME OPTION RANKS_RE ARGS...: mpirun ARGS (MPMD) is refused
+# before the run: exit status 2, one line naming OPTION and the ranks,
+# no client started, nothing left in the directory.
+refused() {
+	local what=$1 opt=$2 ranks=$3 n
+	shift 3
+	run_mpi "${LOCAL_MPI[@]}" "$@"
+	LAST_CMD="mpirun ($what)"
+	assert_rc 2
+	assert_grep "^rank 0 \\(host [^)]*\\): dbench-mpi: ranks differ in $opt: $ranks" "$W/err" "$what: the refusal"
+	n=$(grep -c 'dbench-mpi: ranks differ' "$W/err")
+	[ "$n" -eq 1 ] || fail "$what: expected 1 refusal line, found $n"
+	assert_no_grep 'prepared for launch|MB/sec|^Throughput' "$W/out" "$what: no run"
+	assert_empty_dir "$W/t" "$what: the shared directory"
+	assert_no_procs
+}
+
+unlike_ranks() {
+	local lf=$DATA/basic.txt
+	need_mpi
+	mkdir t
+	refused "different -B" --backend "rank 0 fileio, rank 1 null" \
+		-np 1 "$DBENCH_MPI" -t 30 -B fileio -c "$lf" -D "$W/t" 2 : \
+		-np 1 "$DBENCH_MPI" -t 30 -B null -c "$lf" -D "$W/t" 2
+	refused "different -c" --loadfile \
+		"rank 0 basic\\.txt \\([0-9]+ bytes\\), rank 2 misc\\.txt" \
+		-np 2 "$DBENCH_MPI" -t 30 -c "$lf" -D "$W/t" 2 : \
+		-np 1 "$DBENCH_MPI" -t 30 -c "$DATA/misc.txt" -D "$W/t" 2
+	# the same name, another content: a copy with one line less
+	mkdir other
+	head -n -1 "$lf" >other/basic.txt
+	refused "same -c name, other content" --loadfile \
+		"rank 0 basic\\.txt \\([0-9]+ bytes\\), rank 1 basic\\.txt" \
+		-np 1 "$DBENCH_MPI" -t 30 -c "$lf" -D "$W/t" 2 : \
+		-np 1 "$DBENCH_MPI" -t 30 -c "$W/other/basic.txt" -D "$W/t" 2
+	refused "different client counts" "the number of clients" \
+		"rank 0 2, rank 1 3" \
+		-np 1 "$DBENCH_MPI" -t 30 -c "$lf" -D "$W/t" 2 : \
+		-np 1 "$DBENCH_MPI" -t 30 -c "$lf" -D "$W/t" 3
+	refused "different --warmup" --warmup "rank 0 2, rank 1 1" \
+		-np 1 "$DBENCH_MPI" -t 30 --warmup 2 -c "$lf" -D "$W/t" 2 : \
+		-np 1 "$DBENCH_MPI" -t 30 --warmup 1 -c "$lf" -D "$W/t" 2
+	# identical ranks given apart still run
+	run_mpi "${LOCAL_MPI[@]}" \
+		-np 1 "$DBENCH_MPI" --run-once -t 30 -c "$lf" -D "$W/t" 2 : \
+		-np 1 "$DBENCH_MPI" --run-once -t 30 -c "$lf" -D "$W/t" 2
+	assert_clean_run "identical ranks"
+	assert_grep '^Throughput .*  4 clients  4 procs  ' "$W/out" "identical ranks: the report"
+}
+
 check "-np 3, 2 clients each, one directory: 6 passes, clients 0..5, single-host shape" three_ranks_shared
 check "-np 3: the --json document fits the schema" three_ranks_schema
 check "two hosts (namespaces + veth, MPI over TCP): merged = sum of the parts" two_hosts
-check "a client fails on rank 1: message names rank, host, client, line; clean" client_fails
+check "clients fail: messages name rank, host, client, line; clean" client_fails
 check "rank 1 killed mid-run: the job ends within 10 s naming it, no orphans" rank_killed
 check "rank 1 stops answering (a host lost): rank 0 names it, the job ends" rank_lost
+check "ranks with different -B, -c, client count, --warmup: refused (exit 2), nothing run" unlike_ranks
 check "SIGINT to mpirun: partial results, clean trees, no processes" sigint_mpirun
 finish
