@@ -72,7 +72,9 @@ static void on_signal(int sig, siginfo_t *si, void *ctx)
  * The k-th path outside the per-client trees op may create, or NULL
  * (under mem when it is made).  dbench 5.0's smb dialect: the
  * directories on the way to the client's tree (nbsmb5 makes them), or
- * what MKDIR or OPEN names when it is no client's.
+ * what MKDIR or OPEN names when it is no client's.  client.txt's Mkdir
+ * and NTCreateX and the NFSv3 dialect's MKDIR3 and CREATE3: what they
+ * name when it is no client's.
  */
 static const char *creates_shared(void *mem, const struct program *prog,
 				  const struct op *op, unsigned k)
@@ -104,7 +106,8 @@ static const char *creates_shared(void *mem, const struct program *prog,
 				       (op->kind == OP_MKDIR5 ||
 					op->kind == OP_OPEN5) ?
 			       p->text : NULL;
-	if (k > 0 || (op->kind != OP_MKDIR && op->kind != OP_NTCREATEX))
+	if (k > 0 || (op->kind != OP_MKDIR && op->kind != OP_NTCREATEX &&
+		      op->kind != OP_MKDIR3 && op->kind != OP_CREATE3))
 		return NULL;
 	if (p == NULL)
 		return NULL;

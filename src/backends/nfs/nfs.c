@@ -82,6 +82,33 @@ struct nfs_opts {
 	bool nlm;
 };
 
+/*
+ * A libnfs URL argument that would change the protocol spoken: only
+ * "version=3" is NFSv3 (libnfs's other arguments keep it; its NFSv4 is
+ * not what the raw calls, the dialect or NLM speak).  0, or -1 and err.
+ */
+static int nfs_url_args_check(void *mem_ctx, const char *url, char **err)
+{
+	const char *q = strchr(url, '?');
+
+	while (q != NULL) {
+		const char *a = q + 1;
+		size_t len;
+
+		q = strchr(a, '&');
+		len = q != NULL ? (size_t)(q - a) : strlen(a);
+		if (strncmp(a, "version=", 8) != 0 ||
+		    (len == 9 && a[8] == '3'))
+			continue;
+		*err = talloc_asprintf(mem_ctx,
+				       "'%.*s' in '%s': only NFSv3 is "
+				       "supported (version=3)",
+				       (int)len, a, url);
+		return -1;
+	}
+	return 0;
+}
+
 static int nfs_option(void *mem_ctx, void **bopts, int val, const char *arg,
 		      char **err)
 {
@@ -108,6 +135,8 @@ static int nfs_option(void *mem_ctx, void **bopts, int val, const char *arg,
 					       u);
 			return -1;
 		}
+		if (nfs_url_args_check(mem_ctx, u, err) != 0)
+			return -1;
 		v = talloc_realloc(no, no->urls, const char *, no->nurls + 1);
 		if (v == NULL)
 			return -1;
