@@ -4,9 +4,10 @@
 # namespace: client.txt gives fileio's op counts and final trees, the
 # NFSv3-dialect samples run clean and a status mismatch names file:line,
 # clients spread over two exports, a missing server or export (or NLM with
-# --enable-nlm) is a usage error, trees kept with --skip-cleanup are
-# recorded and reused, a server killed mid-run ends the run with exit 1
-# and no orphan.  (NLM locks: nfs_nlm.sh.)
+# --enable-nlm, or a URL asking for NFSv4) is a usage error, each shipped
+# dialect loadfile leaves the export as it was, trees kept with
+# --skip-cleanup are recorded and reused, a server killed mid-run ends the
+# run with exit 1 and no orphan.  (NLM locks: nfs_nlm.sh.)
 # Skipped visibly (a TAP skip) without libnfs, ganesha or a network namespace.
 if [ -z "$BASH_VERSION" ]; then exec bash "$0" "$@"; fi
 . "$(dirname "$0")/lib_nfsd.sh"
@@ -56,9 +57,29 @@ dialect_sample() {
 		REMOVE3 FSSTAT3; do
 		assert_grep "^ $op " "$W/out" "$1: $op in the table"
 	done
-	# cleanup removed the clients' trees; what is left is empty
-	assert_eq "" "$(find "$EXP1" -mindepth 1 -not -name clients)" \
-		"export after the cleanup of $1"
+	# cleanup removed the clients' trees and the clients/ it made
+	assert_eq "" "$(ls -A "$EXP1")" "export after the cleanup of $1"
+}
+
+# Each shipped NFSv3-dialect loadfile, once, as it comes (nfs-locks.txt
+# without NLM: its lock ops mismatch): the export is left as it was,
+# empty -- the clients/ the loadfile's MKDIR3 makes goes too, so that a
+# run as another uid can make it again.
+shipped_leave_nothing() {
+	local lf
+	for lf in "$SRCDIR"/loadfiles/nfs-*.txt; do
+		empty_exports
+		run_db --run-once -B nfs --nfs="$URL1" -c "$lf" 2
+		assert_eq "" "$(ls -A "$EXP1")" \
+			"export after $(basename "$lf") (exit $RC)"
+	done
+	# what was there before the run stays
+	empty_exports
+	mkdir "$EXP1/clients"
+	run_db --run-once -B nfs --nfs="$URL1" \
+		-c "$SRCDIR/loadfiles/nfs-rw.txt" 1
+	assert_clean_run "nfs-rw.txt over an existing clients/"
+	[ -d "$EXP1/clients" ] || fail "the clients/ that was there is gone"
 }
 
 dialect_all_kinds() {
@@ -205,6 +226,16 @@ setup_errors() {
 	assert_grep "^dbench: $URL1: no NLM service \(lockd\) for --enable-nlm: .*not available" \
 		"$W/err" "--enable-nlm without NLM on the server"
 	assert_no_grep "prepared for launch" "$W/out" "nothing forked"
+	# libnfs's NFSv4 (version=4) is not what this backend speaks
+	empty_exports
+	run_db -B nfs --nfs="$URL1?version=4" --run-once 1
+	assert_usage_error
+	assert_grep "^dbench: --nfs: 'version=4' in '$URL1.version=4': only NFSv3 is supported" \
+		"$W/err" "?version=4 refused"
+	assert_eq "" "$(ls -A "$EXP1")" "export after ?version=4"
+	run_db -B nfs --nfs="$URL2,$URL1?uid=0&version=4" --run-once 1
+	assert_usage_error "?version=4 in the second entry"
+	assert_eq "" "$(ls -A "$EXP2")" "export 2 after ?version=4"
 }
 
 # mmtests' warmup-then-replay: a tree kept with --skip-cleanup is
@@ -304,11 +335,12 @@ check "NFSv3 dialect: nfs-basic.txt, every kind" dialect_all_kinds
 check "NFSv3 dialect: the --json document fits the schema" dialect_json_schema
 check "NFSv3 dialect: nfs-rw.txt, 3 clients" dialect_sample nfs-rw.txt 3
 check "NFSv3 dialect: a status mismatch names file:line" dialect_mismatch
+check "NFSv3 dialect: each shipped nfs-*.txt leaves the export as it was" shipped_leave_nothing
 check "NFSv3 dialect: -B fileio refuses it before the run" dialect_refused
 check "a symlink on the server is never followed by removals or cleanup" symlink_not_followed
 check "Deltree of a directory larger than one READDIRPLUS reply" big_tree_removed
 check "two exports, 4 clients: 0,2 on the first, 1,3 on the second" two_exports
-check "server or export missing, -D, --enable-nlm without NLM: exit 2 + message" setup_errors
+check "server or export missing, -D, --enable-nlm without NLM, ?version=4: exit 2 + message" setup_errors
 check "kept trees: recorded on the export, reused; an unrecorded one refused" kept_trees
 check "--keep-going over a server restart: counted, remounted, cleaned" server_restarted
 check "ganesha killed mid-run: exit 1, no orphans" server_killed
