@@ -73,8 +73,8 @@ static void on_signal(int sig, siginfo_t *si, void *ctx)
  * (under mem when it is made).  dbench 5.0's smb dialect: the
  * directories on the way to the client's tree (nbsmb5 makes them), or
  * what MKDIR or OPEN names when it is no client's.  client.txt's Mkdir
- * and NTCreateX and the NFSv3 dialect's MKDIR3 and CREATE3: what they
- * name when it is no client's.
+ * and NTCreateX and the NFSv3 dialect's MKDIR3: what they name when it
+ * is no client's (not CREATE3's files: a later run may want them).
  */
 static const char *creates_shared(void *mem, const struct program *prog,
 				  const struct op *op, unsigned k)
@@ -107,7 +107,7 @@ static const char *creates_shared(void *mem, const struct program *prog,
 					op->kind == OP_OPEN5) ?
 			       p->text : NULL;
 	if (k > 0 || (op->kind != OP_MKDIR && op->kind != OP_NTCREATEX &&
-		      op->kind != OP_MKDIR3 && op->kind != OP_CREATE3))
+		      op->kind != OP_MKDIR3))
 		return NULL;
 	if (p == NULL)
 		return NULL;
