@@ -21,6 +21,11 @@ struct dbench_hooks {
 	struct dirlock *(*dirlock_acquire)(void *mem_ctx,
 					   const char *const *dirs,
 					   unsigned ndirs, char **msg);
+	/* --repeat and --curve under dbench-mpi: the number of ranks the
+	 * clients are spread over (default 1), and rank 0's value of *v
+	 * made every rank's (default: nothing to do) */
+	unsigned (*nranks)(void);
+	void (*agree)(int *v);
 };
 
 /*

@@ -77,6 +77,17 @@ struct dbench_options {
 	const char *json_path;		/* NULL: no JSON document; "-":
 					 * stdout (the text goes to stderr) */
 	const char *series_path;	/* NULL: no CSV series */
+	/* several runs in one command (src/sweep/) */
+	unsigned repeat;		/* --repeat on a load run: runs (0, 1:
+					 * once, as without it) */
+	bool curve;			/* --curve */
+	bool curve_auto;		/* --curve=auto, or bare */
+	const unsigned *curve_points;	/* --curve=LIST: NUMCLIENTS values,
+					 * ascending, distinct */
+	unsigned ncurve_points;
+	unsigned curve_max;		/* --curve-max: auto's last count */
+	const struct sweep_bound *bounds;	/* --slo, in the given order */
+	unsigned nbounds;
 	int argc;			/* the command line, for the JSON */
 	const char *const *argv;
 };

@@ -42,6 +42,18 @@ static int note_backend_option(void *mem, struct cli_parse *cp, int val,
 	return 0;
 }
 
+/* Note a --slo as given (it may be repeated: each one counts). */
+static int note_slo(void *mem, struct raw_options *raw, const char *arg)
+{
+	char **v = talloc_realloc(mem, raw->slo, char *, raw->nslo + 1);
+
+	if (v == NULL)
+		return -1;
+	raw->slo = v;
+	v[raw->nslo] = talloc_strdup(mem, arg);
+	return v[raw->nslo++] != NULL ? 0 : -1;
+}
+
 /*
  * An option as echoed in a message: what follows a '%' (the password of
  * USER%PASSWORD, e.g. a mistyped --smb-user) replaced by "***", under mem.
@@ -79,6 +91,8 @@ static int cli_popt(void *mem, struct cli_parse *cp, poptContext pc)
 			rc = arg != NULL && *slot == NULL ? -1 : 0;
 		} else if (opt >= BACKEND_OPT_BASE) {
 			rc = note_backend_option(mem, cp, opt, arg);
+		} else if (opt == SLO_OPT && arg != NULL) {
+			rc = note_slo(mem, &cp->raw, arg);
 		}
 		free(arg);
 		if (rc != 0) {
@@ -141,6 +155,32 @@ static int tbench_server_arg(void *mem, struct cli_parse *cp,
 	return 0;
 }
 
+/*
+ * A load curve: the curve chooses the client counts, so no NUMCLIENTS
+ * (tbench takes just [SERVER]); the count is set per point.
+ */
+static int cli_curve_dispatch(void *mem, struct cli_parse *cp,
+			      poptContext pc, struct cli *cli)
+{
+	const char *arg = poptGetArg(pc);
+
+	if (cp->tbench && arg != NULL && poptPeekArg(pc) == NULL) {
+		if (tbench_server_arg(mem, cp, arg) != 0) {
+			fprintf(stderr, "dbench: out of memory\n");
+			return 1;
+		}
+		arg = NULL;
+	}
+	if (arg != NULL)
+		return usage_error("--curve takes no NUMCLIENTS: the curve "
+				   "chooses the client counts (usage: %s)",
+				   cp->tbench ?
+				   "tbench --curve[=N,N,...|auto] [SERVER]" :
+				   "dbench --curve[=N,N,...|auto] [OPTION...]");
+	cli->action = CLI_RUN;
+	return cli_resolve_options(mem, cp, "1", cli);
+}
+
 /* What popt found, dispatched: --version, --disk-test or a load run. */
 static int cli_dispatch(void *mem, struct cli_parse *cp, poptContext pc,
 			struct cli *cli)
@@ -156,10 +196,11 @@ static int cli_dispatch(void *mem, struct cli_parse *cp, poptContext pc,
 		cli->action = CLI_DISK_TEST;
 		return cli_disk_test_options(mem, cp, pc, &cli->opts);
 	}
-	if (raw->dt_size || raw->dt_block_size || raw->dt_repeat ||
-	    raw->drop_caches)
-		return usage_error("--size, --block-size, --repeat and "
-				   "--drop-caches go with --disk-test");
+	if (raw->dt_size || raw->dt_block_size || raw->drop_caches)
+		return usage_error("--size, --block-size and --drop-caches go "
+				   "with --disk-test");
+	if (raw->curve != NULL)
+		return cli_curve_dispatch(mem, cp, pc, cli);
 	clients = poptGetArg(pc);
 	if (cp->tbench && clients != NULL && poptPeekArg(pc) != NULL &&
 	    tbench_server_arg(mem, cp, poptGetArg(pc)) != 0) {
@@ -261,7 +302,9 @@ int cli_parse(void *mem_ctx, int argc, const char **argv,
 		goto nomem;
 	for (int i = 0; i < argc; i++)
 		pargv[i] = strcmp(argv[i], "--percentiles") == 0 ?
-			"--percentiles=" DEFAULT_PERCENTILES : argv[i];
+			"--percentiles=" DEFAULT_PERCENTILES :
+			strcmp(argv[i], "--curve") == 0 ? "--curve=auto" :
+			argv[i];
 	pargv[argc] = NULL;
 	pc = poptGetContext("dbench", argc, pargv, cp->table, 0);
 	if (pc == NULL)

@@ -347,6 +347,8 @@ int cli_resolve_options(void *mem, const struct cli_parse *cp,
 	o->show_execute_time = raw->show_execute_time;
 	if ((rc = dialect_option(raw, o)) != 0)
 		return rc;
+	if ((rc = cli_sweep_options(mem, raw, o)) != 0)
+		return rc;
 	if ((rc = result_options(mem, raw, o)) != 0)
 		return rc;
 	if (raw->series != NULL &&
@@ -404,6 +406,8 @@ static int disk_test_refusals(const struct cli_parse *cp)
 		{ "--output-dialect", raw->dialect != NULL },
 		{ "--strict", raw->strict },
 		{ "--keep-going", raw->keep_going },
+		{ "--curve-max", raw->curve_max != NULL },
+		{ "--slo", raw->nslo > 0 },
 	};
 
 	for (size_t i = 0; i < sizeof(load_only) / sizeof(load_only[0]); i++)

@@ -28,6 +28,11 @@
 #define BACKEND_OPT_BASE 2000
 #define BACKEND_OPT_STRIDE (BACKEND_MAX_OPTIONS + 1)
 
+/* popt hands each --slo back as this value (it may be repeated) */
+#define SLO_OPT 900
+/* auto's default last client count (--curve-max) */
+#define DEFAULT_CURVE_MAX 1024
+
 /* --percentiles without a list shows these. */
 #define DEFAULT_PERCENTILES "50,90,95,99,99.9"
 
@@ -64,6 +69,11 @@ struct raw_options {
 	char *dt_block_size;
 	char *dt_repeat;
 	int disk_test, drop_caches;
+	/* --curve, --curve-max, --slo (each --slo kept, in order) */
+	char *curve;
+	char *curve_max;
+	char **slo;
+	unsigned nslo;
 	/* backend options in command-line order */
 	struct given_bopt *bopts;
 	unsigned nbopts;
@@ -105,6 +115,11 @@ int cli_resolve_options(void *mem, const struct cli_parse *cp,
 /* Check --disk-test's options into *o.  Returns 0 or the exit status. */
 int cli_disk_test_options(void *mem, const struct cli_parse *cp,
 			  poptContext pc, struct dbench_options *o);
+
+/* --repeat, --curve, --curve-max and --slo of a load run into *o.
+ * Returns 0 or the exit status. */
+int cli_sweep_options(void *mem, const struct raw_options *raw,
+		      struct dbench_options *o);
 
 /* -B, its options and -T into *o and *out.  Returns 0 or the exit
  * status. */

@@ -99,7 +99,8 @@ static struct poptOption *common_table(void *mem, struct raw_options *raw,
 		  "--disk-test: bytes per read or write (1M)",
 		  "BYTES[K|M|G]" },
 		{ "repeat", 0, POPT_ARG_STRING, &raw->dt_repeat, 0,
-		  "--disk-test: runs of each measurement (3)", "N" },
+		  "runs: a load run's (1), --disk-test's per measurement (3)",
+		  "N" },
 		{ "drop-caches", 0, POPT_ARG_NONE, &raw->drop_caches, 0,
 		  "--disk-test: also drop the whole page cache before cold "
 		  "reads (root)", NULL },
@@ -107,6 +108,37 @@ static struct poptOption *common_table(void *mem, struct raw_options *raw,
 
 	*n = sizeof(table) / sizeof(table[0]);
 	return talloc_memdup(mem, table, sizeof(table));
+}
+
+/*
+ * The options of several runs in one command (src/sweep/), appended to
+ * the common table *t of *n entries.  Returns 0 or -1.
+ */
+static int sweep_table(void *mem, struct raw_options *raw,
+		       struct poptOption **t, size_t *n)
+{
+	const struct poptOption table[] = {
+		{ "curve", 0, POPT_ARG_STRING, &raw->curve, 0,
+		  "runs at several client counts (or auto: doubling, then "
+		  "bisecting, to the most within the --slo bounds)",
+		  "N,N,...|auto" },
+		{ "curve-max", 0, POPT_ARG_STRING, &raw->curve_max, 0,
+		  "--curve=auto: the most clients tried (1024)", "N" },
+		{ "slo", 0, POPT_ARG_STRING, NULL, SLO_OPT,
+		  "--curve: a latency bound, e.g. p99<=20ms, "
+		  "NTCreateX:p99<=50ms, Flush:max<=1s (repeatable)",
+		  "[OP:]STAT<=TIME" },
+	};
+	size_t more = sizeof(table) / sizeof(table[0]);
+	struct poptOption *v = talloc_realloc(mem, *t, struct poptOption,
+					      *n + more);
+
+	if (v == NULL)
+		return -1;
+	memcpy(v + *n, table, sizeof(table));
+	*t = v;
+	*n += more;
+	return 0;
 }
 
 /* Is name the long name of one of table[0..n)? */
@@ -180,7 +212,8 @@ int cli_table(void *mem, struct cli_parse *cp)
 	if (backend_help == NULL)
 		return -1;
 	common = common_table(mem, &cp->raw, backend_help, &ncommon);
-	if (common == NULL)
+	if (common == NULL ||
+	    sweep_table(mem, &cp->raw, &common, &ncommon) != 0)
 		return -1;
 	for (unsigned b = 0; cp->registry[b] != NULL; b++)
 		nbe++;
@@ -190,7 +223,7 @@ int cli_table(void *mem, struct cli_parse *cp)
 	for (n = 0; n < ncommon; n++) {
 		table[n] = common[n];
 		if (table[n].argInfo != POPT_ARG_STRING ||
-		    cp->nstr >= STRING_OPT_MAX)
+		    table[n].arg == NULL || cp->nstr >= STRING_OPT_MAX)
 			continue;
 		cp->str_slot[cp->nstr] = table[n].arg;
 		table[n].arg = NULL;

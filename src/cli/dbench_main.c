@@ -30,6 +30,7 @@
 #include "report_json.h"
 #include "rlimits.h"
 #include "supervisor.h"
+#include "sweep.h"
 #include "util.h"
 
 /* --disk-test with the checked options o.  Returns the exit status. */
@@ -120,6 +121,7 @@ static int run_load(void *mem, const struct cli *cli,
 		    const struct dbench_hooks *hooks)
 {
 	const struct dbench_options *o = &cli->opts;
+	struct dbench_options checked;
 	struct program **progs;
 	char *why = NULL;
 	FILE *text;
@@ -141,8 +143,14 @@ static int run_load(void *mem, const struct cli *cli,
 			return CLI_EXIT_USAGE;
 		}
 	}
-	/* a half-started run is worse than none: check first */
-	if (rlimits_check(mem, o, cli->backend, progs, o->nloadfiles,
+	if (sweep_check(mem, o, progs, hooks->nranks ? hooks->nranks() : 1,
+			&checked, &why) != 0) {
+		fprintf(stderr, "dbench: %s\n", why ? why : "out of memory");
+		return CLI_EXIT_USAGE;
+	}
+	/* a half-started run is worse than none: check first (a sweep:
+	 * with its largest client count) */
+	if (rlimits_check(mem, &checked, cli->backend, progs, o->nloadfiles,
 			  &why) != 0) {
 		fprintf(stderr, "dbench: %s\n",
 			why ? why : "resource limits too low");
@@ -178,8 +186,15 @@ static int run_load(void *mem, const struct cli *cli,
 			.backend = cli->backend,
 			.report = report_write_all,
 		};
+		struct sweep_setup ss = {
+			.base = &su,
+			.run = hooks->run,
+			.nranks = hooks->nranks ? hooks->nranks() : 1,
+			.agree = hooks->agree,
+		};
 
-		return hooks->run(mem, &su);
+		return sweep_wanted(o) ? sweep_main(mem, &ss) :
+					 hooks->run(mem, &su);
 	}
 }
 
@@ -198,6 +213,10 @@ int dbench_main(int argc, const char **argv,
 		use.run = hooks->run;
 	if (hooks != NULL && hooks->dirlock_acquire != NULL)
 		use.dirlock_acquire = hooks->dirlock_acquire;
+	if (hooks != NULL) {
+		use.nranks = hooks->nranks;
+		use.agree = hooks->agree;
+	}
 
 	if (mem == NULL) {
 		fprintf(stderr, "dbench: out of memory\n");

@@ -1,0 +1,129 @@
+/*
+ * sweep.h - several load runs in one command (src/sweep/): --repeat N
+ * runs the same measurement N times and summarises it with honest
+ * statistics; --curve steps the number of clients and finds how many
+ * stay within latency bounds (--slo).  Each run is a whole run of its
+ * own (warmup, window, cleanup) started through the program's run hook,
+ * so dbench-mpi runs the same loop on every rank.
+ */
+#ifndef DBENCH_SWEEP_H
+#define DBENCH_SWEEP_H
+
+#include <stdbool.h>
+
+#include "options.h"
+#include "program.h"
+
+struct run_setup;
+struct json_object;
+
+/* Summary statistics of n measurements (sweep_stats_compute()). */
+struct sweep_stats {
+	unsigned n;
+	double mean, sd;	/* sd: sample standard deviation (n - 1) */
+	double min, max;
+	double cv;		/* sd / mean, as a fraction; 0 when n < 2 */
+	double median;
+	double mad;		/* median absolute deviation, unscaled */
+	double t;		/* Student t quantile 0.975, n - 1 degrees */
+	double ci_lo, ci_hi;	/* 95% CI of the mean; = mean when n < 2 */
+};
+
+/* The statistics of x[0..n) (n >= 1) into *s. */
+void sweep_stats_compute(const double *x, unsigned n, struct sweep_stats *s);
+
+/*
+ * The p quantile (0 < p < 1) of Student's t distribution with df degrees
+ * of freedom (df >= 1), from its CDF by bisection; NaN for bad input.
+ */
+double sweep_t_quantile(double p, unsigned df);
+
+/* The CDF of Student's t with df degrees of freedom at t. */
+double sweep_t_cdf(double t, unsigned df);
+
+/*
+ * Does x lie beyond 3 MADs of the median of s?  The MAD is scaled by
+ * 1.4826 (so that it estimates the standard deviation of normal data);
+ * never with fewer than 3 measurements or a MAD of 0.
+ */
+bool sweep_outlier(const struct sweep_stats *s, double x);
+
+/* The CV over which the runs are said to vary. */
+#define SWEEP_CV_WARN 0.05
+
+/* What a bound (--slo) holds down. */
+enum sweep_stat {
+	SWEEP_PERCENTILE = 0,	/* pNN: the NN-th percentile */
+	SWEEP_MAX,		/* max */
+	SWEEP_MEAN,		/* mean (or avg) */
+};
+
+/* One latency bound: "[OP:]STAT<=TIME". */
+struct sweep_bound {
+	const char *text;	/* as given */
+	int op;			/* enum op_kind, or -1: every op together */
+	enum sweep_stat stat;
+	double percentile;	/* SWEEP_PERCENTILE: (0, 100] */
+	double limit_ms;
+};
+
+/*
+ * Parse text ("p99<=20ms", "NTCreateX:p99<=50ms", "Flush:max<=1s"; the
+ * op by either of its names, any case; units ns, us, ms, s) into *b.
+ * Returns 0, or -1 with *err (under mem) saying what is wrong.
+ */
+int sweep_bound_parse(void *mem, const char *text, struct sweep_bound *b,
+		      char **err);
+
+/*
+ * Does every op a bound of o names occur in one of the programs?
+ * Returns 0, or -1 with *err naming the first bound whose op the
+ * loadfiles never run.
+ */
+int sweep_bounds_check(void *mem, const struct dbench_options *o,
+		       struct program *const *progs, unsigned nprogs,
+		       char **err);
+
+/*
+ * Bound b's figure in ms in the --json document doc of a run, and in
+ * *response whether it is the response time (from when each op was
+ * due) rather than the service time.  Returns -1 when the op never ran.
+ */
+double sweep_bound_figure(const struct sweep_bound *b,
+			  const struct dbench_options *o,
+			  struct json_object *doc, bool *response);
+
+/* What a sweep needs from the program (dbench_main()). */
+struct sweep_setup {
+	const struct run_setup *base;	/* opts, programs, backend */
+	/* the program's run hook (supervisor_run, or dbench-mpi's) */
+	int (*run)(void *mem_ctx, const struct run_setup *setup);
+	/* the rank count the client counts are spread over (dbench-mpi), 1
+	 * on one host; and, under MPI, a way to agree on rank 0's value
+	 * (NULL on one host) */
+	unsigned nranks;
+	void (*agree)(int *value);
+};
+
+/*
+ * Run --repeat or --curve as o (setup->base->opts) asks.  Prints a line
+ * per run and the summary; writes --json.  Returns the exit status.
+ */
+int sweep_main(void *mem_ctx, const struct sweep_setup *setup);
+
+/*
+ * Before anything starts: the bounds' ops run by the programs, a
+ * curve's counts a multiple of nranks; *checked = o with the largest
+ * client count a run of the sweep has (for the resource checks).
+ * Returns 0, or -1 with *err.
+ */
+int sweep_check(void *mem, const struct dbench_options *o,
+		struct program *const *progs, unsigned nranks,
+		struct dbench_options *checked, char **err);
+
+/*
+ * Is o a sweep (--repeat N > 1 or --curve)?
+ */
+bool sweep_wanted(const struct dbench_options *o);
+
+#endif

@@ -1,0 +1,229 @@
+/*
+ * sweep.c - the parts every sweep shares: one whole run through the
+ * program's run hook with its result captured (instead of reported: the
+ * sweep prints one line per run and its own summary), the line of a
+ * run, and the --json document that holds every run.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <talloc.h>
+
+#include "report.h"
+#include "report_json.h"
+#include "result.h"
+#include "supervisor.h"
+#include "sweep_private.h"
+#include "report/json_put.h"
+
+/*
+ * The options of one run and where its result goes.  The run layer
+ * hands the report hook the options it was given, so the hook finds
+ * its point from them (the options are the first member).
+ */
+struct sweep_run_opts {
+	struct dbench_options o;
+	struct sweep_point *pt;
+};
+
+/* The report hook of a sweep's run: capture, and say mismatches. */
+static int sweep_capture(void *mem_ctx, const struct dbench_options *o,
+			 const struct run_result *r)
+{
+	struct sweep_run_opts *ro = (struct sweep_run_opts *)
+		((char *)o - offsetof(struct sweep_run_opts, o));
+	struct sweep_point *pt = ro->pt;
+	struct json_object *res, *v;
+	uint64_t ops = 0;
+
+	/* on stderr, as a single run does */
+	fflush(options_text_stream(o));
+	report_mismatches(stderr, mem_ctx, o, r);
+	pt->doc = report_json_build(mem_ctx, o, r);
+	if (pt->doc == NULL) {
+		fprintf(stderr, "dbench: out of memory\n");
+		return -1;
+	}
+	for (unsigned k = 0; k < OP_NUM_MEASURED; k++)
+		ops += r->ops[k].count;
+	pt->seconds = r->seconds;
+	pt->ops_per_s = r->seconds > 0 ? (double)ops / r->seconds : 0;
+	res = NULL;
+	json_object_object_get_ex(pt->doc, "result", &res);
+	v = NULL;
+	if (json_object_object_get_ex(res, "throughput_mb_per_s", &v))
+		pt->mb_per_s = json_object_get_double(v);
+	if (json_object_object_get_ex(res, "ops_per_s", &v))
+		pt->ops_per_s = json_object_get_double(v);
+	return 0;
+}
+
+int sweep_run_point(void *mem, const struct sweep_setup *ss,
+		    unsigned clients, struct sweep_point *pt)
+{
+	struct sweep_run_opts *ro = talloc_zero(mem, struct sweep_run_opts);
+	struct run_setup su = *ss->base;
+	unsigned ranks = ss->nranks > 0 ? ss->nranks : 1;
+	int rc;
+
+	memset(pt, 0, sizeof(*pt));
+	pt->clients = clients * ss->base->opts->clients_per_process;
+	pt->status = 1;
+	if (ro == NULL) {
+		fprintf(stderr, "dbench: out of memory\n");
+		return 1;
+	}
+	ro->o = *ss->base->opts;
+	ro->o.nclients = clients / ranks * ro->o.clients_per_process;
+	ro->pt = pt;
+	su.opts = &ro->o;
+	su.report = sweep_capture;
+	rc = ss->run(ro, &su);
+	talloc_free(ro);
+	pt->status = rc;
+	return rc;
+}
+
+void sweep_point_line(FILE *f, const char *prefix,
+		      const struct sweep_point *pt)
+{
+	fprintf(f, "%s%.2f MB/sec, %.2f ops/sec, %u clients, %.2f s\n",
+		prefix, pt->mb_per_s, pt->ops_per_s, pt->clients, pt->seconds);
+}
+
+struct json_object *sweep_stats_json(const struct sweep_stats *s)
+{
+	struct json_object *j = json_object_new_object();
+
+	put_int(j, "n", s->n);
+	put_num(j, "mean", s->mean, 6);
+	put_num(j, "sd", s->sd, 6);
+	put_num(j, "min", s->min, 6);
+	put_num(j, "max", s->max, 6);
+	put_num(j, "cv_percent", s->cv * 100, 4);
+	put_num(j, "median", s->median, 6);
+	put_num(j, "mad", s->mad, 6);
+	if (s->n > 1) {
+		put_num(j, "t_975", s->t, 6);
+		put_num(j, "ci95_low", s->ci_lo, 6);
+		put_num(j, "ci95_high", s->ci_hi, 6);
+	}
+	return j;
+}
+
+/* doc's member key, deep-copied into top (when present). */
+static void copy_member(struct json_object *top, struct json_object *doc,
+			const char *key)
+{
+	struct json_object *v = NULL, *c = NULL;
+
+	if (doc != NULL && json_object_object_get_ex(doc, key, &v) &&
+	    json_object_deep_copy(v, &c, NULL) == 0)
+		put(top, key, c);
+}
+
+/* The JSON document to stdout (--json -), checked.  Returns 0 or -1. */
+static int json_stdout(struct json_object *doc)
+{
+	const char *text = json_object_to_json_string_ext(doc,
+		JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
+
+	errno = 0;
+	if (text == NULL || fputs(text, stdout) == EOF ||
+	    fputc('\n', stdout) == EOF || fflush(stdout) != 0) {
+		fprintf(stderr, "dbench: writing the JSON document: %s\n",
+			text == NULL ? "out of memory" :
+			strerror(errno ? errno : EIO));
+		return -1;
+	}
+	return 0;
+}
+
+int sweep_write_json(void *mem, const struct dbench_options *o,
+		     const struct sweep_point *const *pts, unsigned n,
+		     const char *key, struct json_object *section)
+{
+	static const char *const header[] = {
+		"schema_version", "tool", "command_line", "options", "host",
+		"directories", "start_time", "end_time", "loadfiles",
+	};
+	struct json_object *top, *first = NULL, *last = NULL;
+	char *err = NULL;
+	int rc;
+
+	if (o->json_path == NULL) {
+		json_object_put(section);
+		return 0;
+	}
+	for (unsigned i = 0; i < n; i++)
+		if (pts[i]->doc != NULL) {
+			first = first != NULL ? first : pts[i]->doc;
+			last = pts[i]->doc;
+		}
+	top = first != NULL ? json_object_new_object() :
+			      report_json_header(o, NULL, NULL, NULL);
+	for (size_t i = 0; first != NULL && i < sizeof(header) /
+						sizeof(header[0]); i++)
+		copy_member(top, strcmp(header[i], "end_time") == 0 ? last :
+				 first, header[i]);
+	if (top == NULL || report_json_attach(top, key, section) != 0) {
+		fprintf(stderr, "dbench: --json: out of memory\n");
+		json_object_put(top);
+		return -1;
+	}
+	if (strcmp(o->json_path, "-") == 0) {
+		rc = json_stdout(top);
+	} else {
+		rc = report_json_write(mem, top, o->json_path, &err);
+		if (rc != 0)
+			fprintf(stderr, "dbench: --json %s\n",
+				err ? err : "out of memory");
+	}
+	json_object_put(top);
+	return rc;
+}
+
+int sweep_check(void *mem, const struct dbench_options *o,
+		struct program *const *progs, unsigned nranks,
+		struct dbench_options *checked, char **err)
+{
+	unsigned most = 0;
+
+	*checked = *o;
+	if (!o->curve)
+		return 0;
+	if (sweep_bounds_check(mem, o, progs, o->nloadfiles, err) != 0)
+		return -1;
+	for (unsigned i = 0; i < o->ncurve_points; i++) {
+		if (o->curve_points[i] % nranks != 0) {
+			*err = talloc_asprintf(mem, "--curve: %u clients "
+					       "cannot be spread evenly over "
+					       "%u ranks (give multiples of "
+					       "%u)", o->curve_points[i],
+					       nranks, nranks);
+			return -1;
+		}
+		most = o->curve_points[i] > most ? o->curve_points[i] : most;
+	}
+	if (o->curve_auto)
+		most = o->curve_max;
+	checked->nclients = most / nranks * o->clients_per_process;
+	if (checked->nclients == 0)
+		checked->nclients = o->clients_per_process;
+	return 0;
+}
+
+bool sweep_wanted(const struct dbench_options *o)
+{
+	return o->repeat > 1 || o->curve;
+}
+
+int sweep_main(void *mem, const struct sweep_setup *ss)
+{
+	if (ss->base->opts->curve)
+		return sweep_curve(mem, ss);
+	return sweep_repeat(mem, ss);
+}

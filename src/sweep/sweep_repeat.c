@@ -1,0 +1,165 @@
+/*
+ * sweep_repeat.c - --repeat N on a load run: the same measurement N
+ * times, each a whole run on fresh trees, a line per run, then mean and
+ * standard deviation, min-max, the coefficient of variation and the 95%
+ * confidence interval of the mean (Student t), with a warning when the
+ * runs vary more than a quiet machine's would.  A run that fails or is
+ * interrupted ends the series; the runs so far are summarised.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <talloc.h>
+
+#include "sweep_private.h"
+#include "report/json_put.h"
+
+/* The metrics summarised, as the text and the JSON name them. */
+enum { M_MBPS, M_OPS, M_N };
+static const char *const metric_key[M_N] = { "mb_per_s", "ops_per_s" };
+static const char *const metric_unit[M_N] = { "MB/sec", "ops/sec" };
+
+static double metric(const struct sweep_point *pt, unsigned m)
+{
+	return m == M_MBPS ? pt->mb_per_s : pt->ops_per_s;
+}
+
+/* The summary line of metric m. */
+static void stats_line(FILE *f, unsigned m, const struct sweep_stats *s)
+{
+	fprintf(f, "%-8s mean %.2f +/- %.2f sd, min %.2f, max %.2f, "
+		"CV %.2f%%", metric_unit[m], s->mean, s->sd, s->min, s->max,
+		s->cv * 100);
+	if (s->n > 1)
+		fprintf(f, ", 95%% CI of the mean %.2f to %.2f", s->ci_lo,
+			s->ci_hi);
+	fprintf(f, "\n");
+}
+
+/*
+ * The warnings of metric m (said on stderr, kept in warn for the JSON):
+ * a CV over SWEEP_CV_WARN, each run beyond 3 MADs of the median.
+ */
+static void stats_warn(void *mem, struct json_object *warn, unsigned m,
+		       const struct sweep_stats *s,
+		       const struct sweep_point *pts, unsigned n)
+{
+	char *w;
+
+	if (s->n > 1 && s->cv > SWEEP_CV_WARN) {
+		w = talloc_asprintf(mem, "%s: CV %.2f%% is over %.0f%%: "
+				    "results vary; was the machine busy?",
+				    metric_unit[m], s->cv * 100,
+				    SWEEP_CV_WARN * 100);
+		if (w != NULL) {
+			fprintf(stderr, "dbench: warning: %s\n", w);
+			add(warn, json_object_new_string(w));
+		}
+	}
+	for (unsigned i = 0; i < n; i++) {
+		if (!sweep_outlier(s, metric(&pts[i], m)))
+			continue;
+		w = talloc_asprintf(mem, "%s: run %u (%.2f) lies beyond 3 "
+				    "MADs of the median (%.2f): results vary; "
+				    "was the machine busy?", metric_unit[m],
+				    i + 1, metric(&pts[i], m), s->median);
+		if (w != NULL) {
+			fprintf(stderr, "dbench: warning: %s\n", w);
+			add(warn, json_object_new_string(w));
+		}
+	}
+}
+
+/*
+ * The summary of the n runs that completed (of pts), printed on f; the
+ * repeats section returned (without the runs).
+ */
+static struct json_object *summarise(void *mem, FILE *f,
+				     const struct dbench_options *o,
+				     const struct sweep_point *pts,
+				     unsigned n)
+{
+	struct json_object *sec = json_object_new_object();
+	struct json_object *st = json_object_new_object();
+	struct json_object *warn = json_object_new_array();
+	double *x = talloc_array(mem, double, n ? n : 1);
+
+	put_int(sec, "requested", o->repeat);
+	put_int(sec, "n", n);
+	if (x == NULL || n == 0) {
+		fprintf(f, "\nNo run completed: no statistics\n");
+	} else {
+		fprintf(f, "\n%u run%s of %u clients, %d s each:\n", n,
+			n > 1 ? "s" : "", pts[0].clients, o->timelimit);
+		for (unsigned m = 0; m < M_N; m++) {
+			struct sweep_stats s;
+
+			for (unsigned i = 0; i < n; i++)
+				x[i] = metric(&pts[i], m);
+			sweep_stats_compute(x, n, &s);
+			stats_line(f, m, &s);
+			put(st, metric_key[m], sweep_stats_json(&s));
+			fflush(f);
+			stats_warn(mem, warn, m, &s, pts, n);
+		}
+	}
+	fflush(f);
+	put(sec, "statistics", st);
+	put(sec, "warnings", warn);
+	return sec;
+}
+
+int sweep_repeat(void *mem, const struct sweep_setup *ss)
+{
+	const struct dbench_options *o = ss->base->opts;
+	struct sweep_point *pts = talloc_zero_array(mem, struct sweep_point,
+						    o->repeat);
+	const struct sweep_point **ptrs = talloc_zero_array(
+		mem, const struct sweep_point *, o->repeat);
+	unsigned ranks = ss->nranks > 0 ? ss->nranks : 1, done = 0;
+	FILE *text = options_text_stream(o);
+	struct json_object *sec, *runs;
+	int rc = 0;
+
+	if (pts == NULL || ptrs == NULL) {
+		fprintf(stderr, "dbench: out of memory\n");
+		return 1;
+	}
+	for (unsigned i = 0; i < o->repeat; i++) {
+		char prefix[64];
+
+		fprintf(text, "\nRun %u of %u\n", i + 1, o->repeat);
+		fflush(text);
+		rc = sweep_run_point(mem, ss, o->nclients /
+				     o->clients_per_process * ranks, &pts[i]);
+		snprintf(prefix, sizeof(prefix), "Run %u of %u: ", i + 1,
+			 o->repeat);
+		if (pts[i].doc != NULL && rc == 0)
+			sweep_point_line(text, prefix, &pts[i]);
+		else
+			fprintf(text, "%sfailed (exit status %d)\n", prefix,
+				rc);
+		fflush(text);
+		if (rc != 0)
+			break;
+		done++;
+	}
+	sec = summarise(mem, text, o, pts, done);
+	for (unsigned i = 0; i < o->repeat; i++)
+		ptrs[i] = &pts[i];
+	if (sweep_save(mem, o, "repeat", sec, ptrs, done + (rc != 0)) != 0 &&
+	    rc == 0)
+		rc = 1;
+	runs = json_object_new_array();
+	for (unsigned i = 0; i < o->repeat; i++)
+		if (pts[i].doc != NULL)
+			add(runs, json_object_get(pts[i].doc));
+	put(sec, "runs", runs);
+	if (sweep_write_json(mem, o, ptrs, o->repeat, "repeats", sec) != 0 &&
+	    rc == 0)
+		rc = 1;
+	for (unsigned i = 0; i < o->repeat; i++)
+		json_object_put(pts[i].doc);
+	return rc;
+}
