@@ -25,6 +25,8 @@ static void judge(const struct dbench_options *o, struct curve_point *cp)
 
 	cp->valid = cp->pt.status == 0 && cp->pt.doc != NULL;
 	cp->broken = -1;
+	for (unsigned i = 0; i < o->nbounds; i++)
+		cp->figure[i] = -1;
 	for (unsigned i = 0; cp->pt.doc != NULL && i < o->nbounds; i++) {
 		bool resp = false;
 

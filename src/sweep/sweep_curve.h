@@ -41,14 +41,4 @@ struct json_object *curve_report(void *mem, FILE *f,
 void curve_attach_results(struct json_object *section,
 			  const struct curve *cv);
 
-/*
- * The overall response time in ms: the area under the mean latency
- * plotted against ops/s, over the points in order of clients up to
- * the last one before the first invalid point, by the trapezoid rule
- * (from zero ops/s at the first point's latency), divided by that
- * point's ops/s.  -1 when there is no such point.  x[i], y[i]: ops/s
- * and mean latency of the n points taken.
- */
-double curve_overall_response(const double *x, const double *y, unsigned n);
-
 #endif

@@ -79,8 +79,13 @@ double sweep_t_cdf(double t, unsigned df)
 
 	if (df == 0 || isnan(t))
 		return NAN;
-	/* P(|T| > |t|) = I_(v / (v + t^2))(v / 2, 1 / 2) */
-	tail = incomplete_beta(v / 2.0, 0.5, v / (v + t * t));
+	/* P(|T| > |t|) = I_(v / (v + t^2))(v / 2, 1 / 2); near t = 0
+	 * that x rounds to 1, so there take 1 - I_(t^2 / (v + t^2))(1 / 2,
+	 * v / 2), whose x keeps its digits */
+	if (t * t < v)
+		tail = 1.0 - incomplete_beta(0.5, v / 2.0, t * t / (v + t * t));
+	else
+		tail = incomplete_beta(v / 2.0, 0.5, v / (v + t * t));
 	return t >= 0 ? 1.0 - tail / 2.0 : tail / 2.0;
 }
 

@@ -29,6 +29,8 @@ static double all_ops(const struct dbench_options *o, struct json_object *doc,
 /* The status word of a point, and the bound that broke after it. */
 static const char *status_of(const struct curve_point *cp)
 {
+	if (cp->pt.status >= 128)
+		return "INTERRUPTED";
 	if (cp->pt.doc == NULL || cp->pt.status != 0)
 		return "FAILED";
 	if (!cp->valid)
@@ -83,6 +85,21 @@ static int bound_width(const struct sweep_bound *b)
 	return w < 10 ? 10 : w;
 }
 
+/* A latency column: the figure, or "-" where there is none. */
+static void latency_cell(FILE *f, int width, double ms)
+{
+	if (ms < 0)
+		fprintf(f, " %*s", width, "-");
+	else
+		fprintf(f, " %*.3f", width, ms);
+}
+
+/* A latency member: the figure, or null. */
+static void put_latency(struct json_object *j, const char *key, double ms)
+{
+	put(j, key, ms >= 0 ? new_num(ms, 6) : NULL);
+}
+
 static void table_print(FILE *f, const struct dbench_options *o,
 			const struct curve_point *const *v, unsigned n)
 {
@@ -96,19 +113,13 @@ static void table_print(FILE *f, const struct dbench_options *o,
 		const struct curve_point *cp = v[i];
 		struct json_object *d = cp->pt.doc;
 
-		fprintf(f, "%8u %10.2f %12.2f %9.3f %9.3f", cp->pt.clients,
-			cp->pt.mb_per_s, cp->pt.ops_per_s,
-			all_ops(o, d, SWEEP_PERCENTILE, 50),
-			all_ops(o, d, SWEEP_PERCENTILE, 99));
-		for (unsigned b = 0; b < o->nbounds; b++) {
-			if (cp->figure[b] < 0)
-				fprintf(f, " %*s", bound_width(&o->bounds[b]),
-					"-");
-			else
-				fprintf(f, " %*.3f",
-					bound_width(&o->bounds[b]),
-					cp->figure[b]);
-		}
+		fprintf(f, "%8u %10.2f %12.2f", cp->pt.clients,
+			cp->pt.mb_per_s, cp->pt.ops_per_s);
+		latency_cell(f, 9, all_ops(o, d, SWEEP_PERCENTILE, 50));
+		latency_cell(f, 9, all_ops(o, d, SWEEP_PERCENTILE, 99));
+		for (unsigned b = 0; b < o->nbounds; b++)
+			latency_cell(f, bound_width(&o->bounds[b]),
+				     cp->figure[b]);
 		fprintf(f, "  %s", status_of(cp));
 		if (cp->broken >= 0)
 			fprintf(f, " (%s)", o->bounds[cp->broken].text);
@@ -130,7 +141,7 @@ static char *bounds_text(void *mem, const struct dbench_options *o)
 	return s;
 }
 
-double curve_overall_response(const double *x, const double *y, unsigned n)
+double sweep_overall_response(const double *x, const double *y, unsigned n)
 {
 	double area = 0, px = 0, py;
 
@@ -200,9 +211,9 @@ static struct json_object *point_json(const struct dbench_options *o,
 	put_int(j, "exit_status", cp->pt.status);
 	put_num(j, "mb_per_s", cp->pt.mb_per_s, 6);
 	put_num(j, "ops_per_s", cp->pt.ops_per_s, 3);
-	put_num(j, "p50_ms", all_ops(o, cp->pt.doc, SWEEP_PERCENTILE, 50), 6);
-	put_num(j, "p99_ms", all_ops(o, cp->pt.doc, SWEEP_PERCENTILE, 99), 6);
-	put_num(j, "mean_ms", all_ops(o, cp->pt.doc, SWEEP_MEAN, 0), 6);
+	put_latency(j, "p50_ms", all_ops(o, cp->pt.doc, SWEEP_PERCENTILE, 50));
+	put_latency(j, "p99_ms", all_ops(o, cp->pt.doc, SWEEP_PERCENTILE, 99));
+	put_latency(j, "mean_ms", all_ops(o, cp->pt.doc, SWEEP_MEAN, 0));
 	put_bool(j, "steady", !cp->unsteady);
 	put_str(j, "broken", cp->broken >= 0 ? o->bounds[cp->broken].text :
 		NULL);
@@ -210,7 +221,7 @@ static struct json_object *point_json(const struct dbench_options *o,
 		struct json_object *e = json_object_new_object();
 
 		put_str(e, "text", o->bounds[b].text);
-		put_num(e, "figure_ms", cp->figure[b], 6);
+		put_latency(e, "figure_ms", cp->figure[b]);
 		put_bool(e, "held", !(cp->figure[b] > o->bounds[b].limit_ms));
 		add(bs, e);
 	}
@@ -248,7 +259,7 @@ static void answer(void *mem, FILE *f, const struct dbench_options *o,
 		x[i] = v[i]->pt.ops_per_s;
 		y[i] = all_ops(o, v[i]->pt.doc, SWEEP_MEAN, 0);
 	}
-	ort = x != NULL && y != NULL ? curve_overall_response(x, y,
+	ort = x != NULL && y != NULL ? sweep_overall_response(x, y,
 		(unsigned)(a + 1)) : -1;
 	fprintf(f, "\n%s\n", line ? line : "");
 	if (ort >= 0)

@@ -1,0 +1,321 @@
+/*
+ * test_sweep.c - the statistics of --repeat against known values (the
+ * Student t quantiles against the standard two-sided 95% table, as
+ * printed e.g. in the NIST/SEMATECH e-Handbook; mean, sd, MAD and the
+ * interval worked by hand), the --slo parser, and the --curve search
+ * driven through a fake run hook whose latency jumps above a known
+ * client count: auto must find exactly that count, a LIST must stop at
+ * the first invalid point, and a failing point must end the curve with
+ * the points so far and the run's status.
+ */
+#include "config.h"
+
+#include <json-c/json.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <talloc.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "talloc_fixture.h"
+#include "histogram.h"
+#include "result.h"
+#include "supervisor.h"
+#include "sweep.h"
+
+static void test_t_quantiles(void **state)
+{
+	/* two-sided 95%: the 0.975 quantile, standard table, 3 decimals */
+	static const struct { unsigned df; double t; } table[] = {
+		{ 1, 12.706 }, { 2, 4.303 }, { 3, 3.182 }, { 4, 2.776 },
+		{ 5, 2.571 }, { 6, 2.447 }, { 7, 2.365 }, { 8, 2.306 },
+		{ 9, 2.262 }, { 10, 2.228 }, { 15, 2.131 }, { 20, 2.086 },
+		{ 29, 2.045 }, { 30, 2.042 }, { 60, 2.000 }, { 100, 1.984 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+		assert_true(fabs(sweep_t_quantile(0.975, table[i].df) -
+				 table[i].t) < 0.0006);
+	/* one-sided 99.5%, df 10: 3.169; the median is 0 */
+	assert_true(fabs(sweep_t_quantile(0.995, 10) - 3.169) < 0.0006);
+	assert_true(fabs(sweep_t_quantile(0.5, 7)) < 1e-9);
+	/* df 1 is Cauchy: CDF(1) = 3/4 exactly */
+	assert_true(fabs(sweep_t_cdf(1.0, 1) - 0.75) < 1e-12);
+	assert_true(isnan(sweep_t_quantile(1.5, 3)));
+	assert_true(isnan(sweep_t_quantile(0.9, 0)));
+}
+
+static void test_stats_known(void **state)
+{
+	const double x[] = { 12, 16, 10, 18, 14 };
+	struct sweep_stats s;
+
+	(void)state;
+	sweep_stats_compute(x, 5, &s);
+	/* mean 14, squared deviations 40 over 4: sd sqrt(10) */
+	assert_int_equal(s.n, 5);
+	assert_true(fabs(s.mean - 14) < 1e-12);
+	assert_true(fabs(s.sd - sqrt(10)) < 1e-12);
+	assert_true(fabs(s.cv - sqrt(10) / 14) < 1e-12);
+	assert_true(s.min == 10 && s.max == 18);
+	assert_true(s.median == 14);
+	assert_true(s.mad == 2);	/* |dev| 2 2 4 4 0: median 2 */
+	/* 14 +- 2.776445 * sqrt(10) / sqrt(5) = 14 +- 3.926486 */
+	assert_true(fabs(s.ci_lo - 10.073514) < 1e-5);
+	assert_true(fabs(s.ci_hi - 17.926486) < 1e-5);
+	/* one value: no spread, the interval is the value */
+	sweep_stats_compute(x, 1, &s);
+	assert_true(s.sd == 0 && s.cv == 0 && s.ci_lo == 12 && s.ci_hi == 12);
+}
+
+static void test_outlier(void **state)
+{
+	const double x[] = { 100, 101, 102, 103, 150 };
+	const double same[] = { 5, 5, 5, 9 };
+	struct sweep_stats s;
+
+	(void)state;
+	/* median 102, MAD 1: 3 scaled MADs are 4.45 */
+	sweep_stats_compute(x, 5, &s);
+	assert_true(sweep_outlier(&s, 150));
+	assert_false(sweep_outlier(&s, 100));
+	assert_false(sweep_outlier(&s, 106));
+	assert_true(sweep_outlier(&s, 107));
+	/* a MAD of 0 flags nothing (the CV says enough) */
+	sweep_stats_compute(same, 4, &s);
+	assert_false(sweep_outlier(&s, 9));
+	/* two runs: no outlier rule */
+	sweep_stats_compute(x + 3, 2, &s);
+	assert_false(sweep_outlier(&s, 150));
+}
+
+static void test_bound_parse(void **state)
+{
+	struct tstate *ts = *state;
+	void *mem = talloc_new(ts->ctx);
+	struct sweep_bound b;
+	char *err = NULL;
+
+	assert_int_equal(sweep_bound_parse(mem, "p99<=20ms", &b, &err), 0);
+	assert_int_equal(b.op, -1);
+	assert_int_equal(b.stat, SWEEP_PERCENTILE);
+	assert_true(b.percentile == 99 && b.limit_ms == 20);
+	assert_int_equal(sweep_bound_parse(mem, "NTCreateX:p99.9<=50ms", &b,
+					   &err), 0);
+	assert_int_equal(b.op, OP_NTCREATEX);
+	assert_true(b.percentile == 99.9 && b.limit_ms == 50);
+	assert_int_equal(sweep_bound_parse(mem, "Flush:max<=1s", &b, &err), 0);
+	assert_int_equal(b.op, OP_FLUSH);
+	assert_true(b.stat == SWEEP_MAX && b.limit_ms == 1000);
+	/* the loadfile spelling, any case; us and mean */
+	assert_int_equal(sweep_bound_parse(mem, "query_path_information:"
+					   "mean<=250us", &b, &err), 0);
+	assert_int_equal(b.op, OP_QPATHINFO);
+	assert_true(b.stat == SWEEP_MEAN && fabs(b.limit_ms - 0.25) < 1e-12);
+	/* refusals say what is wrong */
+	assert_int_equal(sweep_bound_parse(mem, "Frob:p99<=1ms", &b, &err), -1);
+	assert_non_null(strstr(err, "unknown operation 'Frob'"));
+	assert_int_equal(sweep_bound_parse(mem, "p99<=20xs", &b, &err), -1);
+	assert_non_null(strstr(err, "unknown unit 'xs'"));
+	assert_int_equal(sweep_bound_parse(mem, "p101<=20ms", &b, &err), -1);
+	assert_non_null(strstr(err, "101"));
+	assert_int_equal(sweep_bound_parse(mem, "p99=20ms", &b, &err), -1);
+	assert_int_equal(sweep_bound_parse(mem, "p99<=-1ms", &b, &err), -1);
+	assert_int_equal(sweep_bound_parse(mem, "median<=1ms", &b, &err), -1);
+	talloc_free(mem);
+}
+
+/* ---- the curve through a fake run hook ---- */
+
+static unsigned knee;		/* above this many clients: 50 ms */
+static unsigned fail_at;	/* this many clients: the run fails */
+static unsigned ran[64], nran;
+
+static int fake_run(void *mem, const struct run_setup *su)
+{
+	struct run_result *r = result_new(mem);
+	unsigned n = su->opts->nclients;
+	uint64_t lat = n > knee ? 50000000ull : 1000000ull;
+	struct op_stats *op;
+	int rc;
+
+	ran[nran++] = n;
+	if (n == fail_at || r == NULL)
+		return 1;
+	r->seconds = 1;
+	r->nclients = n;
+	r->bytes = (uint64_t)n * 1000000;
+	op = &r->ops[OP_NTCREATEX];
+	for (unsigned i = 0; i < 100; i++) {
+		hist_record(&op->hist, lat);
+		op->count++;
+		op->sum_ns += lat;
+		op->max_ns = lat;
+	}
+	rc = su->report(mem, su->opts, r);
+	talloc_free(r);
+	return rc != 0 ? 1 : 0;
+}
+
+static const char *dirs[] = { "." };
+static const char *loadfiles[] = { "t.txt" };
+static const double pcts[] = { 50, 99 };
+static const char *argv_[] = { "dbench", "--curve" };
+
+/* Run a curve of o (bounds b) and return its JSON section. */
+static struct json_object *curve(void *mem, struct dbench_options *o,
+				 const char *bound, int *rc)
+{
+	struct sweep_bound *b = talloc(mem, struct sweep_bound);
+	char path[] = "/tmp/test_sweep.XXXXXX", *err = NULL;
+	struct run_setup su = { .opts = o, .nprograms = 1 };
+	struct sweep_setup ss = { .base = &su, .run = fake_run, .nranks = 1 };
+	struct json_object *doc, *sec = NULL;
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(sweep_bound_parse(mem, bound, b, &err), 0);
+	o->directories = dirs;
+	o->ndirectories = 1;
+	o->loadfiles = loadfiles;
+	o->nloadfiles = 1;
+	o->backend = "null";
+	o->clients_per_process = 1;
+	o->timelimit = 1;
+	o->percentiles = pcts;
+	o->npercentiles = 2;
+	o->argc = 2;
+	o->argv = argv_;
+	o->curve = true;
+	o->bounds = b;
+	o->nbounds = 1;
+	o->json_path = path;
+	nran = 0;
+	*rc = sweep_main(mem, &ss);
+	doc = json_object_from_file(path);
+	unlink(path);
+	assert_non_null(doc);
+	assert_true(json_object_object_get_ex(doc, "curve", &sec));
+	json_object_get(sec);
+	json_object_put(doc);
+	return sec;
+}
+
+static int64_t get_int(struct json_object *o, const char *key)
+{
+	struct json_object *v = NULL;
+
+	json_object_object_get_ex(o, key, &v);
+	return v != NULL ? json_object_get_int64(v) : -1;
+}
+
+static void test_curve_auto_knee(void **state)
+{
+	struct tstate *ts = *state;
+	void *mem = talloc_new(ts->ctx);
+	struct dbench_options o = { .curve_auto = true, .curve_max = 64 };
+	struct json_object *sec, *pts = NULL;
+	int rc;
+
+	knee = 5;
+	fail_at = 0;
+	sec = curve(mem, &o, "p99<=20ms", &rc);
+	assert_int_equal(rc, 0);
+	/* doubling 1 2 4 8 (broken), bisecting 6 (broken), 5 */
+	assert_int_equal(nran, 6);
+	assert_int_equal(ran[3], 8);
+	assert_int_equal(ran[4], 6);
+	assert_int_equal(ran[5], 5);
+	assert_int_equal(get_int(sec, "answer_clients"), 5);
+	assert_true(json_object_object_get_ex(sec, "points", &pts));
+	assert_int_equal(json_object_array_length(pts), 6);
+	/* in order of clients, each with its whole result */
+	assert_int_equal(get_int(json_object_array_get_idx(pts, 4),
+				 "clients"), 6);
+	assert_non_null(json_object_object_get(
+		json_object_array_get_idx(pts, 0), "result"));
+	json_object_put(sec);
+	/* a knee of 12: 16 breaks; 12 holds, 14 breaks, 13 breaks */
+	knee = 12;
+	sec = curve(mem, &o, "NTCreateX:max<=10ms", &rc);
+	assert_int_equal(get_int(sec, "answer_clients"), 12);
+	json_object_put(sec);
+	/* every point holds up to --curve-max: a lower bound */
+	knee = 1000;
+	o.curve_max = 6;
+	sec = curve(mem, &o, "p99<=20ms", &rc);
+	assert_int_equal(nran, 4);	/* 1 2 4 6 */
+	assert_int_equal(get_int(sec, "answer_clients"), 6);
+	json_object_put(sec);
+	talloc_free(mem);
+}
+
+static void test_curve_list_and_failure(void **state)
+{
+	struct tstate *ts = *state;
+	void *mem = talloc_new(ts->ctx);
+	static const unsigned list[] = { 1, 2, 3, 4 };
+	struct dbench_options o = { .curve_points = list, .ncurve_points = 4 };
+	struct json_object *sec, *pts = NULL, *c = NULL;
+	int rc;
+
+	knee = 2;
+	fail_at = 0;
+	sec = curve(mem, &o, "p99<=20ms", &rc);
+	assert_int_equal(rc, 0);
+	assert_int_equal(nran, 4);	/* a LIST runs every point */
+	assert_int_equal(get_int(sec, "answer_clients"), 2);
+	json_object_put(sec);
+	/* the third point fails: two points and the failed one, status 1 */
+	knee = 10;
+	fail_at = 3;
+	sec = curve(mem, &o, "p99<=20ms", &rc);
+	assert_int_equal(rc, 1);
+	assert_int_equal(nran, 3);
+	assert_true(json_object_object_get_ex(sec, "points", &pts));
+	assert_int_equal(json_object_array_length(pts), 3);
+	assert_string_equal(json_object_get_string(json_object_object_get(
+		json_object_array_get_idx(pts, 2), "status")), "FAILED");
+	assert_true(json_object_object_get_ex(sec, "complete", &c));
+	assert_false(json_object_get_boolean(c));
+	assert_int_equal(get_int(sec, "answer_clients"), 2);
+	json_object_put(sec);
+	talloc_free(mem);
+}
+
+static void test_overall_response(void **state)
+{
+	const double x[] = { 100, 200, 300 }, y[] = { 1, 1, 4 };
+
+	(void)state;
+	/* (100*1 + 100*1 + 100*2.5) / 300 */
+	assert_true(fabs(sweep_overall_response(x, y, 3) - 1.5) < 1e-12);
+	assert_true(fabs(sweep_overall_response(x, y, 1) - 1) < 1e-12);
+	assert_true(sweep_overall_response(x, y, 0) < 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_t_quantiles),
+		cmocka_unit_test(test_stats_known),
+		cmocka_unit_test(test_outlier),
+		cmocka_unit_test_setup_teardown(test_bound_parse, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_curve_auto_knee, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_curve_list_and_failure,
+						setup, teardown),
+		cmocka_unit_test(test_overall_response),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
