@@ -1,0 +1,204 @@
+#!/bin/bash
+# sweep.sh - several runs in one command: --repeat N (a line per run,
+# the statistics, the JSON "repeats" section, the output without it
+# unchanged) and --curve with --slo bounds (a curve over fileio on
+# tmpfs, the bounds refused before anything starts, a point that fails,
+# Ctrl-C mid-curve, three points over a real smbd in a private network
+# namespace).  Each run is short (-t 1 or 2): a few seconds in all, the
+# smbd check about ten.
+if [ -z "$BASH_VERSION" ]; then exec bash "$0" "$@"; fi
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib_session.sh"
+
+need_python() {
+	command -v python3 >/dev/null || skip "python3 is not installed"
+}
+
+# --repeat 3 over -B null: three runs, the statistics of their figures.
+repeat_null() {
+	need_python
+	run_db -B null -t 1 --warmup 0 --repeat 3 --json "$W/r.json" 2
+	assert_rc 0
+	[ "$(grep -Ec '^Run [123] of 3: [0-9.]+ MB/sec, [0-9.]+ ops/sec, 2 clients' "$W/out")" = 3 ] ||
+		fail "expected a line for each of the 3 runs"
+	assert_grep '^MB/sec +mean [0-9.]+ \+/- [0-9.]+ sd, min [0-9.]+, max [0-9.]+, CV [0-9.]+%, 95% CI of the mean [0-9.]+ to [0-9.]+$' \
+		"$W/out" "the MB/sec summary"
+	assert_grep '^ops/sec +mean ' "$W/out" "the ops/sec summary"
+	python3 - "$W/r.json" <<'PY' || fail "the repeats section (see above)"
+import json, math, statistics, sys
+d = json.load(open(sys.argv[1]))
+r = d["repeats"]
+runs = [x["result"]["throughput_mb_per_s"] for x in r["runs"]]
+s = r["statistics"]["mb_per_s"]
+ok = (r["n"] == 3 and len(runs) == 3 and
+      math.isclose(s["mean"], statistics.mean(runs), rel_tol=1e-6) and
+      math.isclose(s["sd"], statistics.stdev(runs), rel_tol=1e-4) and
+      # t(0.975, 2 df) = 4.303 (the standard table)
+      math.isclose(s["ci95_high"] - s["mean"],
+                   4.302653 * s["sd"] / math.sqrt(3), rel_tol=1e-4) and
+      d["tool"]["name"] == "dbench")
+if not ok:
+    print("#", r["n"], runs, s)
+sys.exit(0 if ok else 1)
+PY
+}
+
+# masked: the output without its numbers and the lines that come and go
+# with timing (how many processes were prepared, progress seconds)
+masked() {
+	grep -Ev 'prepared for launch|MB/sec  (warmup|execute)|cleanup' \
+		"$W/out" | sed 's/[0-9][0-9.]*/N/g'
+}
+
+# Without --repeat (or with --repeat 1) the output is today's: the same
+# lines once the numbers are masked.
+repeat_one_unchanged() {
+	run_db -B null --run-once -c "$DATA/basic.txt" 2
+	assert_rc 0
+	masked >plain
+	run_db -B null --run-once --repeat 1 -c "$DATA/basic.txt" 2
+	assert_rc 0
+	masked >one
+	assert_same_lines plain one "--repeat 1's output"
+}
+
+# What does not go with --repeat or --curve: exit 2 before anything.
+sweep_refusals() {
+	run_db -B null --repeat 0 1
+	assert_usage_error "--repeat 0"
+	run_db -B null --repeat 2 --skip-cleanup 1
+	assert_usage_error "--repeat with --skip-cleanup"
+	run_db -B null --repeat 2 --curve=1,2 --slo 'p99<=1s'
+	assert_usage_error "--repeat with --curve"
+	run_db -B null --slo 'p99<=1s' 1
+	assert_usage_error "--slo without --curve"
+	run_db -B null --curve=auto
+	assert_usage_error "--curve=auto without a bound"
+	run_db -B null --curve=1,2 4
+	assert_usage_error "--curve with NUMCLIENTS"
+	run_db -B null --curve=1,x
+	assert_usage_error "--curve with a bad count"
+}
+
+# A malformed bound, or one for an op the loadfile never runs: exit 2,
+# named, before anything starts (no header, no tree).
+bad_bound() {
+	mkdir t
+	run_db -D "$W/t" -c "$DATA/unlink_mismatch.txt" --curve=1 --slo "$1"
+	assert_usage_error "--slo '$1'"
+	assert_grep "$2" "$W/err" "the message"
+	[ -s "$W/out" ] && fail "something started: $(head -n 1 "$W/out")"
+	assert_empty_dir "$W/t" "target"
+}
+
+# A curve over fileio on tmpfs: each point a whole run, the table, the
+# answer, the JSON with each point's result; trees cleaned.
+curve_tmpfs() {
+	need_python
+	mkdir t
+	run_db -D "$W/t" -c "$DATA/basic.txt" -t 1 --warmup 0 --curve=1,2,3 \
+		--slo 'p99<=10s' --slo 'Flush:max<=10s' --json "$W/c.json"
+	assert_rc 0
+	[ "$(grep -c '^Point [123]: [0-9]* clients$' "$W/out")" = 3 ] ||
+		fail "expected a header for each of the 3 points"
+	assert_grep '^ Clients +MB/sec +ops/sec +p50 ms +p99 ms +p99<=10s Flush:max<=10s  Status$' \
+		"$W/out" "the table's header"
+	[ "$(grep -Ec '^ +[123] +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+  VALID$' "$W/out")" = 3 ] ||
+		fail "expected 3 VALID rows"
+	assert_grep '^at least 3 clients within p99<=10s and Flush:max<=10s: [0-9.]+ MB/sec$' \
+		"$W/out" "the answer"
+	assert_grep '^Overall response time [0-9.]+ ms' "$W/out" "the summary figure"
+	assert_empty_dir "$W/t" "target after the curve"
+	python3 - "$W/c.json" <<'PY' || fail "the curve section"
+import json, sys
+c = json.load(open(sys.argv[1]))["curve"]
+p = c["points"]
+sys.exit(0 if [x["clients"] for x in p] == [1, 2, 3] and
+         all(x["status"] == "VALID" and "operations" in x["result"]
+             for x in p) and c["answer_clients"] == 3 and c["complete"]
+         else 1)
+PY
+}
+
+# The second point fails (its second client's loadfile does): the curve
+# ends there, the points so far reported, exit 1, trees cleaned.
+curve_point_fails() {
+	mkdir t
+	run_db -D "$W/t" -c "$DATA/basic.txt,$DATA/unlink_mismatch.txt" \
+		--strict -t 1 --warmup 0 --curve=1,2,3 --slo 'p99<=10s'
+	assert_rc 1
+	assert_grep '^ +1 .* VALID$' "$W/out" "the first point"
+	assert_grep '^ +2 .* FAILED \(exit status 1\)$' "$W/out" "the failed point"
+	assert_no_grep '^Point 3' "$W/out" "a point after the failure"
+	assert_grep '^at most 1 clients within p99<=10s' "$W/out" "the answer"
+	assert_empty_dir "$W/t" "target after the curve"
+}
+
+# Ctrl-C in the second point: exit 130, the points so far in the
+# table, no third point, trees cleaned.
+curve_sigint() {
+	mkdir t
+	start_session -D "$W/t" -c "$DATA/basic.txt" -t 3 --warmup 0 \
+		--curve=1,2,3 --slo 'p99<=10s'
+	wait_for_line '^Point 2: 2 clients$'
+	wait_for_line '^releasing clients' 10
+	sleep 1
+	kill -INT "$BG"
+	wait_exit 30
+	assert_rc 130
+	assert_grep '^ +1 .* VALID$' "$W/out" "the first point"
+	assert_grep '^ +2 .* INTERRUPTED' "$W/out" "the interrupted point"
+	assert_no_grep '^Point 3' "$W/out" "a point after Ctrl-C"
+	assert_empty_dir "$W/t" "target after the curve"
+}
+
+# Three points over a real smbd, both in a network namespace of their
+# own (nothing listens outside it).
+curve_smbd() {
+	"$DBENCH" -B smb 1 2>&1 | grep -q 'built without libsmbclient' &&
+		skip "dbench was built without libsmbclient"
+	unshare -n true 2>/dev/null ||
+		skip "cannot make a network namespace (unshare -n)"
+	command -v ip >/dev/null || skip "ip (iproute2) is not installed"
+	cat >"$W/in-ns.sh" <<'SH'
+ip link set lo up || exit 3
+. "$1/lib_smbd.sh"
+trap 'smbd_stop' EXIT
+smbd_start "$2/srv" >"$2/smbd.msg" || exit $?
+"$3" -B smb --smb-share="//127.0.0.1:$SMBD_PORT/share" \
+	--smb-user="$SMBD_USER%$SMBD_PASS" -c "$4" -t 1 --warmup 0 \
+	--curve=1,2,3 --slo 'p99<=10s' >"$2/out" 2>"$2/err"
+echo $? >"$2/rc"
+SH
+	LAST_CMD="dbench -B smb --curve=1,2,3 (in unshare -n)"
+	timeout -k 5 120 unshare -n bash "$W/in-ns.sh" "$IT_DIR" "$W" \
+		"$DBENCH" "$DATA/basic.txt"
+	case $? in
+	77) skip "$(cat "$W/smbd.msg")" ;;
+	0) ;;
+	*) fail "smbd in the namespace: $(cat "$W/smbd.msg" 2>/dev/null)" ;;
+	esac
+	RC=$(cat "$W/rc")
+	assert_rc 0
+	[ "$(grep -Ec '^ +[123] +[0-9.]+ .*  VALID$' "$W/out")" = 3 ] ||
+		fail "expected 3 VALID points over smbd"
+	assert_grep '^at least 3 clients within p99<=10s' "$W/out" "the answer"
+	assert_no_grep 'dbench-test-1|Test-1' "$W/out" "the password"
+}
+
+check "--repeat 3: a line per run, statistics that match the runs" repeat_null
+check "--repeat 1: the output of a single run" repeat_one_unchanged
+check "--repeat, --curve, --slo: misuse refused with exit 2" sweep_refusals
+check "--slo: an unknown op is refused before anything starts" \
+	bad_bound 'Frob:p99<=1ms' "--slo 'Frob:p99<=1ms': unknown operation 'Frob'"
+check "--slo: an unknown unit is refused" \
+	bad_bound 'p99<=20xs' "unknown unit 'xs'"
+check "--slo: a percentile over 100 is refused" \
+	bad_bound 'p101<=20ms' 'percentile 101 is not above 0 and at most 100'
+check "--slo: an op the loadfile never runs is refused" \
+	bad_bound 'Flush:max<=1s' 'the loadfile never runs Flush'
+check "--curve over fileio on tmpfs: table, answer, JSON, trees cleaned" curve_tmpfs
+check "--curve: a failing point ends the curve, exit 1" curve_point_fails
+check "--curve: Ctrl-C mid-curve, exit 130, trees cleaned" curve_sigint
+check "--curve: three points over smbd in a private network namespace" curve_smbd
+finish
