@@ -77,9 +77,21 @@ struct dbench_options {
 	const char *json_path;		/* NULL: no JSON document; "-":
 					 * stdout (the text goes to stderr) */
 	const char *series_path;	/* NULL: no CSV series */
+	const char *label;		/* --label: save the run to the
+					 * history; NULL: nothing saved */
+	const char *history_path;	/* with label: the database file */
 	int argc;			/* the command line, for the JSON */
 	const char *const *argv;
 };
+
+/*
+ * Is the run's whole result document wanted (--json, or --label, which
+ * saves it)?  Without one, nothing only the document shows is gathered.
+ */
+static inline bool options_wants_document(const struct dbench_options *o)
+{
+	return o->json_path != NULL || o->label != NULL;
+}
 
 /*
  * Where the text (header, progress, report) goes: stdout, or stderr when

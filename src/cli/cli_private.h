@@ -54,6 +54,8 @@ struct raw_options {
 	char *percentiles;
 	char *json;
 	char *series;
+	char *label;
+	char *history;
 	char *dialect;
 	int sync_open, sync_dirs, fsync_writes, xattr, run_once, skip_cleanup;
 	int per_client, machine_readable, no_resolve, stat_check, fake_io;
