@@ -77,6 +77,12 @@ struct dbench_options {
 	const char *json_path;		/* NULL: no JSON document; "-":
 					 * stdout (the text goes to stderr) */
 	const char *series_path;	/* NULL: no CSV series */
+	/* a network backend's server, for the results: the option that
+	 * names it as given (URL passwords masked), the protocol ("smb",
+	 * "nfs", "tbench"), the SMB dialects asked for; NULL: none */
+	const char *server_url;
+	const char *server_protocol;
+	const char *server_smb_protocol;
 	const char *label;		/* --label: save the run to the
 					 * history; NULL: nothing saved */
 	const char *history_path;	/* with label: the database file */
