@@ -59,6 +59,8 @@ struct raw_options {
 	char *percentiles;
 	char *json;
 	char *series;
+	char *label;
+	char *history;
 	char *dialect;
 	int sync_open, sync_dirs, fsync_writes, xattr, run_once, skip_cleanup;
 	int per_client, machine_readable, no_resolve, stat_check, fake_io;
@@ -106,6 +108,12 @@ static inline int usage_error(const char *fmt, ...)
 
 /* Build cp->table from cp->raw and cp->registry.  Returns 0 or -1. */
 int cli_table(void *mem, struct cli_parse *cp);
+
+/*
+ * s with the password of every URL in it (scheme://USER:PASSWORD@HOST)
+ * shown as "***"; a copy under mem (NULL: out of memory).
+ */
+char *cli_mask_url(void *mem, const char *s);
 
 /* Check a load run's options (clients: NUMCLIENTS as given) into *cli.
  * Returns 0 or the exit status of a usage error (said on stderr). */

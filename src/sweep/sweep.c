@@ -47,6 +47,9 @@ static int sweep_capture(void *mem_ctx, const struct dbench_options *o,
 		fprintf(stderr, "dbench: out of memory\n");
 		return -1;
 	}
+	/* what the history keeps has each op's p50 and p99 */
+	if (o->label != NULL)
+		report_json_history_percentiles(pt->doc, r);
 	for (unsigned k = 0; k < OP_NUM_MEASURED; k++)
 		ops += r->ops[k].count;
 	pt->seconds = r->seconds;

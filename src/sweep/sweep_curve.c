@@ -153,7 +153,7 @@ int sweep_curve(void *mem, const struct sweep_setup *ss)
 	struct curve *cv = talloc_zero(mem, struct curve);
 	const struct sweep_point **ptrs;
 	struct json_object *sec;
-	int rc;
+	int rc, saved = 0;
 
 	if (cv == NULL) {
 		fprintf(stderr, "dbench: out of memory\n");
@@ -170,9 +170,7 @@ int sweep_curve(void *mem, const struct sweep_setup *ss)
 		fprintf(stderr, "dbench: out of memory\n");
 		rc = rc != 0 ? rc : 1;
 	} else {
-		if (sweep_save(mem, o, "curve", sec, ptrs, cv->n) != 0 &&
-		    rc == 0)
-			rc = 1;
+		saved = sweep_save(mem, o, "curve", sec, ptrs, cv->n);
 		curve_attach_results(sec, cv);
 		if (sweep_write_json(mem, o, ptrs, cv->n, "curve",
 				     json_object_get(sec)) != 0 && rc == 0)
@@ -181,5 +179,5 @@ int sweep_curve(void *mem, const struct sweep_setup *ss)
 	json_object_put(sec);
 	for (unsigned i = 0; i < cv->n; i++)
 		json_object_put(cv->pts[i].pt.doc);
-	return rc;
+	return rc != 0 ? rc : saved;
 }

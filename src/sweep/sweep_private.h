@@ -54,7 +54,8 @@ int sweep_repeat(void *mem, const struct sweep_setup *setup);
 /* --curve (sweep_curve.c).  Returns the exit status. */
 int sweep_curve(void *mem, const struct sweep_setup *setup);
 
-/* Save the runs as one group in the run history (--label). */
+/* Save the runs as one group in the run history (--label).  Returns
+ * 0, or HISTORY_EXIT_SAVE_FAILED (said on stderr). */
 int sweep_save(void *mem, const struct dbench_options *o, const char *kind,
 	       struct json_object *summary,
 	       const struct sweep_point *const *pts, unsigned n);

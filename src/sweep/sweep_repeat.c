@@ -120,7 +120,7 @@ int sweep_repeat(void *mem, const struct sweep_setup *ss)
 	unsigned ranks = ss->nranks > 0 ? ss->nranks : 1, done = 0;
 	FILE *text = options_text_stream(o);
 	struct json_object *sec, *runs;
-	int rc = 0;
+	int rc = 0, saved;
 
 	if (pts == NULL || ptrs == NULL) {
 		fprintf(stderr, "dbench: out of memory\n");
@@ -148,9 +148,7 @@ int sweep_repeat(void *mem, const struct sweep_setup *ss)
 	sec = summarise(mem, text, o, pts, done);
 	for (unsigned i = 0; i < o->repeat; i++)
 		ptrs[i] = &pts[i];
-	if (sweep_save(mem, o, "repeat", sec, ptrs, done + (rc != 0)) != 0 &&
-	    rc == 0)
-		rc = 1;
+	saved = sweep_save(mem, o, "repeat", sec, ptrs, done + (rc != 0));
 	runs = json_object_new_array();
 	for (unsigned i = 0; i < o->repeat; i++)
 		if (pts[i].doc != NULL)
@@ -161,5 +159,5 @@ int sweep_repeat(void *mem, const struct sweep_setup *ss)
 		rc = 1;
 	for (unsigned i = 0; i < o->repeat; i++)
 		json_object_put(pts[i].doc);
-	return rc;
+	return rc != 0 ? rc : saved;
 }

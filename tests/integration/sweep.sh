@@ -186,6 +186,24 @@ SH
 	assert_no_grep 'dbench-test-1|Test-1' "$W/out" "the password"
 }
 
+# --label: the runs of a repeat and of a curve saved as one group each.
+sweep_saved() {
+	command -v sqlite3 >/dev/null || skip "sqlite3 is not installed"
+	run_db -B null -t 1 --warmup 0 --repeat 2 --label rep \
+		--history "$W/h.sqlite" 1
+	assert_rc 0
+	run_db -B null -t 1 --warmup 0 --curve=1,2 --slo 'p99<=10s' \
+		--label cur --history "$W/h.sqlite"
+	assert_rc 0
+	sqlite3 "$W/h.sqlite" "SELECT g.kind, g.label, count(r.id),
+		json_extract(g.summary_json, '$.n') IS NOT NULL,
+		json_extract(g.summary_json, '$.answer_clients')
+		FROM groups g JOIN runs r ON r.group_id = g.id
+		GROUP BY g.id ORDER BY g.id" >groups
+	printf '%s\n' 'repeat|rep|2|1|' 'curve|cur|2|0|2' >expected
+	assert_same_lines expected groups "the groups saved"
+}
+
 check "--repeat 3: a line per run, statistics that match the runs" repeat_null
 check "--repeat 1: the output of a single run" repeat_one_unchanged
 check "--repeat, --curve, --slo: misuse refused with exit 2" sweep_refusals
@@ -201,4 +219,5 @@ check "--curve over fileio on tmpfs: table, answer, JSON, trees cleaned" curve_t
 check "--curve: a failing point ends the curve, exit 1" curve_point_fails
 check "--curve: Ctrl-C mid-curve, exit 130, trees cleaned" curve_sigint
 check "--curve: three points over smbd in a private network namespace" curve_smbd
+check "--label: a repeat and a curve saved as one group each" sweep_saved
 finish
