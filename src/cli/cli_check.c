@@ -379,7 +379,8 @@ int cli_resolve_options(void *mem, const struct cli_parse *cp,
 		return rc;
 	if ((rc = cli_sweep_options(mem, raw, o)) != 0)
 		return rc;
-	if ((rc = result_options(mem, raw, o)) != 0)
+	if ((rc = result_options(mem, raw, o)) != 0 ||
+	    (rc = cli_sweep_percentiles(mem, o)) != 0)
 		return rc;
 	if (raw->series != NULL &&
 	    (rc = check_output_file(mem, "--series", raw->series)) != 0)

@@ -129,6 +129,11 @@ int cli_disk_test_options(void *mem, const struct cli_parse *cp,
 int cli_sweep_options(void *mem, const struct raw_options *raw,
 		      struct dbench_options *o);
 
+/* A curve: the percentiles of its table and of its bounds added to
+ * o's, so that every run's document has them (response times come
+ * with those only).  Returns 0 or 1 (out of memory). */
+int cli_sweep_percentiles(void *mem, struct dbench_options *o);
+
 /* -B, its options and -T into *o and *out.  Returns 0 or the exit
  * status. */
 int cli_backend_options(void *mem, const struct cli_parse *cp,

@@ -22,6 +22,13 @@ static int cmp_unsigned(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 /* --curve=LIST: ascending distinct counts.  Returns 0 or the status. */
 static int curve_list(void *mem, const char *text, struct dbench_options *o)
 {
@@ -74,6 +81,33 @@ static int slo_options(void *mem, const struct raw_options *raw,
 	}
 	o->bounds = b;
 	o->nbounds = raw->nslo;
+	return 0;
+}
+
+int cli_sweep_percentiles(void *mem, struct dbench_options *o)
+{
+	double *v;
+	unsigned n = 0;
+
+	if (!o->curve)
+		return 0;
+	v = talloc_array(mem, double, o->npercentiles + o->nbounds + 2);
+	if (v == NULL)
+		return 1;
+	/* the table's p50 and p99, each bound's; ascending and distinct */
+	v[n++] = 50;
+	v[n++] = 99;
+	for (unsigned i = 0; i < o->npercentiles; i++)
+		v[n++] = o->percentiles[i];
+	for (unsigned i = 0; i < o->nbounds; i++)
+		if (o->bounds[i].stat == SWEEP_PERCENTILE)
+			v[n++] = o->bounds[i].percentile;
+	qsort(v, n, sizeof(*v), cmp_double);
+	o->npercentiles = 0;
+	for (unsigned i = 0; i < n; i++)
+		if (o->npercentiles == 0 || v[i] != v[o->npercentiles - 1])
+			v[o->npercentiles++] = v[i];
+	o->percentiles = v;
 	return 0;
 }
 

@@ -248,6 +248,12 @@ static struct json_object *latency_of(struct json_object *op, bool *response)
 	return op;
 }
 
+/* Does op's latency object have histogram buckets to merge? */
+static bool has_buckets(struct json_object *lat)
+{
+	return result_get(result_get(lat, "histogram"), "buckets") != NULL;
+}
+
 double sweep_bound_figure(const struct sweep_bound *b,
 			  const struct dbench_options *o,
 			  struct json_object *doc, bool *response)
@@ -256,7 +262,7 @@ double sweep_bound_figure(const struct sweep_bound *b,
 	void *tmp = talloc_new(NULL);
 	struct bucket *v = NULL;
 	size_t n = 0, len;
-	double max = -1, sum = 0, count = 0, fig = -1;
+	double max = -1, sum = 0, count = 0, fig = -1, pmax = -1;
 	const char *want = b->op >= 0 ? report_op_name(o, (unsigned)b->op) :
 					NULL;
 
@@ -266,23 +272,34 @@ double sweep_bound_figure(const struct sweep_bound *b,
 	for (size_t i = 0; tmp != NULL && i < len; i++) {
 		struct json_object *op = json_object_array_get_idx(ops, i);
 		struct json_object *lat;
-		double c = result_num(op, "count", 0);
+		double c;
 
 		if (want != NULL && strcmp(result_str(op, "name", ""), want))
 			continue;
+		lat = latency_of(op, response);
+		c = result_num(lat, "count", 0);
 		if (c <= 0)
 			continue;
-		lat = latency_of(op, response);
 		max = fmax(max, result_num(lat, "max_ms", 0));
 		sum += c * result_num(lat, "avg_ms", 0);
 		count += c;
-		if (b->stat == SWEEP_PERCENTILE && gather(tmp, lat, &v, &n))
-			count = 0;
+		if (b->stat != SWEEP_PERCENTILE)
+			continue;
+		/* response times come with their percentiles only: over
+		 * several ops the largest of theirs (never an understatement) */
+		if (has_buckets(lat)) {
+			if (gather(tmp, lat, &v, &n) != 0)
+				count = 0;
+		} else {
+			pmax = fmax(pmax, result_op_percentile(lat,
+							       b->percentile));
+		}
 	}
 	if (count > 0)
 		fig = b->stat == SWEEP_MAX ? max :
 		      b->stat == SWEEP_MEAN ? sum / count :
-		      bucket_percentile(v, n, b->percentile, max);
+		      n > 0 ? fmax(pmax, bucket_percentile(v, n, b->percentile,
+							   max)) : pmax;
 	talloc_free(tmp);
 	return fig;
 }

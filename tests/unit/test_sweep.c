@@ -291,6 +291,44 @@ static void test_curve_list_and_failure(void **state)
 	talloc_free(mem);
 }
 
+/* A bound reads the response time where the document has one (ops due
+ * on a schedule), and says so. */
+static void test_bound_response(void **state)
+{
+	struct tstate *ts = *state;
+	void *mem = talloc_new(ts->ctx);
+	struct dbench_options o = { .dialect = DIALECT_400 };
+	const char *text =
+		"{\"operations\": ["
+		" {\"name\": \"NTCreateX\", \"count\": 10, \"avg_ms\": 1,"
+		"  \"max_ms\": 2, \"histogram\": {\"buckets\": [[1000000, 1007813, 10]]},"
+		"  \"response\": {\"count\": 10, \"avg_ms\": 30, \"max_ms\": 90,"
+		"   \"percentiles\": [{\"percentile\": 99, \"ms\": 80}]}},"
+		" {\"name\": \"Close\", \"count\": 10, \"avg_ms\": 1,"
+		"  \"max_ms\": 3, \"histogram\": {\"buckets\": [[1000000, 1007813, 10]]},"
+		"  \"response\": {\"count\": 10, \"avg_ms\": 10, \"max_ms\": 40,"
+		"   \"percentiles\": [{\"percentile\": 99, \"ms\": 35}]}}]}";
+	struct json_object *doc = json_tokener_parse(text);
+	struct sweep_bound b;
+	char *err = NULL;
+	bool resp = false;
+
+	assert_non_null(doc);
+	assert_int_equal(sweep_bound_parse(mem, "p99<=20ms", &b, &err), 0);
+	/* over every op: the largest of the ops' p99 response times */
+	assert_true(sweep_bound_figure(&b, &o, doc, &resp) == 80);
+	assert_true(resp);
+	assert_int_equal(sweep_bound_parse(mem, "Close:max<=1s", &b, &err), 0);
+	assert_true(sweep_bound_figure(&b, &o, doc, &resp) == 40);
+	assert_int_equal(sweep_bound_parse(mem, "mean<=1s", &b, &err), 0);
+	assert_true(sweep_bound_figure(&b, &o, doc, &resp) == 20);
+	/* an op that did not run: no figure */
+	assert_int_equal(sweep_bound_parse(mem, "Flush:max<=1s", &b, &err), 0);
+	assert_true(sweep_bound_figure(&b, &o, doc, &resp) < 0);
+	json_object_put(doc);
+	talloc_free(mem);
+}
+
 static void test_overall_response(void **state)
 {
 	const double x[] = { 100, 200, 300 }, y[] = { 1, 1, 4 };
@@ -314,6 +352,8 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_curve_list_and_failure,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_bound_response, setup,
+						teardown),
 		cmocka_unit_test(test_overall_response),
 	};
 
