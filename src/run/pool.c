@@ -350,9 +350,13 @@ unsigned pool_reap(void *mem, struct run *run, bool block)
 	return run->alive;
 }
 
+/* what the handlers replaced: restored after the run (a program that
+ * runs several, --repeat and --curve, keeps its own between them) */
+static struct sigaction saved_int, saved_term, saved_hup, saved_pipe;
+
 static void install_handlers(void)
 {
-	struct sigaction sa;
+	struct sigaction sa, ign;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = on_signal;
@@ -362,20 +366,23 @@ static void install_handlers(void)
 	sigaddset(&sa.sa_mask, SIGINT);
 	sigaddset(&sa.sa_mask, SIGTERM);
 	sigaddset(&sa.sa_mask, SIGHUP);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGINT, &sa, &saved_int);
+	sigaction(SIGTERM, &sa, &saved_term);
+	sigaction(SIGHUP, &sa, &saved_hup);
 	/* a reader that goes away (dbench | head) must not kill the parent
 	 * before the clients have cleaned up: writes then just fail */
-	signal(SIGPIPE, SIG_IGN);
+	memset(&ign, 0, sizeof(ign));
+	ign.sa_handler = SIG_IGN;
+	sigemptyset(&ign.sa_mask);
+	sigaction(SIGPIPE, &ign, &saved_pipe);
 }
 
 static void restore_handlers(void)
 {
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
-	signal(SIGPIPE, SIG_DFL);
+	sigaction(SIGINT, &saved_int, NULL);
+	sigaction(SIGTERM, &saved_term, NULL);
+	sigaction(SIGHUP, &saved_hup, NULL);
+	sigaction(SIGPIPE, &saved_pipe, NULL);
 }
 
 void pool_kill(struct run *run, int sig)

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -18,6 +19,28 @@
 #include "supervisor.h"
 #include "sweep_private.h"
 #include "report/json_put.h"
+
+/* A stop request (SIGINT, SIGTERM, SIGHUP) between two runs: each run
+ * handles its own (the pool's handlers), and gives these back after. */
+static volatile sig_atomic_t between_signal;
+
+static void on_signal_between(int sig)
+{
+	between_signal = sig;
+}
+
+/* Catch (on) or give back (off) the stop signals between runs. */
+static void between_handlers(bool on)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on ? on_signal_between : SIG_DFL;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
 
 /*
  * The options of one run and where its result goes.  The run layer
@@ -75,6 +98,11 @@ int sweep_run_point(void *mem, const struct sweep_setup *ss,
 	memset(pt, 0, sizeof(*pt));
 	pt->clients = clients * ss->base->opts->clients_per_process;
 	pt->status = 1;
+	if (between_signal != 0) {
+		/* stopped before this run began: it does not start */
+		pt->status = 128 + between_signal;
+		return pt->status;
+	}
 	if (ro == NULL) {
 		fprintf(stderr, "dbench: out of memory\n");
 		return 1;
@@ -226,7 +254,12 @@ bool sweep_wanted(const struct dbench_options *o)
 
 int sweep_main(void *mem, const struct sweep_setup *ss)
 {
-	if (ss->base->opts->curve)
-		return sweep_curve(mem, ss);
-	return sweep_repeat(mem, ss);
+	int rc;
+
+	between_signal = 0;
+	between_handlers(true);
+	rc = ss->base->opts->curve ? sweep_curve(mem, ss) :
+				     sweep_repeat(mem, ss);
+	between_handlers(false);
+	return rc;
 }
