@@ -24,9 +24,15 @@ repeat_null() {
 	assert_grep '^MB/sec +mean [0-9.]+ \+/- [0-9.]+ sd, min [0-9.]+, max [0-9.]+, CV [0-9.]+%, 95% CI of the mean [0-9.]+ to [0-9.]+$' \
 		"$W/out" "the MB/sec summary"
 	assert_grep '^ops/sec +mean ' "$W/out" "the ops/sec summary"
-	python3 - "$W/r.json" <<'PY' || fail "the repeats section (see above)"
+	python3 - "$W/r.json" "$SRCDIR/doc/dbench-result.schema.json" <<'PY' ||
+		fail "the repeats section (see above)"
 import json, math, statistics, sys
 d = json.load(open(sys.argv[1]))
+try:  # the schema, where python3-jsonschema is installed
+    import jsonschema
+    jsonschema.validate(d, json.load(open(sys.argv[2])))
+except ImportError:
+    pass
 r = d["repeats"]
 runs = [x["result"]["throughput_mb_per_s"] for x in r["runs"]]
 s = r["statistics"]["mb_per_s"]
@@ -109,9 +115,16 @@ curve_tmpfs() {
 		"$W/out" "the answer"
 	assert_grep '^Overall response time [0-9.]+ ms' "$W/out" "the summary figure"
 	assert_empty_dir "$W/t" "target after the curve"
-	python3 - "$W/c.json" <<'PY' || fail "the curve section"
+	python3 - "$W/c.json" "$SRCDIR/doc/dbench-result.schema.json" <<'PY' ||
+		fail "the curve section"
 import json, sys
-c = json.load(open(sys.argv[1]))["curve"]
+d = json.load(open(sys.argv[1]))
+try:  # the schema, where python3-jsonschema is installed
+    import jsonschema
+    jsonschema.validate(d, json.load(open(sys.argv[2])))
+except ImportError:
+    pass
+c = d["curve"]
 p = c["points"]
 sys.exit(0 if [x["clients"] for x in p] == [1, 2, 3] and
          all(x["status"] == "VALID" and "operations" in x["result"]
