@@ -24,8 +24,8 @@ repeat_null() {
 	assert_grep '^MB/sec +mean [0-9.]+ \+/- [0-9.]+ sd, min [0-9.]+, max [0-9.]+, CV [0-9.]+%, 95% CI of the mean [0-9.]+ to [0-9.]+$' \
 		"$W/out" "the MB/sec summary"
 	assert_grep '^ops/sec +mean ' "$W/out" "the ops/sec summary"
-	python3 - "$W/r.json" "$SRCDIR/doc/dbench-result.schema.json" <<'PY' ||
-		fail "the repeats section (see above)"
+	SCHEMA=$SRCDIR/doc/dbench-result.schema.json
+	python3 - "$W/r.json" "$SCHEMA" <<'PY' || fail "the repeats section"
 import json, math, statistics, sys
 d = json.load(open(sys.argv[1]))
 try:  # the schema, where python3-jsonschema is installed
@@ -115,8 +115,8 @@ curve_tmpfs() {
 		"$W/out" "the answer"
 	assert_grep '^Overall response time [0-9.]+ ms' "$W/out" "the summary figure"
 	assert_empty_dir "$W/t" "target after the curve"
-	python3 - "$W/c.json" "$SRCDIR/doc/dbench-result.schema.json" <<'PY' ||
-		fail "the curve section"
+	SCHEMA=$SRCDIR/doc/dbench-result.schema.json
+	python3 - "$W/c.json" "$SCHEMA" <<'PY' || fail "the curve section"
 import json, sys
 d = json.load(open(sys.argv[1]))
 try:  # the schema, where python3-jsonschema is installed
