@@ -14,8 +14,9 @@ struct json_object;
  * Read and parse path ("-": standard input, read to its end and left
  * open), and check that it is a dbench result this code understands
  * (schema_version <= REPORT_JSON_SCHEMA_VERSION, tool.name "dbench", and
- * either a result and an operations array (a load run) or a disk_test
- * section with a directories array (dbench --disk-test)).  Returns the
+ * either a result and an operations array (a load run), a disk_test
+ * section with a directories array (dbench --disk-test) or a curve
+ * section with a points array (dbench --curve)).  Returns the
  * document (release with json_object_put()), or NULL with *err (under
  * mem_ctx), one line starting with the file name (result_file_name()):
  * unreadable, empty, truncated or invalid JSON, not a dbench result, or
@@ -29,6 +30,10 @@ const char *result_file_name(const char *path);
 /* Is doc (as result_load() accepted it) a disk test rather than a load
  * run? */
 bool result_is_disktest(struct json_object *doc);
+
+/* Is doc (as result_load() accepted it) a load curve (dbench --curve),
+ * whose points hold the runs' documents? */
+bool result_is_curve(struct json_object *doc);
 
 /* Member key of o (which may be NULL); NULL if absent. */
 struct json_object *result_get(struct json_object *o, const char *key);

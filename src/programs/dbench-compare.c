@@ -566,6 +566,12 @@ static int load_all(void *mem, struct table *t, const struct args *a,
 				err ? err : a->files[i]);
 			return 1;
 		}
+		if (result_is_curve(docs[i])) {
+			fprintf(stderr, "dbench-compare: %s is a load curve "
+				"(dbench --curve): dbench-plot draws curves "
+				"side by side\n", result_file_name(a->files[i]));
+			return 1;
+		}
 		t->head[i] = i < a->nlabels ? talloc_strdup(t, a->labels[i]) :
 					      result_label(t, docs[i]);
 	}

@@ -407,6 +407,13 @@ static void remove_scratch(void *mem, const char *tmp, unsigned ndocs)
 		if (q != NULL)
 			unlink(q);
 	}
+	/* load curves (plot_curve.c) */
+	for (unsigned i = 0; i < ndocs; i++) {
+		char *c = talloc_asprintf(mem, "%s/curve_%u.dat", tmp, i);
+
+		if (c != NULL)
+			unlink(c);
+	}
 	rmdir(tmp);
 }
 
@@ -562,6 +569,10 @@ static char *chart_title(struct plot *p)
 		return gp_quote(p->mem, talloc_asprintf(p->mem, "dbench "
 			"--disk-test %s, %s", label ? label : "",
 			result_str(p->doc, "start_time", "")));
+	if (result_is_curve(p->doc))
+		return gp_quote(p->mem, talloc_asprintf(p->mem, "dbench "
+			"--curve %s, %s", label ? label : "",
+			result_str(p->doc, "start_time", "")));
 	return gp_quote(p->mem, talloc_asprintf(p->mem, "dbench %s, "
 		"%.0f client%s, %s", label ? label : "", nclients,
 		nclients == 1 ? "" : "s", result_str(p->doc, "start_time", "")));
@@ -578,7 +589,8 @@ static int write_script(struct plot *p, const char *script)
 	}
 	fprintf(p->gp, "set terminal pngcairo size 1000,600 font 'sans,10' "
 		"noenhanced\n");
-	if (result_is_disktest(p->doc) ? plot_disktest(p) != 0 :
+	if (result_is_curve(p->doc) ? plot_curve(p) != 0 :
+	    result_is_disktest(p->doc) ? plot_disktest(p) != 0 :
 	    p->ndocs > 1 ? plot_multi_throughput(p) != 0 ||
 			   plot_multi_percentiles(p) != 0 :
 	    plot_throughput(p) != 0 || plot_percentiles(p) != 0 ||
@@ -627,7 +639,9 @@ static int draw(struct plot *p, const char *gnuplot, const char *file,
 			p->ndocs > 1 ? " and the others" : "");
 		goto scratch;
 	}
-	if (result_is_disktest(p->doc))
+	if (result_is_curve(p->doc))
+		printf("%s/curve.png\n", outdir);
+	else if (result_is_disktest(p->doc))
 		printf("%s/disk_test.png\n", outdir);
 	else if (p->ndocs > 1)
 		printf("%s/throughput.png\n%s/latency_percentiles.png\n",
@@ -663,6 +677,14 @@ static int load_all(struct plot *p, const struct plot_args *a)
 			return 1;
 		}
 		p->ndocs = i + 1;
+		if (result_is_curve(p->docs[i]) !=
+		    result_is_curve(p->docs[0])) {
+			fprintf(stderr, "dbench-plot: %s and %s: a load curve "
+				"(dbench --curve) goes on a chart with other "
+				"curves only\n", result_file_name(a->files[0]),
+				result_file_name(a->files[i]));
+			return 1;
+		}
 		if (result_is_disktest(p->docs[i]) !=
 		    result_is_disktest(p->docs[0])) {
 			unsigned dt = result_is_disktest(p->docs[i]) ? i : 0;

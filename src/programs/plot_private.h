@@ -1,7 +1,7 @@
 /*
  * plot_private.h - what dbench-plot.c (one result's charts),
- * plot_multi.c (several results on the same charts) and plot_disktest.c
- * (disk tests) share: the state of
+ * plot_multi.c (several results on the same charts), plot_disktest.c
+ * (disk tests) and plot_curve.c (load curves) share: the state of
  * a drawing, gnuplot quoting and the data writers both use.
  */
 #ifndef DBENCH_PLOT_PRIVATE_H
@@ -77,5 +77,9 @@ int plot_multi_percentiles(struct plot *p);
 /* disk_test.png: a bar per measurement and directory (of every result:
  * with several, named by the run's label or host and start time). */
 int plot_disktest(struct plot *p);
+
+/* curve.png: load curves (dbench --curve): MB/s and p99 against clients,
+ * the bounds as lines, invalid points marked. */
+int plot_curve(struct plot *p);
 
 #endif

@@ -105,6 +105,11 @@ const char *result_file_name(const char *path)
 	return strcmp(path, "-") == 0 ? "standard input" : path;
 }
 
+bool result_is_curve(struct json_object *doc)
+{
+	return is_array(result_get(result_get(doc, "curve"), "points"));
+}
+
 bool result_is_disktest(struct json_object *doc)
 {
 	struct json_object *dt = result_get(doc, "disk_test");
@@ -184,12 +189,13 @@ struct json_object *result_load(void *mem_ctx, const char *path, char **err)
 				       "invalid");
 		goto bad;
 	}
-	if (!result_is_disktest(doc) &&
+	if (!result_is_disktest(doc) && !result_is_curve(doc) &&
 	    (result_get(doc, "result") == NULL ||
 	     !is_array(result_get(doc, "operations")))) {
 		*err = talloc_asprintf(mem_ctx, "%s: not a dbench result "
 				       "(neither \"result\" and "
-				       "\"operations\" nor \"disk_test\")",
+				       "\"operations\" nor \"disk_test\" "
+				       "nor \"curve\")",
 				       name);
 		goto bad;
 	}

@@ -90,19 +90,21 @@ static struct json_object *summarise(void *mem, FILE *f,
 	if (x == NULL || n == 0) {
 		fprintf(f, "\nNo run completed: no statistics\n");
 	} else {
+		struct sweep_stats s[M_N];
+
 		fprintf(f, "\n%u run%s of %u clients, %d s each:\n", n,
 			n > 1 ? "s" : "", pts[0].clients, o->timelimit);
 		for (unsigned m = 0; m < M_N; m++) {
-			struct sweep_stats s;
-
 			for (unsigned i = 0; i < n; i++)
 				x[i] = metric(&pts[i], m);
-			sweep_stats_compute(x, n, &s);
-			stats_line(f, m, &s);
-			put(st, metric_key[m], sweep_stats_json(&s));
-			fflush(f);
-			stats_warn(mem, warn, m, &s, pts, n);
+			sweep_stats_compute(x, n, &s[m]);
+			stats_line(f, m, &s[m]);
+			put(st, metric_key[m], sweep_stats_json(&s[m]));
 		}
+		/* the table first, then what to think of it */
+		fflush(f);
+		for (unsigned m = 0; m < M_N; m++)
+			stats_warn(mem, warn, m, &s[m], pts, n);
 	}
 	fflush(f);
 	put(sec, "statistics", st);

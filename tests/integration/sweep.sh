@@ -10,6 +10,8 @@ if [ -z "$BASH_VERSION" ]; then exec bash "$0" "$@"; fi
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_session.sh"
 
+BINDIR=$(dirname "$DBENCH")
+
 need_python() {
 	command -v python3 >/dev/null || skip "python3 is not installed"
 }
@@ -21,7 +23,7 @@ repeat_null() {
 	assert_rc 0
 	[ "$(grep -Ec '^Run [123] of 3: [0-9.]+ MB/sec, [0-9.]+ ops/sec, 2 clients' "$W/out")" = 3 ] ||
 		fail "expected a line for each of the 3 runs"
-	assert_grep '^MB/sec +mean [0-9.]+ \+/- [0-9.]+ sd, min [0-9.]+, max [0-9.]+, CV [0-9.]+%, 95% CI of the mean [0-9.]+ to [0-9.]+$' \
+	assert_grep '^MB/sec +mean [0-9.]+ \+/- [0-9.]+ sd, min [0-9.]+, max [0-9.]+, CV [0-9.]+%, 95% CI of the mean -?[0-9.]+ to [0-9.]+$' \
 		"$W/out" "the MB/sec summary"
 	assert_grep '^ops/sec +mean ' "$W/out" "the ops/sec summary"
 	SCHEMA=$SRCDIR/doc/dbench-result.schema.json
@@ -133,6 +135,36 @@ sys.exit(0 if [x["clients"] for x in p] == [1, 2, 3] and
 PY
 }
 
+# dbench-plot draws a curve: curve.png (a PNG), named on stdout; the
+# script has a line per bound; a curve and a load run do not mix.
+curve_plot() {
+	command -v gnuplot >/dev/null 2>&1 ||
+		skip "gnuplot is not installed (Debian: gnuplot-nox)"
+	run_db -B null -t 1 --warmup 0 --curve=1,2 --slo 'p99<=10s' \
+		--slo 'NTCreateX:max<=1ns' --json "$W/c.json"
+	assert_rc 0
+	run_db -B null -t 1 --warmup 0 --json "$W/one.json" 1
+	real=$(command -v gnuplot)
+	printf '#!/bin/sh\ncp "$1" "%s/plot.gp" && exec "%s" "$1"\n' "$W" \
+		"$real" >gp-keep
+	chmod +x gp-keep
+	LAST_CMD="dbench-plot c.json -o png"
+	GNUPLOT=$W/gp-keep "$BINDIR/dbench-plot" c.json -o png >"$W/out" 2>"$W/err"
+	RC=$?
+	assert_rc 0
+	assert_eq "png/curve.png" "$(cat "$W/out")" "the chart named"
+	[ "$(head -c 4 png/curve.png | od -An -tx1 | tr -d ' ')" = 89504e47 ] ||
+		fail "png/curve.png is not a PNG"
+	assert_grep 'bound p99<=10s' plot.gp "the first bound's line"
+	assert_grep 'bound NTCreateX:max<=1ns' plot.gp "the second bound's line"
+	LAST_CMD="dbench-plot c.json one.json"
+	"$BINDIR/dbench-plot" c.json one.json -o png2 >"$W/out" 2>"$W/err"
+	RC=$?
+	assert_rc 1
+	assert_grep 'a load curve .* goes on a chart with other curves only' \
+		"$W/err" "the refusal"
+}
+
 # The second point fails (its second client's loadfile does): the curve
 # ends there, the points so far reported, exit 1, trees cleaned.
 curve_point_fails() {
@@ -229,6 +261,7 @@ check "--slo: a percentile over 100 is refused" \
 check "--slo: an op the loadfile never runs is refused" \
 	bad_bound 'Flush:max<=1s' 'the loadfile never runs Flush'
 check "--curve over fileio on tmpfs: table, answer, JSON, trees cleaned" curve_tmpfs
+check "dbench-plot: a curve's chart, the bounds as lines" curve_plot
 check "--curve: a failing point ends the curve, exit 1" curve_point_fails
 check "--curve: Ctrl-C mid-curve, exit 130, trees cleaned" curve_sigint
 check "--curve: three points over smbd in a private network namespace" curve_smbd
