@@ -26,6 +26,9 @@ struct dbench_hooks {
 	 * made every rank's (default: nothing to do) */
 	unsigned (*nranks)(void);
 	void (*agree)(int *v);
+	/* this process's rank: only rank 0 writes a sweep's --json and
+	 * saves it (default 0) */
+	int (*rank)(void);
 };
 
 /*

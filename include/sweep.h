@@ -113,6 +113,7 @@ struct sweep_setup {
 	 * (NULL on one host) */
 	unsigned nranks;
 	void (*agree)(int *value);
+	int rank;		/* only rank 0 writes --json and saves */
 };
 
 /*

@@ -198,6 +198,7 @@ static int run_load(void *mem, const struct cli *cli,
 			.run = hooks->run,
 			.nranks = hooks->nranks ? hooks->nranks() : 1,
 			.agree = hooks->agree,
+			.rank = hooks->rank ? hooks->rank() : 0,
 		};
 
 		return sweep_wanted(o) ? sweep_main(mem, &ss) :
@@ -223,6 +224,7 @@ int dbench_main(int argc, const char **argv,
 	if (hooks != NULL) {
 		use.nranks = hooks->nranks;
 		use.agree = hooks->agree;
+		use.rank = hooks->rank;
 	}
 
 	if (mem == NULL) {

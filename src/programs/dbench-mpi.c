@@ -126,11 +126,37 @@ static struct dirlock *dbench_mpi_dirlock_acquire(void *mem_ctx,
 	return talloc_named_const(mem_ctx, 0, "struct dirlock (rank > 0)");
 }
 
+/* --repeat and --curve: the clients of a run are spread over every
+ * rank; each decision (go on, the next count) is rank 0's. */
+static unsigned dbench_mpi_nranks(void)
+{
+	int size = 1;
+
+	MPI_Comm_size(MPI_COMM_WORLD, &size);
+	return size > 0 ? (unsigned)size : 1;
+}
+
+static void dbench_mpi_agree(int *v)
+{
+	MPI_Bcast(v, 1, MPI_INT, 0, MPI_COMM_WORLD);
+}
+
+static int dbench_mpi_rank(void)
+{
+	int rank = 0;
+
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	return rank;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct dbench_hooks hooks = {
 		.run = dbench_mpi_run,
 		.dirlock_acquire = dbench_mpi_dirlock_acquire,
+		.nranks = dbench_mpi_nranks,
+		.agree = dbench_mpi_agree,
+		.rank = dbench_mpi_rank,
 	};
 	int rank = 0, rc;
 

@@ -578,6 +578,10 @@ void coord_mpi_setup(struct coord *c, const struct dbench_options *o,
 	c->client_id_base = (unsigned)m->rank * clients_per_rank;
 	coord_policy_init(&c->policy, o);
 	m->phase = c->policy.phase;
+	/* a run after another (--repeat, --curve) starts afresh; a broken
+	 * coordination ended the series before this */
+	m->decided = false;
+	m->signalled = false;
 }
 
 /* The options that define a run's workload (those dbench-compare calls

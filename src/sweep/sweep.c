@@ -118,6 +118,13 @@ int sweep_run_point(void *mem, const struct sweep_setup *ss,
 	return rc;
 }
 
+int sweep_agree(const struct sweep_setup *ss, int v)
+{
+	if (ss->agree != NULL)
+		ss->agree(&v);
+	return v;
+}
+
 void sweep_point_line(FILE *f, const char *prefix,
 		      const struct sweep_point *pt)
 {

@@ -75,18 +75,10 @@ static int run_point(void *mem, const struct sweep_setup *ss,
 	return rc;
 }
 
-/* Rank 0's decision, the same on every rank. */
-static int agree(const struct sweep_setup *ss, int v)
-{
-	if (ss->agree != NULL)
-		ss->agree(&v);
-	return v;
-}
-
 /* Is the point just run valid (on every rank)? */
 static bool last_valid(const struct sweep_setup *ss, const struct curve *cv)
 {
-	return agree(ss, cv->pts[cv->n - 1].valid) != 0;
+	return sweep_agree(ss, cv->pts[cv->n - 1].valid) != 0;
 }
 
 /* --curve=LIST: every count in order, to the first failure. */
@@ -97,7 +89,7 @@ static int curve_list_run(void *mem, const struct sweep_setup *ss,
 	int rc = 0;
 
 	for (unsigned i = 0; i < o->ncurve_points && rc == 0; i++)
-		rc = agree(ss, run_point(mem, ss, cv, o->curve_points[i]));
+		rc = sweep_agree(ss, run_point(mem, ss, cv, o->curve_points[i]));
 	return rc;
 }
 
@@ -120,7 +112,7 @@ static int curve_auto_run(void *mem, const struct sweep_setup *ss,
 
 	/* doubling, to the first invalid point or the maximum */
 	for (;;) {
-		if ((rc = agree(ss, run_point(mem, ss, cv, c))) != 0)
+		if ((rc = sweep_agree(ss, run_point(mem, ss, cv, c))) != 0)
 			return rc;
 		if (!last_valid(ss, cv)) {
 			bad = c;
@@ -137,7 +129,7 @@ static int curve_auto_run(void *mem, const struct sweep_setup *ss,
 		c = round_step(good + (bad - good) / 2, step);
 		if (c <= good || c >= bad)
 			break;
-		if ((rc = agree(ss, run_point(mem, ss, cv, c))) != 0)
+		if ((rc = sweep_agree(ss, run_point(mem, ss, cv, c))) != 0)
 			return rc;
 		if (last_valid(ss, cv))
 			good = c;
@@ -169,7 +161,7 @@ int sweep_curve(void *mem, const struct sweep_setup *ss)
 	if (ptrs == NULL || sec == NULL) {
 		fprintf(stderr, "dbench: out of memory\n");
 		rc = rc != 0 ? rc : 1;
-	} else {
+	} else if (ss->rank == 0) {
 		saved = sweep_save(mem, o, "curve", sec, ptrs, cv->n);
 		curve_attach_results(sec, cv);
 		if (sweep_write_json(mem, o, ptrs, cv->n, "curve",

@@ -30,6 +30,9 @@ struct sweep_point {
 int sweep_run_point(void *mem, const struct sweep_setup *setup,
 		    unsigned clients, struct sweep_point *pt);
 
+/* Rank 0's v, the same on every rank (dbench-mpi); v on one host. */
+int sweep_agree(const struct sweep_setup *setup, int v);
+
 /* The one line a finished run gets: "... MB/sec, ... ops/sec ...". */
 void sweep_point_line(FILE *f, const char *prefix,
 		      const struct sweep_point *pt);

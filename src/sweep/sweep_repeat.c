@@ -133,8 +133,9 @@ int sweep_repeat(void *mem, const struct sweep_setup *ss)
 
 		fprintf(text, "\nRun %u of %u\n", i + 1, o->repeat);
 		fflush(text);
-		rc = sweep_run_point(mem, ss, o->nclients /
-				     o->clients_per_process * ranks, &pts[i]);
+		rc = sweep_agree(ss, sweep_run_point(mem, ss, o->nclients /
+						     o->clients_per_process *
+						     ranks, &pts[i]));
 		snprintf(prefix, sizeof(prefix), "Run %u of %u: ", i + 1,
 			 o->repeat);
 		if (pts[i].doc != NULL && rc == 0)
@@ -150,14 +151,17 @@ int sweep_repeat(void *mem, const struct sweep_setup *ss)
 	sec = summarise(mem, text, o, pts, done);
 	for (unsigned i = 0; i < o->repeat; i++)
 		ptrs[i] = &pts[i];
-	saved = sweep_save(mem, o, "repeat", sec, ptrs, done + (rc != 0));
+	saved = ss->rank != 0 ? 0 :
+		sweep_save(mem, o, "repeat", sec, ptrs, done + (rc != 0));
 	runs = json_object_new_array();
 	for (unsigned i = 0; i < o->repeat; i++)
 		if (pts[i].doc != NULL)
 			add(runs, json_object_get(pts[i].doc));
 	put(sec, "runs", runs);
-	if (sweep_write_json(mem, o, ptrs, o->repeat, "repeats", sec) != 0 &&
-	    rc == 0)
+	if (ss->rank != 0)
+		json_object_put(sec);
+	else if (sweep_write_json(mem, o, ptrs, o->repeat, "repeats",
+				  sec) != 0 && rc == 0)
 		rc = 1;
 	for (unsigned i = 0; i < o->repeat; i++)
 		json_object_put(pts[i].doc);

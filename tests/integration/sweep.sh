@@ -4,7 +4,7 @@
 # unchanged) and --curve with --slo bounds (a curve over fileio on
 # tmpfs, the bounds refused before anything starts, a point that fails,
 # Ctrl-C mid-curve, three points over a real smbd in a private network
-# namespace).  Each run is short (-t 1 or 2): a few seconds in all, the
+# namespace, dbench-mpi over 2 ranks).  Each run is short (-t 1 or 2): a few seconds in all, the
 # smbd check about ten.
 if [ -z "$BASH_VERSION" ]; then exec bash "$0" "$@"; fi
 . "$(dirname "$0")/lib.sh"
@@ -249,6 +249,40 @@ sweep_saved() {
 	assert_same_lines expected groups "the groups saved"
 }
 
+# dbench-mpi: a curve's counts are the job's, spread over the ranks
+# (auto steps in multiples of them); a count that does not divide is
+# refused; --repeat runs the job's clients each time.
+curve_mpi() {
+	need_python
+	[ -x "$DBENCH_MPI" ] || skip "dbench-mpi not built"
+	command -v mpirun >/dev/null || skip "mpirun not found"
+	local mpi=(mpirun --oversubscribe --mca btl self,vader -np 2)
+	[ "$(id -u)" -eq 0 ] && mpi+=(--allow-run-as-root)
+	mkdir t
+	LAST_CMD="${mpi[*]} dbench-mpi --curve=auto --curve-max 4"
+	timeout -k 5 120 "${mpi[@]}" "$DBENCH_MPI" -D "$W/t" \
+		-c "$DATA/basic.txt" -t 1 --warmup 0 --curve=auto \
+		--curve-max 4 --slo 'p99<=10s' --json "$W/m.json" \
+		>"$W/out" 2>"$W/err" </dev/null
+	RC=$?
+	assert_rc 0
+	assert_grep '^at least 4 clients within p99<=10s' "$W/out" "the answer"
+	python3 -c 'import json, sys
+p = json.load(open(sys.argv[1]))["curve"]["points"]
+sys.exit(0 if [x["clients"] for x in p] == [2, 4] and
+         [x["result"]["result"]["clients"] for x in p] == [2, 4] else 1)' \
+		"$W/m.json" || fail "the points: 2 and 4 clients over 2 ranks"
+	assert_empty_dir "$W/t" "target after the curve"
+	LAST_CMD="${mpi[*]} dbench-mpi --curve=2,3"
+	timeout -k 5 60 "${mpi[@]}" "$DBENCH_MPI" -D "$W/t" \
+		-c "$DATA/basic.txt" -t 1 --curve=2,3 --slo 'p99<=10s' \
+		>"$W/out" 2>"$W/err" </dev/null
+	RC=$?
+	assert_rc 2
+	assert_grep '3 clients cannot be spread evenly over 2 ranks' \
+		"$W/err" "the refusal"
+}
+
 check "--repeat 3: a line per run, statistics that match the runs" repeat_null
 check "--repeat 1: the output of a single run" repeat_one_unchanged
 check "--repeat, --curve, --slo: misuse refused with exit 2" sweep_refusals
@@ -265,5 +299,6 @@ check "dbench-plot: a curve's chart, the bounds as lines" curve_plot
 check "--curve: a failing point ends the curve, exit 1" curve_point_fails
 check "--curve: Ctrl-C mid-curve, exit 130, trees cleaned" curve_sigint
 check "--curve: three points over smbd in a private network namespace" curve_smbd
+check "dbench-mpi --curve: the job's counts over 2 ranks" curve_mpi
 check "--label: a repeat and a curve saved as one group each" sweep_saved
 finish
