@@ -11,6 +11,7 @@ if [ -z "$BASH_VERSION" ]; then exec bash "$0" "$@"; fi
 . "$(dirname "$0")/lib_session.sh"
 
 BINDIR=$(dirname "$DBENCH")
+: "${DBENCH_MPI:=$BINDIR/dbench-mpi}"
 
 need_python() {
 	command -v python3 >/dev/null || skip "python3 is not installed"
