@@ -128,8 +128,9 @@ int sweep_agree(const struct sweep_setup *ss, int v)
 void sweep_point_line(FILE *f, const char *prefix,
 		      const struct sweep_point *pt)
 {
-	fprintf(f, "%s%.2f MB/sec, %.2f ops/sec, %u clients, %.2f s\n",
-		prefix, pt->mb_per_s, pt->ops_per_s, pt->clients, pt->seconds);
+	fprintf(f, "%s%.2f MB/sec, %.2f ops/sec, %u client%s, %.2f s\n",
+		prefix, pt->mb_per_s, pt->ops_per_s, pt->clients,
+		pt->clients == 1 ? "" : "s", pt->seconds);
 }
 
 struct json_object *sweep_stats_json(const struct sweep_stats *s)

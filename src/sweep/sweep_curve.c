@@ -65,8 +65,9 @@ static int run_point(void *mem, const struct sweep_setup *ss,
 	if (cp->figure == NULL)
 		return 1;
 	cv->n++;
-	fprintf(text, "\nPoint %u: %u clients\n", cv->n,
-		count * o->clients_per_process);
+	fprintf(text, "\nPoint %u: %u client%s\n", cv->n,
+		count * o->clients_per_process,
+		count * o->clients_per_process == 1 ? "" : "s");
 	fflush(text);
 	rc = sweep_run_point(mem, ss, count, &cp->pt);
 	cp->count = count;

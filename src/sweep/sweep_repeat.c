@@ -92,8 +92,9 @@ static struct json_object *summarise(void *mem, FILE *f,
 	} else {
 		struct sweep_stats s[M_N];
 
-		fprintf(f, "\n%u run%s of %u clients, %d s each:\n", n,
-			n > 1 ? "s" : "", pts[0].clients, o->timelimit);
+		fprintf(f, "\n%u run%s of %u client%s, %d s each:\n", n,
+			n > 1 ? "s" : "", pts[0].clients,
+			pts[0].clients == 1 ? "" : "s", o->timelimit);
 		for (unsigned m = 0; m < M_N; m++) {
 			for (unsigned i = 0; i < n; i++)
 				x[i] = metric(&pts[i], m);

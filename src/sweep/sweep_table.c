@@ -43,11 +43,13 @@ void curve_point_line(FILE *f, const struct dbench_options *o,
 {
 	fprintf(f, "Point %u: ", cp->order + 1);
 	if (cp->pt.doc == NULL || cp->pt.status != 0) {
-		fprintf(f, "%u clients: failed (exit status %d)\n",
-			cp->pt.clients, cp->pt.status);
+		fprintf(f, "%u client%s: failed (exit status %d)\n",
+			cp->pt.clients, cp->pt.clients == 1 ? "" : "s",
+			cp->pt.status);
 	} else {
-		fprintf(f, "%u clients: %.2f MB/sec, %.2f ops/sec, p99 %.3f "
-			"ms: %s", cp->pt.clients, cp->pt.mb_per_s,
+		fprintf(f, "%u client%s: %.2f MB/sec, %.2f ops/sec, p99 "
+			"%.3f ms: %s", cp->pt.clients,
+			cp->pt.clients == 1 ? "" : "s", cp->pt.mb_per_s,
 			cp->pt.ops_per_s,
 			all_ops(o, cp->pt.doc, SWEEP_PERCENTILE, 99),
 			status_of(cp));
@@ -250,9 +252,10 @@ static void answer(void *mem, FILE *f, const struct dbench_options *o,
 				       n && v[0]->pt.doc ? "breaks it" :
 				       "failed");
 	else
-		line = talloc_asprintf(mem, "%s %u clients within %s: %.2f "
+		line = talloc_asprintf(mem, "%s %u client%s within %s: %.2f "
 				       "MB/sec", all ? "at least" : "at most",
 				       v[a]->pt.clients,
+				       v[a]->pt.clients == 1 ? "" : "s",
 				       o->nbounds ? bt : "no bound",
 				       v[a]->pt.mb_per_s);
 	for (int i = 0; x != NULL && y != NULL && i <= a; i++) {
