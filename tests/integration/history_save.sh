@@ -12,8 +12,8 @@ if [ -z "$BASH_VERSION" ]; then exec bash "$0" "$@"; fi
 . "$(dirname "$0")/lib.sh"
 
 command -v sqlite3 >/dev/null || skip_all "the sqlite3 command is missing"
-if "$DBENCH" -B null -t 1 --label x --history /dev/null/h 1 2>&1 |
-	grep -q 'built without SQLite'; then
+# an empty label is refused after the check for SQLite: nothing runs
+if "$DBENCH" -B null --label "" 1 2>&1 | grep -q 'built without SQLite'; then
 	skip_all "dbench was built without SQLite"
 fi
 
