@@ -318,8 +318,9 @@ static struct json_object *loadfile_json(const char *path)
 		crc = crc32(crc, buf, (uInt)n);
 		sha256_update(&sha, buf, n);
 		size += n;
-		for (size_t i = 0; i < n; i++)
-			lines += buf[i] == '\n';
+		for (const unsigned char *p = buf, *end = buf + n;
+		     (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
+			lines++;
 		partial = buf[n - 1] != '\n';
 	}
 	if (ferror(f)) {

@@ -106,6 +106,8 @@ static void sha256_blocks_ni(uint32_t h[8], const uint8_t *p, size_t n)
 	for (; n > 0; n--, p += 64) {
 		__m128i save0 = s0, save1 = s1, w[16];
 
+		/* unrolled, w[] lives in registers */
+#pragma GCC unroll 16
 		for (unsigned i = 0; i < 16; i++) {
 			__m128i m;
 
