@@ -5,6 +5,7 @@
 #ifndef DBENCH_SHA256_H
 #define DBENCH_SHA256_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -18,5 +19,11 @@ void sha256_init(struct sha256 *s);
 void sha256_update(struct sha256 *s, const void *data, size_t len);
 /* The digest as 64 lower-case hex digits and a NUL into hex. */
 void sha256_hex(struct sha256 *s, char hex[65]);
+
+/*
+ * Tests only: on, the portable code even where the CPU's SHA extensions
+ * would be used; off, the fastest again.
+ */
+void sha256_portable_only(bool on);
 
 #endif

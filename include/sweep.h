@@ -97,8 +97,9 @@ double sweep_bound_figure(const struct sweep_bound *b,
  * The overall response time in ms: the area under the mean latency
  * plotted against ops/s, over the points in order of clients up to
  * the last one before the first invalid point, by the trapezoid rule
- * (from zero ops/s at the first point's latency), divided by that
- * point's ops/s.  -1 when there is no such point.  x[i], y[i]: ops/s
+ * (from zero ops/s at the first point's latency), divided by the
+ * highest ops/s reached; a point whose ops/s is below an earlier
+ * point's adds nothing (the area is over the throughput reached).  -1 when there is no such point.  x[i], y[i]: ops/s
  * and mean latency of the n points taken.
  */
 double sweep_overall_response(const double *x, const double *y, unsigned n);

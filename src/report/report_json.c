@@ -115,7 +115,8 @@ static struct json_object *host_json(const struct host_facts *h)
 		put_str(j, "kernel_version", h->kernel_version);
 		put_str(j, "machine", h->machine);
 	}
-	put_str(j, "cpu_model", h != NULL ? h->cpu_model : NULL);
+	if (h != NULL)		/* null: /proc/cpuinfo did not say */
+		put_str(j, "cpu_model", h->cpu_model);
 	put_int(j, "cpus", h != NULL ? h->cpus : 0);
 	put_int(j, "memory_bytes", h != NULL ? h->memory_bytes : 0);
 	return j;
@@ -317,8 +318,9 @@ static struct json_object *loadfile_json(const char *path)
 		crc = crc32(crc, buf, (uInt)n);
 		sha256_update(&sha, buf, n);
 		size += n;
-		for (size_t i = 0; i < n; i++)
-			lines += buf[i] == '\n';
+		for (const unsigned char *p = buf, *end = buf + n;
+		     (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
+			lines++;
 		partial = buf[n - 1] != '\n';
 	}
 	if (ferror(f)) {

@@ -147,15 +147,19 @@ double sweep_overall_response(const double *x, const double *y, unsigned n)
 {
 	double area = 0, px = 0, py;
 
-	if (n == 0 || !(x[n - 1] > 0))
+	if (n == 0)
 		return -1;
 	py = y[0];
+	/* a point whose throughput falls below one before it adds nothing:
+	 * the area is over the throughput reached so far */
 	for (unsigned i = 0; i < n; i++) {
+		if (!(x[i] > px))
+			continue;
 		area += (x[i] - px) * (y[i] + py) / 2;
 		px = x[i];
 		py = y[i];
 	}
-	return area / x[n - 1];
+	return px > 0 ? area / px : -1;
 }
 
 /*

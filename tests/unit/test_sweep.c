@@ -338,6 +338,13 @@ static void test_overall_response(void **state)
 	assert_true(fabs(sweep_overall_response(x, y, 3) - 1.5) < 1e-12);
 	assert_true(fabs(sweep_overall_response(x, y, 1) - 1) < 1e-12);
 	assert_true(sweep_overall_response(x, y, 0) < 0);
+	/* a point that falls back adds nothing: (100 * 1 + 100 * 2) / 200 */
+	{
+		const double xf[] = { 100, 50, 200 }, yf[] = { 1, 9, 3 };
+
+		assert_true(fabs(sweep_overall_response(xf, yf, 3) - 1.5) <
+			    1e-12);
+	}
 }
 
 int main(void)
