@@ -437,6 +437,7 @@ static int disk_test_refusals(const struct cli_parse *cp)
 		{ "--output-dialect", raw->dialect != NULL },
 		{ "--strict", raw->strict },
 		{ "--keep-going", raw->keep_going },
+		{ "--curve", raw->curve != NULL },
 		{ "--curve-max", raw->curve_max != NULL },
 		{ "--slo", raw->nslo > 0 },
 	};

@@ -18,8 +18,7 @@
 #include "sweep_curve.h"
 #include "report/json_put.h"
 
-/* Judge point pt against the bounds of o (rank 0: it has the doc). */
-static void judge(const struct dbench_options *o, struct curve_point *cp)
+void curve_judge(const struct dbench_options *o, struct curve_point *cp)
 {
 	struct json_object *wu = NULL, *st = NULL;
 
@@ -71,7 +70,7 @@ static int run_point(void *mem, const struct sweep_setup *ss,
 	fflush(text);
 	rc = sweep_run_point(mem, ss, count, &cp->pt);
 	cp->count = count;
-	judge(o, cp);
+	curve_judge(o, cp);
 	curve_point_line(text, o, cp);
 	return rc;
 }

@@ -24,6 +24,14 @@ struct curve {
 	bool complete;		/* no point failed or was interrupted */
 };
 
+/*
+ * Judge cp (its run done, cp->figure sized for o's bounds) against the
+ * bounds of o: each bound's figure, valid, the first bound broken, and
+ * unsteady when the document's warmup says it never became steady (on
+ * rank 0, which has the document).
+ */
+void curve_judge(const struct dbench_options *o, struct curve_point *cp);
+
 /* The line after a point's run. */
 void curve_point_line(FILE *f, const struct dbench_options *o,
 		      const struct curve_point *cp);

@@ -257,11 +257,13 @@ static void answer(void *mem, FILE *f, const struct dbench_options *o,
 				       "failed");
 	else
 		line = talloc_asprintf(mem, "%s %u client%s within %s: %.2f "
-				       "MB/sec", all ? "at least" : "at most",
+				       "MB/sec%s", all ? "at least" : "at most",
 				       v[a]->pt.clients,
 				       v[a]->pt.clients == 1 ? "" : "s",
 				       o->nbounds ? bt : "no bound",
-				       v[a]->pt.mb_per_s);
+				       v[a]->pt.mb_per_s, v[a]->unsteady ?
+				       " (UNSTEADY: its warmup never "
+				       "settled; run longer)" : "");
 	for (int i = 0; x != NULL && y != NULL && i <= a; i++) {
 		x[i] = v[i]->pt.ops_per_s;
 		y[i] = all_ops(o, v[i]->pt.doc, SWEEP_MEAN, 0);

@@ -28,6 +28,7 @@
 #include "result.h"
 #include "supervisor.h"
 #include "sweep.h"
+#include "sweep/sweep_curve.h"
 
 static void test_t_quantiles(void **state)
 {
@@ -329,6 +330,43 @@ static void test_bound_response(void **state)
 	talloc_free(mem);
 }
 
+/* A point whose warmup never became steady (--warmup auto's "steady":
+ * false) is UNSTEADY, its bounds still judged; one without the member
+ * (a fixed warmup) is not. */
+static void test_judge_unsteady(void **state)
+{
+	struct tstate *ts = *state;
+	void *mem = talloc_new(ts->ctx);
+	struct dbench_options o = { .dialect = DIALECT_400 };
+	struct sweep_bound b;
+	double fig[1];
+	struct curve_point cp = { .figure = fig };
+	char *err = NULL;
+	const char *ops = "\"operations\": [{\"name\": \"Close\", "
+		"\"count\": 4, \"avg_ms\": 1, \"max_ms\": 30}]";
+
+	assert_int_equal(sweep_bound_parse(mem, "max<=20ms", &b, &err), 0);
+	o.bounds = &b;
+	o.nbounds = 1;
+	cp.pt.doc = json_tokener_parse(talloc_asprintf(mem, "{%s, \"warmup\":"
+		" {\"mode\": \"auto\", \"steady\": false}}", ops));
+	curve_judge(&o, &cp);
+	assert_true(cp.unsteady);
+	assert_false(cp.valid);
+	assert_int_equal(cp.broken, 0);
+	assert_true(fig[0] == 30);
+	json_object_put(cp.pt.doc);
+	b.limit_ms = 50;
+	cp = (struct curve_point){ .figure = fig };
+	cp.pt.doc = json_tokener_parse(talloc_asprintf(mem, "{%s}", ops));
+	curve_judge(&o, &cp);
+	assert_false(cp.unsteady);
+	assert_true(cp.valid);
+	assert_int_equal(cp.broken, -1);
+	json_object_put(cp.pt.doc);
+	talloc_free(mem);
+}
+
 static void test_overall_response(void **state)
 {
 	const double x[] = { 100, 200, 300 }, y[] = { 1, 1, 4 };
@@ -360,6 +398,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_curve_list_and_failure,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bound_response, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_judge_unsteady, setup,
 						teardown),
 		cmocka_unit_test(test_overall_response),
 	};
