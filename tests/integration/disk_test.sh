@@ -278,7 +278,7 @@ usage_errors() {
 --disk-test -D $W/t 4
 --disk-test -D $W/t/missing
 --size 1M 1
---repeat 2 1
+--repeat 0 1
 --drop-caches 1
 --disk-test -D $W/t --series $W/t/s.csv
 --disk-test -D $W/t -t 10
