@@ -142,8 +142,8 @@ int sweep_repeat(void *mem, const struct sweep_setup *ss)
 		if (pts[i].doc != NULL && rc == 0)
 			sweep_point_line(text, prefix, &pts[i]);
 		else
-			fprintf(text, "%sfailed (exit status %d)\n", prefix,
-				rc);
+			fprintf(text, "%s%s (exit status %d)\n", prefix,
+				rc >= 128 ? "interrupted" : "failed", rc);
 		fflush(text);
 		if (rc != 0)
 			break;

@@ -71,6 +71,19 @@ repeat_one_unchanged() {
 	assert_same_lines plain one "--repeat 1's output"
 }
 
+# A run that fails ends the repeats: its status, the runs so far (none
+# here) summarised, the trees cleaned.
+repeat_fails() {
+	mkdir t
+	run_db -D "$W/t" -c "$DATA/unlink_mismatch.txt" --strict -t 1 \
+		--warmup 0 --repeat 3 1
+	assert_rc 1
+	assert_grep '^Run 1 of 3: failed \(exit status 1\)$' "$W/out" "the failed run"
+	assert_no_grep '^Run 2 of 3' "$W/out" "a run after the failure"
+	assert_grep '^No run completed: no statistics$' "$W/out" "the summary"
+	assert_empty_dir "$W/t" "target"
+}
+
 # What does not go with --repeat or --curve: exit 2 before anything.
 sweep_refusals() {
 	run_db -B null --repeat 0 1
@@ -286,6 +299,7 @@ sys.exit(0 if [x["clients"] for x in p] == [2, 4] and
 
 check "--repeat 3: a line per run, statistics that match the runs" repeat_null
 check "--repeat 1: the output of a single run" repeat_one_unchanged
+check "--repeat: a failing run ends the series, exit 1" repeat_fails
 check "--repeat, --curve, --slo: misuse refused with exit 2" sweep_refusals
 check "--slo: an unknown op is refused before anything starts" \
 	bad_bound 'Frob:p99<=1ms' "--slo 'Frob:p99<=1ms': unknown operation 'Frob'"
