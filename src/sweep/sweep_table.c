@@ -194,7 +194,7 @@ static struct json_object *bounds_json(const struct dbench_options *o)
 
 		put_str(j, "text", sb->text);
 		put_str(j, "op", sb->op >= 0 ?
-			report_op_name(o, (unsigned)sb->op) : NULL);
+			op_info[sb->op].short_name : NULL);
 		put_str(j, "stat", stat[sb->stat]);
 		if (sb->stat == SWEEP_PERCENTILE)
 			put_num(j, "percentile", sb->percentile, 6);

@@ -321,6 +321,10 @@ static void test_bound_response(void **state)
 	assert_true(resp);
 	assert_int_equal(sweep_bound_parse(mem, "Close:max<=1s", &b, &err), 0);
 	assert_true(sweep_bound_figure(&b, &o, doc, &resp) == 40);
+	/* the document's names are the table's in either output dialect */
+	o.dialect = DIALECT_50;
+	assert_true(sweep_bound_figure(&b, &o, doc, &resp) == 40);
+	o.dialect = DIALECT_400;
 	assert_int_equal(sweep_bound_parse(mem, "mean<=1s", &b, &err), 0);
 	assert_true(sweep_bound_figure(&b, &o, doc, &resp) == 20);
 	/* an op that did not run: no figure */
