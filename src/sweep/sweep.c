@@ -90,7 +90,7 @@ static int sweep_capture(void *mem_ctx, const struct dbench_options *o,
 int sweep_run_point(void *mem, const struct sweep_setup *ss,
 		    unsigned clients, struct sweep_point *pt)
 {
-	struct sweep_run_opts *ro = talloc_zero(mem, struct sweep_run_opts);
+	struct sweep_run_opts *ro;
 	struct run_setup su = *ss->base;
 	unsigned ranks = ss->nranks > 0 ? ss->nranks : 1;
 	int rc;
@@ -103,6 +103,7 @@ int sweep_run_point(void *mem, const struct sweep_setup *ss,
 		pt->status = 128 + between_signal;
 		return pt->status;
 	}
+	ro = talloc_zero(mem, struct sweep_run_opts);
 	if (ro == NULL) {
 		fprintf(stderr, "dbench: out of memory\n");
 		return 1;
