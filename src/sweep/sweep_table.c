@@ -253,8 +253,8 @@ static void answer(void *mem, FILE *f, const struct dbench_options *o,
 				       "client%s already %s", bt,
 				       n ? v[0]->pt.clients : 0,
 				       n && v[0]->pt.clients == 1 ? "" : "s",
-				       n && v[0]->pt.doc ? "breaks it" :
-				       "failed");
+				       n && v[0]->pt.status == 0 ?
+				       "breaks it" : "failed");
 	else
 		line = talloc_asprintf(mem, "%s %u client%s within %s: %.2f "
 				       "MB/sec%s", all ? "at least" : "at most",

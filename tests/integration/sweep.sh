@@ -113,6 +113,35 @@ bad_bound() {
 	assert_empty_dir "$W/t" "target"
 }
 
+# A curve whose knee is known, through the whole program: client i runs
+# loadfile i mod 6, and only the sixth (client 5) runs Deltree, which a
+# bound of 1 ns cannot hold.  So 5 clients hold and 6 do not: auto
+# doubles 1 2 4 8 (broken), bisects 6 (broken), 5, and answers exactly 5.
+curve_knee() {
+	need_python
+	mkdir t
+	printf '%s\n' 'Mkdir "\clients" NT_STATUS_OK' \
+		'NTCreateX "\clients\client1" 0x1 0x3 1 NT_STATUS_OK' \
+		'Close 1 NT_STATUS_OK' >fast.txt
+	cp fast.txt slow.txt
+	printf '%s\n' 'Mkdir "\clients\client1\d" NT_STATUS_OK' \
+		'Deltree "\clients\client1\d" NT_STATUS_OK' >>slow.txt
+	local f=$W/fast.txt
+	run_db -D "$W/t" -c "$f,$f,$f,$f,$f,$W/slow.txt" --strict -t 1 \
+		--warmup 0 --curve=auto --curve-max 16 \
+		--slo 'Deltree:max<=1ns' --json "$W/k.json"
+	assert_rc 0
+	assert_grep '^at most 5 clients within Deltree:max<=1ns: ' "$W/out" \
+		"the answer"
+	python3 -c 'import json, sys
+c = json.load(open(sys.argv[1]))["curve"]
+p = sorted(c["points"], key=lambda x: x["order"])
+sys.exit(0 if [x["clients"] for x in p] == [1, 2, 4, 8, 6, 5] and
+         c["answer_clients"] == 5 else 1)' "$W/k.json" ||
+		fail "the points run: expected 1 2 4 8 6 5"
+	assert_empty_dir "$W/t" "target after the curve"
+}
+
 # A curve over fileio on tmpfs: each point a whole run, the table, the
 # answer, the JSON with each point's result; trees cleaned.
 curve_tmpfs() {
@@ -309,6 +338,7 @@ check "--slo: a percentile over 100 is refused" \
 	bad_bound 'p101<=20ms' 'percentile 101 is not above 0 and at most 100'
 check "--slo: an op the loadfile never runs is refused" \
 	bad_bound 'Flush:max<=1s' 'the loadfile never runs Flush'
+check "--curve=auto finds a known knee exactly (5 clients)" curve_knee
 check "--curve over fileio on tmpfs: table, answer, JSON, trees cleaned" curve_tmpfs
 check "dbench-plot: a curve's chart, the bounds as lines" curve_plot
 check "--curve: a failing point ends the curve, exit 1" curve_point_fails
