@@ -171,6 +171,11 @@ static int cli_curve_dispatch(void *mem, struct cli_parse *cp,
 		}
 		arg = NULL;
 	}
+	if (arg != NULL && strcmp(cp->raw.curve, "auto") == 0 &&
+	    strspn(arg, "0123456789,") == strlen(arg))
+		return usage_error("--curve: a list of client counts is "
+				   "given as --curve=%s (a bare --curve is "
+				   "auto)", arg);
 	if (arg != NULL)
 		return usage_error("--curve takes no NUMCLIENTS: the curve "
 				   "chooses the client counts (usage: %s)",

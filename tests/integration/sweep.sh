@@ -100,6 +100,9 @@ sweep_refusals() {
 	assert_usage_error "--curve with NUMCLIENTS"
 	run_db -B null --curve=1,x
 	assert_usage_error "--curve with a bad count"
+	run_db -B null --curve 1,2,4 --slo 'p99<=1s'
+	assert_usage_error "--curve LIST without ="
+	assert_grep 'given as --curve=1,2,4' "$W/err" "the hint"
 }
 
 # A malformed bound, or one for an op the loadfile never runs: exit 2,
