@@ -293,6 +293,15 @@ sweep_saved() {
 		GROUP BY g.id ORDER BY g.id" >groups
 	printf '%s\n' 'repeat|rep|2|1|' 'curve|cur|2|0|2' >expected
 	assert_same_lines expected groups "the groups saved"
+	# a database that cannot be made (under a file): the runs done,
+	# exit 3, said
+	: >"$W/afile"
+	run_db -B null -t 1 --warmup 0 --repeat 2 --label rep \
+		--history "$W/afile/h.sqlite" 1
+	assert_rc 3
+	assert_grep '^dbench: the runs were not saved: .*afile' "$W/err" \
+		"the message"
+	assert_grep '^MB/sec +mean ' "$W/out" "the summary all the same"
 }
 
 # dbench-mpi: a curve's counts are the job's, spread over the ranks
