@@ -31,6 +31,7 @@
 #include "options.h"
 #include "result.h"
 #include "stats.h"
+#include "steady.h"
 
 /* Why the run loop calls step(). */
 enum coord_when {
@@ -88,6 +89,11 @@ struct coord_policy {
 	enum coord_stop stop;	/* why the run stopped, once it has */
 	unsigned exec_k;	/* the second the execute phase began */
 	uint64_t phase_start_ns;	/* since the release */
+	/* --warmup auto: the detector, fed each second's lines */
+	struct steady steady;
+	bool steady_reached;	/* the warmup ended at a steady state */
+	uint64_t ss_lines;	/* lines since the release at ss_k */
+	unsigned ss_k;		/* the second of the last sample */
 };
 
 struct coord;

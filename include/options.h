@@ -79,6 +79,11 @@ struct dbench_options {
 	const char *series_path;	/* NULL: no CSV series */
 	int argc;			/* the command line, for the JSON */
 	const char *const *argv;
+	/* --warmup auto: warmup ends at a steady state (steady.h), or
+	 * after `warmup` seconds (--warmup-max) at the latest */
+	bool warmup_auto;
+	unsigned warmup_window;		/* seconds that must agree */
+	double warmup_bound_pct;	/* their range, % of their mean */
 };
 
 /*

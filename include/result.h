@@ -126,6 +126,11 @@ struct run_result {
 	 * result only: neither serialised nor merged. */
 	uint32_t nhosts;
 	char **host_names;
+
+	/* --warmup auto: the warmup ended at a steady state (not at its
+	 * maximum).  Set on the merged result by the deciding rank only:
+	 * neither serialised nor merged. */
+	bool warmup_steady;
 };
 
 /* What result_build() cannot read from the region. */

@@ -19,6 +19,7 @@
 
 #include "cli_private.h"
 #include "disktest.h"
+#include "steady.h"
 #include "util.h"
 
 /* Split "a,b,c" into a talloc array of strings; empty items are errors. */
@@ -220,7 +221,8 @@ static int count_options(const struct raw_options *raw, const char *clients,
 			 struct dbench_options *o)
 {
 	int64_t n = 0, tl = o->timelimit, wu = -1,
-		cpp = o->clients_per_process, st = 0, ti = 0;
+		cpp = o->clients_per_process, st = 0, ti = 0, wmax = -1;
+	bool auto_wu = raw->warmup != NULL && strcmp(raw->warmup, "auto") == 0;
 	const struct {
 		const char *name;
 		const char *text;	/* NULL: not given */
@@ -229,7 +231,9 @@ static int count_options(const struct raw_options *raw, const char *clients,
 	} counts[] = {
 		{ "number of clients", clients, 1, MAX_CLIENTS, &n },
 		{ "--timelimit", raw->timelimit, 1, INT_MAX / 2, &tl },
-		{ "--warmup", raw->warmup, 0, INT_MAX / 2, &wu },
+		{ "--warmup", auto_wu ? NULL : raw->warmup, 0, INT_MAX / 2,
+		  &wu },
+		{ "--warmup-max", raw->warmup_max, 1, INT_MAX / 2, &wmax },
 		{ "--clients-per-process", raw->clients_per_process, 1,
 		  MAX_CLIENTS, &cpp },
 		{ "--stagger", raw->stagger, 0, 1000000, &st },
@@ -237,6 +241,11 @@ static int count_options(const struct raw_options *raw, const char *clients,
 	};
 	int rc;
 
+	if (raw->warmup != NULL && !auto_wu &&
+	    parse_int64(raw->warmup, 0, INT_MAX / 2, &wu) != 0)
+		return usage_error("--warmup: '%s' is not a whole number of "
+				   "seconds from 0 to %d, or auto",
+				   raw->warmup, INT_MAX / 2);
 	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++)
 		if (counts[i].text != NULL &&
 		    (rc = parse_count(counts[i].name, counts[i].text,
@@ -253,6 +262,15 @@ static int count_options(const struct raw_options *raw, const char *clients,
 	o->timelimit = (int)tl;
 	o->run_once = raw->run_once;
 	o->warmup = wu >= 0 ? (int)wu : o->run_once ? 0 : o->timelimit / 5;
+	if (raw->warmup_max != NULL && !auto_wu)
+		return usage_error("--warmup-max: only with --warmup auto");
+	if (auto_wu) {
+		/* at the latest after --warmup-max, by default -t seconds */
+		o->warmup_auto = true;
+		o->warmup = wmax > 0 ? (int)wmax : o->timelimit;
+		o->warmup_window = STEADY_DEFAULT_WINDOW;
+		o->warmup_bound_pct = STEADY_DEFAULT_BOUND_PCT;
+	}
 	o->clients_per_process = (unsigned)cpp;
 	o->stagger = (unsigned)st;
 	o->trunc_io = ti;
@@ -381,6 +399,7 @@ static int disk_test_refusals(const struct cli_parse *cp)
 	} load_only[] = {
 		{ "--timelimit", raw->timelimit != NULL },
 		{ "--warmup", raw->warmup != NULL },
+		{ "--warmup-max", raw->warmup_max != NULL },
 		{ "--loadfile", raw->loadfile != NULL },
 		{ "--backend", raw->backend != NULL },
 		{ "--target-rate", raw->target_rate != NULL },

@@ -55,6 +55,7 @@ struct raw_options {
 	char *json;
 	char *series;
 	char *dialect;
+	char *warmup_max;
 	int sync_open, sync_dirs, fsync_writes, xattr, run_once, skip_cleanup;
 	int per_client, machine_readable, no_resolve, stat_check, fake_io;
 	int one_byte_write_fix, show_execute_time, strict, keep_going;

@@ -159,10 +159,16 @@ static int run_load(void *mem, const struct cli *cli,
 	text = options_text_stream(o);
 	fprintf(text, "dbench %s - a dbench-compatible filesystem load "
 		"generator\n\n", PACKAGE_VERSION);
-	fprintf(text, "Running for %d seconds with load '%s' and minimum "
-		"warmup %d secs\n", o->timelimit,
-		cli->loadfile_arg ? cli->loadfile_arg : o->loadfiles[0],
-		o->warmup);
+	if (o->warmup_auto)
+		fprintf(text, "Running for %d seconds with load '%s' after a "
+			"warmup until steady, at most %d secs\n",
+			o->timelimit, cli->loadfile_arg ? cli->loadfile_arg :
+			o->loadfiles[0], o->warmup);
+	else
+		fprintf(text, "Running for %d seconds with load '%s' and "
+			"minimum warmup %d secs\n", o->timelimit,
+			cli->loadfile_arg ? cli->loadfile_arg :
+			o->loadfiles[0], o->warmup);
 	errno = 0;
 	if (fflush(text) != 0 || ferror(text)) {
 		/* nobody would see the results: do not start */

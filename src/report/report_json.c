@@ -492,6 +492,24 @@ static struct json_object *hosts_json(const struct dbench_options *o,
 	return a;
 }
 
+/* How the warmup ended: after fixed seconds, or (--warmup auto) at a
+ * steady state or its maximum. */
+static struct json_object *warmup_json(const struct dbench_options *o,
+				       const struct run_result *r)
+{
+	struct json_object *j = json_object_new_object();
+
+	put_str(j, "mode", o->warmup_auto ? "auto" : "fixed");
+	put_num(j, "seconds", r->phase_seconds[PHASE_WARMUP], 3);
+	if (o->warmup_auto) {
+		put(j, "steady", json_object_new_boolean(r->warmup_steady));
+		put_int(j, "window_s", o->warmup_window);
+		put_num(j, "bound_pct", o->warmup_bound_pct, 3);
+		put_int(j, "max_s", o->warmup);
+	}
+	return j;
+}
+
 static struct timespec to_timespec(uint64_t ns)
 {
 	struct timespec ts = {
@@ -523,6 +541,7 @@ struct json_object *report_json_build(void *mem_ctx,
 	put(j, "cpu", cpu_json(&r->cpu));
 	put(j, "loadfiles", loadfiles_json(o));
 	put(j, "phases", phases_json(r->series));
+	put(j, "warmup", warmup_json(o, r));
 	put(j, "operations", ops_json(o, r->ops, errors, true));
 	put(j, "clients", clients_json(mem, o, r));
 	if (r->nhosts > 0 && r->host_names != NULL)

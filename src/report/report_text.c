@@ -212,6 +212,21 @@ static void execute_times(FILE *f, const struct dbench_options *o,
 	}
 }
 
+/* --warmup auto: how long the warmup took and whether it ended steady. */
+static void warmup_line(FILE *f, const struct dbench_options *o,
+			const struct run_result *r)
+{
+	double s = r->phase_seconds[PHASE_WARMUP];
+
+	if (r->warmup_steady)
+		fprintf(f, "Warmup: steady after %.0f s (lines/s within "
+			"%g%% of their mean over %u s)\n", s,
+			o->warmup_bound_pct, o->warmup_window);
+	else
+		fprintf(f, "Warmup: NOT steady after %.0f s (--warmup-max "
+			"%d s): measured anyway\n", s, o->warmup);
+}
+
 void report_text(FILE *f, void *mem_ctx, const struct dbench_options *o,
 		 const struct run_result *r)
 {
@@ -237,6 +252,8 @@ void report_text(FILE *f, void *mem_ctx, const struct dbench_options *o,
 			o->sync_dirs ? " (sync dirs)" : "", r->nclients,
 			r->nprocs, ms(max_ns));
 	setup_line(f, o, r);
+	if (o->warmup_auto)
+		warmup_line(f, o, r);
 	if (o->show_execute_time)
 		execute_times(f, o, r);
 	fflush(f);

@@ -648,7 +648,9 @@ static int workload_describe(void *mem, const struct dbench_options *o,
 	text[W_PER_PROCESS] = talloc_asprintf(mem, "%u",
 					      o->clients_per_process);
 	text[W_TIMELIMIT] = talloc_asprintf(mem, "%d", o->timelimit);
-	text[W_WARMUP] = talloc_asprintf(mem, "%d", o->warmup);
+	text[W_WARMUP] = o->warmup_auto ?
+			 talloc_asprintf(mem, "auto, at most %d", o->warmup) :
+			 talloc_asprintf(mem, "%d", o->warmup);
 	for (unsigned k = 0; k < 4; k++)
 		text[W_SYNC + k] = talloc_strdup(mem, flags[k] ? "on" : "off");
 	text[W_RATE] = talloc_asprintf(mem, "%g", o->target_rate);

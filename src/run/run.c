@@ -61,6 +61,8 @@ int run_benchmark_with(void *mem_ctx, const struct run_setup *su,
 					 su->opts->ndirectories);
 	rc = 1;
 	res = runloop_run(mem, pool, c, host, &rc);
+	if (res != NULL)
+		res->warmup_steady = c->policy.steady_reached;
 	note_kept_trees(mem, su, c);
 	if (res != NULL && c->prints && su->report != NULL &&
 	    su->report(mem, su->opts, res) != 0)
