@@ -110,6 +110,10 @@ struct run_result {
 	struct result_cpu cpu;	/* whole run, every host's added up */
 	struct op_stats ops[OP_NUM_MEASURED];	/* dense histograms */
 	struct result_mismatch mm[OP_NUM_MEASURED];
+	/* with a schedule (a timed loadfile, -R): response times from when
+	 * each op was due, [OP_NUM_MEASURED] (struct client_response);
+	 * NULL without one */
+	struct op_stats *response;
 
 	uint32_t nclient_results;	/* in client order */
 	struct result_client *clients;

@@ -511,11 +511,11 @@ static enum client_step_result run_measured(struct client *c,
 {
 	struct op_call call = { .op = op, .prog = c->prog };
 	const struct op_info *info = &op_info[op->kind];
-	uint64_t rate, t0, lat, due = op_due(c, op);
+	uint64_t rate, t0, lat, now = 0, due = op_due(c, op);
 	uint32_t status;
 
 	/* before anything is resolved: the retry must resolve the same */
-	if (due != 0 && due > now_ns())
+	if (due != 0 && due > (now = now_ns()))
 		return wait_until(c, due);
 	for (unsigned i = 0; i < 2; i++) {
 		const struct path *p = program_path(c->prog, op, i);
@@ -563,6 +563,9 @@ static enum client_step_result run_measured(struct client *c,
 	lat = timer_ns_at(t0, timer_read(rate), rate);
 	c->hint.path[0] = c->hint.path[1] = NULL;
 	record(c, op->kind, lat, call.bytes);
+	/* from when it was due: the delay it started with + its service */
+	if (due != 0 && c->resp != NULL)
+		stats_response_record(c->resp, op->kind, now - due + lat);
 	c->paced_bytes += call.bytes;
 
 	note_handle(c, op, &call, status);

@@ -75,6 +75,9 @@ struct client {
 	struct stats_region *region;
 	unsigned id;			/* client id: names its tree */
 	unsigned slot_index;		/* its slot in the region */
+	/* its response times when the run has a schedule (paced), else
+	 * NULL (struct client_response) */
+	struct client_response *resp;
 
 	/*
 	 * Paths are resolved when an op runs, into scratch[0] and [1]:

@@ -50,6 +50,8 @@ struct client *client_new(void *mem_ctx, const struct dbench_options *opts,
 	c->live = &region->live[slot];
 	c->id = client;
 	c->slot_index = slot;
+	c->resp = c->paced && region->resp != NULL ? &region->resp[slot] :
+						       NULL;
 	c->rng = 0x6462656e6368ull ^ ((uint64_t)client << 32);
 	c->slot->program = prog_index;
 	c->slot->client_id = client;

@@ -215,10 +215,25 @@ static void put_spread(struct json_object *j, const struct op_stats *s)
 	put_num(j, "stddev_ms", hist_stddev(&s->hist, mean) / 1e6, 6);
 }
 
-/* The operations array: ops[k] and errors[k] (mismatches) per kind. */
+/* An op's response time from when it was due (a schedule only). */
+static struct json_object *response_json(const struct dbench_options *o,
+					 const struct op_stats *s)
+{
+	struct json_object *j = json_object_new_object();
+
+	put_int(j, "count", (int64_t)s->count);
+	put_num(j, "avg_ms", result_avg_ms(s), 6);
+	put_num(j, "max_ms", ms(s->max_ns), 6);
+	put(j, "percentiles", percentiles_json(o, s));
+	return j;
+}
+
+/* The operations array: ops[k] and errors[k] (mismatches) per kind, and
+ * resp[k] (response times) when the run had a schedule (else NULL). */
 static struct json_object *ops_json(const struct dbench_options *o,
 				    const struct op_stats *ops,
-				    const uint64_t *errs, bool with_buckets)
+				    const uint64_t *errs, bool with_buckets,
+				    const struct op_stats *resp)
 {
 	struct json_object *a = json_object_new_array();
 
@@ -237,6 +252,8 @@ static struct json_object *ops_json(const struct dbench_options *o,
 		put_num(j, "max_ms", ms(s->max_ns), 6);
 		put_spread(j, s);
 		put(j, "percentiles", percentiles_json(o, s));
+		if (resp != NULL && resp[k].count != 0)
+			put(j, "response", response_json(o, &resp[k]));
 		if (with_buckets) {
 			struct json_object *h = json_object_new_object();
 
@@ -445,7 +462,7 @@ static struct json_object *clients_json(void *mem,
 		put_int(j, "bytes", (int64_t)c->bytes);
 		put_io_split(j, c->read_bytes, c->bytes, r->seconds);
 		put_int(j, "passes", (int64_t)c->passes);
-		put(j, "operations", ops_json(o, ops, errors, false));
+		put(j, "operations", ops_json(o, ops, errors, false, NULL));
 		add(a, j);
 	}
 	talloc_free(ops);
@@ -542,7 +559,8 @@ struct json_object *report_json_build(void *mem_ctx,
 	put(j, "loadfiles", loadfiles_json(o));
 	put(j, "phases", phases_json(r->series));
 	put(j, "warmup", warmup_json(o, r));
-	put(j, "operations", ops_json(o, r->ops, errors, true));
+	put(j, "operations", ops_json(o, r->ops, errors, true,
+					      r->response));
 	put(j, "clients", clients_json(mem, o, r));
 	if (r->nhosts > 0 && r->host_names != NULL)
 		put(j, "hosts", hosts_json(o, r));

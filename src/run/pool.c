@@ -675,6 +675,13 @@ struct run *pool_new(void *mem, const struct run_setup *su,
 		return NULL;
 	}
 	run->region.client_id_base = client_id_base;
+	if (pool_scheduled(su) && stats_map_response(&run->region) != 0) {
+		fprintf(stderr, "dbench: cannot map response times for %u "
+			"clients: %s\n", o->nclients, strerror(errno));
+		stats_unmap(&run->region);
+		talloc_free(run);
+		return NULL;
+	}
 	/* the op timer, calibrated once here so that every worker shares it */
 	timer_init();
 	if (note_shared_paths(run, run) != 0) {

@@ -148,4 +148,16 @@ int pool_signal(void);
 void pool_output_lost(struct run *run, int err);
 unsigned pool_signal_count(void);
 
+/* Whether the ops have due times (-R, or a timed loadfile): then their
+ * response times are kept as well (struct client_response). */
+static inline bool pool_scheduled(const struct run_setup *su)
+{
+	if (su->opts->target_rate > 0)
+		return true;
+	for (unsigned i = 0; i < su->nprograms; i++)
+		if (su->programs[i]->times != NULL)
+			return true;
+	return false;
+}
+
 #endif
