@@ -26,6 +26,7 @@
 #include "vfs.h"
 
 #include "client_private.h"
+#include "pace.h"
 #include "record.h"
 
 /* The program's directory numbers are the vfs hint's (struct vfs_hint). */
@@ -403,30 +404,6 @@ static void sync_phase(struct client *c)
 	}
 }
 
-/*
- * When the op at pc may run: its timestamp (timed loadfiles) or the -R
- * pace; 0 when it need not wait.  The same answer however often it is
- * asked until the op has run (it depends on the bytes done so far and the
- * pass start only), so a client that was told to wait simply asks again.
- */
-static uint64_t op_due(const struct client *c, const struct op *op)
-{
-	double at, t;
-
-	if (!c->paced)
-		return 0;
-	if (c->opts->target_rate > 0)
-		at = (double)c->paced_bytes / (c->opts->target_rate * 1e6) *
-		     1e9 + (double)c->start_ns;
-	else if (c->prog->times != NULL &&
-		 (t = c->prog->times[op - c->prog->ops]) >= 0)
-		at = t * 1e9 + (double)c->pass_start_ns;
-	else
-		return 0;
-	/* a time beyond the clock's range is "never": only the stop ends it */
-	return at >= 1.8e19 ? UINT64_MAX : (uint64_t)at;
-}
-
 /* Tell the caller to come back at `when` (or on the stop). */
 static enum client_step_result wait_until(struct client *c, uint64_t when)
 {
@@ -511,12 +488,12 @@ static enum client_step_result run_measured(struct client *c,
 {
 	struct op_call call = { .op = op, .prog = c->prog };
 	const struct op_info *info = &op_info[op->kind];
-	uint64_t rate, t0, lat, now = 0, due = op_due(c, op);
+	uint64_t rate, t0, lat;
 	uint32_t status;
 
 	/* before anything is resolved: the retry must resolve the same */
-	if (due != 0 && due > (now = now_ns()))
-		return wait_until(c, due);
+	if (c->paced && pace_wait(c, op))
+		return STEP_WAIT;
 	for (unsigned i = 0; i < 2; i++) {
 		const struct path *p = program_path(c->prog, op, i);
 
@@ -563,9 +540,8 @@ static enum client_step_result run_measured(struct client *c,
 	lat = timer_ns_at(t0, timer_read(rate), rate);
 	c->hint.path[0] = c->hint.path[1] = NULL;
 	record(c, op->kind, lat, call.bytes);
-	/* from when it was due: the delay it started with + its service */
-	if (due != 0 && c->resp != NULL)
-		stats_response_record(c->resp, op->kind, now - due + lat);
+	if (c->paced)
+		pace_record(c, op->kind, lat);
 	c->paced_bytes += call.bytes;
 
 	note_handle(c, op, &call, status);

@@ -114,6 +114,8 @@ struct client {
 	uint64_t start_ns;
 	uint64_t pass_start_ns;
 	uint64_t wake_ns;		/* STEP_WAIT: until when (monotonic) */
+	uint64_t late_ns;		/* paced: how late the op being run
+					 * started; UINT64_MAX: not due */
 	uint64_t sleep_until;		/* a SLEEP at pc in progress, or 0 */
 
 	/*
