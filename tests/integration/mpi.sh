@@ -345,6 +345,34 @@ sigint_mpirun() {
 	assert_no_procs
 }
 
+# --warmup auto across ranks: rank 0 decides on the job's lines per
+# second (2 slow seconds, then 200 lines/s a client); the response times
+# of a timed loadfile are every rank's.
+steady_response() {
+	need_mpi
+	awk 'BEGIN {
+		for (i = 0; i < 20; i++)
+			printf "%.3f QUERY_FS_INFORMATION 259 NT_STATUS_OK\n", i * 0.1
+		for (i = 0; i < 12000; i++)
+			printf "%.3f QUERY_FS_INFORMATION 259 NT_STATUS_OK\n", 2 + i * 0.005
+	}' >slow.txt
+	run_mpi "${LOCAL_MPI[@]}" -np 2 "$DBENCH_MPI" -B null -c slow.txt \
+		--warmup auto --warmup-max 30 -t 1 --json "$W/r.json" 1
+	assert_clean_run "dbench-mpi -np 2 --warmup auto"
+	assert_grep '^Warmup: steady after [0-9]+ s ' "$W/out" "warmup line"
+	assert_grep "^Response time from when each op was due \(the loadfile's timestamps\)" \
+		"$W/out" "response table"
+	python3 - "$W/r.json" <<'EOF' || fail "JSON warmup and response"
+import json, sys
+d = json.load(open(sys.argv[1]))
+w = d["warmup"]
+assert w["mode"] == "auto" and w["steady"] and 6 <= w["seconds"] < 30, w
+op = d["operations"][0]
+assert op["response"]["count"] == op["count"] > 0, op
+assert sum(c["operations"][0]["count"] for c in d["clients"]) == op["count"]
+EOF
+}
+
 # refused NAME OPTION RANKS_RE ARGS...: mpirun ARGS (MPMD) is refused
 # before the run: exit status 2, one line naming OPTION and the ranks,
 # no client started, nothing left in the directory.
@@ -396,6 +424,7 @@ unlike_ranks() {
 }
 
 check "-np 3, 2 clients each, one directory: 6 passes, clients 0..5, single-host shape" three_ranks_shared
+check "-np 2, --warmup auto and a timed loadfile: steady state and response times of the job" steady_response
 check "-np 3: the --json document fits the schema" three_ranks_schema
 check "two hosts (namespaces + veth, MPI over TCP): merged = sum of the parts" two_hosts
 check "clients fail: messages name rank, host, client, line; clean" client_fails
