@@ -216,12 +216,37 @@ static int parse_count(const char *name, const char *s, int64_t min,
 			   name, s, (long long)min, (long long)max);
 }
 
+/* --warmup auto's own options: only with it.  Returns 0 or the exit
+ * status. */
+static int warmup_auto_options(const struct raw_options *raw, bool auto_wu,
+			       struct dbench_options *o)
+{
+	const char *given = raw->warmup_max ? "--warmup-max" :
+			    raw->warmup_window ? "--warmup-window" :
+			    raw->warmup_bound ? "--warmup-bound" : NULL;
+
+	if (!auto_wu)
+		return given != NULL ?
+			usage_error("%s: only with --warmup auto", given) : 0;
+	o->warmup_auto = true;
+	o->warmup_bound_pct = STEADY_DEFAULT_BOUND_PCT;
+	if (raw->warmup_bound != NULL &&
+	    (parse_double(raw->warmup_bound, 0, 1000,
+			  &o->warmup_bound_pct) != 0 ||
+	     o->warmup_bound_pct <= 0))
+		return usage_error("--warmup-bound: '%s' is not a percentage "
+				   "above 0 and at most 1000",
+				   raw->warmup_bound);
+	return 0;
+}
+
 /* The numbers of a load run.  Returns 0 or the exit status. */
 static int count_options(const struct raw_options *raw, const char *clients,
 			 struct dbench_options *o)
 {
 	int64_t n = 0, tl = o->timelimit, wu = -1,
-		cpp = o->clients_per_process, st = 0, ti = 0, wmax = -1;
+		cpp = o->clients_per_process, st = 0, ti = 0, wmax = -1,
+		wwin = STEADY_DEFAULT_WINDOW;
 	bool auto_wu = raw->warmup != NULL && strcmp(raw->warmup, "auto") == 0;
 	const struct {
 		const char *name;
@@ -234,6 +259,8 @@ static int count_options(const struct raw_options *raw, const char *clients,
 		{ "--warmup", auto_wu ? NULL : raw->warmup, 0, INT_MAX / 2,
 		  &wu },
 		{ "--warmup-max", raw->warmup_max, 1, INT_MAX / 2, &wmax },
+		{ "--warmup-window", raw->warmup_window, 1, STEADY_MAX_WINDOW,
+		  &wwin },
 		{ "--clients-per-process", raw->clients_per_process, 1,
 		  MAX_CLIENTS, &cpp },
 		{ "--stagger", raw->stagger, 0, 1000000, &st },
@@ -262,14 +289,12 @@ static int count_options(const struct raw_options *raw, const char *clients,
 	o->timelimit = (int)tl;
 	o->run_once = raw->run_once;
 	o->warmup = wu >= 0 ? (int)wu : o->run_once ? 0 : o->timelimit / 5;
-	if (raw->warmup_max != NULL && !auto_wu)
-		return usage_error("--warmup-max: only with --warmup auto");
+	if ((rc = warmup_auto_options(raw, auto_wu, o)) != 0)
+		return rc;
 	if (auto_wu) {
 		/* at the latest after --warmup-max, by default -t seconds */
-		o->warmup_auto = true;
 		o->warmup = wmax > 0 ? (int)wmax : o->timelimit;
-		o->warmup_window = STEADY_DEFAULT_WINDOW;
-		o->warmup_bound_pct = STEADY_DEFAULT_BOUND_PCT;
+		o->warmup_window = (unsigned)wwin;
 	}
 	o->clients_per_process = (unsigned)cpp;
 	o->stagger = (unsigned)st;
@@ -400,6 +425,8 @@ static int disk_test_refusals(const struct cli_parse *cp)
 		{ "--timelimit", raw->timelimit != NULL },
 		{ "--warmup", raw->warmup != NULL },
 		{ "--warmup-max", raw->warmup_max != NULL },
+		{ "--warmup-window", raw->warmup_window != NULL },
+		{ "--warmup-bound", raw->warmup_bound != NULL },
 		{ "--loadfile", raw->loadfile != NULL },
 		{ "--backend", raw->backend != NULL },
 		{ "--target-rate", raw->target_rate != NULL },

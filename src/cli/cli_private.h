@@ -56,6 +56,8 @@ struct raw_options {
 	char *series;
 	char *dialect;
 	char *warmup_max;
+	char *warmup_window;
+	char *warmup_bound;
 	int sync_open, sync_dirs, fsync_writes, xattr, run_once, skip_cleanup;
 	int per_client, machine_readable, no_resolve, stat_check, fake_io;
 	int one_byte_write_fix, show_execute_time, strict, keep_going;

@@ -649,7 +649,9 @@ static int workload_describe(void *mem, const struct dbench_options *o,
 					      o->clients_per_process);
 	text[W_TIMELIMIT] = talloc_asprintf(mem, "%d", o->timelimit);
 	text[W_WARMUP] = o->warmup_auto ?
-			 talloc_asprintf(mem, "auto, at most %d", o->warmup) :
+			 talloc_asprintf(mem, "auto (%u s within %g%%, at most "
+					 "%d)", o->warmup_window,
+					 o->warmup_bound_pct, o->warmup) :
 			 talloc_asprintf(mem, "%d", o->warmup);
 	for (unsigned k = 0; k < 4; k++)
 		text[W_SYNC + k] = talloc_strdup(mem, flags[k] ? "on" : "off");

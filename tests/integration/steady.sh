@@ -68,6 +68,21 @@ not_steady_at_max() {
 		".warmup"
 }
 
+# A wider bound and a shorter window of one's own: the swinging load
+# (50 and 200 lines/s: a range of 150 around 100 or 150) is steady.
+own_window_and_bound() {
+	command -v python3 >/dev/null || skip "python3 is not installed"
+	swinging swing.txt
+	run_db -B null -c swing.txt --warmup auto --warmup-window 3 \
+		--warmup-bound 200 --warmup-max 20 -t 1 --json r.json 1
+	assert_clean_run
+	assert_grep '^Warmup: steady after [0-9]+ s \(lines/s within 200% of their mean over 3 s\)$' \
+		"$W/out" "warmup line"
+	assert_eq "True 3 200 20" "$(json_field r.json \
+		'" ".join(str(d["warmup"][k]) for k in ("steady", "window_s", "bound_pct", "max_s"))')" \
+		".warmup"
+}
+
 # Without --warmup auto: no new line; the JSON says the fixed warmup.
 fixed_warmup() {
 	command -v python3 >/dev/null || skip "python3 is not installed"
@@ -92,10 +107,23 @@ bad_warmup() {
 	run_db -B null --warmup auto --warmup-max 0 1
 	assert_rc 2
 	assert_grep '^dbench: --warmup-max: ' "$W/err" "message"
+	run_db -B null --warmup-window 3 1
+	assert_rc 2
+	assert_grep '^dbench: --warmup-window: only with --warmup auto$' \
+		"$W/err" "message"
+	run_db -B null --warmup auto --warmup-window 61 1
+	assert_rc 2
+	assert_grep "^dbench: --warmup-window: '61' is not a whole number from 1 to 60$" \
+		"$W/err" "message"
+	run_db -B null --warmup auto --warmup-bound 0 1
+	assert_rc 2
+	assert_grep "^dbench: --warmup-bound: '0' is not a percentage above 0 and at most 1000$" \
+		"$W/err" "message"
 }
 
 check "--warmup auto ends after slow first seconds" steady_after_slow_start
 check "--warmup auto never steady: measured after --warmup-max" not_steady_at_max
+check "--warmup-window and --warmup-bound of one's own" own_window_and_bound
 check "a fixed --warmup: no new text, JSON mode fixed" fixed_warmup
-check "bad --warmup and --warmup-max" bad_warmup
+check "bad --warmup, --warmup-max, --warmup-window, --warmup-bound" bad_warmup
 finish
