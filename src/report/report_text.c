@@ -260,7 +260,10 @@ static void warmup_line(FILE *f, const struct dbench_options *o,
 {
 	double s = r->phase_seconds[PHASE_WARMUP];
 
-	if (r->warmup_steady)
+	if (r->phase == PHASE_WARMUP)
+		fprintf(f, "Warmup: not steady after %.0f s, when the run "
+			"ended\n", s);
+	else if (r->warmup_steady)
 		fprintf(f, "Warmup: steady after %.0f s (lines/s within "
 			"%g%% of their mean over %u s)\n", s,
 			o->warmup_bound_pct, o->warmup_window);
