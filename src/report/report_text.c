@@ -216,7 +216,10 @@ static void execute_times(FILE *f, const struct dbench_options *o,
  * With a schedule (a timed loadfile, -R): each op's response time, from
  * when it was due to its end, beside the service time of the table above
  * (which starts when the op does): a late op's wait for the ones before
- * it shows here and not there.
+ * it shows here and not there.  Its lines start in the first column,
+ * unlike the table's: mmtests' ExtractDbench4opslatency reads every line
+ * after the table whose second blank-separated field names an op as one
+ * more row of it.
  */
 static void response_table(FILE *f, const struct dbench_options *o,
 			   const struct op_stats *resp)
@@ -224,7 +227,7 @@ static void response_table(FILE *f, const struct dbench_options *o,
 	int w = name_width(o);
 
 	fprintf(f, "\nResponse time from when each op was due (%s), in ms:\n"
-		" %-*s %7s %9s %9s", o->target_rate > 0 ? "the -R pace" :
+		"%-*s %7s %9s %9s", o->target_rate > 0 ? "the -R pace" :
 		"the loadfile's timestamps", w, "Operation", "Count",
 		"AvgResp", "MaxResp");
 	for (unsigned i = 0; i < o->npercentiles; i++) {
@@ -233,7 +236,7 @@ static void response_table(FILE *f, const struct dbench_options *o,
 		snprintf(label, sizeof(label), "p%g", o->percentiles[i]);
 		fprintf(f, " %9s", label);
 	}
-	fputs("\n ", f);
+	fputc('\n', f);
 	for (unsigned i = 0; i < (unsigned)w + 28 + 10 * o->npercentiles; i++)
 		fputc('-', f);
 	fputc('\n', f);
@@ -242,7 +245,7 @@ static void response_table(FILE *f, const struct dbench_options *o,
 
 		if (s->count == 0)
 			continue;
-		fprintf(f, " %-*s %7llu %9.03f %9.03f", w, report_op_name(o, k),
+		fprintf(f, "%-*s %7llu %9.03f %9.03f", w, report_op_name(o, k),
 			(unsigned long long)s->count, result_avg_ms(s),
 			ms(s->max_ns));
 		for (unsigned i = 0; i < o->npercentiles; i++)

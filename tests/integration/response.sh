@@ -35,9 +35,9 @@ late_ops() {
 	assert_clean_run
 	assert_grep "^Response time from when each op was due \(the loadfile's timestamps\), in ms:$" \
 		"$W/out" "response table title"
-	assert_grep '^ Operation +Count +AvgResp +MaxResp +p25 +p75$' \
+	assert_grep '^Operation +Count +AvgResp +MaxResp +p25 +p75$' \
 		"$W/out" "response table header"
-	assert_grep '^ Qfsinfo +20 +[0-9]+\.[0-9]{3} +[0-9]+\.[0-9]{3} +[0-9]+\.[0-9]{3} +[0-9]+\.[0-9]{3}$' \
+	assert_grep '^Qfsinfo +20 +[0-9]+\.[0-9]{3} +[0-9]+\.[0-9]{3} +[0-9]+\.[0-9]{3} +[0-9]+\.[0-9]{3}$' \
 		"$W/out" "response row"
 	# every op has a response time; the ten late ones (>= 0.4 s) are
 	# the upper half, the first ten the lower

@@ -114,9 +114,9 @@ static void test_warmup_and_response(void **state)
 	t = text_of(r, &o, r);
 	assert_non_null(strstr(t, "\nResponse time from when each op was due "
 			       "(the loadfile's timestamps), in ms:\n"
-			       " Operation      Count   AvgResp   MaxResp"
-			       "       p50       p99\n ---"));
-	assert_non_null(strstr(t, "\n Close              1     0.500     "
+			       "Operation      Count   AvgResp   MaxResp"
+			       "       p50       p99\n---"));
+	assert_non_null(strstr(t, "\nClose              1     0.500     "
 			       "0.500     0.500     0.500\n"));
 	o.target_rate = 1;
 	assert_non_null(strstr(text_of(r, &o, r), "(the -R pace), in ms:\n"));
