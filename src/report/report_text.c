@@ -300,7 +300,7 @@ void report_text(FILE *f, void *mem_ctx, const struct dbench_options *o,
 			o->sync_dirs ? " (sync dirs)" : "", r->nclients,
 			r->nprocs, ms(max_ns));
 	setup_line(f, o, r);
-	if (r->response != NULL)
+	if (r->response != NULL && !o->machine_readable)
 		response_table(f, o, r->response);
 	if (o->warmup_auto)
 		warmup_line(f, o, r);

@@ -120,6 +120,8 @@ static void test_warmup_and_response(void **state)
 			       "0.500     0.500     0.500\n"));
 	o.target_rate = 1;
 	assert_non_null(strstr(text_of(r, &o, r), "(the -R pace), in ms:\n"));
+	o.machine_readable = true;
+	assert_null(strstr(text_of(r, &o, r), "Response"));
 	talloc_free(r);
 }
 
