@@ -559,8 +559,8 @@ struct json_object *report_json_build(void *mem_ctx,
 	put(j, "loadfiles", loadfiles_json(o));
 	put(j, "phases", phases_json(r->series));
 	put(j, "warmup", warmup_json(o, r));
-	put(j, "operations", ops_json(o, r->ops, errors, true,
-					      r->response));
+	put(j, "operations",
+	    ops_json(o, r->ops, errors, true, r->response));
 	put(j, "clients", clients_json(mem, o, r));
 	if (r->nhosts > 0 && r->host_names != NULL)
 		put(j, "hosts", hosts_json(o, r));

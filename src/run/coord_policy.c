@@ -39,7 +39,10 @@ static bool steady_now(struct coord_policy *p, unsigned k,
 
 	if (k <= p->ss_k)
 		return false;
-	rate = (double)(g->lines - p->ss_lines) / (double)(k - p->ss_k);
+	/* (the counts only grow; a sample taken while a client moves its
+	 * count between phases is no reason to wrap) */
+	rate = g->lines < p->ss_lines ? 0 :
+	       (double)(g->lines - p->ss_lines) / (double)(k - p->ss_k);
 	p->ss_lines = g->lines;
 	p->ss_k = k;
 	return steady_add(&p->steady, rate);
