@@ -92,8 +92,8 @@ struct coord_policy {
 	/* --warmup auto: the detector, fed each second's lines */
 	struct steady steady;
 	bool steady_reached;	/* the warmup ended at a steady state */
-	uint64_t ss_lines;	/* lines since the release at ss_k */
-	unsigned ss_k;		/* the second of the last sample */
+	uint64_t ss_lines;	/* lines since the release at ss_ns */
+	uint64_t ss_ns;		/* when the last sample was taken */
 };
 
 struct coord;

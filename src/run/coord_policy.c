@@ -29,22 +29,23 @@ void coord_policy_init(struct coord_policy *p, const struct dbench_options *o)
 
 /*
  * --warmup auto: feed the detector the lines per second since its last
- * sample (a late tick's covers the seconds it skipped); whether the run
- * is steady now.
+ * sample, over the time the sample really covers (a late tick's is
+ * longer, the next one's shorter); whether the run is steady now.
  */
-static bool steady_now(struct coord_policy *p, unsigned k,
+static bool steady_now(struct coord_policy *p, uint64_t elapsed_ns,
 		       const struct coord_sample *g)
 {
 	double rate;
 
-	if (k <= p->ss_k)
+	if (elapsed_ns <= p->ss_ns)
 		return false;
 	/* (the counts only grow; a sample taken while a client moves its
 	 * count between phases is no reason to wrap) */
 	rate = g->lines < p->ss_lines ? 0 :
-	       (double)(g->lines - p->ss_lines) / (double)(k - p->ss_k);
+	       (double)(g->lines - p->ss_lines) /
+	       secs(elapsed_ns - p->ss_ns);
 	p->ss_lines = g->lines;
-	p->ss_k = k;
+	p->ss_ns = elapsed_ns;
 	return steady_add(&p->steady, rate);
 }
 
@@ -78,7 +79,8 @@ static void on_tick(struct coord_policy *p, uint64_t elapsed_ns,
 		return;
 	}
 	out->print = true;
-	if (p->phase == PHASE_WARMUP && o->warmup_auto && steady_now(p, k, g))
+	if (p->phase == PHASE_WARMUP && o->warmup_auto &&
+	    steady_now(p, elapsed_ns, g))
 		p->steady_reached = true;
 	if (p->phase == PHASE_WARMUP &&
 	    (p->steady_reached || k >= (unsigned)o->warmup)) {

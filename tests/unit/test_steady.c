@@ -166,6 +166,32 @@ static void test_policy(void **state)
 	assert_false(p.steady_reached);
 }
 
+/* A late tick: its sample covers more than a second, the next one's
+ * less; at an even 200 lines/s every sample is still 200. */
+static void test_late_tick(void **state)
+{
+	struct dbench_options o = { .timelimit = 10, .warmup = 20,
+				    .warmup_auto = true, .warmup_window = 5,
+				    .warmup_bound_pct = 1 };
+	const double at[] = { 1.0, 2.0, 3.15, 4.0, 5.0, 6.0 };
+	struct coord_policy p;
+	unsigned ended = 0;
+
+	(void)state;
+	coord_policy_init(&p, &o);
+	for (unsigned i = 0; i < 6 && ended == 0; i++) {
+		struct coord_sample g = sample((uint64_t)(at[i] * 200 + 0.5));
+		struct coord_out out;
+
+		coord_policy_step(&p, COORD_TICK,
+				  (uint64_t)(at[i] * NS_PER_SEC), &g, &out);
+		if (out.phase == PHASE_EXECUTE)
+			ended = i + 1;
+	}
+	assert_int_equal(ended, 5);
+	assert_true(p.steady_reached);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -176,6 +202,7 @@ int main(void)
 		cmocka_unit_test(test_oscillating),
 		cmocka_unit_test(test_idle),
 		cmocka_unit_test(test_policy),
+		cmocka_unit_test(test_late_tick),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
