@@ -770,6 +770,11 @@ void pool_output_lost(struct run *run, int err)
 		run->failed = true;
 }
 
+void pool_fail(struct run *run)
+{
+	run->failed = true;
+}
+
 int pool_signal(void)
 {
 	return got_signal;

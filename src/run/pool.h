@@ -146,6 +146,9 @@ int pool_signal(void);
  * (err EPIPE: the run counts as interrupted by it) or as a failure.
  */
 void pool_output_lost(struct run *run, int err);
+
+/* Stop the run as a failure (exit status 1); the clients still clean up. */
+void pool_fail(struct run *run);
 unsigned pool_signal_count(void);
 
 #endif
