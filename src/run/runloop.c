@@ -385,7 +385,7 @@ struct run_result *runloop_run(void *mem, struct run *pool, struct coord *c,
 		fprintf(stderr, "dbench: out of memory\n");
 		return NULL;
 	}
-	ok = pool_start(mem, pool, c->prints);
+	ok = pool_start(mem, pool, c);
 	if (c->ops->start(c, ok, &go) != 0 || !go) {
 		pool_abort(mem, pool);
 		*status = pool_signal() ? 128 + pool_signal() : 1;
