@@ -133,7 +133,7 @@ def h_read(cv, c, proc):
     if not explicit:
         desc.offset += got
     if desc.rel is not None and got > 0:
-        cv.ns.existing(desc.rel, None, off + got)
+        cv.ns.existing(desc.rel, None, off + got, (off, got))
 
 
 def h_write(cv, c, proc):
