@@ -80,6 +80,7 @@ class Namespace:
         --prepare writes when they are what was there before."""
         if rel == "":
             return None
+        self._links_are_dirs(rel)
         node = self.nodes.get(rel)
         if node is None:
             self._pre_parents(rel)
@@ -96,6 +97,15 @@ class Namespace:
             if touched is not None and touched[1] > 0:
                 node.touched.append(touched)
         return node
+
+    def _links_are_dirs(self, rel):
+        """A symbolic link (a phantom) that calls go through to reach rel
+        leads to a directory (maybe outside --root): the replay, which
+        has no links, needs a directory there, made by --prepare."""
+        for a in self._ancestors(rel):
+            node = self.nodes.get(a)
+            if node is not None and node.phantom and node.exists:
+                node.phantom, node.kind = False, "dir"
 
     def absent(self, rel):
         if rel != "" and rel not in self.nodes:
