@@ -449,6 +449,21 @@ EOF
 	[ "$(grep -c '^WriteX' s.txt)" -eq 3 ] || fail "expected 3 WriteX lines, found $(grep -c '^WriteX' s.txt)"
 	strict_replay "$W/s.txt" "sparse"
 	assert_eq "$size" "$(stat -c %s "$W/replay/clients/client0/big")" "the replayed file's size"
+	# 300 MiB read of a file that was there: --prepare writes 256 MiB
+	# of it and says so (the loadfile only: no replay of it here)
+	cat >c.tr <<EOF
+100 1.000000 openat(AT_FDCWD</R>, "huge", O_RDONLY) = 3</R/huge>
+100 1.000100 read(3</R/huge>, "\\0"..., 314572800) = 314572800
+100 1.000200 close(3</R/huge>) = 0
+100 1.000300 exit_group(0) = ?
+100 1.000400 +++ exited with 0 +++
+EOF
+	sed -i "s#/R#$W/r#g" c.tr
+	timeout 60 "$CAPTURE" --root "$W/r" -o c.txt c.tr 2>c.err || { cat c.err; fail "refused (or over 60 s)"; }
+	assert_grep 'huge: --prepare writes at most 256 MiB of a file' c.err "the cap is said"
+	[ "$(grep -c '^WriteX 1 [0-9]* 1048576 1048576 NT_STATUS_OK$' c.txt)" -eq 256 ] ||
+		fail "expected 256 WriteX lines of 1 MiB in the prepare"
+	assert_grep '^WriteX 1 314572799 1 1 NT_STATUS_OK$' c.txt "the size of the capped file"
 }
 
 # A generated trace of about 6 MB (open, write, read, close of 200 files,

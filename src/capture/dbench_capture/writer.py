@@ -54,17 +54,19 @@ def file_writes(rel, node):
     at one place costs one write, not 16 TB of them)."""
     lines, budget, last = [], PREPARE_CAP, 0
     for start, end in merged_ranges(node.touched, node.pre_size):
-        if budget <= 0:
+        capped = end - start > budget
+        if capped:
             warn("%s: --prepare writes at most %d MiB of a file (the "
                  "bytes the trace read); the rest of its %d bytes is a "
                  "hole" % (rel, PREPARE_CAP >> 20, node.pre_size))
-            break
-        end = min(end, start + budget)
+            end = start + budget
         budget -= end - start
         for off in range(start, end, WRITE_CHUNK):
             n = min(WRITE_CHUNK, end - off)
             lines.append("WriteX 1 %d %d %d NT_STATUS_OK" % (off, n, n))
-        last = end
+        last = max(last, end)
+        if capped:
+            break
     if node.pre_size > last:
         lines.append("WriteX 1 %d 1 1 NT_STATUS_OK" % (node.pre_size - 1))
     return lines
