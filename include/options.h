@@ -54,6 +54,7 @@ struct dbench_options {
 	bool xattr;			/* -x */
 	bool run_once;
 	bool skip_cleanup;
+	bool force;			/* --force: past the memory estimate */
 	bool per_client_results;
 	bool machine_readable;
 	bool no_resolve;

@@ -381,6 +381,7 @@ int cli_resolve_options(void *mem, const struct cli_parse *cp,
 	o->fsync_writes = raw->fsync_writes;
 	o->xattr = raw->xattr;
 	o->skip_cleanup = raw->skip_cleanup;
+	o->force = raw->force;
 	o->per_client_results = raw->per_client;
 	o->machine_readable = raw->machine_readable;
 	o->no_resolve = raw->no_resolve;
@@ -450,6 +451,7 @@ static int disk_test_refusals(const struct cli_parse *cp)
 		{ "--output-dialect", raw->dialect != NULL },
 		{ "--strict", raw->strict },
 		{ "--keep-going", raw->keep_going },
+		{ "--force", raw->force },
 	};
 
 	for (size_t i = 0; i < sizeof(load_only) / sizeof(load_only[0]); i++)

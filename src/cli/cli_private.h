@@ -61,6 +61,7 @@ struct raw_options {
 	int sync_open, sync_dirs, fsync_writes, xattr, run_once, skip_cleanup;
 	int per_client, machine_readable, no_resolve, stat_check, fake_io;
 	int one_byte_write_fix, show_execute_time, strict, keep_going;
+	int force;
 	int version;
 	/* --disk-test */
 	char *dt_size;

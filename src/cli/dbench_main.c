@@ -28,6 +28,7 @@
 #include "program.h"
 #include "report.h"
 #include "report_json.h"
+#include "memcheck.h"
 #include "rlimits.h"
 #include "supervisor.h"
 #include "util.h"
@@ -121,6 +122,7 @@ static int run_load(void *mem, const struct cli *cli,
 {
 	const struct dbench_options *o = &cli->opts;
 	struct program **progs;
+	bool in_memory = false;
 	char *why = NULL;
 	FILE *text;
 	int rc;
@@ -146,6 +148,13 @@ static int run_load(void *mem, const struct cli *cli,
 			  &why) != 0) {
 		fprintf(stderr, "dbench: %s\n",
 			why ? why : "resource limits too low");
+		return CLI_EXIT_USAGE;
+	}
+	/* a -D in memory that the clients' data would fill */
+	if ((cli->backend->flags & BACKEND_LOCAL_FS) &&
+	    memcheck_run(mem, o, progs, o->nloadfiles, o->force, &in_memory,
+			 &why) != 0) {
+		fprintf(stderr, "dbench: %s\n", why);
 		return CLI_EXIT_USAGE;
 	}
 	/* one dbench per directory, where the backend works in -D;
@@ -183,6 +192,7 @@ static int run_load(void *mem, const struct cli *cli,
 			.nprograms = o->nloadfiles,
 			.backend = cli->backend,
 			.report = report_write_all,
+			.memory_target = in_memory,
 		};
 
 		return hooks->run(mem, &su);

@@ -28,6 +28,7 @@
 #include "client.h"
 #include "client_tree.h"
 #include "pool.h"
+#include "progress.h"
 #include "options.h"
 #include "timer.h"
 #include "util.h"
@@ -476,51 +477,64 @@ static int start_workers(struct run *run, int gate[2])
 	return 0;
 }
 
-/* Wait until every client is prepared; false if the run must not start.
- * say: print the "prepared for launch" lines. */
-static bool wait_prepared(void *mem, struct run *run, bool say)
+/* Processes whose clients are all ready; *ready, *failed: clients. */
+static unsigned count_prepared(const struct run *run, unsigned *ready,
+			       unsigned *failed)
+{
+	unsigned procs_ready = 0;
+
+	*ready = *failed = 0;
+	for (unsigned p = 0; p < run->nprocs; p++) {
+		const struct worker *w = &run->workers[p];
+		unsigned n = 0;
+
+		for (unsigned i = 0; i < w->n; i++) {
+			uint32_t st = __atomic_load_n(
+				&run->region.live[w->first + i].state,
+				__ATOMIC_ACQUIRE);
+
+			n += st == CLIENT_READY;
+			*failed += st == CLIENT_FAILED;
+		}
+		*ready += n;
+		procs_ready += n == w->n;
+	}
+	return procs_ready;
+}
+
+/* Wait for the clients to be prepared (false: the run must not start). */
+static bool wait_prepared(void *mem, struct run *run, struct coord *c)
 {
 	uint64_t t0 = now_ns(), next = t0 + NS_PER_SEC;
-	unsigned last = UINT32_MAX;
+	unsigned last = UINT32_MAX, total = run->nprocs * c->nhosts;
 
 	for (;;) {
-		unsigned ready = 0, failed = 0, procs_ready = 0;
-
-		for (unsigned p = 0; p < run->nprocs; p++) {
-			const struct worker *w = &run->workers[p];
-			unsigned n = 0;
-
-			for (unsigned i = 0; i < w->n; i++) {
-				uint32_t st = __atomic_load_n(
-					&run->region.live[w->first + i].state,
-					__ATOMIC_ACQUIRE);
-
-				n += st == CLIENT_READY;
-				failed += st == CLIENT_FAILED;
-			}
-			ready += n;
-			procs_ready += n == w->n;
-		}
+		unsigned ready, failed,
+			procs_ready = count_prepared(run, &ready, &failed);
+		bool done = ready == run->opts->nclients;
+		bool stop = !done && (failed > 0 || got_signal ||
+				      pool_reap(mem, run, false) < run->nprocs ||
+				      run->failed);
+		bool others = true;
 		uint64_t now = now_ns();
 
-		if (procs_ready != last && (procs_ready == run->nprocs ||
+		if (c->ops->count != NULL)
+			procs_ready = c->ops->count(c, COORD_COUNT_PREPARED,
+						    procs_ready, done || stop,
+						    &others);
+		if (procs_ready != last && (procs_ready == total ||
 					    now >= next || last == UINT32_MAX)) {
-			FILE *f = options_text_stream(run->opts);
-
-			if (say && !run->opts->machine_readable)
-				fprintf(f, "%u of %u processes prepared for "
-					"launch %3.0f sec\n", procs_ready,
-					run->nprocs, secs(now - t0));
-			fflush(f);
+			if (c->prints)
+				progress_prepared(options_text_stream(run->opts),
+						  run->opts, procs_ready, total,
+						  secs(now - t0));
 			last = procs_ready;
 			next = now + NS_PER_SEC;
 		}
-		if (ready == run->opts->nclients)
+		if (stop)
+			return false;
+		if (done && others)
 			return true;
-		if (failed > 0 || got_signal)
-			return false;
-		if (pool_reap(mem, run, false) < run->nprocs || run->failed)
-			return false;
 		sleep_ns(POLL_NS, NULL);
 	}
 }
@@ -720,13 +734,13 @@ void pool_free(struct run *run)
 	talloc_free(run);
 }
 
-bool pool_start(void *mem, struct run *run, bool say)
+bool pool_start(void *mem, struct run *run, struct coord *c)
 {
 	/* before forking: the fork loop is the critical path of the start,
 	 * and must not wait behind the workers it has already made */
 	raise_parent_priority();
 	if (start_workers(run, run->gate) != 0 ||
-	    !wait_prepared(mem, run, say))
+	    !wait_prepared(mem, run, c))
 		return false;
 	close_gate_end(run, 0);
 	return true;
@@ -775,6 +789,11 @@ void pool_output_lost(struct run *run, int err)
 		got_signal = SIGPIPE;
 	else
 		run->failed = true;
+}
+
+void pool_fail(struct run *run)
+{
+	run->failed = true;
 }
 
 int pool_signal(void)

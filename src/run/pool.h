@@ -84,11 +84,13 @@ void pool_free(struct run *run);
 
 /*
  * Fork the workers; they prepare their clients and wait at the gate.
- * Then wait until all are prepared (saying so once a second when say).
- * Returns true when every client is ready, false when one failed, a
- * worker died, a signal came or a fork failed.
+ * Then wait until all are prepared (saying so once a second when c
+ * prints, counting every host's processes through c->ops->count; the
+ * printing host then also waits, boundedly, until every host is done
+ * preparing).  Returns true when every client here is ready, false when
+ * one failed, a worker died, a signal came or a fork failed.
  */
-bool pool_start(void *mem, struct run *run, bool say);
+bool pool_start(void *mem, struct run *run, struct coord *c);
 
 /* Note the release time in the region (before pool_open_gate()). */
 void pool_set_release(struct run *run, uint64_t release_ns);
@@ -146,6 +148,9 @@ int pool_signal(void);
  * (err EPIPE: the run counts as interrupted by it) or as a failure.
  */
 void pool_output_lost(struct run *run, int err);
+
+/* Stop the run as a failure (exit status 1); the clients still clean up. */
+void pool_fail(struct run *run);
 unsigned pool_signal_count(void);
 
 /* Whether the ops have due times (-R, or a timed loadfile): then their

@@ -63,7 +63,12 @@ int run_benchmark_with(void *mem_ctx, const struct run_setup *su,
 	res = runloop_run(mem, pool, c, host, &rc);
 	if (res != NULL)
 		res->warmup_steady = c->policy.steady_reached;
+	/* hosts sharing a directory take turns at its record */
+	if (c->ops->serial != NULL)
+		c->ops->serial(c, true);
 	note_kept_trees(mem, su, c);
+	if (c->ops->serial != NULL)
+		c->ops->serial(c, false);
 	if (res != NULL && c->prints && su->report != NULL &&
 	    su->report(mem, su->opts, res) != 0)
 		res->failed = true;	/* a file not written fails the run */
