@@ -80,7 +80,7 @@ static int run_disk_test(void *mem, struct dbench_options *o,
 		}
 		if (o->label != NULL &&
 		    report_history_save(mem, o, attached == 0 ? doc : NULL,
-					rc) != 0 && rc == 0)
+					NULL, rc) != 0 && rc == 0)
 			rc = HISTORY_EXIT_SAVE_FAILED;
 		json_object_put(doc);
 		talloc_free(res);

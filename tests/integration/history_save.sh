@@ -100,6 +100,16 @@ print(d["throughput_mb_per_s"], d["ops_per_s"])' "$W/res.json")" \
 		"--json's percentiles as asked"
 }
 
+# a run that failed is saved too, with its exit status and warnings
+mismatches() {
+	run_db -t 1 --warmup 1 --keep-going -c "$DATA/qpi_mismatch.txt" \
+		-D "$W" --label mm --history "$W/h.sqlite" 1
+	assert_rc 1
+	assert_eq "1|1" "$(q "$W/h.sqlite" "SELECT exit_status,
+		warnings_json LIKE '%status mismatches%' FROM runs")" \
+		"exit status and warning saved"
+}
+
 # $DBENCH_HISTORY, then XDG_DATA_HOME
 default_paths() {
 	DBENCH_HISTORY=$W/env.sqlite run_db "${NULLRUN[@]}" --label e 1
@@ -268,6 +278,7 @@ together() {
 
 check "without --label: nothing saved, no new line; --history alone refused" no_label
 check "--label: text as before, one run saved, figures as --json, p50/p99" saved_run
+check "a run with mismatches (exit 1): saved with its status and a warning" mismatches
 check "\$DBENCH_HISTORY and \$XDG_DATA_HOME name the database" default_paths
 check "--disk-test --label: saved as a disk test with its metrics" disk_test
 check "tbench --label: the server and protocol saved" tbench_run
