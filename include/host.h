@@ -22,6 +22,9 @@ struct host_dir {
 				 * when no mount matched */
 	char *source;		/* the mounted device or share */
 	char *mount_point;
+	char *mount_options;	/* the mount's and the superblock's */
+	char *device_model;	/* sysfs .../device/model of its disk */
+	int64_t free_bytes;	/* statvfs: free to a user; -1 unknown */
 };
 
 struct host_facts {
@@ -32,6 +35,7 @@ struct host_facts {
 	char *kernel_release;
 	char *kernel_version;
 	char *machine;
+	char *cpu_model;	/* /proc/cpuinfo's model name */
 	int64_t cpus;		/* online; 0 unknown */
 	int64_t memory_bytes;	/* 0 unknown */
 	uint32_t ndirs;		/* the -D directories, in order */

@@ -78,6 +78,15 @@ struct dbench_options {
 	const char *json_path;		/* NULL: no JSON document; "-":
 					 * stdout (the text goes to stderr) */
 	const char *series_path;	/* NULL: no CSV series */
+	/* a network backend's server, for the results: the option that
+	 * names it as given (URL passwords masked), the protocol ("smb",
+	 * "nfs", "tbench"), the SMB dialects asked for; NULL: none */
+	const char *server_url;
+	const char *server_protocol;
+	const char *server_smb_protocol;
+	const char *label;		/* --label: save the run to the
+					 * history; NULL: nothing saved */
+	const char *history_path;	/* with label: the database file */
 	int argc;			/* the command line, for the JSON */
 	const char *const *argv;
 	/* --warmup auto: warmup ends at a steady state (steady.h), or
@@ -86,6 +95,15 @@ struct dbench_options {
 	unsigned warmup_window;		/* seconds that must agree */
 	double warmup_bound_pct;	/* their range, % of their mean */
 };
+
+/*
+ * Is the run's whole result document wanted (--json, or --label, which
+ * saves it)?  Without one, nothing only the document shows is gathered.
+ */
+static inline bool options_wants_document(const struct dbench_options *o)
+{
+	return o->json_path != NULL || o->label != NULL;
+}
 
 /*
  * Where the text (header, progress, report) goes: stdout, or stderr when

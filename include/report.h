@@ -49,10 +49,31 @@ void report_percentiles(FILE *f, const struct dbench_options *o,
 /*
  * Every output of a finished run r: the mismatch summary on stderr, the
  * text report on options_text_stream(o), and the --json and --series
- * files.  Returns 0, or -1 when one could not be written (said on
- * stderr).
+ * files, then saves the run to the history (--label).  Returns 0, -1
+ * when an output could not be written (said on stderr), or
+ * HISTORY_EXIT_SAVE_FAILED when only the save failed.
  */
 int report_write_all(void *mem_ctx, const struct dbench_options *o,
 		     const struct run_result *r);
+
+/*
+ * Complete doc, the document of load run r, for the history: each op's
+ * percentiles gain the 50th and 99th where --percentiles did not ask for
+ * them (the printed output and --json stay as asked).
+ */
+struct json_object;
+void report_json_history_percentiles(struct json_object *doc,
+				     const struct run_result *r);
+
+/*
+ * Save doc, a run's whole document, to the history under o's --label as
+ * a group of one run that ended with exit_status; r, the load run's
+ * result (NULL for a disk test), gives its warnings (interrupted, warmup
+ * figures, mismatches, a failure).  Returns 0, or
+ * HISTORY_EXIT_SAVE_FAILED after one line on stderr naming the file.
+ */
+int report_history_save(void *mem_ctx, const struct dbench_options *o,
+			struct json_object *doc, const struct run_result *r,
+			int exit_status);
 
 #endif

@@ -22,9 +22,11 @@ struct run_setup {
 	const struct backend *backend;
 	/*
 	 * Writes every output of the finished run r (report_write_all()
-	 * for dbench); called by the rank that prints.  Returns 0, or -1
-	 * when an output could not be written, which fails the run.  NULL:
-	 * nothing is written.
+	 * for dbench); called by the rank that prints.  Returns 0, -1
+	 * when an output could not be written, which fails the run, or a
+	 * positive exit status for a run that succeeded but whose outputs
+	 * are incomplete (HISTORY_EXIT_SAVE_FAILED: --label could not
+	 * save it).  NULL: nothing is written.
 	 */
 	int (*report)(void *mem_ctx, const struct dbench_options *o,
 		      const struct run_result *r);

@@ -6,9 +6,11 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <string.h>
 #include <talloc.h>
 
 #include "cli_private.h"
+#include "tbench_wire.h"
 
 /*
  * -T is the socket backend's (tbench): refused, rather than ignored,
@@ -52,6 +54,38 @@ static const struct backend *choose_backend(void *mem,
 }
 
 /*
+ * The server of a network backend for the results (options.h), from its
+ * option g that names it (g NULL: the backend's default, if any).  The
+ * last one given wins, as in the backend.
+ */
+static void note_server(void *mem, const struct backend *be,
+			const struct given_bopt *g, struct dbench_options *o)
+{
+	static const struct {
+		const char *backend, *option, *protocol, *fallback;
+	} named[] = {
+		{ "smb", "smb-share", "smb", NULL },
+		{ "nfs", "nfs", "nfs", NULL },
+		{ TBENCH_BACKEND, "server", "tbench",
+		  "localhost:" TBENCH_DEFAULT_PORT_STR },
+	};
+
+	for (size_t i = 0; i < sizeof(named) / sizeof(named[0]); i++) {
+		if (strcmp(be->name, named[i].backend) != 0)
+			continue;
+		o->server_protocol = named[i].protocol;
+		if (g == NULL && o->server_url == NULL)
+			o->server_url = named[i].fallback;
+		else if (g != NULL && g->arg != NULL &&
+			 strcmp(g->entry->longName, named[i].option) == 0)
+			o->server_url = cli_mask_url(mem, g->arg);
+		else if (g != NULL && g->arg != NULL &&
+			 strcmp(g->entry->longName, "smb-protocol") == 0)
+			o->server_smb_protocol = talloc_strdup(mem, g->arg);
+	}
+}
+
+/*
  * -B and what goes with it: the backend, its options (each handed to its
  * ->option in command-line order; one of another backend is refused,
  * naming that one), its ->options_done, -T.  Returns 0 with *out set, or
@@ -75,6 +109,7 @@ int cli_backend_options(void *mem, const struct cli_parse *cp,
 	if (be->module != NULL &&
 	    (be = backend_module_load(mem, listed, &err)) == NULL)
 		return usage_error("%s", err ? err : "out of memory");
+	note_server(mem, be, NULL, o);
 	for (unsigned i = 0; i < raw->nbopts; i++) {
 		const struct given_bopt *g = &raw->bopts[i];
 		const struct backend *owner = cp->registry[g->backend];
@@ -84,6 +119,7 @@ int cli_backend_options(void *mem, const struct cli_parse *cp,
 					   "backend '%s' is selected",
 					   g->entry->longName, owner->name,
 					   be->name);
+		note_server(mem, be, g, o);
 		if (be->option(mem, &bopts, g->entry->val, g->arg, &err) != 0)
 			return usage_error("--%s: %s", g->entry->longName,
 					   err ? err : "out of memory");

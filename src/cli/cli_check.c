@@ -20,6 +20,7 @@
 #include "cli_private.h"
 #include "disktest.h"
 #include "steady.h"
+#include "history.h"
 #include "util.h"
 
 /* Split "a,b,c" into a talloc array of strings; empty items are errors. */
@@ -138,6 +139,35 @@ static bool readable_file(const char *path)
 }
 
 /*
+ * --label and --history: the database is found now, so that a run that
+ * could not be saved is refused before it starts.  Returns 0 or the exit
+ * status of a usage error.
+ */
+static int history_options(void *mem, const struct raw_options *raw,
+			   struct dbench_options *o)
+{
+	char *err = NULL;
+
+	if (raw->label == NULL) {
+		if (raw->history != NULL)
+			return usage_error("--history goes with --label "
+					   "(nothing is saved without one)");
+		return 0;
+	}
+	if (!history_available())
+		return usage_error("--label: dbench was built without SQLite "
+				   "(install libsqlite3-dev and run configure "
+				   "again)");
+	if (raw->label[0] == '\0')
+		return usage_error("--label: the name is empty");
+	o->label = raw->label;
+	o->history_path = history_path(mem, raw->history, &err);
+	if (o->history_path == NULL)
+		return usage_error("--label: %s", err);
+	return 0;
+}
+
+/*
  * --percentiles and --json, which load runs and --disk-test share.
  * Returns 0 or the exit status of a usage error (said on stderr).
  */
@@ -158,7 +188,7 @@ static int result_options(void *mem, const struct raw_options *raw,
 	    (rc = check_output_file(mem, "--json", raw->json)) != 0)
 		return rc;
 	o->json_path = raw->json;
-	return 0;
+	return history_options(mem, raw, o);
 }
 
 /*

@@ -54,6 +54,8 @@ struct raw_options {
 	char *percentiles;
 	char *json;
 	char *series;
+	char *label;
+	char *history;
 	char *dialect;
 	char *warmup_max;
 	char *warmup_window;
@@ -100,6 +102,12 @@ static inline int usage_error(const char *fmt, ...)
 
 /* Build cp->table from cp->raw and cp->registry.  Returns 0 or -1. */
 int cli_table(void *mem, struct cli_parse *cp);
+
+/*
+ * s with the password of every URL in it (scheme://USER:PASSWORD@HOST)
+ * shown as "***"; a copy under mem (NULL: out of memory).
+ */
+char *cli_mask_url(void *mem, const char *s);
 
 /* Check a load run's options (clients: NUMCLIENTS as given) into *cli.
  * Returns 0 or the exit status of a usage error (said on stderr). */

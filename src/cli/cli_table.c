@@ -97,6 +97,12 @@ static struct poptOption *common_table(void *mem, struct raw_options *raw,
 		  "and the text to stderr)", "FILE" },
 		{ "series", 0, POPT_ARG_STRING, &raw->series, 0,
 		  "write a once-a-second CSV series", "FILE" },
+		{ "label", 0, POPT_ARG_STRING, &raw->label, 0,
+		  "save the run to the history under this name", "NAME" },
+		{ "history", 0, POPT_ARG_STRING, &raw->history, 0,
+		  "the history database (with --label; default "
+		  "$DBENCH_HISTORY, else ~/.local/share/dbench/"
+		  "history.sqlite)", "FILE" },
 		{ "version", 'V', POPT_ARG_NONE, &raw->version, 0,
 		  "print the version and exit", NULL },
 		{ "disk-test", 0, POPT_ARG_NONE, &raw->disk_test, 0,

@@ -22,6 +22,7 @@
 #include "cli.h"
 #include "dbench_main.h"
 #include "dirlock.h"
+#include "history.h"
 #include "host.h"
 #include "disktest.h"
 #include "options.h"
@@ -57,25 +58,31 @@ static int run_disk_test(void *mem, struct dbench_options *o,
 		fprintf(stderr, "dbench: %s\n", why);
 		return CLI_EXIT_USAGE;
 	}
-	host = o->json_path != NULL ?
+	host = options_wants_document(o) ?
 	       host_facts_gather(mem, o->directories, o->ndirectories) : NULL;
 	clock_gettime(CLOCK_REALTIME, &started);
-	rc = disktest_main(mem, &cfg, o->json_path ? &res : NULL);
+	rc = disktest_main(mem, &cfg, options_wants_document(o) ? &res : NULL);
 	clock_gettime(CLOCK_REALTIME, &ended);
 	if (res != NULL) {
 		/* also when interrupted or failed: the section says so */
 		struct json_object *doc = report_json_header(o, host, &started,
 							     &ended);
+		int attached = report_json_attach(doc, "disk_test",
+						  disktest_json(o, res));
 		char *err = NULL;
 
-		if (report_json_attach(doc, "disk_test",
-				       disktest_json(o, res)) != 0 ||
-		    report_json_write(mem, doc, o->json_path, &err) != 0) {
+		if (o->json_path != NULL &&
+		    (attached != 0 ||
+		     report_json_write(mem, doc, o->json_path, &err) != 0)) {
 			fprintf(stderr, "dbench: --json %s\n",
 				err ? err : "out of memory");
 			if (rc == 0)
 				rc = 1;
 		}
+		if (o->label != NULL &&
+		    report_history_save(mem, o, attached == 0 ? doc : NULL,
+					NULL, rc) != 0 && rc == 0)
+			rc = HISTORY_EXIT_SAVE_FAILED;
 		json_object_put(doc);
 		talloc_free(res);
 	}

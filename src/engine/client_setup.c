@@ -43,7 +43,7 @@ struct client *client_new(void *mem_ctx, const struct dbench_options *opts,
 	c->region = region;
 	c->hdr = region->hdr;
 	c->paced = opts->target_rate > 0 || prog->times != NULL;
-	c->series = opts->series_path != NULL || opts->json_path != NULL;
+	c->series = opts->series_path != NULL || options_wants_document(opts);
 	c->no_status = (be->flags & BACKEND_NO_STATUS) != 0;
 	c->relative = prog->relative;
 	c->slot = &region->slots[slot];

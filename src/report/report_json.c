@@ -19,6 +19,7 @@
 #include "report_json.h"
 #include "json_put.h"
 #include "series.h"
+#include "sha256.h"
 
 /* ---- times ----------------------------------------------------------- */
 
@@ -114,6 +115,8 @@ static struct json_object *host_json(const struct host_facts *h)
 		put_str(j, "kernel_version", h->kernel_version);
 		put_str(j, "machine", h->machine);
 	}
+	if (h != NULL)		/* null: /proc/cpuinfo did not say */
+		put_str(j, "cpu_model", h->cpu_model);
 	put_int(j, "cpus", h != NULL ? h->cpus : 0);
 	put_int(j, "memory_bytes", h != NULL ? h->memory_bytes : 0);
 	return j;
@@ -134,6 +137,11 @@ static struct json_object *directory_json(const struct host_dir *d)
 		put_str(j, "source", d->source);
 	if (d->mount_point != NULL)
 		put_str(j, "mount_point", d->mount_point);
+	if (d->mount_options != NULL)
+		put_str(j, "mount_options", d->mount_options);
+	put_str(j, "device_model", d->device_model);
+	if (d->free_bytes >= 0)
+		put_int(j, "free_bytes", d->free_bytes);
 	return j;
 }
 
@@ -310,6 +318,8 @@ static struct json_object *loadfile_json(const char *path)
 	struct json_object *j = json_object_new_object();
 	unsigned char buf[65536];
 	uLong crc = crc32(0L, Z_NULL, 0);
+	struct sha256 sha;
+	char hex[65];
 	uint64_t size = 0, lines = 0;
 	bool partial = false;
 	FILE *f = fopen(path, "rb");
@@ -320,11 +330,14 @@ static struct json_object *loadfile_json(const char *path)
 		put_str(j, "error", strerror(errno));
 		return j;
 	}
+	sha256_init(&sha);
 	while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
 		crc = crc32(crc, buf, (uInt)n);
+		sha256_update(&sha, buf, n);
 		size += n;
-		for (size_t i = 0; i < n; i++)
-			lines += buf[i] == '\n';
+		for (const unsigned char *p = buf, *end = buf + n;
+		     (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
+			lines++;
 		partial = buf[n - 1] != '\n';
 	}
 	if (ferror(f)) {
@@ -335,6 +348,8 @@ static struct json_object *loadfile_json(const char *path)
 	fclose(f);
 	snprintf((char *)buf, sizeof(buf), "%08lx", (unsigned long)crc);
 	put_str(j, "crc32", (const char *)buf);
+	sha256_hex(&sha, hex);
+	put_str(j, "sha256", hex);
 	put_int(j, "bytes", (int64_t)size);
 	put_int(j, "lines", (int64_t)(lines + partial));
 	return j;
@@ -349,14 +364,38 @@ static struct json_object *loadfiles_json(const struct dbench_options *o)
 	return a;
 }
 
+/*
+ * A network backend's server: its URL as given (passwords masked), the
+ * protocol, and what is known of the protocol's version without asking
+ * the server from the parent: the nfs backend speaks NFSv3 only; for smb
+ * the dialects asked with --smb-protocol.  NULL for a local backend.
+ */
+static struct json_object *server_json(const struct dbench_options *o)
+{
+	struct json_object *j;
+
+	if (o->server_protocol == NULL)
+		return NULL;
+	j = json_object_new_object();
+	put_str(j, "url", o->server_url);
+	put_str(j, "protocol", o->server_protocol);
+	if (strcmp(o->server_protocol, "nfs") == 0)
+		put_int(j, "nfs_version", 3);
+	if (o->server_smb_protocol != NULL)
+		put_str(j, "smb_protocol_requested", o->server_smb_protocol);
+	return j;
+}
+
 static struct json_object *result_json(const struct run_result *r)
 {
 	struct json_object *j = json_object_new_object();
-	uint64_t errs[OP_NUM_MEASURED], errors = 0;
+	uint64_t errs[OP_NUM_MEASURED], errors = 0, ops = 0;
 
 	total_errors(r, errs);
-	for (unsigned k = 0; k < OP_NUM_MEASURED; k++)
+	for (unsigned k = 0; k < OP_NUM_MEASURED; k++) {
 		errors += errs[k];
+		ops += r->ops[k].count;
+	}
 	put_str(j, "phase", series_phase_name(r->phase));
 	put_num(j, "seconds", r->seconds, 9);
 	put_bool(j, "interrupted", r->interrupted);
@@ -365,6 +404,8 @@ static struct json_object *result_json(const struct run_result *r)
 	put_int(j, "lines", (int64_t)r->lines);
 	put_int(j, "bytes", (int64_t)r->bytes);
 	put_num(j, "throughput_mb_per_s", result_mbps(r->bytes, r->seconds), 6);
+	put_num(j, "ops_per_s", r->seconds > 0 ? (double)ops / r->seconds : 0,
+		3);
 	put_io_split(j, r->read_bytes, r->bytes, r->seconds);
 	put_num(j, "max_latency_ms", ms(result_max_latency(r->ops)), 6);
 	put_int(j, "errors", (int64_t)errors);
@@ -501,6 +542,12 @@ static struct json_object *hosts_json(const struct dbench_options *o,
 			result_mbps(bytes, r->seconds), 6);
 		facts = result_host_facts(r, h);
 		if (facts != NULL) {
+			/* the facts flat as well, as the history reads them */
+			put_str(j, "hostname", facts->hostname);
+			put_str(j, "kernel_release", facts->kernel_release);
+			put_str(j, "cpu_model", facts->cpu_model);
+			put_int(j, "cpus", facts->cpus);
+			put_int(j, "memory_bytes", facts->memory_bytes);
 			put(j, "system", host_json(facts));
 			put(j, "directories", directories_json(o, facts));
 		}
@@ -557,6 +604,8 @@ struct json_object *report_json_build(void *mem_ctx,
 	put(j, "result", result_json(r));
 	put(j, "cpu", cpu_json(&r->cpu));
 	put(j, "loadfiles", loadfiles_json(o));
+	if (o->server_protocol != NULL)
+		put(j, "server", server_json(o));
 	put(j, "phases", phases_json(r->series));
 	put(j, "warmup", warmup_json(o, r));
 	put(j, "operations",

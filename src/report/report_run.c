@@ -14,6 +14,7 @@
 #include "report.h"
 #include "report_json.h"
 #include "series.h"
+#include "supervisor.h"
 
 /*
  * Flush f; a failure (a closed pipe, a full disk) is said once on stderr.
@@ -53,8 +54,9 @@ int report_write_all(void *mem_ctx, const struct dbench_options *o,
 {
 	void *mem = talloc_new(mem_ctx);
 	FILE *text = options_text_stream(o);
+	struct json_object *doc;
 	char *err = NULL;
-	int rc = 0;
+	int rc = 0, saved = 0;
 
 	/* on stderr, where no parser of the table reads it */
 	fflush(text);
@@ -63,26 +65,29 @@ int report_write_all(void *mem_ctx, const struct dbench_options *o,
 	report_text(text, mem, o, r);
 	if (flush_checked(text, "the report") != 0)
 		rc = -1;
+	doc = options_wants_document(o) ? report_json_build(mem, o, r) : NULL;
 	if (o->json_path != NULL && strcmp(o->json_path, "-") == 0) {
-		struct json_object *doc = report_json_build(mem, o, r);
-
 		if (json_to_stdout(doc) != 0)
 			rc = -1;
-		json_object_put(doc);
 	} else if (o->json_path != NULL) {
-		struct json_object *doc = report_json_build(mem, o, r);
-
 		if (report_json_write(mem, doc, o->json_path, &err) != 0) {
 			fprintf(stderr, "dbench: --json %s\n", err);
 			rc = -1;
 		}
-		json_object_put(doc);
 	}
 	if (o->series_path != NULL && r->series != NULL &&
 	    series_write_csv(mem, r->series, o->series_path, &err) != 0) {
 		fprintf(stderr, "dbench: --series %s\n", err);
 		rc = -1;
 	}
+	/* last: what is saved is what the run did, its exit status too */
+	if (o->label != NULL) {
+		if (doc != NULL)
+			report_json_history_percentiles(doc, r);
+		saved = report_history_save(mem, o, doc, r, rc != 0 ? 1 :
+					    run_exit_status(r, o));
+	}
+	json_object_put(doc);
 	talloc_free(mem);
-	return rc;
+	return rc != 0 ? rc : saved;
 }

@@ -48,6 +48,7 @@ int run_benchmark_with(void *mem_ctx, const struct run_setup *su,
 				     NULL;
 	struct host_facts *host = NULL;
 	struct run_result *res;
+	int reported = 0;
 
 	if (pool == NULL || (c->ops->noted != NULL && c->ops->noted(c) != 0)) {
 		if (pool != NULL)
@@ -56,7 +57,7 @@ int run_benchmark_with(void *mem_ctx, const struct run_setup *su,
 		return rc != 0 ? rc : 1;
 	}
 	/* only a JSON document shows them: no probing otherwise */
-	if (su->opts->json_path != NULL)
+	if (options_wants_document(su->opts))
 		host = host_facts_gather(mem, su->opts->directories,
 					 su->opts->ndirectories);
 	rc = 1;
@@ -69,11 +70,14 @@ int run_benchmark_with(void *mem_ctx, const struct run_setup *su,
 	note_kept_trees(mem, su, c);
 	if (c->ops->serial != NULL)
 		c->ops->serial(c, false);
-	if (res != NULL && c->prints && su->report != NULL &&
-	    su->report(mem, su->opts, res) != 0)
+	if (res != NULL && c->prints && su->report != NULL)
+		reported = su->report(mem, su->opts, res);
+	if (reported < 0)
 		res->failed = true;	/* a file not written fails the run */
 	if (res != NULL)
 		rc = run_exit_status(res, su->opts);
+	if (rc == 0 && reported > 0)
+		rc = reported;		/* the run is fine, a save is not */
 	/* the handlers stay until the report is out */
 	pool_free(pool);
 	talloc_free(mem);

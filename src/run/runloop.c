@@ -334,7 +334,7 @@ static struct run_result *local_result(struct loop *l)
 		.host = l->coord->host,
 		.host_facts = l->host,
 		.client_ops = l->o->per_client_results ||
-			      l->o->json_path != NULL,
+			      options_wants_document(l->o),
 		.pass_records = l->o->show_execute_time,
 	};
 	struct run_result *res = result_build(l->mem, &l->pool->region, &p);
@@ -379,7 +379,7 @@ struct run_result *runloop_run(void *mem, struct run *pool, struct coord *c,
 	l->o = o;
 	l->host = host;
 	l->hdr = pool->region.hdr;
-	if ((o->json_path != NULL || o->series_path != NULL) &&
+	if ((options_wants_document(o) || o->series_path != NULL) &&
 	    ((l->series = series_new(l)) == NULL ||
 	     (l->tick = talloc_zero(l, struct tick_stats)) == NULL)) {
 		fprintf(stderr, "dbench: out of memory\n");

@@ -179,6 +179,7 @@ static void put_host_facts(struct wbuf *w, const struct run_result *r)
 		put_str(w, h->kernel_release);
 		put_str(w, h->kernel_version);
 		put_str(w, h->machine);
+		put_str(w, h->cpu_model);
 		put_u64(w, (uint64_t)h->cpus);
 		put_u64(w, (uint64_t)h->memory_bytes);
 		put_u32(w, h->ndirs);
@@ -191,6 +192,9 @@ static void put_host_facts(struct wbuf *w, const struct run_result *r)
 			put_str(w, d->fs_type);
 			put_str(w, d->source);
 			put_str(w, d->mount_point);
+			put_str(w, d->mount_options);
+			put_str(w, d->device_model);
+			put_u64(w, (uint64_t)d->free_bytes);
 		}
 	}
 }
@@ -468,7 +472,7 @@ static void get_series(struct rbuf *r, struct run_result *res)
 
 static void get_host_dirs(struct rbuf *r, struct host_facts *h)
 {
-	h->ndirs = get_count(r, 24);
+	h->ndirs = get_count(r, 40);
 	h->dirs = talloc_zero_array(r->mem, struct host_dir,
 				    h->ndirs ? h->ndirs : 1);
 	if (h->dirs == NULL)
@@ -482,12 +486,15 @@ static void get_host_dirs(struct rbuf *r, struct host_facts *h)
 		d->fs_type = get_str(r);
 		d->source = get_str(r);
 		d->mount_point = get_str(r);
+		d->mount_options = get_str(r);
+		d->device_model = get_str(r);
+		d->free_bytes = (int64_t)get_u64(r);
 	}
 }
 
 static void get_host_facts(struct rbuf *r, struct run_result *res)
 {
-	uint32_t n = get_count(r, 44);
+	uint32_t n = get_count(r, 48);
 
 	if (r->bad || n == 0)
 		return;
@@ -505,6 +512,7 @@ static void get_host_facts(struct rbuf *r, struct run_result *res)
 		h->kernel_release = get_str(r);
 		h->kernel_version = get_str(r);
 		h->machine = get_str(r);
+		h->cpu_model = get_str(r);
 		h->cpus = (int64_t)get_u64(r);
 		h->memory_bytes = (int64_t)get_u64(r);
 		get_host_dirs(r, h);

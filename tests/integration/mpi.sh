@@ -81,12 +81,24 @@ shape() {
 }
 
 three_ranks_shared() {
-	local lf=$DATA/tree.txt
+	local lf=$DATA/tree.txt hist=()
 	need_mpi
 	mkdir t single
+	# saved to the history too, where dbench has SQLite (rank 0 saves)
+	if command -v sqlite3 >/dev/null &&
+		! "$DBENCH" -B null --label "" 1 2>&1 | grep -q 'without SQLite'; then
+		hist=(--label mpi3 --history "$W/h.sqlite")
+	fi
 	run_mpi "${LOCAL_MPI[@]}" -np 3 "$DBENCH_MPI" --run-once -t 60 \
-		-c "$lf" -D "$W/t" --skip-cleanup --json "$W/r.json" 2
+		-c "$lf" -D "$W/t" --skip-cleanup --json "$W/r.json" \
+		"${hist[@]}" 2
 	assert_clean_run "dbench-mpi -np 3"
+	if [ "${#hist[@]}" -gt 0 ]; then
+		assert_eq "1|3|0,1,2" "$(sqlite3 "$W/h.sqlite" "SELECT
+			(SELECT count(*) FROM runs), count(*), group_concat(rank)
+			FROM (SELECT rank FROM hosts ORDER BY rank)")" \
+			"one run saved with every rank's host"
+	fi
 	keep mpi
 	loadfile_counts "$lf" 6 >expected.counts
 	assert_counts expected.counts "op counts of 3 ranks x 2 clients"

@@ -97,9 +97,21 @@ dialect_json_schema() {
 	python3 -c 'import jsonschema' 2>/dev/null ||
 		skip "python3-jsonschema is not installed (schema not checked)"
 	empty_exports
+	local hist=()
+	# saved to the history too, where dbench has SQLite
+	if command -v sqlite3 >/dev/null &&
+		! "$DBENCH" -B null --label "" 1 2>&1 | grep -q 'without SQLite'; then
+		hist=(--label nfs --history "$W/h.sqlite")
+	fi
 	run_db --run-once -B nfs --nfs="$URL1" --json "$W/r.json" \
-		-c "$SRCDIR/loadfiles/nfs-basic.txt" 1
+		"${hist[@]}" -c "$SRCDIR/loadfiles/nfs-basic.txt" 1
 	assert_rc 0
+	if [ "${#hist[@]}" -gt 0 ]; then
+		assert_eq "$URL1|nfs|3" "$(sqlite3 "$W/h.sqlite" "SELECT server_url,
+			json_extract(result_json, '\$.server.protocol'),
+			json_extract(result_json, '\$.server.nfs_version')
+			FROM runs")" "the server saved"
+	fi
 	python3 - "$W/r.json" "$SRCDIR/doc/dbench-result.schema.json" \
 		>"$W/schema.err" 2>&1 <<'EOF' || fail "--json: $(tail -3 "$W/schema.err")"
 import json, sys, jsonschema

@@ -427,14 +427,19 @@ keep_going_reconnects() {
 
 # the password is in no output, no JSON and no ps listing taken mid-run
 password_hidden() {
-	local secret=Sekr1t-$$-pw
+	local secret=Sekr1t-$$-pw hist=()
 	need_smb
+	# saved to the history too, where dbench has SQLite: nor there
+	if command -v sqlite3 >/dev/null &&
+		! "$DBENCH" -B null --label "" 1 2>&1 | grep -q 'without SQLite'; then
+		hist=(--label smb --history "$W/h.sqlite")
+	fi
 	(
 		SMBD_PID=
 		trap 'smbd_stop' EXIT
 		SMBD_PASS=$secret smbd_start "$W/srv" >/dev/null || exit 3
 		"$DBENCH" -B smb --smb-share="//127.0.0.1:$SMBD_PORT/share" \
-			--smb-user="$SMBD_USER%$secret" -t 5 \
+			--smb-user="$SMBD_USER%$secret" -t 5 "${hist[@]}" \
 			--json="$W/res.json" -c "$SRCDIR/loadfiles/client.txt" 2 \
 			>"$W/out" 2>"$W/err" </dev/null &
 		db=$!
@@ -452,6 +457,16 @@ password_hidden() {
 		done
 		assert_grep "$SMBD_USER%\\*\\*\\*" "$W/res.json" \
 			"masked password in the JSON's command line"
+		if [ "${#hist[@]}" -gt 0 ]; then
+			for f in "$W"/h.sqlite*; do
+				! grep -aq "$secret" "$f" ||
+					fail "password in ${f##*/}"
+			done
+			assert_eq "//127.0.0.1:$SMBD_PORT/share|smb" \
+				"$(sqlite3 "$W/h.sqlite" "SELECT server_url,
+				json_extract(result_json, '\$.server.protocol')
+				FROM runs")" "the server saved"
+		fi
 	) || fail "password"
 }
 

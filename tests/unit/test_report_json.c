@@ -509,6 +509,9 @@ static struct host_facts *fake_facts(void *mem, uint32_t host,
 	h->dirs[0].path = talloc_strdup(h, dir);
 	h->dirs[0].device = talloc_strdup(h, "8:1");
 	h->dirs[0].fs_type = talloc_strdup(h, "0x58465342");
+	h->dirs[0].mount_options = talloc_strdup(h, "rw,noatime");
+	h->dirs[0].free_bytes = 4096 * (1 + host);
+	h->cpu_model = host ? talloc_strdup(h, "CPU B") : NULL;
 	return h;
 }
 
@@ -555,7 +558,19 @@ static void test_host_facts(void **state)
 	assert_null(result_get(d, "real_path"));
 	assert_string_equal(result_str(d, "fs_type", ""), "0x58465342");
 	assert_null(result_get(d, "mount_point"));
+	assert_string_equal(result_str(d, "mount_options", ""), "rw,noatime");
+	assert_int_equal(result_num(d, "free_bytes", -1), 4096);
+	/* device_model and the first host's cpu_model: null, not absent */
+	assert_true(json_object_object_get_ex(d, "device_model", NULL));
+	assert_null(result_get(d, "device_model"));
+	assert_true(json_object_object_get_ex(result_get(doc, "host"),
+					      "cpu_model", NULL));
 	h = idx(doc, "hosts", 1);
+	/* the facts flat too, as the history reads them */
+	assert_string_equal(result_str(h, "hostname", ""), "hostb");
+	assert_string_equal(result_str(h, "cpu_model", ""), "CPU B");
+	assert_int_equal(result_num(h, "cpus", 0), 5);
+	assert_int_equal(result_num(h, "memory_bytes", 0), 1000);
 	assert_string_equal(result_str(h, "host", ""), "hostb");
 	assert_string_equal(result_str(result_get(h, "system"), "hostname",
 				       ""), "hostb");

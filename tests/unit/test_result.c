@@ -39,8 +39,9 @@ static const char *load_b =
  * directory found out nothing. */
 static struct host_dir facts_dirs[] = {
 	{ (char *)"/srv/a", (char *)"/srv/a", (char *)"8:1", (char *)"ext4",
-	  (char *)"/dev/sda1", (char *)"/srv" },
-	{ (char *)"gone", NULL, NULL, NULL, NULL, NULL },
+	  (char *)"/dev/sda1", (char *)"/srv", (char *)"rw,relatime",
+	  (char *)"Samsung SSD", 123456789 },
+	{ (char *)"gone", NULL, NULL, NULL, NULL, NULL, NULL, NULL, -1 },
 };
 static const struct host_facts facts = {
 	.host = 99,	/* the build sets the label */
@@ -49,6 +50,7 @@ static const struct host_facts facts = {
 	.kernel_release = (char *)"6.1",
 	.kernel_version = (char *)"#1 SMP",
 	.machine = (char *)"x86_64",
+	.cpu_model = (char *)"Some CPU @ 2.00GHz",
 	.cpus = 8,
 	.memory_bytes = 1ll << 34,
 	.ndirs = 2,
@@ -291,6 +293,7 @@ static void assert_facts_equal(const struct host_facts *a,
 	assert_str_equal(a->kernel_release, b->kernel_release);
 	assert_str_equal(a->kernel_version, b->kernel_version);
 	assert_str_equal(a->machine, b->machine);
+	assert_str_equal(a->cpu_model, b->cpu_model);
 	assert_int_equal(a->cpus, b->cpus);
 	assert_int_equal(a->memory_bytes, b->memory_bytes);
 	assert_int_equal(a->ndirs, b->ndirs);
@@ -303,6 +306,9 @@ static void assert_facts_equal(const struct host_facts *a,
 		assert_str_equal(x->fs_type, y->fs_type);
 		assert_str_equal(x->source, y->source);
 		assert_str_equal(x->mount_point, y->mount_point);
+		assert_str_equal(x->mount_options, y->mount_options);
+		assert_str_equal(x->device_model, y->device_model);
+		assert_int_equal(x->free_bytes, y->free_bytes);
 	}
 }
 
