@@ -23,6 +23,8 @@
  * nfs:    NFSv3 through libnfs, both loadfile dialects (nfs/).
  * smb:    an SMB2/SMB3 share through libsmbclient (smb/); built without
  *         it, only its name, options and why it is unavailable.
+ * block:  READ and WRITE on a block device, dbench 5.0's block dialect
+ *         (block/).
  */
 #define DBENCH_BACKENDS(X) \
 	X(fileio) \
@@ -30,7 +32,8 @@
 	X(memfs) \
 	X(sockio) \
 	X(nfs) \
-	X(smb)
+	X(smb) \
+	X(block)
 
 #define BACKENDS_DECLARE_(name) extern const struct backend name##_backend;
 DBENCH_BACKENDS(BACKENDS_DECLARE_)

@@ -59,6 +59,8 @@ struct raw_options {
 	int per_client, machine_readable, no_resolve, stat_check, fake_io;
 	int one_byte_write_fix, show_execute_time, strict, keep_going;
 	int version;
+	/* a device backend's (BACKEND_DEVICE) */
+	int allow_scsi_writes, allow_block_writes, force_device;
 	/* --disk-test */
 	char *dt_size;
 	char *dt_block_size;

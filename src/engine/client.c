@@ -37,7 +37,12 @@ _Static_assert(PATH_DIR_ROOT == VFS_DIR_ROOT && PATH_DIR_NONE == VFS_DIR_NONE,
 #define CLIENT_KIND_IN(k, mask)	((CLIENT_KIND_BIT(k) & (mask)) != 0)
 /* ReadX and WriteX of both dialects: -T truncates them */
 #define CLIENT_IO_KINDS	(CLIENT_KIND_BIT(OP_WRITEX) | CLIENT_KIND_BIT(OP_READX) | \
-			 CLIENT_KIND_BIT(OP_WRITE5) | CLIENT_KIND_BIT(OP_READ5))
+			 CLIENT_KIND_BIT(OP_WRITE5) | CLIENT_KIND_BIT(OP_READ5) | \
+			 CLIENT_KIND_BIT(OP_BWRITE) | CLIENT_KIND_BIT(OP_BREAD))
+/* the writes among them: the engine hands them their data */
+#define CLIENT_WRITE_KINDS (CLIENT_KIND_BIT(OP_WRITEX) | \
+			    CLIENT_KIND_BIT(OP_WRITE5) | \
+			    CLIENT_KIND_BIT(OP_BWRITE))
 
 static uint64_t rng_next(struct client *c)
 {
@@ -543,7 +548,7 @@ static enum client_step_result run_measured(struct client *c,
 			if (call.arg[2] > call.arg[1])
 				call.arg[2] = call.arg[1];
 		}
-		if (op->kind == OP_WRITEX || op->kind == OP_WRITE5) {
+		if (CLIENT_KIND_IN(op->kind, CLIENT_WRITE_KINDS)) {
 			call.data = write_data(c, (size_t)call.arg[1]);
 			if (call.data == NULL) {
 				fprintf(stderr, "dbench: client %u, %s:%u: "
@@ -567,6 +572,14 @@ static enum client_step_result run_measured(struct client *c,
 
 	note_handle(c, op, &call, status);
 
+	/* not carried out at all (a device's dialects): see program.h */
+	if (__builtin_expect(status == OP_STATUS_NONE, 0)) {
+		fprintf(stderr, "dbench: client %u, %s:%u: %s: %s\n", c->id,
+			client_file(c), op->line, op_info[op->kind].name,
+			call.msg != NULL ? call.msg :
+			call.err != 0 ? strerror(call.err) : "failed");
+		return fail_client(c, op);
+	}
 	if (c->no_status) {
 		if (status == NT_STATUS_OK)
 			return STEP_OK;
