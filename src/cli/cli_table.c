@@ -80,16 +80,12 @@ static struct poptOption *common_table(void *mem, struct raw_options *raw,
 		  "TCP socket options, for the socket backend (tbench) only",
 		  "OPTS" },
 		{ "allow-scsi-writes", 0, POPT_ARG_NONE,
-		  &raw->allow_scsi_writes, 0,
-		  "block, scsi, iscsi: let the loadfile's writes reach the "
-		  "device", NULL },
+		  &raw->allow_scsi_writes, 0, "block, scsi, iscsi: let the "
+		  "loadfile's writes reach the device", NULL },
 		{ "allow-block-writes", 0, POPT_ARG_NONE,
-		  &raw->allow_block_writes, 0,
-		  "the same as --allow-scsi-writes", NULL },
+		  &raw->allow_block_writes, 0, "= --allow-scsi-writes", NULL },
 		{ "force-device", 0, POPT_ARG_NONE, &raw->force_device, 0,
-		  "block, scsi: use a device even if it is mounted or holds "
-		  "a filesystem, partition table, LVM or RAID signature",
-		  NULL },
+		  "write to a device even if it holds data (block)", NULL },
 		{ "percentiles", 0, POPT_ARG_STRING, &raw->percentiles, 0,
 		  "after the table, latency percentiles per op (bare: "
 		  DEFAULT_PERCENTILES ")", "P,P,..." },
