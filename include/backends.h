@@ -25,6 +25,9 @@
  *         it, only its name, options and why it is unavailable.
  * block:  READ and WRITE on a block device, dbench 5.0's block dialect
  *         (block/).
+ * iscsi:  the SCSI dialect to an iSCSI LUN through libiscsi (iscsi/,
+ *         sharing scsi/ with -B scsi); built without it, only its name,
+ *         options and why it is unavailable.
  */
 #define DBENCH_BACKENDS(X) \
 	X(fileio) \
@@ -33,7 +36,8 @@
 	X(sockio) \
 	X(nfs) \
 	X(smb) \
-	X(block)
+	X(block) \
+	X(iscsi)
 
 #define BACKENDS_DECLARE_(name) extern const struct backend name##_backend;
 DBENCH_BACKENDS(BACKENDS_DECLARE_)

@@ -175,6 +175,12 @@ extern const struct op_info op_info[OP_NUM_KINDS];
  */
 #define OP_STATUS_NONE 0xFFFFFFFFu
 
+/* WRITE10 and WRITE16 get the engine's WRITEPATTERN bytes as op_call's
+ * data: OP_SCSI_DATA_BLOCK bytes per block, for blocks up to
+ * OP_SCSI_DATA_MAX (more: no data, the backend writes zeros). */
+#define OP_SCSI_DATA_BLOCK 4096
+#define OP_SCSI_DATA_MAX 2048
+
 /*
  * A status an op of this kind returns, for messages: the NT status name
  * (or 0x%08X when it has none); for the NFSv3 dialect, whose statuses are

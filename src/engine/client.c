@@ -277,7 +277,7 @@ static void report_fatal(struct client *c, const struct op *op,
 	if (status == NT_STATUS_INVALID_HANDLE)
 		story = handle_story(c, op);
 	fprintf(stderr,
-		"dbench: client %u, %s:%u: %s%s%s%s: expected %s, got %s%s%s%s\n",
+		"dbench: client %u, %s:%u: %s%s%s%s: expected %s, got %s%s%s%s%s%s\n",
 		c->id, client_file(c), op->line, op_info[op->kind].name,
 		path ? " \"" : "", path ? path : "", path ? "\"" : "",
 		op->check == STATUS_SUCCESS ? op_status_str(op->kind, 0, ok) :
@@ -287,7 +287,8 @@ static void report_fatal(struct client *c, const struct op *op,
 		call->err && status != NT_STATUS_INVALID_HANDLE ? ": " : "",
 		call->err && status != NT_STATUS_INVALID_HANDLE ?
 			strerror(call->err) : "",
-		story ? story : "");
+		story ? story : "", call->msg ? ": " : "",
+		call->msg ? call->msg : "");
 	talloc_free(story);
 }
 
@@ -521,6 +522,11 @@ static enum client_step_result run_measured(struct client *c,
 		}
 	}
 
+	/* the SCSI dialect's writes: blocks of the pattern, up to 4 KiB each */
+	if ((op->kind == OP_WRITE10 || op->kind == OP_WRITE16) &&
+	    call.arg[1] >= 0 && call.arg[1] <= OP_SCSI_DATA_MAX)
+		call.data = client_write_data(c, (size_t)call.arg[1] *
+						 OP_SCSI_DATA_BLOCK);
 	/* (client_step() followed the phase just before: an op that had
 	 * to wait is run by a later call, which follows it again) */
 	rate = timer_ns_per_tick;
