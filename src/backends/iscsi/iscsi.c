@@ -100,11 +100,31 @@ static int iscsi_options_done(void *mem, void **bopts, char **err)
 #include "backends/block/device_range.h"
 #include "backends/scsi/scsi_run.h"
 
+/* libiscsi's last error, on one line (under mem). */
+static char *iscsi_words(void *mem, struct iscsi_context *ctx)
+{
+	const char *e = iscsi_get_error(ctx);
+	char *w = talloc_strdup(mem, e != NULL && e[0] != '\0' ? e :
+				     "no reason given");
+	size_t n;
+
+	if (w == NULL)
+		return NULL;
+	for (char *p = w; *p != '\0'; p++)
+		if (*p == '\n' || *p == '\r')
+			*p = ' ';
+	n = strlen(w);
+	while (n > 0 && w[n - 1] == ' ')
+		w[--n] = '\0';
+	return w;
+}
+
 struct iscsi_state {
 	struct scsi_dev dev;
 	struct iscsi_context *ctx;
 	int lun;
 	bool connected;
+	char *words;		/* libiscsi's last error */
 };
 
 static int iscsi_exec(void *t, const struct scsi_cmd *c, uint8_t *buf,
@@ -129,9 +149,9 @@ static int iscsi_exec(void *t, const struct scsi_cmd *c, uint8_t *buf,
 	    (task->status & 0x0F000000) != 0) {
 		o->err = task->status == SCSI_STATUS_TIMEOUT ? ETIMEDOUT :
 							       ECONNRESET;
-		o->msg = iscsi_get_error(s->ctx);
-		if (o->msg != NULL && o->msg[0] == '\0')
-			o->msg = NULL;
+		talloc_free(s->words);
+		s->words = iscsi_words(s, s->ctx);
+		o->msg = s->words;
 		scsi_free_scsi_task(task);
 		return -1;
 	}
@@ -202,7 +222,7 @@ static struct iscsi_state *iscsi_open(void *mem, const struct iscsi_opts *io,
 		iscsi_set_initiator_username_pwd(s->ctx, u->user, u->passwd);
 	if (iscsi_full_connect_sync(s->ctx, u->portal, u->lun) != 0) {
 		*err = talloc_asprintf(mem, "--iscsi: %s: login failed: %s",
-				       io->shown, iscsi_get_error(s->ctx));
+				       io->shown, iscsi_words(mem, s->ctx));
 		iscsi_destroy_url(u);
 		goto fail;
 	}
