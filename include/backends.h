@@ -28,6 +28,7 @@
  * iscsi:  the SCSI dialect to an iSCSI LUN through libiscsi (iscsi/,
  *         sharing scsi/ with -B scsi); built without it, only its name,
  *         options and why it is unavailable.
+ * scsi:   the SCSI dialect to a SCSI generic node through SG_IO (scsi/).
  */
 #define DBENCH_BACKENDS(X) \
 	X(fileio) \
@@ -37,7 +38,8 @@
 	X(nfs) \
 	X(smb) \
 	X(block) \
-	X(iscsi)
+	X(iscsi) \
+	X(scsi)
 
 #define BACKENDS_DECLARE_(name) extern const struct backend name##_backend;
 DBENCH_BACKENDS(BACKENDS_DECLARE_)

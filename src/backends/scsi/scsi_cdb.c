@@ -196,6 +196,23 @@ bool scsi_capacity16(const uint8_t *d, uint32_t len, uint64_t *blocks,
 	return true;
 }
 
+void scsi_sense_parse(const uint8_t *sb, unsigned len, uint8_t *key,
+		      uint16_t *ascq)
+{
+	unsigned code = len > 0 ? sb[0] & 0x7F : 0;
+
+	*key = 0;
+	*ascq = 0;
+	if ((code == 0x70 || code == 0x71) && len >= 3) {
+		*key = sb[2] & 0x0F;
+		if (len >= 14)
+			*ascq = (uint16_t)(sb[12] << 8 | sb[13]);
+	} else if ((code == 0x72 || code == 0x73) && len >= 4) {
+		*key = sb[1] & 0x0F;
+		*ascq = (uint16_t)(sb[2] << 8 | sb[3]);
+	}
+}
+
 const char *scsi_status_name(unsigned status)
 {
 	switch (status) {

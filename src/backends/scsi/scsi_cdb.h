@@ -52,6 +52,11 @@ bool scsi_capacity10(const uint8_t *d, uint32_t len, uint64_t *blocks,
 bool scsi_capacity16(const uint8_t *d, uint32_t len, uint64_t *blocks,
 		     uint32_t *block_size);
 
+/* The sense key and asc << 8 | ascq of sense data (fixed or descriptor
+ * format, len bytes); 0 and 0 when it holds none. */
+void scsi_sense_parse(const uint8_t *sb, unsigned len, uint8_t *key,
+		      uint16_t *ascq);
+
 /* A SCSI status byte's name ("GOOD", "RESERVATION CONFLICT"), or NULL. */
 const char *scsi_status_name(unsigned status);
 
