@@ -164,6 +164,34 @@ released_after_ctrl_c() {
 	assert_clean_run "a reservation after _1 was interrupted"
 }
 
+# CHAP: the target asks for a logon; a wrong one is a usage error that
+# never shows the password
+chap() {
+	local host=${URL#iscsi://}
+	tgtadm --lld iscsi --op new --mode account --user dbu \
+		--password s3cret-pass-42 &&
+		tgtadm --lld iscsi --op bind --mode account --tid 1 \
+			--user dbu || skip "tgtadm cannot add a CHAP account"
+	run_db -B iscsi --iscsi="iscsi://dbu%wrong-pass-77@$host" \
+		-c "$SRCDIR/loadfiles/scsi-basic.txt" --run-once 1
+	local wrong_rc=$RC
+	cp "$W/err" "$W/wrong.err"
+	run_db -B iscsi --iscsi="iscsi://dbu%s3cret-pass-42@$host" \
+		-c "$SRCDIR/loadfiles/scsi-basic.txt" --run-once 1
+	local right_rc=$RC
+	cp "$W/out" "$W/right.out"
+	tgtadm --lld iscsi --op unbind --mode account --tid 1 --user dbu
+	tgtadm --lld iscsi --op delete --mode account --user dbu
+	RC=$wrong_rc
+	cp "$W/wrong.err" "$W/err"
+	assert_usage_error "a wrong CHAP password"
+	assert_grep 'login failed' "$W/err" "the reason"
+	assert_no_grep 'wrong-pass-77' "$W/err" "the password is not shown"
+	RC=$right_rc
+	cp "$W/right.out" "$W/out"
+	assert_clean_run "the right CHAP password"
+}
+
 # last: the target goes away for good
 target_killed() {
 	LAST_CMD="dbench -B iscsi -t 20, tgtd killed after 1 s"
@@ -192,5 +220,6 @@ check "a wrong IQN or port: a usage error" wrong_iqn
 check "scsi-basic.txt (INQUIRY, REPORTLUNS, READ6/10/16, PRIN): clean" basic_sample
 check "two initiators: the reservation conflict 5.0's loadfiles expect, released at the end" conflict
 check "a reservation released after Ctrl-C" released_after_ctrl_c
+check "CHAP: a wrong password refused without showing it, the right one logs in" chap
 check "the target killed mid-run: a clear line, exit 1, no hang" target_killed
 finish
