@@ -192,6 +192,32 @@ chap() {
 	assert_clean_run "the right CHAP password"
 }
 
+# the LUN deleted mid-run: the target answers CHECK CONDITION (LOGICAL
+# UNIT NOT SUPPORTED), a fault: the client stops, naming the sense
+lun_removed() {
+	LAST_CMD="dbench -B iscsi -t 20, the LUN deleted after 1 s"
+	timeout -k 5 30 "$DBENCH" -B iscsi --iscsi="$URL" \
+		-c "$UP/iscsi-read10-same.load" --warmup 0 -t 20 1 \
+		>"$W/out" 2>"$W/err" &
+	local db=$!
+	sleep 1
+	# (tgt refuses while a command is in flight: try again)
+	for i in $(seq 1 100); do
+		tgtadm --lld iscsi --op delete --mode logicalunit --tid 1 \
+			--lun 1 >"$W/tgtadm.out" 2>&1 && break
+	done
+	wait "$db"
+	RC=$?
+	tgtadm --lld iscsi --op new --mode logicalunit --tid 1 --lun 1 \
+		-b "$LUN" >>"$W/tgtadm.out" 2>&1 ||
+		fail "cannot put the LUN back: $(tr '\n' ' ' <"$W/tgtadm.out")"
+	[ "$RC" -ne 124 ] && [ "$RC" -ne 137 ] ||
+		fail "dbench still ran 30 s after its LUN was deleted"
+	assert_rc 1
+	assert_grep 'iscsi-read10-same.load:[0-9]+: READ10: expected 0x00, got 0x02: .*sense key 0x05 \(ILLEGAL REQUEST\), asc/ascq 0x25' \
+		"$W/err" "the line names file:line, the op and the sense"
+}
+
 # last: the target goes away for good
 target_killed() {
 	LAST_CMD="dbench -B iscsi -t 20, tgtd killed after 1 s"
@@ -221,5 +247,6 @@ check "scsi-basic.txt (INQUIRY, REPORTLUNS, READ6/10/16, PRIN): clean" basic_sam
 check "two initiators: the reservation conflict 5.0's loadfiles expect, released at the end" conflict
 check "a reservation released after Ctrl-C" released_after_ctrl_c
 check "CHAP: a wrong password refused without showing it, the right one logs in" chap
+check "the LUN deleted mid-run: a clear line, exit 1" lun_removed
 check "the target killed mid-run: a clear line, exit 1, no hang" target_killed
 finish

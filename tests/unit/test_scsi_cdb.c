@@ -8,6 +8,8 @@
  */
 #include "config.h"
 
+#include <errno.h>
+
 #include "loadfile_helpers.h"
 
 #include "backends/block/device_range.h"
@@ -210,6 +212,12 @@ static void test_decode(void **state)
 	assert_string_equal(scsi_sense_key_name(5), "ILLEGAL REQUEST");
 	assert_string_equal(scsi_status_name(0x18), "RESERVATION CONFLICT");
 	assert_null(scsi_status_name(0x77));
+	/* the faults: a LUN gone, a medium error; not the loadfile's own */
+	assert_int_equal(scsi_sense_errno(0x5, 0x2500), EIO);
+	assert_int_equal(scsi_sense_errno(0x3, 0x1100), EIO);
+	assert_int_equal(scsi_sense_errno(0x7, 0x2700), EROFS);
+	assert_int_equal(scsi_sense_errno(0x5, 0x2400), 0);
+	assert_int_equal(scsi_sense_errno(0x6, 0x2900), 0);
 }
 
 /* ---- offsets against the device ---- */

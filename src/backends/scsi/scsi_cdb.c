@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <string.h>
 
 #include "backends/scsi/scsi_cdb.h"
@@ -210,6 +211,22 @@ void scsi_sense_parse(const uint8_t *sb, unsigned len, uint8_t *key,
 	} else if ((code == 0x72 || code == 0x73) && len >= 4) {
 		*key = sb[1] & 0x0F;
 		*ascq = (uint16_t)(sb[2] << 8 | sb[3]);
+	}
+}
+
+int scsi_sense_errno(uint8_t key, uint16_t ascq)
+{
+	switch (key) {
+	case 0x2: /* NOT READY */
+	case 0x3: /* MEDIUM ERROR */
+	case 0x4: /* HARDWARE ERROR */
+		return EIO;
+	case 0x5: /* ILLEGAL REQUEST: LOGICAL UNIT NOT SUPPORTED */
+		return (ascq >> 8) == 0x25 ? EIO : 0;
+	case 0x7: /* DATA PROTECT */
+		return EROFS;
+	default:
+		return 0;
 	}
 }
 

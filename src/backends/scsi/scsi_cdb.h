@@ -57,6 +57,15 @@ bool scsi_capacity16(const uint8_t *d, uint32_t len, uint64_t *blocks,
 void scsi_sense_parse(const uint8_t *sb, unsigned len, uint8_t *key,
 		      uint16_t *ascq);
 
+/*
+ * The fault a CHECK CONDITION says (the errno the engine's fault policy
+ * sorts, see ntstatus_fault_class): EIO for a device that cannot carry
+ * the load (NOT READY, MEDIUM ERROR, HARDWARE ERROR, a logical unit that
+ * is gone), EROFS for DATA PROTECT, 0 for the others (an ILLEGAL REQUEST
+ * of the loadfile's own making, a UNIT ATTENTION, ...).
+ */
+int scsi_sense_errno(uint8_t key, uint16_t ascq);
+
 /* A SCSI status byte's name ("GOOD", "RESERVATION CONFLICT"), or NULL. */
 const char *scsi_status_name(unsigned status);
 

@@ -210,6 +210,8 @@ uint32_t scsi_run_op(struct scsi_dev *d, struct op_call *call)
 		return OP_STATUS_NONE;
 	}
 	if (o.status != SCSI_GOOD) {
+		if (o.status == SCSI_CHECK_CONDITION)
+			call->err = scsi_sense_errno(o.sense_key, o.ascq);
 		say(d, call, status_words(d, &o));
 		return o.status;
 	}
