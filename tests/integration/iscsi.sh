@@ -218,6 +218,25 @@ lun_removed() {
 		"$W/err" "the line names file:line, the op and the sense"
 }
 
+# the target stopped (SIGSTOP): silent, not gone; the command times out
+target_stopped() {
+	LAST_CMD="dbench -B iscsi -t 2, tgtd stopped after 1 s"
+	timeout -k 5 30 "$DBENCH" -B iscsi --iscsi="$URL" \
+		-c "$UP/iscsi-read10-same.load" --warmup 0 -t 2 1 \
+		>"$W/out" 2>"$W/err" &
+	local db=$!
+	sleep 1
+	kill -STOP "$TGTD_PID"
+	wait "$db"
+	RC=$?
+	kill -CONT "$TGTD_PID"
+	[ "$RC" -ne 124 ] && [ "$RC" -ne 137 ] ||
+		fail "dbench still ran 30 s after its target stopped"
+	assert_rc 1
+	assert_grep "iscsi-read10-same.load:[0-9]+: READ10: iscsi://127.0.0.1:3260/$IQN/1: " \
+		"$W/err" "the line names file:line, the op and the URL"
+}
+
 # last: the target goes away for good
 target_killed() {
 	LAST_CMD="dbench -B iscsi -t 20, tgtd killed after 1 s"
@@ -248,5 +267,6 @@ check "two initiators: the reservation conflict 5.0's loadfiles expect, released
 check "a reservation released after Ctrl-C" released_after_ctrl_c
 check "CHAP: a wrong password refused without showing it, the right one logs in" chap
 check "the LUN deleted mid-run: a clear line, exit 1" lun_removed
+check "the target stopped mid-run: the command times out, exit 1" target_stopped
 check "the target killed mid-run: a clear line, exit 1, no hang" target_killed
 finish

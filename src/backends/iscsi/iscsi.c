@@ -94,8 +94,12 @@ static int iscsi_options_done(void *mem, void **bopts, char **err)
 
 #ifdef HAVE_LIBISCSI
 
+#include <poll.h>
+
 #include <iscsi/iscsi.h>
 #include <iscsi/scsi-lowlevel.h>
+
+#include "util.h"
 
 #include "backends/block/device_range.h"
 #include "backends/scsi/scsi_run.h"
@@ -124,36 +128,106 @@ struct iscsi_state {
 	struct iscsi_context *ctx;
 	int lun;
 	bool connected;
+	bool broken;		/* a command failed: no more, no logout */
 	char *words;		/* libiscsi's last error */
+	struct iscsi_wait *wait;
 };
+
+/*
+ * One command in flight.  It lives as long as the context: a command
+ * given up on (the connection failed, the deadline passed) stays queued
+ * in libiscsi until the context goes, whose cancellation then calls back
+ * here, and frees the task, rather than into a stack frame long gone.
+ */
+struct iscsi_wait {
+	bool done;
+	bool abandoned;
+	int status;
+	struct scsi_task *task;
+};
+
+static void iscsi_done(struct iscsi_context *ctx, int status, void *data,
+		       void *private_data)
+{
+	struct iscsi_wait *w = private_data;
+
+	(void)ctx;
+	if (w->abandoned) {
+		if (data != NULL)
+			scsi_free_scsi_task(data);
+		return;
+	}
+	w->done = true;
+	w->status = status;
+}
+
+/* Serve the session until w is done: poll, with iscsi_service() at least
+ * every 250 ms so that libiscsi's timeouts fire even when the target is
+ * silent (stopped, not gone).  Returns 0, or -1 when the session failed
+ * or the command outlived ISCSI_TIMEOUT + 2 s. */
+static int iscsi_wait_for(struct iscsi_state *s, struct iscsi_wait *w)
+{
+	uint64_t deadline = now_ns() + (ISCSI_TIMEOUT + 2) * 1000000000ull;
+
+	while (!w->done) {
+		struct pollfd pfd = { .fd = iscsi_get_fd(s->ctx),
+				      .events = (short)iscsi_which_events(
+					      s->ctx) };
+		int n = poll(&pfd, 1, 250);
+
+		if (n < 0 && errno != EINTR)
+			return -1;
+		if (iscsi_service(s->ctx, n > 0 ? pfd.revents : 0) < 0 &&
+		    !w->done)
+			return -1;
+		if (!w->done && now_ns() > deadline)
+			return -1;
+	}
+	return 0;
+}
 
 static int iscsi_exec(void *t, const struct scsi_cmd *c, uint8_t *buf,
 		      struct scsi_outcome *o)
 {
 	struct iscsi_state *s = t;
 	struct iscsi_data data = { .size = c->xfer, .data = buf };
+	struct iscsi_wait *w = s->wait;
 	struct scsi_task *task;
 	int dir = c->dir == SCSI_DIR_READ  ? SCSI_XFER_READ :
 		  c->dir == SCSI_DIR_WRITE ? SCSI_XFER_WRITE :
 					     SCSI_XFER_NONE;
 
+	if (s->broken) {
+		o->err = ENOTCONN;
+		o->msg = "the session failed earlier";
+		return -1;
+	}
 	task = scsi_create_task(c->cdb_len, (unsigned char *)c->cdb, dir,
 				(int)c->xfer);
 	if (task == NULL) {
 		o->err = ENOMEM;
 		return -1;
 	}
-	if (iscsi_scsi_command_sync(s->ctx, s->lun, task,
-				    dir == SCSI_XFER_WRITE ? &data : NULL) ==
-		    NULL ||
-	    (task->status & 0x0F000000) != 0) {
-		o->err = task->status == SCSI_STATUS_TIMEOUT ? ETIMEDOUT :
-							       ECONNRESET;
-		talloc_free(s->words);
-		s->words = iscsi_words(s, s->ctx);
-		o->msg = s->words;
+	memset(w, 0, sizeof(*w));
+	if (iscsi_scsi_command_async(s->ctx, s->lun, task, iscsi_done,
+				     dir == SCSI_XFER_WRITE ? &data : NULL,
+				     w) != 0) {
 		scsi_free_scsi_task(task);
-		return -1;
+		goto broken;
+	}
+	if (iscsi_wait_for(s, w) != 0) {
+		/* libiscsi still holds the task: freed when it calls back */
+		w->abandoned = true;
+		s->wait = talloc_zero(s, struct iscsi_wait);
+		if (s->wait == NULL)
+			s->wait = w; /* (no memory: better a leak) */
+		goto broken;
+	}
+	if ((w->status & 0x0F000000) != 0) {
+		o->err = w->status == SCSI_STATUS_TIMEOUT ? ETIMEDOUT :
+							    ECONNRESET;
+		scsi_free_scsi_task(task);
+		goto words;
 	}
 	o->status = (unsigned)task->status;
 	o->sense_key = (uint8_t)task->sense.key;
@@ -166,6 +240,14 @@ static int iscsi_exec(void *t, const struct scsi_cmd *c, uint8_t *buf,
 	}
 	scsi_free_scsi_task(task);
 	return 0;
+broken:
+	o->err = ECONNRESET;
+words:
+	s->broken = true;
+	talloc_free(s->words);
+	s->words = iscsi_words(s, s->ctx);
+	o->msg = s->words;
+	return -1;
 }
 
 static const struct scsi_transport iscsi_transport = { .exec = iscsi_exec };
@@ -173,9 +255,10 @@ static const struct scsi_transport iscsi_transport = { .exec = iscsi_exec };
 static int iscsi_state_free(struct iscsi_state *s)
 {
 	if (s->ctx != NULL) {
-		if (s->connected) {
+		if (s->connected && !s->broken) {
 			scsi_dev_release(&s->dev);
-			iscsi_logout_sync(s->ctx);
+			if (!s->broken)
+				iscsi_logout_sync(s->ctx);
 		}
 		iscsi_destroy_context(s->ctx);
 	}
@@ -193,6 +276,11 @@ static struct iscsi_state *iscsi_open(void *mem, const struct iscsi_opts *io,
 
 	if (s == NULL)
 		return NULL;
+	s->wait = talloc_zero(s, struct iscsi_wait);
+	if (s->wait == NULL) {
+		talloc_free(s);
+		return NULL;
+	}
 	talloc_set_destructor(s, iscsi_state_free);
 	s->dev.tr = &iscsi_transport;
 	s->dev.t = s;
