@@ -62,6 +62,11 @@ struct dbench_options {
 	bool fake_io;
 	bool one_byte_write_fix;
 	bool show_execute_time;
+	/* a device backend (BACKEND_DEVICE): --allow-scsi-writes or
+	 * --allow-block-writes lets it write; --force-device lets it use a
+	 * device that holds something (a filesystem, a partition table) */
+	bool allow_device_writes;
+	bool force_device;
 	enum output_dialect dialect;	/* --output-dialect, or implied */
 	enum mismatch_policy mismatch;
 

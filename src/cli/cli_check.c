@@ -482,6 +482,9 @@ static int disk_test_refusals(const struct cli_parse *cp)
 		{ "--strict", raw->strict },
 		{ "--keep-going", raw->keep_going },
 		{ "--force", raw->force },
+		{ "--allow-scsi-writes", raw->allow_scsi_writes },
+		{ "--allow-block-writes", raw->allow_block_writes },
+		{ "--force-device", raw->force_device },
 	};
 
 	for (size_t i = 0; i < sizeof(load_only) / sizeof(load_only[0]); i++)

@@ -65,6 +65,8 @@ struct raw_options {
 	int one_byte_write_fix, show_execute_time, strict, keep_going;
 	int force;
 	int version;
+	/* a device backend's (BACKEND_DEVICE) */
+	int allow_scsi_writes, allow_block_writes, force_device;
 	/* --disk-test */
 	char *dt_size;
 	char *dt_block_size;

@@ -145,7 +145,10 @@ static int run_load(void *mem, const struct cli *cli,
 		return rc;
 	for (unsigned i = 0; i < o->nloadfiles; i++) {
 		if (backend_program_check(mem, cli->backend, progs[i],
-					  &why) != 0) {
+					  &why) != 0 ||
+		    (cli->backend->program_check != NULL &&
+		     cli->backend->program_check(mem, o, progs[i],
+						 &why) != 0)) {
 			fprintf(stderr, "dbench: %s\n", why);
 			return CLI_EXIT_USAGE;
 		}

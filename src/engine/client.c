@@ -36,9 +36,12 @@ _Static_assert(PATH_DIR_ROOT == VFS_DIR_ROOT && PATH_DIR_NONE == VFS_DIR_NONE,
 /* Kind masks (measured kinds are < 64: program.h). */
 #define CLIENT_KIND_BIT(k)	(1ull << (k))
 #define CLIENT_KIND_IN(k, mask)	((CLIENT_KIND_BIT(k) & (mask)) != 0)
-/* ReadX and WriteX of both dialects: -T truncates them */
-#define CLIENT_IO_KINDS	(CLIENT_KIND_BIT(OP_WRITEX) | CLIENT_KIND_BIT(OP_READX) | \
-			 CLIENT_KIND_BIT(OP_WRITE5) | CLIENT_KIND_BIT(OP_READ5))
+/* the writes of the SMB and block dialects: the engine hands them data */
+#define CLIENT_WRITE_KINDS (CLIENT_KIND_BIT(OP_WRITEX) | \
+	CLIENT_KIND_BIT(OP_WRITE5) | CLIENT_KIND_BIT(OP_BWRITE))
+/* they and the reads: -T truncates them */
+#define CLIENT_IO_KINDS	(CLIENT_WRITE_KINDS | CLIENT_KIND_BIT(OP_READX) | \
+			 CLIENT_KIND_BIT(OP_READ5) | CLIENT_KIND_BIT(OP_BREAD))
 
 static uint64_t rng_next(struct client *c)
 {
@@ -182,54 +185,6 @@ static int64_t resolve_value(struct client *c, enum op_kind k,
 	return x;
 }
 
-/*
- * n bytes of zeros to write: pages of an anonymous mapping that is never
- * written, so that every read of it (the write's copy in the kernel)
- * maps the kernel's one zero page.  A buffer filled with zeros would be
- * n bytes of the worker's own memory (64 KB of each worker's 0.17 MiB at
- * 1,024 clients of client.txt).  Grown by a new mapping, a power of two.
- */
-static const uint8_t *write_zeros(struct client *c, size_t n)
-{
-	size_t len = 64 * 1024;
-	void *owner, *p;
-
-	if (n <= c->zeros_len)
-		return c->zeros;
-	while (len < n && len <= SIZE_MAX / 2)
-		len *= 2;
-	owner = talloc_new(c);
-	p = owner != NULL ? util_map(owner, len, MAP_PRIVATE | MAP_NORESERVE) :
-			    NULL;
-	if (p == NULL) {
-		talloc_free(owner);
-		return NULL;
-	}
-	talloc_free(c->zeros_owner);
-	c->zeros_owner = owner;
-	c->zeros = p;
-	c->zeros_len = len;
-	return p;
-}
-
-/* Make wbuf hold at least n bytes of the current pattern. */
-static const uint8_t *write_data(struct client *c, size_t n)
-{
-	if (c->pattern == NULL)
-		return write_zeros(c, n);
-	if (n <= c->wbuf_len)
-		return c->wbuf;
-	uint8_t *p = talloc_realloc(c, c->wbuf, uint8_t, n);
-
-	if (p == NULL)
-		return NULL;
-	c->wbuf = p;
-	for (size_t i = c->wbuf_len; i < n; i++)
-		p[i] = (uint8_t)c->pattern[i % c->pattern_len];
-	c->wbuf_len = n;
-	return p;
-}
-
 static void random_string(struct client *c, const struct op *op)
 {
 	int64_t idx = control_value(c, op, 0);
@@ -323,7 +278,7 @@ static void report_fatal(struct client *c, const struct op *op,
 	if (status == NT_STATUS_INVALID_HANDLE)
 		story = handle_story(c, op);
 	fprintf(stderr,
-		"dbench: client %u, %s:%u: %s%s%s%s: expected %s, got %s%s%s%s\n",
+		"dbench: client %u, %s:%u: %s%s%s%s: expected %s, got %s%s%s%s%s%s\n",
 		c->id, client_file(c), op->line, op_info[op->kind].name,
 		path ? " \"" : "", path ? path : "", path ? "\"" : "",
 		op->check == STATUS_SUCCESS ? op_status_str(op->kind, 0, ok) :
@@ -333,7 +288,8 @@ static void report_fatal(struct client *c, const struct op *op,
 		call->err && status != NT_STATUS_INVALID_HANDLE ? ": " : "",
 		call->err && status != NT_STATUS_INVALID_HANDLE ?
 			strerror(call->err) : "",
-		story ? story : "");
+		story ? story : "", call->msg ? ": " : "",
+		call->msg ? call->msg : "");
 	talloc_free(story);
 }
 
@@ -418,6 +374,17 @@ static enum client_step_result fail_client(struct client *c,
 	STORE(c->slot->mm[op->kind].fatal, c->slot->mm[op->kind].fatal + 1);
 	c->failed = true;
 	return STEP_FAILED;
+}
+
+/* The same, said with the backend's message. */
+static enum client_step_result fail_said(struct client *c, const struct op *op,
+					 const struct op_call *call)
+{
+	fprintf(stderr, "dbench: client %u, %s:%u: %s: %s\n", c->id,
+		client_file(c), op->line, op_info[op->kind].name,
+		call->msg != NULL ? call->msg :
+		call->err != 0 ? strerror(call->err) : "failed");
+	return fail_client(c, op);
 }
 
 /*
@@ -520,8 +487,8 @@ static enum client_step_result run_measured(struct client *c,
 			if (call.arg[2] > call.arg[1])
 				call.arg[2] = call.arg[1];
 		}
-		if (op->kind == OP_WRITEX || op->kind == OP_WRITE5) {
-			call.data = write_data(c, (size_t)call.arg[1]);
+		if (CLIENT_KIND_IN(op->kind, CLIENT_WRITE_KINDS)) {
+			call.data = client_write_data(c, (size_t)call.arg[1]);
 			if (call.data == NULL) {
 				fprintf(stderr, "dbench: client %u, %s:%u: "
 					"WriteX: cannot allocate %lld bytes\n",
@@ -532,6 +499,11 @@ static enum client_step_result run_measured(struct client *c,
 		}
 	}
 
+	/* the SCSI dialect's writes: blocks of the pattern, up to 4 KiB each */
+	if ((op->kind == OP_WRITE10 || op->kind == OP_WRITE16) &&
+	    call.arg[1] >= 0 && call.arg[1] <= OP_SCSI_DATA_MAX)
+		call.data = client_write_data(c, (size_t)call.arg[1] *
+						 OP_SCSI_DATA_BLOCK);
 	/* (client_step() followed the phase just before: an op that had
 	 * to wait is run by a later call, which follows it again) */
 	rate = timer_ns_per_tick;
@@ -546,15 +518,13 @@ static enum client_step_result run_measured(struct client *c,
 
 	note_handle(c, op, &call, status);
 
-	if (c->no_status) {
-		if (status == NT_STATUS_OK)
-			return STEP_OK;
-		fprintf(stderr, "dbench: client %u, %s:%u: %s: %s\n", c->id,
-			client_file(c), op->line, op_info[op->kind].name,
-			call.msg != NULL ? call.msg :
-			call.err != 0 ? strerror(call.err) : "failed");
-		return fail_client(c, op);
-	}
+	/* not carried out at all (program.h), or a failure of a backend
+	 * without statuses: fatal, said in the backend's words */
+	if (__builtin_expect(status == OP_STATUS_NONE, 0) ||
+	    (c->no_status && status != NT_STATUS_OK))
+		return fail_said(c, op, &call);
+	if (c->no_status)
+		return STEP_OK;
 	/* (the usual answers need no look-up: a success that was wanted,
 	 * an exact status that came back) */
 	if (!(status == NT_STATUS_OK && op->check == STATUS_SUCCESS) &&

@@ -133,4 +133,8 @@ struct client {
 	uint32_t hstage[CLIENT_HSTAGE];
 };
 
+/* At least n bytes of the current WRITEPATTERN (zeros without one) for a
+ * write to carry; NULL when out of memory (client_setup.c). */
+const uint8_t *client_write_data(struct client *c, size_t n);
+
 #endif
