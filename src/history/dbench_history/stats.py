@@ -141,7 +141,8 @@ def ratio_ci(a, b, level=0.95):
 # A change is reported where a segment splits into two parts, each of at
 # least MIN_SEGMENT runs, whose medians differ by more than
 # CHANGE_THRESHOLD robust standard errors and by more than MIN_SHIFT of
-# the segment's median, and whose means differ by Welch's t test with
+# the segment's median, and whose means (over as many runs on each side
+# of the split as the shorter part has) differ by Welch's t test with
 # p < CHANGE_ALPHA / (the number of splits tried) (dbench-history(1),
 # TREND).
 MIN_SEGMENT = 3
@@ -194,7 +195,11 @@ def change_points(xs, min_segment=MIN_SEGMENT, threshold=CHANGE_THRESHOLD,
         z, shift, k = best
         tried = len(seg) - 2 * min_segment + 1
         if z > threshold and shift > min_shift:
-            test = welch(seg[:k], seg[k:])
+            # the test compares as many runs on each side as the shorter
+            # side has, next to the split: a further change farther away
+            # then cannot hide this one
+            w = min(k, len(seg) - k)
+            test = welch(seg[k - w:k], seg[k:k + w])
             if test is None or test["p"] * tried >= alpha:
                 return
             found.append(lo + k)

@@ -31,20 +31,19 @@ def analyse(hist, label):
     ids = [r[0] for r in runs]
     metrics = metrics_of(hist, ids)
     keys = sorted(metrics, key=metric_sort_key)
-    # the workload's segments: change points are searched within each
-    bounds = [0] + [i for i in range(1, len(runs))
-                    if runs[i][2] != runs[i - 1][2]] + [len(runs)]
+    # where the workload changed (runs.workload): said beside the
+    # figures, which are still searched as one series (a change of
+    # workload is a change the user wants to see too)
+    wchanges = [i for i in range(1, len(runs))
+                if runs[i][2] != runs[i - 1][2]]
     changes = {}
     for key in keys:
         by_run = dict(zip(metrics[key]["runs"], metrics[key]["values"]))
-        found = []
-        for lo, hi in zip(bounds, bounds[1:]):
-            idx = [i for i in range(lo, hi) if ids[i] in by_run]
-            values = [by_run[ids[i]] for i in idx]
-            found += [idx[k] for k in stats.change_points(values)]
-        changes[key] = found
+        idx = [i for i in range(len(ids)) if ids[i] in by_run]
+        values = [by_run[ids[i]] for i in idx]
+        changes[key] = [idx[k] for k in stats.change_points(values)]
     return {"runs": runs, "ids": ids, "keys": keys, "metrics": metrics,
-            "changes": changes, "workload_changes": bounds[1:-1]}
+            "changes": changes, "workload_changes": wchanges}
 
 
 def _segment_median(values, cuts, i):
@@ -98,13 +97,15 @@ def cmd_trend(hist, args, out):
             after = _segment_median(cols[k], cuts, c)
             rel = (after / before - 1) * 100 if before else 0.0
             print("change point: %s from run #%d (run %d, %s): median "
-                  "%s -> %s (%+.1f%%)" % (
+                  "%s -> %s (%+.1f%%)%s" % (
                       title, c + 1, t["ids"][c],
                       t["runs"][c][1][:10], fmt_num(before),
-                      fmt_num(after), rel), file=out)
+                      fmt_num(after), rel,
+                      "; the workload changed there too"
+                      if c in t["workload_changes"] else ""), file=out)
     for c in t["workload_changes"]:
-        print("workload changed at run #%d (run %d): its figures are "
-              "not compared with the runs before" % (c + 1, t["ids"][c]),
+        print("workload changed at run #%d (run %d): the runs before and "
+              "after do not measure the same thing" % (c + 1, t["ids"][c]),
               file=out)
     if not any_change:
         print("no change point (robust binary segmentation; at least %d "
