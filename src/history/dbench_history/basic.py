@@ -5,7 +5,7 @@ import datetime
 import json
 import sys
 
-from .common import EXIT_USAGE, HistoryError, clip, fmt_num, pad, safe
+from .common import EXIT_USAGE, HistoryError, clip, fmt_num, safe
 from .runs import metric_sort_key, parse_run_id, where_clause
 
 
@@ -17,18 +17,24 @@ def now_utc():
 def print_table(rows, out, right=()):
     """rows of text cells, the first the header, columns aligned."""
     from .common import width
-    widths = [max(width(r[i]) for r in rows) for i in range(len(rows[0]))]
-    for r in rows:
-        print("  ".join(pad(c, widths[i], i in right)
-                        for i, c in enumerate(r)).rstrip(), file=out)
+    cols = [[width(c) for c in r] for r in rows]
+    widths = [max(w[i] for w in cols) for i in range(len(rows[0]))]
+    lines = []
+    for r, w in zip(rows, cols):
+        cells = [(" " * (widths[i] - w[i]) + c) if i in right else
+                 (c + " " * (widths[i] - w[i])) for i, c in enumerate(r)]
+        lines.append("  ".join(cells).rstrip() + "\n")
+    out.write("".join(lines))
 
 
 def cmd_list(hist, args, out):
     where, qargs = where_clause(args.label, args.host, args.since)
+    # from the index runs_list alone (schema 002), sorted here
     rows = hist.query(
         "SELECT id, group_id, seq, started_utc, label, host, kind, clients, "
-        "mb_per_s, exit_status FROM runs%s ORDER BY started_utc, id"
-        % where, qargs)
+        "mb_per_s, exit_status FROM runs INDEXED BY runs_list%s" % where,
+        qargs)
+    rows.sort(key=lambda r: (r[3] or "", r[0]))
     if not rows:
         if not hist.exists:
             print("no runs saved yet (%s does not exist)" % safe(hist.path),

@@ -50,6 +50,8 @@ def safe(text):
 
 def width(text):
     """Columns text takes on a terminal (wide East Asian characters: 2)."""
+    if text.isascii():
+        return len(text)
     return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1
                for c in text)
 

@@ -69,13 +69,48 @@ def _settings(doc):
     return out
 
 
+def _one_per_workload(hist, run_ids):
+    """A run of each workload (runs.workload, read from its index) among
+    run_ids: only those documents need reading.  A disk test's file sizes
+    are not in runs.workload: disk tests are all read."""
+    wanted = set(run_ids)
+    labels = set()
+    for part in range(0, len(run_ids), 500):
+        chunk = run_ids[part:part + 500]
+        labels.update(r[0] for r in hist.query(
+            "SELECT DISTINCT label FROM runs WHERE id IN (%s)"
+            % ",".join("?" * len(chunk)), chunk))
+    first = {}
+    disk = []
+    for label in sorted(labels):
+        for rid, workload in hist.query(
+                "SELECT id, workload FROM runs INDEXED BY "
+                "runs_label_workload WHERE label = ?", (label,)):
+            if rid not in wanted:
+                continue
+            if workload and json.loads(workload).get("disk_test"):
+                disk.append(rid)
+            elif workload not in first:
+                first[workload] = rid
+    # disk tests: their test file sizes by SQL (no document parsed here)
+    for part in range(0, len(disk), 500):
+        chunk = disk[part:part + 500]
+        for rid, workload, sizes in hist.query(
+                "SELECT id, workload, (SELECT group_concat(json_extract("
+                "d.value, '$.file_size_bytes')) FROM json_each(result_json, "
+                "'$.disk_test.directories') AS d) FROM runs WHERE id IN (%s)"
+                % ",".join("?" * len(chunk)), chunk):
+            first.setdefault((workload, sizes), rid)
+    return sorted(first.values())
+
+
 def workload_diffs(hist, sides):
     """Lines "NAME: VALUE (SIDE), VALUE (SIDE)" for the settings in which
     the runs differ (the loadfile counts by its content only)."""
     per_side = []
     for side in sides:
         seen = {}
-        for rid in side.run_ids:
+        for rid in _one_per_workload(hist, side.run_ids):
             row = hist.query("SELECT result_json FROM runs WHERE id = ?",
                              (rid,))
             for name, value in _settings(json.loads(row[0][0])).items():

@@ -175,6 +175,35 @@ def split_score(xs, k):
     return diff / se, shift
 
 
+# Up to this many places a segment is searched everywhere; a longer one
+# on a grid of about this many places, then ever finer around the best.
+FULL_SEARCH = 60
+
+
+def best_split(seg, min_segment):
+    """(z, shift, k) of the best split of seg: every place of a short
+    segment; of a long one (thousands of runs), a grid of places, refined
+    around the best, so that a trend of 10,000 runs answers in a second."""
+    lo, hi = min_segment, len(seg) - min_segment
+    step = max(1, (hi - lo) // FULL_SEARCH)
+    best = None
+    seen = set()
+    while True:
+        for k in range(lo, hi + 1, step):
+            if k in seen:
+                continue
+            seen.add(k)
+            z, shift = split_score(seg, k)
+            if best is None or z > best[0] or (z == best[0] and
+                                               shift > best[1]):
+                best = (z, shift, k)
+        if step == 1:
+            return best
+        lo = max(min_segment, best[2] - step)
+        hi = min(len(seg) - min_segment, best[2] + step)
+        step = max(1, step // 10)
+
+
 def change_points(xs, min_segment=MIN_SEGMENT, threshold=CHANGE_THRESHOLD,
                   min_shift=MIN_SHIFT, alpha=CHANGE_ALPHA):
     """The indexes where a new level starts (sorted), by binary
@@ -186,13 +215,7 @@ def change_points(xs, min_segment=MIN_SEGMENT, threshold=CHANGE_THRESHOLD,
         seg = xs[lo:hi]
         if len(seg) < 2 * min_segment:
             return
-        best = None
-        for k in range(min_segment, len(seg) - min_segment + 1):
-            z, shift = split_score(seg, k)
-            if best is None or z > best[0] or (z == best[0] and
-                                               shift > best[1]):
-                best = (z, shift, k)
-        z, shift, k = best
+        z, shift, k = best_split(seg, min_segment)
         tried = len(seg) - 2 * min_segment + 1
         if z > threshold and shift > min_shift:
             # the test compares as many runs on each side as the shorter

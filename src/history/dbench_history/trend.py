@@ -118,25 +118,31 @@ def servers_table(hist):
     """The rows of the servers table: (label, directory or None, n runs,
     last started, {column: (mean, sd, n)}), and the column titles in
     order: MB/s of load runs, then a disk test's measurements (MB/s); a
-    disk test of several directories has a row per directory."""
-    labels = [r[0] for r in hist.query(
-        "SELECT DISTINCT label FROM runs ORDER BY label")]
+    disk test of several directories has a row per directory.  Two
+    queries over every run that ended well."""
+    good = "r.exit_status = 0 AND r.interrupted = 0"
+    labels = hist.query(
+        "SELECT r.label, count(*), max(r.started_utc) FROM runs r WHERE %s "
+        "GROUP BY r.label ORDER BY r.label" % good)
+    values = {}
+    targets = {}
+    for label, name, tseq, target, value in hist.query(
+            "SELECT r.label, m.name, m.target_seq, m.target, m.value "
+            "FROM runs r JOIN metrics m ON m.run_id = r.id WHERE %s AND "
+            "m.name NOT IN ('max_latency_ms', 'ops_per_s')" % good):
+        values.setdefault((label, name, tseq), []).append(value)
+        targets.setdefault((label, tseq), target)
     rows, columns = [], []
-    for label in labels:
-        runs = label_runs(hist, label)
-        if not runs:
-            continue
-        metrics = metrics_of(hist, [r[0] for r in runs])
+    for label, n, last in labels:
         per_dir = {}
-        for key in sorted(metrics, key=metric_sort_key):
-            name, tseq = key
-            if name in ("max_latency_ms", "ops_per_s"):
-                continue
+        keys = sorted((k[1:] for k in values if k[0] == label),
+                      key=metric_sort_key)
+        for name, tseq in keys:
             title = "MB/s" if name == "mb_per_s" else name
-            vals = metrics[key]["values"]
+            vals = values[(label, name, tseq)]
             mean, sd = stats.mean_sd(vals)
             where = None if tseq is None or tseq < 0 else tseq
-            row = per_dir.setdefault(where, [metrics[key]["target"], {}])
+            row = per_dir.setdefault(where, [targets[(label, tseq)], {}])
             row[1][title] = (mean, sd, len(vals))
             if title not in columns:
                 columns.append(title)
@@ -145,7 +151,7 @@ def servers_table(hist):
             target, cells = per_dir[where]
             shown = ("directory %d: %s" % (where + 1, target)
                      if several and where is not None else None)
-            rows.append((label, shown, len(runs), runs[-1][1], cells))
+            rows.append((label, shown, n, last, cells))
     if "MB/s" in columns:
         columns.remove("MB/s")
         columns.insert(0, "MB/s")
