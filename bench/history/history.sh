@@ -76,27 +76,32 @@ size=$(du -k "$WORK/history.sqlite" | cut -f1)
 echo "history: $RUNS runs, $((size / 1024)) MiB, inserted in $(echo "$end - $start" | bc) s"
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 
-# timeit NAME ARGS...: the median wall time of ROUNDS runs, and the cold one
+# timeit NAME ARGS...: the median wall and CPU (user+system) seconds of
+# ROUNDS runs, their wall range, and one run's wall time with cold caches
 timeit() {
-	local name=$1 i t0 t1 cold=-
+	local name=$1 i cold=-
 	shift
 	if [ "$(id -u)" -eq 0 ]; then
 		sync
-		echo 3 >/proc/sys/vm/drop_caches 2>/dev/null && {
-			t0=$(date +%s.%N)
-			"$HISTORY" "$@" >/dev/null || echo "bench/history: $name failed" >&2
-			t1=$(date +%s.%N)
-			cold=$(echo "$t1 - $t0" | bc)
-		}
+		if echo 3 >/proc/sys/vm/drop_caches 2>/dev/null; then
+			/usr/bin/time -f "%e" -o "$WORK/t" "$HISTORY" "$@" >/dev/null ||
+				echo "bench/history: $name failed" >&2
+			cold=$(cat "$WORK/t")
+		fi
 	fi
 	for i in $(seq "$ROUNDS"); do
-		t0=$(date +%s.%N)
-		"$HISTORY" "$@" >/dev/null || echo "bench/history: $name failed" >&2
-		t1=$(date +%s.%N)
-		echo "$t1 - $t0" | bc
-	done | sort -n | awk -v n="$name" -v c="$cold" '
-		{ v[NR] = $1 } END { printf "%-40s %8.3f s  (cold %s s; %.3f-%.3f)\n",
-			n, v[int((NR + 1) / 2)], c, v[1], v[NR] }'
+		/usr/bin/time -f "%e %U %S" -o "$WORK/t" "$HISTORY" "$@" >/dev/null ||
+			echo "bench/history: $name failed" >&2
+		cat "$WORK/t"
+	done | awk -v n="$name" -v c="$cold" '
+		{ w[NR] = $1; u[NR] = $2 + $3 }
+		function med(a, k,  i, j, t) {
+			for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++)
+				if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+			return a[int((k + 1) / 2)]
+		}
+		END { m = med(w, NR); printf "%-28s wall %6.2f s  cpu %6.2f s  (wall %.2f-%.2f; cold %s s)\n",
+			n, m, med(u, NR), w[1], w[NR], c }'
 }
 
 timeit "list (all $RUNS runs)" list

@@ -200,9 +200,13 @@ def _read_document(path):
             raw = f.read()
     except OSError as e:
         raise HistoryError("%s: cannot read (%s)" % (path, e.strerror))
+    def no_constant(name):
+        # NaN and Infinity are not JSON (SQLite's json_valid refuses them)
+        raise ValueError("%s is not a JSON value" % name)
+
     try:
         text = raw.decode("utf-8")
-        doc = json.loads(text)
+        doc = json.loads(text, parse_constant=no_constant)
     except (UnicodeDecodeError, ValueError) as e:
         raise HistoryError("%s: not JSON (%s)" % (path, e))
     if not isinstance(doc, dict) or not ("result" in doc or

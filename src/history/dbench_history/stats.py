@@ -152,10 +152,12 @@ CHANGE_ALPHA = 0.01
 
 
 def _median(xs):
-    return statistics.median(xs)
+    v = sorted(xs)
+    h = len(v) // 2
+    return v[h] if len(v) % 2 else (v[h - 1] + v[h]) / 2.0
 
 
-def split_score(xs, k):
+def split_score(xs, k, whole=None):
     """(z, shift) of splitting xs before index k: z is the difference of
     the two medians over its robust standard error (the pooled median
     absolute deviation of each run from its own part's median, scaled
@@ -168,7 +170,7 @@ def split_score(xs, k):
     se = scale * math.sqrt(math.pi / 2.0) * math.sqrt(
         1.0 / len(left) + 1.0 / len(right))
     diff = abs(mr - ml)
-    whole = abs(_median(xs))
+    whole = abs(_median(xs)) if whole is None else whole
     shift = diff / whole if whole > 0 else math.inf
     if se == 0.0:
         return (math.inf if diff > 0 else 0.0), shift
@@ -186,6 +188,7 @@ def best_split(seg, min_segment):
     around the best, so that a trend of 10,000 runs answers in a second."""
     lo, hi = min_segment, len(seg) - min_segment
     step = max(1, (hi - lo) // FULL_SEARCH)
+    whole = abs(_median(seg))
     best = None
     seen = set()
     while True:
@@ -193,7 +196,7 @@ def best_split(seg, min_segment):
             if k in seen:
                 continue
             seen.add(k)
-            z, shift = split_score(seg, k)
+            z, shift = split_score(seg, k, whole)
             if best is None or z > best[0] or (z == best[0] and
                                                shift > best[1]):
                 best = (z, shift, k)
