@@ -177,8 +177,9 @@ def split_score(xs, k, whole=None):
     return diff / se, shift
 
 
-# Up to this many places a segment is searched everywhere; a longer one
-# on a grid of about this many places, then ever finer around the best.
+# A segment with fewer than twice this many places to split is searched
+# at every place; a longer one on a grid of about this many places, then
+# ever finer around the best.
 FULL_SEARCH = 60
 
 
