@@ -3,6 +3,7 @@
 import csv
 import datetime
 import json
+import shlex
 import sys
 
 from .common import EXIT_USAGE, HistoryError, clip, fmt_num, safe
@@ -90,8 +91,8 @@ def cmd_show(hist, args, out):
         ("memory", "-" if run["memory_bytes"] is None else
          "%.1f GiB" % (run["memory_bytes"] / 2.0 ** 30)),
         ("dbench", safe(run["version"])),
-        ("command line", safe(" ".join(json.loads(run["command_line"])))
-         if run["command_line"] else "-"),
+        ("command line", safe(shlex.join(str(a) for a in json.loads(
+            run["command_line"]))) if run["command_line"] else "-"),
         ("backend", safe(run["backend"])),
         ("server", safe(run["server_url"])),
         ("loadfile", "%s%s" % (safe(run["loadfile_path"]),
