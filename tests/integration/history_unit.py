@@ -273,6 +273,22 @@ class Schema(unittest.TestCase):
         self.assertIn("not a dbench history", err)
         self.assertEqual(digest(self.path), before)
 
+    def test_import_masks_url_passwords(self):
+        doc = dict(DOC, command_line=[
+            "dbench", "-B", "nfs", "--nfs=nfs://bob:s3cret@srv/exp,"
+            "nfs://srv2:2049/e", "8"])
+        src = os.path.join(self.tmp.name, "old.json")
+        with open(src, "w") as f:
+            json.dump(doc, f)
+        rc, out, err = run_cli(["--history", self.path, "import",
+                                "--label", "old", src])
+        self.assertEqual((rc, err), (0, ""))
+        with open(self.path, "rb") as f:
+            self.assertNotIn(b"s3cret", f.read())
+        conn = sqlite3.connect(self.path)
+        line = conn.execute("SELECT command_line FROM runs").fetchone()[0]
+        self.assertIn("nfs://bob:***@srv/exp,nfs://srv2:2049/e", line)
+
     def test_missing_database_is_empty(self):
         rc, out, err = run_cli(["--history", self.path, "list"])
         self.assertEqual((rc, out), (0, ""))

@@ -3,6 +3,7 @@
 import csv
 import datetime
 import json
+import re
 import shlex
 import sys
 
@@ -214,7 +215,23 @@ def _read_document(path):
                                          "disk_test" in doc):
         raise HistoryError("%s: not a dbench --json document (no result "
                            "or disk_test)" % path)
-    return text, doc
+    masked = mask_passwords(text)
+    if masked != text:
+        doc = json.loads(masked)
+    return masked, doc
+
+
+# a URL's password (scheme://USER:PASSWORD@HOST) in the document's text
+URL_PASSWORD = re.compile(r'(://[^/?#,"\s@:]*:)([^@/?#,"\s]+)(@)')
+
+
+def mask_passwords(text):
+    """The document's text with every URL password replaced by "***",
+    as dbench writes them since it saves runs: a document written by an
+    older dbench may hold one, and no password goes in the database."""
+    return URL_PASSWORD.sub(
+        lambda m: m.group(0) if m.group(2) == "***" else
+        m.group(1) + "***" + m.group(3), text)
 
 
 def _exit_status(doc):
