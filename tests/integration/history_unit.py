@@ -313,6 +313,63 @@ class Schema(unittest.TestCase):
             os.environ.update(env)
 
 
+class Commands(unittest.TestCase):
+    """compare, trend and list on runs whose figures are known."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.path = os.path.join(self.tmp.name, "h.sqlite")
+        conn = make_db(self.path, 99)
+        day = 1
+        for label, values in (("a", [100.0, 102.0, 98.0]),
+                              ("b", [110.0, 112.5, 108.0])):
+            for v in values:
+                doc = json.loads(json.dumps(DOC))
+                doc["result"]["throughput_mb_per_s"] = v
+                doc["start_time"] = "2026-01-%02dT00:00:00.000Z" % day
+                day += 1
+                insert(conn, doc, label)
+        conn.close()
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def test_compare_sentence(self):
+        # SciPy 1.10.1: ttest_ind(b, a, equal_var=False).pvalue =
+        # 0.00447; the delta-method interval of mean(b)/mean(a) =
+        # 1.10167 [1.05226, 1.15339] (t.ppf at the Welch df)
+        rc, out, err = run_cli(["--history", self.path, "compare", "a", "b"])
+        self.assertEqual((rc, err), (0, ""))
+        self.assertIn("MB/s: B is 10.2% faster than A (95% CI 5.2-15.3%, "
+                      "p=0.004, 3 vs 3 runs)\n", out)
+        self.assertIn("ops/s: no significant difference (p=1.000, 3 vs 3 "
+                      "runs", out)
+        rc, out, err = run_cli(["--history", self.path, "compare", "b",
+                                "run:1"])
+        self.assertIn("MB/s: B is 9.2% slower than A; no interval or test: "
+                      "B has one run (3 vs 1 runs)", out)
+        rc, out, err = run_cli(["--history", self.path, "compare", "a",
+                                "nosuch"])
+        self.assertEqual(rc, 2)
+        self.assertEqual(len(err.splitlines()), 1)
+
+    def test_list_filters(self):
+        rc, out, err = run_cli(["--history", self.path, "list", "--label",
+                                "b", "--since", "2026-01-05"])
+        self.assertEqual([ln.split()[0] for ln in out.splitlines()],
+                         ["run", "5", "6"])
+        rc, out, err = run_cli(["--history", self.path, "list", "--host",
+                                "h2"])
+        self.assertEqual((rc, out), (0, ""))
+
+    def test_trend_table(self):
+        rc, out, err = run_cli(["--history", self.path, "trend", "a"])
+        self.assertEqual(rc, 0)
+        self.assertIn("no change point", out)
+        self.assertEqual(len([ln for ln in out.splitlines()
+                              if ln.startswith(("1 ", "2 ", "3 "))]), 3)
+
+
 class Text(unittest.TestCase):
     def test_safe(self):
         self.assertEqual(common.safe('a "b"\nc\x1b[31m\u202e'),
