@@ -173,6 +173,8 @@ def sentence(title, better, a, b, n_a, n_b):
     if p < 0.05:
         return "%s: B is %s%% %s than A (%s, %s, %s)" % (
             title, _pct(change), word, ci, ptext, counts)
+    if lo is not None:
+        ci = "95%% CI %+.1f%% to %+.1f%%" % ((lo - 1) * 100, (hi - 1) * 100)
     return ("%s: no significant difference (%s, %s; B/A %+.1f%%, %s)" % (
         title, ptext, counts, change * 100.0, ci))
 
