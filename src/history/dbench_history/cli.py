@@ -32,8 +32,17 @@ def parse_args(argv):
                     "$XDG_DATA_HOME/dbench/history.sqlite)")
     ap.add_argument("--version", action="version",
                     version="%s %s" % (PROG, VERSION))
+    # --history also after the command (dbench-history list --history F)
+    common = Parser(add_help=False)
+    common.add_argument("--history", metavar="FILE", dest="history_late",
+                        help=argparse.SUPPRESS)
     sub = ap.add_subparsers(dest="command", metavar="COMMAND",
                             parser_class=Parser)
+    real_add = sub.add_parser
+
+    def add_parser(name, **kw):
+        return real_add(name, parents=[common], **kw)
+    sub.add_parser = add_parser
     p = sub.add_parser("list", help="the saved runs, oldest first")
     add_filters(p)
     p = sub.add_parser("show", help="one run's facts and figures")
@@ -68,6 +77,8 @@ def parse_args(argv):
     p = sub.add_parser("report", help="a static HTML report")
     p.add_argument("-o", "--output", metavar="DIR", required=True)
     args = ap.parse_args(argv)
+    if getattr(args, "history_late", None):
+        args.history = args.history_late
     if args.command is None:
         ap.error("a command is required (list, show, rm, compare, trend, "
                  "servers, export, import, report)")
