@@ -353,6 +353,28 @@ class Commands(unittest.TestCase):
         self.assertEqual(rc, 2)
         self.assertEqual(len(err.splitlines()), 1)
 
+    def test_curve_runs_left_out_of_a_label(self):
+        conn = sqlite3.connect(self.path)
+        cur = conn.execute("INSERT INTO groups (kind, label, created_utc) "
+                           "VALUES ('curve', 'a', '2026-02-01T00:00:00Z')")
+        doc = json.loads(json.dumps(DOC))
+        doc["result"]["throughput_mb_per_s"] = 5000.0
+        conn.execute("INSERT INTO runs (group_id, seq, label, saved_utc, "
+                     "exit_status, result_json) VALUES (?, 0, 'a', "
+                     "'2026-02-01T00:00:00Z', 0, ?)",
+                     (cur.lastrowid, json.dumps(doc)))
+        gid = cur.lastrowid
+        conn.commit()
+        conn.close()
+        rc, out, err = run_cli(["--history", self.path, "compare", "a", "b"])
+        self.assertIn("MB/s: B is 10.2% faster than A", out)
+        rc, out, err = run_cli(["--history", self.path, "servers"])
+        self.assertIn("100.0 ± 2.0 (3)", out)
+        rc, out, err = run_cli(["--history", self.path, "compare",
+                                "group:%d" % gid, "a"])
+        self.assertIn("A: group %d (1 run)" % gid, out)
+        self.assertRegex(out, r"\nMB/s +5000\.0 +- +100\.0 +2\.0 +-98\.0%")
+
     def test_list_filters(self):
         rc, out, err = run_cli(["--history", self.path, "list", "--label",
                                 "b", "--since", "2026-01-05"])

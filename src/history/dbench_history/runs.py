@@ -90,6 +90,11 @@ def resolve_side(hist, spec, last=None):
                           "exit_status = 0 AND interrupted = 0 "
                           "ORDER BY started_utc, id", (label,))
         what = label
+        # a --curve's runs are points at other loads, not repeats
+        curve = set(r[0] for r in hist.query(
+            "SELECT r.id FROM groups g JOIN runs r ON r.group_id = g.id "
+            "WHERE g.label = ? AND g.kind = 'curve'", (label,)))
+        rows = [r for r in rows if r[0] not in curve]
     ids = [r[0] for r in rows]
     if last:
         ids = ids[-last:]

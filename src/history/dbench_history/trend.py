@@ -7,6 +7,13 @@ from .common import HistoryError, clip, fmt_num, safe
 from .runs import metric_sort_key, metric_title, metrics_of
 
 
+def curve_runs(hist, label):
+    """The ids of a label's runs saved by --curve."""
+    return [r[0] for r in hist.query(
+        "SELECT r.id FROM groups g JOIN runs r ON r.group_id = g.id "
+        "WHERE g.label = ? AND g.kind = 'curve'", (label,))]
+
+
 def label_runs(hist, label):
     """[(id, started_utc, workload)] of a label's runs that ended well,
     oldest first (read from the index runs_label_workload alone)."""
@@ -14,10 +21,13 @@ def label_runs(hist, label):
         "SELECT id, started_utc, workload FROM runs INDEXED BY "
         "runs_label_workload WHERE label = ? AND exit_status = 0",
         (label,))
-    # interrupted runs are left out too (a column outside that index)
+    # interrupted runs are left out too (a column outside that index),
+    # and a --curve's runs (each at another load: points of a curve, not
+    # repeats of one measurement)
     bad = set(r[0] for r in hist.query(
         "SELECT id FROM runs WHERE label = ? AND interrupted != 0",
         (label,)))
+    bad.update(curve_runs(hist, label))
     rows = [r for r in rows if r[0] not in bad]
     rows.sort(key=lambda r: (r[1], r[0]))
     return rows
@@ -120,7 +130,8 @@ def servers_table(hist):
     order: MB/s of load runs, then a disk test's measurements (MB/s); a
     disk test of several directories has a row per directory.  Two
     queries over every run that ended well."""
-    good = "r.exit_status = 0 AND r.interrupted = 0"
+    good = ("r.exit_status = 0 AND r.interrupted = 0 AND r.group_id NOT IN "
+            "(SELECT id FROM groups WHERE kind = 'curve')")
     labels = hist.query(
         "SELECT r.label, count(*), max(r.started_utc) FROM runs r WHERE %s "
         "GROUP BY r.label ORDER BY r.label" % good)
