@@ -125,6 +125,15 @@ check_labels() {
 	one_error_line "rm without a terminal or --yes"
 	run_h --history "$W/h.sqlite" list
 	assert_eq 2 "$(wc -l <"$W/out")" "the run is still there"
+	if command -v script >/dev/null 2>&1; then
+		# on a terminal (script(1) makes one): "n" keeps the run
+		printf 'n\n' | script -qec "'$HISTORY' --history '$W/h.sqlite' rm 1" \
+			/dev/null >"$W/tty" 2>&1
+		assert_grep 'Remove run 1 from .*\? \[y/N\]' "$W/tty" "the question"
+		assert_grep 'nothing removed' "$W/tty" "the answer no"
+		run_h --history "$W/h.sqlite" list
+		assert_eq 2 "$(wc -l <"$W/out")" "the run kept after no"
+	fi
 	run_h --history "$W/h.sqlite" rm --yes --label "$label"
 	assert_rc 0
 	run_h --history "$W/h.sqlite" list
@@ -158,8 +167,17 @@ check_compare() {
 	run_h --history "$W/h.sqlite" compare disk tmpfs
 	assert_rc 0
 	show_file "$W/out" "compare disk tmpfs" 20
-	assert_grep '^MB/s: B is [0-9.]+% faster than A \(95% CI [0-9.]+-[0-9.]+%, p(<0\.001|=0\.0[0-4][0-9]), 3 vs 3 runs\)$' \
-		"$W/out" "tmpfs (B) named faster with p < 0.05"
+	# 3 runs a side separate a 10x difference unless the machine stalls
+	# runs for a good part of their second: then the spread says so
+	# (a coefficient of variation over 40%) and the check cannot judge
+	if ! grep -Eq '^MB/s: B is [0-9.]+% faster than A \(95% CI [0-9.]+-[0-9.]+%, p(<0\.001|=0\.0[0-4][0-9]), 3 vs 3 runs\)$' "$W/out"; then
+		cv=$(awk '$1 == "MB/s" && NF == 6 { a = $3 / $2; b = $5 / $4;
+			print (a > b ? a : b) * 100; exit }' "$W/out")
+		if [ -n "$cv" ] && awk -v c="$cv" 'BEGIN { exit !(c > 40) }'; then
+			skip "the machine is too busy: runs varied by ${cv%.*}% (CV)"
+		fi
+		fail "tmpfs (B) not named faster with p < 0.05 (MB/s line: $(grep '^MB/s:' "$W/out"))"
+	fi
 	assert_no_grep 'differ in workload' "$W/out" "no workload warning"
 	run_h --history "$W/h.sqlite" compare disk run:1
 	assert_grep 'no interval or test: B has one run' "$W/out" "one run"
