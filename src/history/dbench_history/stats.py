@@ -10,7 +10,8 @@ import statistics
 
 
 def _beta_cf(a, b, x):
-    """The continued fraction of I_x(a, b) (converges for x < (a+1)/(a+b+2))."""
+    """The continued fraction of I_x(a, b); converges fast for
+    x < (a+1)/(a+b+2)."""
     tiny = 1e-300
     c = 1.0
     d = 1.0 - (a + b) * x / (a + 1.0)
