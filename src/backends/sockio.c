@@ -331,7 +331,7 @@ const struct backend sockio_backend = {
 	.description = "tbench: each op is a request and reply with a "
 		       "tbench server (tbench_srv)",
 	.unavailable = NULL,
-	.flags = BACKEND_SOCKETS | BACKEND_NO_STATUS,
+	.flags = BACKEND_SOCKETS | BACKEND_NO_STATUS | BACKEND_REMOTE,
 	.options = sockio_options,
 	.option = sockio_option,
 	.options_done = sockio_options_done,

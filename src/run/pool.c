@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -34,6 +35,8 @@
 #include "worker.h"
 
 #define POLL_NS (10 * 1000000ull)
+/* the bound of a remote backend's removal of the shared paths */
+#define POOL_SHARED_REMOVE_MS 1000
 
 /* a repeat of a signal from the same sender within this is the same
  * request sent twice (see on_signal()): timeout and systemd send both at
@@ -249,14 +252,14 @@ void pool_describe_position(FILE *f, const struct run *run, unsigned c)
 			prog->ops[i].line, op_info[prog->ops[i].kind].name);
 }
 
-/* Remove the trees of clients whose worker died before cleaning up. */
-static void cleanup_for_dead(void *mem, struct run *run, const struct worker *w)
+/* Remove the trees of clients whose worker died before cleaning up; 0,
+ * or 1 when one could not be (said on stderr). */
+static int cleanup_for_dead(void *mem, struct run *run, const struct worker *w)
 {
 	const struct dbench_options *o = run->opts;
 	const struct backend *be = run->su->backend;
+	int rc = 0;
 
-	if (o->skip_cleanup)
-		return;
 	for (unsigned i = 0; i < w->n; i++) {
 		unsigned id = stats_client_id(&run->region, w->first + i);
 		const struct program *prog =
@@ -276,21 +279,117 @@ static void cleanup_for_dead(void *mem, struct run *run, const struct worker *w)
 		if (tmp == NULL || dirs == NULL) {
 			fprintf(stderr, "dbench: client %u: out of memory for "
 				"its cleanup\n", id);
+			rc = 1;
 		} else if (be->setup(tmp, &cfg, &state, &err) != 0) {
 			fprintf(stderr, "dbench: client %u: cannot clean up "
 				"after it: %s\n", id, err ? err : "setup failed");
+			rc = 1;
 		} else {
 			for (size_t t = 0; t < n; t++) {
 				int ret = be->cleanup(state, dirs[t]);
 
-				if (ret != 0)
+				util_beat();
+				if (ret != 0) {
 					fprintf(stderr, "dbench: client %u: "
 						"cleanup of %s: %s\n", id,
 						dirs[t], strerror(-ret));
+					rc = 1;
+				}
 			}
 		}
 		talloc_free(tmp);
 	}
+	return rc;
+}
+
+void pool_say_left(const struct run *run, const struct worker *w)
+{
+	const struct dbench_options *o = run->opts;
+
+	for (unsigned i = 0; i < w->n; i++) {
+		unsigned id = stats_client_id(&run->region, w->first + i);
+		void *tmp = talloc_new(NULL);
+		size_t n = 0;
+		char **dirs = client_trees(tmp, run->su->programs[
+						   id % run->su->nprograms],
+					   id, &n);
+
+		for (size_t t = 0; dirs != NULL && t < n; t++)
+			fprintf(stderr, "dbench: client %u: %s/%s was not "
+				"removed (left behind)\n", id,
+				o->directories[id % o->ndirectories], dirs[t]);
+		talloc_free(tmp);
+	}
+}
+
+uint64_t pool_stall_ns(const struct run *run)
+{
+	if (!run->remote)
+		return POOL_STALL_SECONDS * NS_PER_SEC;
+	if (got_signal)
+		return POOL_SIGNAL_STALL_MS * 1000000ull;
+	return POOL_REMOTE_STALL_SECONDS * NS_PER_SEC;
+}
+
+/* What a process the parent forks to work for it does first: die with
+ * the parent, leave the stop signals to it (as a worker does). */
+static void helper_child(void)
+{
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	signal(SIGINT, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
+	signal(SIGTERM, SIG_IGN);
+	signal(SIGPIPE, SIG_DFL);
+}
+
+/*
+ * Worker w died without cleaning up: remove its clients' trees from a
+ * process of its own that takes w's place (w->cleaning), so that a
+ * server that does not answer holds neither the parent nor the other
+ * cleanups; the stall watch bounds it as it bounded w.  Nothing to do
+ * with --skip-cleanup, after a second signal, or for a backend that
+ * makes no trees (BACKEND_NO_STATUS: null, sockio).
+ */
+static void cleanup_after(void *mem, struct run *run, struct worker *w)
+{
+	pid_t pid;
+
+	if (run->opts->skip_cleanup || run->abandon ||
+	    (run->su->backend->flags & BACKEND_NO_STATUS))
+		return;
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0) {	/* no process for it: do it here */
+		cleanup_for_dead(mem, run, w);
+		return;
+	}
+	if (pid == 0) {
+		int rc;
+
+		helper_child();
+		util_beat_at(&w->beat);
+		rc = cleanup_for_dead(talloc_new(NULL), run, w);
+		fflush(stderr);
+		util_leak_check_alone();
+		_exit(rc);
+	}
+	w->pid = pid;
+	w->reaped = false;
+	w->cleaning = true;
+	w->stalled = false;
+	w->said_stopped = false;
+	w->progress_ns = 0;
+	run->alive++;
+}
+
+/* The process removing a dead worker's trees has ended. */
+static void cleaner_exited(const struct run *run, const struct worker *w,
+			   int status)
+{
+	if (WIFEXITED(status) && WEXITSTATUS(status) <= 1)
+		return;		/* done, or what failed is said */
+	pool_say_left(run, w);
 }
 
 /* A worker has exited: note it, and report it if it died abnormally. */
@@ -300,6 +399,10 @@ static void worker_exited(void *mem, struct run *run, struct worker *w,
 	w->reaped = true;
 	w->status = status;
 	run->alive--;
+	if (w->cleaning) {
+		cleaner_exited(run, w, status);
+		return;
+	}
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		return;
 	run->failed = true;
@@ -320,7 +423,7 @@ dead:
 	for (unsigned i = 0; i < w->n; i++)
 		worker_set_state(&run->region.live[w->first + i],
 				 CLIENT_FAILED);
-	cleanup_for_dead(mem, run, w);
+	cleanup_after(mem, run, w);
 }
 
 /*
@@ -661,6 +764,7 @@ struct run *pool_new(void *mem, const struct run_setup *su,
 		goto nomem;
 	run->su = su;
 	run->opts = o;
+	run->remote = (su->backend->flags & BACKEND_REMOTE) != 0;
 	run->gate[0] = run->gate[1] = -1;
 	run->nprocs = (o->nclients + o->clients_per_process - 1) /
 		      o->clients_per_process;
@@ -737,14 +841,33 @@ void pool_open_gate(struct run *run)
 	close_gate_end(run, 1);
 }
 
+void pool_abandon(void *mem, struct run *run)
+{
+	run->abandon = true;
+	pool_kill(run, SIGKILL);
+	pool_reap(mem, run, true);
+}
+
 void pool_abort(void *mem, struct run *run)
 {
+	unsigned polls = 0;
+
 	/* release whoever is waiting into an immediate stop */
 	util_stop_raise(&run->region.hdr->stop);
 	close_gate_end(run, 1);
 	close_gate_end(run, 0);
-	pool_reap(mem, run, true);
-	remove_shared_paths(run);
+	/* a worker still connecting to a server that does not answer is
+	 * ended by the stall watch, as in the cleanup phase */
+	while (pool_reap(mem, run, false) > 0) {
+		if (signal_count > 1) {
+			pool_abandon(mem, run);
+			return;
+		}
+		if (polls++ % 10 == 0)
+			pool_watch_stalled(run, now_ns());
+		sleep_ns(POLL_NS, NULL);
+	}
+	pool_remove_shared(run);
 }
 
 uint64_t pool_last_end(const struct run *run)
@@ -757,9 +880,66 @@ uint64_t pool_last_end(const struct run *run)
 	return last;
 }
 
+/* Say the shared paths a removal that did not end left behind. */
+static void say_shared_left(const struct run *run)
+{
+	const struct dbench_options *o = run->opts;
+
+	for (unsigned d = 0; d < o->ndirectories; d++)
+		for (unsigned j = run->nshared; j-- > 0;)
+			if (!run->shared[j].existed[d])
+				fprintf(stderr, "dbench: %s/%s was not removed "
+					"(left behind)\n", o->directories[d],
+					run->shared[j].text);
+}
+
+/*
+ * A remote backend's removal runs in a process of its own, bounded by
+ * POOL_SHARED_REMOVE_MS (it is a request or a few; the signal bound when
+ * shorter), so that a server that stopped answering does not hold the
+ * parent; what it did not remove is said.
+ */
 void pool_remove_shared(const struct run *run)
 {
-	remove_shared_paths(run);
+	uint64_t start, bound;
+	pid_t pid;
+	int status;
+
+	if (run->nshared == 0 || run->abandon)
+		return;
+	if (!run->remote) {
+		remove_shared_paths(run);
+		return;
+	}
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0) {
+		remove_shared_paths(run);
+		return;
+	}
+	if (pid == 0) {
+		helper_child();
+		remove_shared_paths(run);
+		util_leak_check_alone();
+		_exit(0);
+	}
+	start = now_ns();
+	while (waitpid(pid, &status, WNOHANG) == 0) {
+		bound = pool_stall_ns(run);
+		if (bound > POOL_SHARED_REMOVE_MS * 1000000ull)
+			bound = POOL_SHARED_REMOVE_MS * 1000000ull;
+		if (now_ns() - start >= bound || signal_count > 1) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			fprintf(stderr, "dbench: removing the paths the run made "
+				"outside the client trees made no progress for "
+				"%g s; killed it\n", (double)bound / 1e9);
+			say_shared_left(run);
+			return;
+		}
+		sleep_ns(POLL_NS, NULL);
+	}
 }
 
 void pool_output_lost(struct run *run, int err)

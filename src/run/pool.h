@@ -27,6 +27,12 @@ struct worker {
 	uint64_t progress_ns;	/* when that last changed (monotonic) */
 	bool said_stopped;	/* "is stopped" said on stderr */
 	bool stalled;		/* ended by the parent: no progress */
+	/* the heartbeat of what it completes beyond its lines (util_beat(),
+	 * written by the worker: these pages are shared) */
+	uint64_t beat;
+	/* pid is now the process removing the trees of its clients after
+	 * it died (forked by the parent, watched as the worker was) */
+	bool cleaning;
 };
 
 /* A path the loadfiles create outside the per-client trees. */
@@ -47,6 +53,8 @@ struct run {
 	struct shared_path *shared;
 	unsigned nshared;
 	bool failed;		/* a client failed or a worker died */
+	bool abandon;		/* a second signal: no more cleanup */
+	bool remote;		/* the backend is BACKEND_REMOTE */
 	int gate[2];		/* the start gate: workers block reading it */
 };
 
@@ -104,6 +112,10 @@ void pool_abort(void *mem, struct run *run);
  * how many are still alive. */
 unsigned pool_reap(void *mem, struct run *run, bool block);
 
+/* A second signal: kill every worker (and cleanup process) and reap
+ * them; nothing more is cleaned up. */
+void pool_abandon(void *mem, struct run *run);
+
 /* Send sig to every worker not reaped. */
 void pool_kill(struct run *run, int sig);
 
@@ -121,6 +133,23 @@ uint64_t pool_last_end(const struct run *run);
  * call that never returns is not).
  */
 #define POOL_STALL_SECONDS 10
+
+/*
+ * The same bound for the clients of a BACKEND_REMOTE backend, whose
+ * progress is only what they complete (lines, util_beat()): a server
+ * that stops answering holds the run no longer than this after the stop
+ * (then the trees of the clients killed are removed by a process of
+ * their own, under the same bound, or reported as left behind).  After
+ * SIGINT, SIGTERM or SIGHUP the bound is POOL_SIGNAL_STALL_MS.
+ */
+#define POOL_REMOTE_STALL_SECONDS 3
+#define POOL_SIGNAL_STALL_MS 500
+
+/* The stall bound in force now (ns): see the two above. */
+uint64_t pool_stall_ns(const struct run *run);
+
+/* Say on stderr the trees of worker w's clients, left behind. */
+void pool_say_left(const struct run *run, const struct worker *w);
 
 /*
  * The cleanup phase's watch, once a second: a worker found stopped

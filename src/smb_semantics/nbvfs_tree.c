@@ -143,6 +143,7 @@ static int nb_walk_remove(struct nbvfs *nb, const char *path)
 		}
 		r = r == -ENOENT || r == -ENOTDIR ? 0 : r;
 		p[l->len] = '\0';
+		util_beat();	/* an entry done: progress for the stall watch */
 	}
 	while (depth > 0)
 		talloc_free(lv[--depth].mem);

@@ -308,3 +308,17 @@ char *util_exe_dir(void *mem)
 		len *= 2;
 	}
 }
+
+/* See util_beat_at(): the counter of this process, or NULL. */
+static uint64_t *beat_counter;
+
+void util_beat_at(uint64_t *counter)
+{
+	beat_counter = counter;
+}
+
+void util_beat(void)
+{
+	if (beat_counter != NULL)
+		__atomic_add_fetch(beat_counter, 1, __ATOMIC_RELAXED);
+}
