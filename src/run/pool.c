@@ -897,7 +897,8 @@ static void say_shared_left(const struct run *run)
  * A remote backend's removal runs in a process of its own, bounded by
  * POOL_SHARED_REMOVE_MS (it is a request or a few; the signal bound when
  * shorter), so that a server that stopped answering does not hold the
- * parent; what it did not remove is said.
+ * parent; what it did not remove is said.  After the stall watch killed
+ * a process (the server did not answer it), it is not tried.
  */
 void pool_remove_shared(const struct run *run)
 {
@@ -909,6 +910,10 @@ void pool_remove_shared(const struct run *run)
 		return;
 	if (!run->remote) {
 		remove_shared_paths(run);
+		return;
+	}
+	if (run->stalls > 0) {	/* the server did not answer them */
+		say_shared_left(run);
 		return;
 	}
 	fflush(stdout);

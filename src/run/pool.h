@@ -54,6 +54,7 @@ struct run {
 	unsigned nshared;
 	bool failed;		/* a client failed or a worker died */
 	bool abandon;		/* a second signal: no more cleanup */
+	unsigned stalls;	/* processes the stall watch killed */
 	bool remote;		/* the backend is BACKEND_REMOTE */
 	int gate[2];		/* the start gate: workers block reading it */
 };

@@ -93,6 +93,7 @@ static void kill_stalled(struct run *run, struct worker *w, char state,
 	}
 	w->stalled = true;
 	run->failed = true;
+	run->stalls++;
 	kill(w->pid, SIGKILL);
 }
 
