@@ -729,16 +729,20 @@ int pool_check_trees(void *mem, const struct run_setup *su,
 	return rc;
 }
 
-void pool_note_kept(void *mem, const struct run_setup *su,
-		    unsigned client_id_base)
-{
-	const struct dbench_options *o = su->opts;
-	void *tmp = talloc_new(mem);
+static int pool_bounded(const struct run *run,
+			void (*fn)(const struct run *, void *), void *arg,
+			const char *what);
 
-	if (su->backend->trees_kept == NULL || tmp == NULL) {
-		talloc_free(tmp);
+/* pool_note_kept()'s work (arg: the client id base). */
+static void note_kept_fn(const struct run *run, void *arg)
+{
+	const struct run_setup *su = run->su;
+	const struct dbench_options *o = su->opts;
+	unsigned client_id_base = *(const unsigned *)arg;
+	void *tmp = talloc_new(NULL);
+
+	if (tmp == NULL)
 		return;
-	}
 	for (unsigned d = 0; d < o->ndirectories; d++) {
 		size_t n = 0;
 		const char **paths = tree_paths(tmp, su, client_id_base, d, &n);
@@ -752,6 +756,17 @@ void pool_note_kept(void *mem, const struct run_setup *su,
 				"%s\n", o->directories[d], strerror(-r));
 	}
 	talloc_free(tmp);
+}
+
+void pool_note_kept(const struct run *run, unsigned client_id_base)
+{
+	if (run->su->backend->trees_kept == NULL || run->abandon)
+		return;
+	if (!run->remote)
+		note_kept_fn(run, &client_id_base);
+	else
+		(void)pool_bounded(run, note_kept_fn, &client_id_base,
+				   "recording the client trees kept");
 }
 
 struct run *pool_new(void *mem, const struct run_setup *su,
@@ -894,38 +909,34 @@ static void say_shared_left(const struct run *run)
 }
 
 /*
- * A remote backend's removal runs in a process of its own, bounded by
- * POOL_SHARED_REMOVE_MS (it is a request or a few; the signal bound when
+ * Run fn(run, arg) for a remote backend in a process of its own, bounded
+ * by POOL_SHARED_REMOVE_MS (a request or a few; the signal bound when
  * shorter), so that a server that stopped answering does not hold the
- * parent; what it did not remove is said.  After the stall watch killed
- * a process (the server did not answer it), it is not tried.
+ * parent.  Returns 0 when it ended, -1 when it was killed (said, with
+ * what it was doing).  Not tried (-1) after the stall watch killed a
+ * process: the server did not answer it.
  */
-void pool_remove_shared(const struct run *run)
+static int pool_bounded(const struct run *run,
+			void (*fn)(const struct run *, void *), void *arg,
+			const char *what)
 {
 	uint64_t start, bound;
 	pid_t pid;
 	int status;
 
-	if (run->nshared == 0 || run->abandon)
-		return;
-	if (!run->remote) {
-		remove_shared_paths(run);
-		return;
-	}
-	if (run->stalls > 0) {	/* the server did not answer them */
-		say_shared_left(run);
-		return;
-	}
+	if (run->stalls > 0)
+		return -1;
 	fflush(stdout);
 	fflush(stderr);
 	pid = fork();
 	if (pid < 0) {
-		remove_shared_paths(run);
-		return;
+		fn(run, arg);
+		return 0;
 	}
 	if (pid == 0) {
 		helper_child();
-		remove_shared_paths(run);
+		fn(run, arg);
+		fflush(stderr);
 		util_leak_check_alone();
 		_exit(0);
 	}
@@ -937,14 +948,31 @@ void pool_remove_shared(const struct run *run)
 		if (now_ns() - start >= bound || signal_count > 1) {
 			kill(pid, SIGKILL);
 			waitpid(pid, &status, 0);
-			fprintf(stderr, "dbench: removing the paths the run made "
-				"outside the client trees made no progress for "
-				"%g s; killed it\n", (double)bound / 1e9);
-			say_shared_left(run);
-			return;
+			fprintf(stderr, "dbench: %s made no progress for %g s; "
+				"killed it\n", what, (double)bound / 1e9);
+			return -1;
 		}
 		sleep_ns(POLL_NS, NULL);
 	}
+	return 0;
+}
+
+static void remove_shared_fn(const struct run *run, void *arg)
+{
+	(void)arg;
+	remove_shared_paths(run);
+}
+
+void pool_remove_shared(const struct run *run)
+{
+	if (run->nshared == 0 || run->abandon)
+		return;
+	if (!run->remote)
+		remove_shared_paths(run);
+	else if (pool_bounded(run, remove_shared_fn, NULL, "removing the "
+			      "paths the run made outside the client "
+			      "trees") != 0)
+		say_shared_left(run);
 }
 
 void pool_output_lost(struct run *run, int err)

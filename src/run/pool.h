@@ -76,10 +76,10 @@ int pool_check_trees(void *mem, const struct run_setup *su,
  * record, per -D entry, the client trees it kept with --skip-cleanup, so
  * that pool_check_trees() lets a later run use them, and forget those
  * that are gone (->trees_kept).  A failure to record kept trees is said on
- * stderr; the run's result does not change.
+ * stderr; the run's result does not change.  A remote backend's is
+ * bounded as pool_remove_shared()'s.
  */
-void pool_note_kept(void *mem, const struct run_setup *su,
-		    unsigned client_id_base);
+void pool_note_kept(const struct run *run, unsigned client_id_base);
 
 /*
  * A pool for su's clients under mem, with its statistics region mapped
