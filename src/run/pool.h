@@ -153,6 +153,15 @@ uint64_t pool_stall_ns(const struct run *run);
 void pool_say_left(const struct run *run, const struct worker *w);
 
 /*
+ * Worker w died without cleaning up: remove its clients' trees from a
+ * process of its own that takes w's place (see pool_trees.c); and what
+ * to say when that process has ended with status.
+ */
+void pool_cleanup_after(void *mem, struct run *run, struct worker *w);
+void pool_cleaner_exited(const struct run *run, const struct worker *w,
+			 int status);
+
+/*
  * The cleanup phase's watch, once a second: a worker found stopped
  * (SIGSTOP, a debugger) is named on stderr once; a worker that made no
  * progress for POOL_STALL_SECONDS is named, killed with SIGKILL, its
