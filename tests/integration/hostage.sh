@@ -232,6 +232,69 @@ sigint_cleanup() {
 	assert_rc 130
 }
 
+# fake_server MODE: a peer on 127.0.0.1:$FAKE_PORT (PID FAKE_PID) that
+# answers the first connection's opening exchange and then nothing
+# (once), or answers it with a header of the wrong length and then
+# nothing (badheader).
+fake_server() {
+	FAKE_PORT=$(smbd_free_port)
+	python3 - "$FAKE_PORT" "$1" >"$W/fake.out" 2>&1 <<'EOF' &
+import socket, sys
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(64); print("up", flush=True)
+held, n = [], 0
+while True:
+    c, _ = s.accept(); held.append(c); n += 1
+    if sys.argv[2] == "badheader":
+        c.recv(8); c.sendall(b"\0\0\0\x09")
+    elif n == 1:
+        c.recv(8); c.sendall(b"\0\0\0\4\0\0\0\0")
+EOF
+	FAKE_PID=$!
+	for _ in $(seq 50); do grep -q up "$W/fake.out" && return 0; sleep 0.1; done
+	fail "the fake server did not start: $(cat "$W/fake.out")"
+}
+
+# A server that answers only the check's connection: the clients' own
+# wait at most 10 s, then the run ends (exit 1, the server named); a
+# SIGINT while they wait ends it at once (130).
+check_only() {
+	need tbench
+	fake_server once
+	LAST_CMD="tbench -t 3 2 127.0.0.1:$FAKE_PORT"
+	"$TB" -t 3 2 "127.0.0.1:$FAKE_PORT" >"$W/out" 2>"$W/err" </dev/null &
+	RUN_PID=$!
+	end_within 15
+	assert_rc 1
+	assert_grep "server 127.0.0.1:$FAKE_PORT sent no reply within 10 s" \
+		"$W/err" "the message"
+	kill "$FAKE_PID"
+	fake_server once
+	"$TB" -t 3 2 "127.0.0.1:$FAKE_PORT" >"$W/out" 2>"$W/err" </dev/null &
+	RUN_PID=$!
+	wait_line 'prepared for launch' 10
+	sleep 0.5
+	kill -INT "$RUN_PID"
+	end_within 2
+	kill "$FAKE_PID"
+	assert_rc 130
+}
+
+# A reply header of the wrong length, then silence: a protocol error at
+# once, naming what was expected.
+bad_header() {
+	need tbench
+	fake_server badheader
+	LAST_CMD="tbench -t 3 1 127.0.0.1:$FAKE_PORT"
+	"$TB" -t 3 1 "127.0.0.1:$FAKE_PORT" >"$W/out" 2>"$W/err" </dev/null &
+	RUN_PID=$!
+	end_within 5
+	kill "$FAKE_PID"
+	assert_rc 2
+	assert_grep 'protocol error: a reply of 9 bytes to a request for 4 \(a reply header announcing 4 expected' \
+		"$W/err" "the message"
+}
+
 # tbench -T SO_RCVLOWAT above the smallest reply: refused at once.
 rcvlowat() {
 	need tbench
@@ -253,5 +316,9 @@ for kind in ${HOSTAGE_KINDS:-tbench smb nfs}; do
 		sigint_cleanup "$kind"
 done
 check "tbench: an SO_RCVLOWAT no reply meets is refused" rcvlowat
+check "tbench: a server answering only the check: 10 s, or SIGINT at once" \
+	check_only
+check "tbench: a wrong reply header, then silence: protocol error at once" \
+	bad_header
 
 finish
