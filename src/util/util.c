@@ -319,6 +319,11 @@ void util_beat_at(uint64_t *counter)
 
 void util_beat(void)
 {
+	/* one writer (this process): a plain increment, stored whole for
+	 * the parent's reads */
 	if (beat_counter != NULL)
-		__atomic_add_fetch(beat_counter, 1, __ATOMIC_RELAXED);
+		__atomic_store_n(beat_counter,
+				 __atomic_load_n(beat_counter,
+						 __ATOMIC_RELAXED) + 1,
+				 __ATOMIC_RELAXED);
 }
