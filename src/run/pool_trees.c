@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -105,6 +106,16 @@ static int cleanup_for_dead(void *mem, struct run *run, const struct worker *w)
 	return rc;
 }
 
+/* Say that path under target directory dir (nothing added for ".") was
+ * left behind; who: "client N: " or "". */
+static void say_path_left(const char *who, const char *dir, const char *path)
+{
+	bool here = strcmp(dir, ".") == 0;
+
+	fprintf(stderr, "dbench: %s%s%s%s was not removed (left behind)\n",
+		who, here ? "" : dir, here ? "" : "/", path);
+}
+
 void pool_say_left(const struct run *run, const struct worker *w)
 {
 	const struct dbench_options *o = run->opts;
@@ -117,10 +128,12 @@ void pool_say_left(const struct run *run, const struct worker *w)
 						   id % run->su->nprograms],
 					   id, &n);
 
+		char who[32];
+
+		snprintf(who, sizeof(who), "client %u: ", id);
 		for (size_t t = 0; dirs != NULL && t < n; t++)
-			fprintf(stderr, "dbench: client %u: %s/%s was not "
-				"removed (left behind)\n", id,
-				o->directories[id % o->ndirectories], dirs[t]);
+			say_path_left(who, o->directories[id % o->ndirectories],
+				      dirs[t]);
 		talloc_free(tmp);
 	}
 }
@@ -329,9 +342,8 @@ static void say_shared_left(const struct run *run)
 	for (unsigned d = 0; d < o->ndirectories; d++)
 		for (unsigned j = run->nshared; j-- > 0;)
 			if (!run->shared[j].existed[d])
-				fprintf(stderr, "dbench: %s/%s was not removed "
-					"(left behind)\n", o->directories[d],
-					run->shared[j].text);
+				say_path_left("", o->directories[d],
+					      run->shared[j].text);
 }
 
 /*
