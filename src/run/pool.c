@@ -231,6 +231,8 @@ uint64_t pool_stall_ns(const struct run *run)
 		return POOL_STALL_SECONDS * NS_PER_SEC;
 	if (got_signal)
 		return POOL_SIGNAL_STALL_MS * 1000000ull;
+	if (run->preparing)
+		return POOL_SETUP_STALL_SECONDS * NS_PER_SEC;
 	return POOL_REMOTE_STALL_SECONDS * NS_PER_SEC;
 }
 
@@ -426,7 +428,7 @@ static int start_workers(struct run *run, int gate[2])
 static bool wait_prepared(void *mem, struct run *run, bool say)
 {
 	uint64_t t0 = now_ns(), next = t0 + NS_PER_SEC;
-	unsigned last = UINT32_MAX;
+	unsigned last = UINT32_MAX, polls = 0;
 
 	for (;;) {
 		unsigned ready = 0, failed = 0, procs_ready = 0;
@@ -466,6 +468,9 @@ static bool wait_prepared(void *mem, struct run *run, bool say)
 			return false;
 		if (pool_reap(mem, run, false) < run->nprocs || run->failed)
 			return false;
+		/* a server that answers the check but not the clients */
+		if (run->remote && ++polls % 10 == 0)
+			pool_watch_stalled(run, now);
 		sleep_ns(POLL_NS, NULL);
 	}
 }
@@ -539,9 +544,17 @@ bool pool_start(void *mem, struct run *run, bool say)
 {
 	/* before forking: the fork loop is the critical path of the start,
 	 * and must not wait behind the workers it has already made */
+	bool ok;
+
 	raise_parent_priority();
-	if (start_workers(run, run->gate) != 0 ||
-	    !wait_prepared(mem, run, say))
+	run->preparing = true;
+	ok = start_workers(run, run->gate) == 0 &&
+	     wait_prepared(mem, run, say);
+	run->preparing = false;
+	/* the watch starts afresh after the gate */
+	for (unsigned p = 0; p < run->nprocs; p++)
+		run->workers[p].progress_ns = 0;
+	if (!ok)
 		return false;
 	close_gate_end(run, 0);
 	return true;

@@ -56,6 +56,7 @@ struct run {
 	bool abandon;		/* a second signal: no more cleanup */
 	unsigned stalls;	/* processes the stall watch killed */
 	bool remote;		/* the backend is BACKEND_REMOTE */
+	bool preparing;		/* before the gate: the clients' setup */
 	int gate[2];		/* the start gate: workers block reading it */
 };
 
@@ -145,6 +146,9 @@ uint64_t pool_last_end(const struct run *run);
  */
 #define POOL_REMOTE_STALL_SECONDS 3
 #define POOL_SIGNAL_STALL_MS 500
+/* ... and while they prepare (connect, log on), before the run (above
+ * tbench's own 10 s, so that its clients say what they waited for) */
+#define POOL_SETUP_STALL_SECONDS 12
 
 /* The stall bound in force now (ns): see the two above. */
 uint64_t pool_stall_ns(const struct run *run);

@@ -85,10 +85,12 @@ static void kill_stalled(struct run *run, struct worker *w, char state,
 			(double)bound_ns / 1e9, why);
 	else {
 		fprintf(stderr, "dbench: client %u (process %d) made no "
-			"progress for %g s in the cleanup (%s)",
+			"progress for %g s %s (%s)",
 			stats_client_id(&run->region, w->first), (int)w->pid,
-			(double)bound_ns / 1e9, why);
-		pool_describe_position(stderr, run, w->first);
+			(double)bound_ns / 1e9, run->preparing ?
+			"while preparing" : "in the cleanup", why);
+		if (!run->preparing)
+			pool_describe_position(stderr, run, w->first);
 		fprintf(stderr, "; killed it\n");
 	}
 	w->stalled = true;
