@@ -86,6 +86,12 @@ typedef uint32_t (*backend_op_fn)(void *state, struct op_call *call);
  * by -D: -D/--directory is a usage error; target_check is called once,
  * with the target ".", and must check the backend's own target. */
 #define BACKEND_OWN_TARGET	(1u << 3)
+/* The backend's clients wait on a server over the network (sockio, smb,
+ * nfs): the stall watch counts only what they complete (their lines, the
+ * heartbeat of util_beat()), not their CPU time, which a library that
+ * polls a silent server keeps moving, and bounds their waits after the
+ * stop by POOL_REMOTE_STALL_SECONDS (src/run/pool.h). */
+#define BACKEND_REMOTE		(1u << 4)
 
 /* The backend works on a device (block, scsi, iscsi): the common options
  * --allow-scsi-writes (--allow-block-writes) and --force-device are for

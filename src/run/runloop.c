@@ -270,6 +270,7 @@ static void finish_phases(struct loop *l)
 static void cleanup_phase(struct loop *l)
 {
 	uint64_t next_tick = now_ns();
+	unsigned polls = 0;
 
 	STORE(l->hdr->phase, PHASE_CLEANUP);
 	for (;;) {
@@ -281,10 +282,13 @@ static void cleanup_phase(struct loop *l)
 		s.alive = pool_reap(l->mem, l->pool, false);
 		now = now_ns();
 		if (pool_signal_count() > 1) {
-			pool_kill(l->pool, SIGKILL);
-			pool_reap(l->mem, l->pool, true);
+			pool_abandon(l->mem, l->pool);
 			break;
 		}
+		/* a remote backend's bound is short: watched at every
+		 * tenth poll, a local one's at every tick below */
+		if (l->pool->remote && ++polls % 10 == 0)
+			pool_watch_stalled(l->pool, now);
 		if (s.alive == 0 || now >= next_tick) {
 			step(l, COORD_CLEANUP, now, &s, &out);
 			/* never before this host's workers are gone */
@@ -300,7 +304,8 @@ static void cleanup_phase(struct loop *l)
 				next_tick += NS_PER_SEC;
 				/* a stopped or stuck worker must not hold
 				 * the run forever */
-				pool_watch_stalled(l->pool, now);
+				if (!l->pool->remote)
+					pool_watch_stalled(l->pool, now);
 			}
 		}
 		sleep_ns(POLL_NS, NULL);
