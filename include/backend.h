@@ -97,7 +97,7 @@ typedef uint32_t (*backend_op_fn)(void *state, struct op_call *call);
  * --allow-scsi-writes (--allow-block-writes) and --force-device are for
  * it (a usage error with any other), and it speaks only its device's
  * dialect: the SMB kinds of its ops[] may be NULL. */
-#define BACKEND_DEVICE		(1u << 4)
+#define BACKEND_DEVICE		(1u << 5)
 
 /* The most options one backend's sub-table may hold. */
 #define BACKEND_MAX_OPTIONS	64
