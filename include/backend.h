@@ -67,7 +67,7 @@ struct op_call {
 typedef uint32_t (*backend_op_fn)(void *state, struct op_call *call);
 
 /* struct backend's abi: bump when a hook is added or changes meaning. */
-#define BACKEND_ABI 5
+#define BACKEND_ABI 6
 
 /* Flags (struct backend's flags). */
 /* Targets (-D) are local directories this process can reach: --disk-test
@@ -86,6 +86,18 @@ typedef uint32_t (*backend_op_fn)(void *state, struct op_call *call);
  * by -D: -D/--directory is a usage error; target_check is called once,
  * with the target ".", and must check the backend's own target. */
 #define BACKEND_OWN_TARGET	(1u << 3)
+/* The backend's clients wait on a server over the network (sockio, smb,
+ * nfs): the stall watch counts only what they complete (their lines, the
+ * heartbeat of util_beat()), not their CPU time, which a library that
+ * polls a silent server keeps moving, and bounds their waits after the
+ * stop by POOL_REMOTE_STALL_SECONDS (src/run/pool.h). */
+#define BACKEND_REMOTE		(1u << 4)
+
+/* The backend works on a device (block, scsi, iscsi): the common options
+ * --allow-scsi-writes (--allow-block-writes) and --force-device are for
+ * it (a usage error with any other), and it speaks only its device's
+ * dialect: the SMB kinds of its ops[] may be NULL. */
+#define BACKEND_DEVICE		(1u << 5)
 
 /* The most options one backend's sub-table may hold. */
 #define BACKEND_MAX_OPTIONS	64
@@ -227,6 +239,17 @@ struct backend {
 	int (*shared_remove)(void *mem_ctx, const struct dbench_options *o,
 			     const char *target, const char *const *paths,
 			     size_t n);
+
+	/*
+	 * Optional: check a compiled loadfile against the target before
+	 * anything is forked (after ->target_check): a device backend
+	 * refuses a write the command line did not allow, or an offset
+	 * past the device's end.  Returns 0, or -1 with *err (under mem_ctx)
+	 * one line "FILE:LINE: ..." without the "dbench: " prefix; that is
+	 * a usage error (exit 2).  NULL: nothing to check.
+	 */
+	int (*program_check)(void *mem_ctx, const struct dbench_options *o,
+			     const struct program *p, char **err);
 
 	/*
 	 * Prepare one client.  Allocate the state under mem_ctx (a talloc

@@ -23,6 +23,12 @@
  * nfs:    NFSv3 through libnfs, both loadfile dialects (nfs/).
  * smb:    an SMB2/SMB3 share through libsmbclient (smb/); built without
  *         it, only its name, options and why it is unavailable.
+ * block:  READ and WRITE on a block device, dbench 5.0's block dialect
+ *         (block/).
+ * iscsi:  the SCSI dialect to an iSCSI LUN through libiscsi (iscsi/,
+ *         sharing scsi/ with -B scsi); built without it, only its name,
+ *         options and why it is unavailable.
+ * scsi:   the SCSI dialect to a SCSI generic node through SG_IO (scsi/).
  */
 #define DBENCH_BACKENDS(X) \
 	X(fileio) \
@@ -30,7 +36,10 @@
 	X(memfs) \
 	X(sockio) \
 	X(nfs) \
-	X(smb)
+	X(smb) \
+	X(block) \
+	X(iscsi) \
+	X(scsi)
 
 #define BACKENDS_DECLARE_(name) extern const struct backend name##_backend;
 DBENCH_BACKENDS(BACKENDS_DECLARE_)

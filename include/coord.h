@@ -31,6 +31,7 @@
 #include "options.h"
 #include "result.h"
 #include "stats.h"
+#include "steady.h"
 
 /* Why the run loop calls step(). */
 enum coord_when {
@@ -47,6 +48,13 @@ enum coord_stop {
 	COORD_TIMELIMIT,	/* the execute phase is over */
 	COORD_FAILED,		/* a client failed or a worker died */
 	COORD_INTERRUPTED,	/* SIGINT, SIGTERM or SIGHUP */
+};
+
+/* What the progress lines of the preparation and the cleanup count. */
+enum coord_count {
+	COORD_COUNT_PREPARED = 0,	/* worker processes prepared */
+	COORD_COUNT_BUSY,		/* clients still cleaning up */
+	COORD_COUNT_N
 };
 
 /* A sample of clients: this host's (in) or the whole run's (out). */
@@ -88,6 +96,11 @@ struct coord_policy {
 	enum coord_stop stop;	/* why the run stopped, once it has */
 	unsigned exec_k;	/* the second the execute phase began */
 	uint64_t phase_start_ns;	/* since the release */
+	/* --warmup auto: the detector, fed each second's lines */
+	struct steady steady;
+	bool steady_reached;	/* the warmup ended at a steady state */
+	uint64_t ss_lines;	/* lines since the release at ss_ns */
+	uint64_t ss_ns;		/* when the last sample was taken */
 };
 
 struct coord;
@@ -124,6 +137,25 @@ struct coord_ops {
 	 */
 	int (*gather)(struct coord *c, void *mem_ctx, struct run_result *local,
 		      struct run_result **merged);
+	/*
+	 * Optional (NULL: this host is the run): the count of what a
+	 * progress line shows, over every host.  Each host calls it with
+	 * its own count (final: it will not change any more), when it
+	 * changes and at least once a second; it never blocks.  On the
+	 * printing host it returns the sum of every host's latest count
+	 * and sets *others_final when every other host's count is final;
+	 * elsewhere it returns local.
+	 */
+	unsigned (*count)(struct coord *c, enum coord_count what,
+			  unsigned local, bool final, bool *others_final);
+	/*
+	 * Optional: after the run, around the update of the record of kept
+	 * trees (enter true, then false), which hosts sharing a directory
+	 * must not make at once: the hosts take turns, and leaving waits
+	 * until every host has left, so that no host is still working when
+	 * the job ends.  Bounded; a failure only loses the turns.
+	 */
+	void (*serial)(struct coord *c, bool enter);
 };
 
 struct coord {
@@ -132,6 +164,7 @@ struct coord {
 	bool prints;		/* this rank prints the progress and report */
 	unsigned client_id_base;	/* first client id of this host */
 	unsigned host;		/* this host's label (rank), 0 on one host */
+	unsigned nhosts;	/* hosts of the run (ranks), 1 on one host */
 	struct coord_policy policy;	/* used by the deciding rank */
 	void *priv;		/* the implementation's */
 };

@@ -54,6 +54,7 @@ struct dbench_options {
 	bool xattr;			/* -x */
 	bool run_once;
 	bool skip_cleanup;
+	bool force;			/* --force: past the memory estimate */
 	bool per_client_results;
 	bool machine_readable;
 	bool no_resolve;
@@ -61,6 +62,11 @@ struct dbench_options {
 	bool fake_io;
 	bool one_byte_write_fix;
 	bool show_execute_time;
+	/* a device backend (BACKEND_DEVICE): --allow-scsi-writes or
+	 * --allow-block-writes lets it write; --force-device lets it use a
+	 * device that holds something (a filesystem, a partition table) */
+	bool allow_device_writes;
+	bool force_device;
 	enum output_dialect dialect;	/* --output-dialect, or implied */
 	enum mismatch_policy mismatch;
 
@@ -99,6 +105,11 @@ struct dbench_options {
 	const char *history_path;	/* with label: the database file */
 	int argc;			/* the command line, for the JSON */
 	const char *const *argv;
+	/* --warmup auto: warmup ends at a steady state (steady.h), or
+	 * after `warmup` seconds (--warmup-max) at the latest */
+	bool warmup_auto;
+	unsigned warmup_window;		/* seconds that must agree */
+	double warmup_bound_pct;	/* their range, % of their mean */
 };
 
 /*

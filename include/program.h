@@ -90,6 +90,38 @@ enum op_kind {
 	OP_UNLINK5,
 	OP_READDIR5,
 	OP_DELTREE5,
+
+	/*
+	 * dbench 5.0's block dialect (its block loadfiles, -B block):
+	 * "READ offset size status", the statuses NT ones as for
+	 * client.txt.  Spelt like the smb dialect's READ and WRITE, told
+	 * apart by the shape of the line (no quoted path).
+	 */
+	OP_BREAD,		/* arg0 = offset, arg1 = size (bytes) */
+	OP_BWRITE,
+
+	/*
+	 * The SCSI dialect (dbench 5.0's scsi and iscsi loadfiles, -B scsi
+	 * and -B iscsi): statuses are SCSI status bytes (0x00 GOOD, 0x02
+	 * CHECK CONDITION, 0x18 RESERVATION CONFLICT).  A line's small
+	 * flag fields are packed into one argument so that every command
+	 * fits in PROGRAM_MAX_ARGS (src/loadfile/device.c).
+	 */
+	OP_TESTUNITREADY,
+	OP_READ6,		/* arg0 = lba, arg1 = blocks */
+	OP_READ10,		/* arg2 = rdprotect/dpo/fua byte | group << 8 */
+	OP_READ16,
+	OP_WRITE10,		/* arg2 = flags byte | group << 8 */
+	OP_WRITE16,
+	OP_READCAPACITY10,	/* arg0 = lba, arg1 = pmi */
+	OP_READCAPACITY16,
+	OP_SYNCHRONIZECACHE10,	/* arg0 = lba, arg1 = blocks,
+				 * arg2 = syncnv | immed << 1 */
+	OP_INQUIRY,		/* arg0 = evpd, arg1 = page code */
+	OP_REPORTLUNS,		/* arg0 = select report */
+	OP_PROUT,		/* arg0 = service action | type << 8,
+				 * arg1 = key, arg2 = service action key */
+	OP_PRIN,		/* arg0 = service action */
 	OP_NUM_MEASURED,
 
 	/* control commands: handled by the client engine, not a backend */
@@ -126,10 +158,34 @@ extern const struct op_info op_info[OP_NUM_KINDS];
 #define OP_SMB5_FIRST	OP_OPEN5
 #define OP_SMB5_LAST	OP_DELTREE5
 
+/* dbench 5.0's block dialect: OP_BLOCK_FIRST .. OP_BLOCK_LAST. */
+#define OP_BLOCK_FIRST	OP_BREAD
+#define OP_BLOCK_LAST	OP_BWRITE
+
+/* The SCSI dialect: OP_SCSI_FIRST .. OP_SCSI_LAST. */
+#define OP_SCSI_FIRST	OP_TESTUNITREADY
+#define OP_SCSI_LAST	OP_PRIN
+
+/*
+ * What an op of the block or SCSI dialect returns when it was not carried
+ * out and has no status at all (the transport failed, the device went
+ * away, the loadfile's offset is past the device's end): never a status
+ * a loadfile can expect, always fatal to the client; the backend says
+ * why in op_call's msg.
+ */
+#define OP_STATUS_NONE 0xFFFFFFFFu
+
+/* WRITE10 and WRITE16 get the engine's WRITEPATTERN bytes as op_call's
+ * data: OP_SCSI_DATA_BLOCK bytes per block, for blocks up to
+ * OP_SCSI_DATA_MAX (more: no data, the backend writes zeros). */
+#define OP_SCSI_DATA_BLOCK 4096
+#define OP_SCSI_DATA_MAX 2048
+
 /*
  * A status an op of this kind returns, for messages: the NT status name
  * (or 0x%08X when it has none); for the NFSv3 dialect, whose statuses are
- * NFS3 codes, always 0x%08X.  Returns a name or buf.
+ * NFS3 codes, always 0x%08X; for the SCSI dialect 0x%02X (or "no
+ * status" for OP_STATUS_NONE).  Returns a name or buf.
  */
 const char *op_status_str(unsigned kind, uint32_t code, char buf[static 11]);
 
@@ -145,6 +201,18 @@ static inline bool op_kind_is_smb5(unsigned kind)
 	return kind >= OP_SMB5_FIRST && kind <= OP_SMB5_LAST;
 }
 
+/* Is kind one of dbench 5.0's block dialect's (READ, WRITE)? */
+static inline bool op_kind_is_block(unsigned kind)
+{
+	return kind >= OP_BLOCK_FIRST && kind <= OP_BLOCK_LAST;
+}
+
+/* Is kind one of the SCSI dialect's (TESTUNITREADY, READ10, PROUT...)? */
+static inline bool op_kind_is_scsi(unsigned kind)
+{
+	return kind >= OP_SCSI_FIRST && kind <= OP_SCSI_LAST;
+}
+
 /*
  * The smb dialect's kind spelt like client.txt's kind (CLOSE and Close,
  * MKDIR and Mkdir, RMDIR, UNLINK, Deltree), or -1: op_kind_from_name()
@@ -152,6 +220,13 @@ static inline bool op_kind_is_smb5(unsigned kind)
  * README, "Loadfile dialects").
  */
 int op_kind_smb5_twin(unsigned kind);
+
+/*
+ * The block dialect's kind spelt like the smb dialect's (READ, WRITE:
+ * OP_BREAD, OP_BWRITE), or -1: op_kind_from_name() finds the smb
+ * dialect's; the compiler picks by the line (no quoted path: block).
+ */
+int op_kind_block_twin(unsigned kind);
 
 /*
  * Look up an op kind by its loadfile or short name, case-insensitively.

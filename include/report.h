@@ -67,10 +67,13 @@ void report_json_history_percentiles(struct json_object *doc,
 
 /*
  * Save doc, a run's whole document, to the history under o's --label as
- * a group of one run that ended with exit_status.  Returns 0, or
+ * a group of one run that ended with exit_status; r, the load run's
+ * result (NULL for a disk test), gives its warnings (interrupted, warmup
+ * figures, mismatches, a failure).  Returns 0, or
  * HISTORY_EXIT_SAVE_FAILED after one line on stderr naming the file.
  */
 int report_history_save(void *mem_ctx, const struct dbench_options *o,
-			struct json_object *doc, int exit_status);
+			struct json_object *doc, const struct run_result *r,
+			int exit_status);
 
 #endif

@@ -110,6 +110,10 @@ struct run_result {
 	struct result_cpu cpu;	/* whole run, every host's added up */
 	struct op_stats ops[OP_NUM_MEASURED];	/* dense histograms */
 	struct result_mismatch mm[OP_NUM_MEASURED];
+	/* with a schedule (a timed loadfile, -R): response times from when
+	 * each op was due, [OP_NUM_MEASURED] (struct client_response);
+	 * NULL without one */
+	struct op_stats *response;
 
 	uint32_t nclient_results;	/* in client order */
 	struct result_client *clients;
@@ -126,6 +130,11 @@ struct run_result {
 	 * result only: neither serialised nor merged. */
 	uint32_t nhosts;
 	char **host_names;
+
+	/* --warmup auto: the warmup ended at a steady state (not at its
+	 * maximum).  Set on the merged result by the deciding rank only:
+	 * neither serialised nor merged. */
+	bool warmup_steady;
 };
 
 /* What result_build() cannot read from the region. */

@@ -247,6 +247,36 @@ uint64_t stats_hist_bucket(const struct client_slot *s, unsigned k,
 void stats_hist_merge(struct histogram *dst, const struct client_slot *s,
 		      unsigned k);
 
+/*
+ * A client's response times: from when each op was due by the schedule
+ * (a timed loadfile's timestamps, or the -R pace) to its end, i.e. the
+ * delay before it started plus its service time (coordinated omission).
+ * Kept only when the run has a schedule, in a mapping of their own
+ * (stats_map_response()), so that a run without one maps and touches
+ * nothing more.  Written by its client, tagged like the slot by
+ * client_live.phase and reset with it; read by the parent at the end.
+ */
+struct client_response {
+	uint64_t used;		/* bit k: ops[k] has been written */
+	struct op_stats ops[OP_NUM_MEASURED];
+} __attribute__((aligned(4096)));
+
+/* Client side: count one response time of kind k (O(1), no lock). */
+static inline void stats_response_record(struct client_response *r,
+					 unsigned k, uint64_t v)
+{
+	struct op_stats *os = &r->ops[k];
+
+	if (!(r->used & (1ull << k)))
+		__atomic_store_n(&r->used, r->used | (1ull << k),
+				 __ATOMIC_RELEASE);
+	__atomic_store_n(&os->count, os->count + 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&os->sum_ns, os->sum_ns + v, __ATOMIC_RELAXED);
+	if (v > os->max_ns)
+		__atomic_store_n(&os->max_ns, v, __ATOMIC_RELAXED);
+	hist_record(&os->hist, v);
+}
+
 struct stats_header {
 	uint32_t phase;		/* enum run_phase, written by the parent */
 	uint32_t stop;		/* 1: clients finish their op and clean up */
@@ -272,6 +302,9 @@ struct stats_region {
 	unsigned client_id_base;
 	void *map;
 	size_t map_len;
+	/* [nclients] when the run has a schedule, else NULL */
+	struct client_response *resp;
+	size_t resp_len;
 };
 
 /*
@@ -371,6 +404,23 @@ static inline unsigned stats_client_id(const struct stats_region *r,
 {
 	return r->client_id_base + slot;
 }
+
+/*
+ * Map the response times of every client (see struct client_response),
+ * after stats_map().  Returns 0, or -1 with errno set.
+ */
+int stats_map_response(struct stats_region *r);
+
+/* Client side: zero a client's response times (at a phase change). */
+void stats_response_reset(const struct stats_region *r, unsigned slot);
+
+/*
+ * Parent side: add up the response times of the slots [first, first+n)
+ * whose counters belong to phase into out[OP_NUM_MEASURED] (zeroed the
+ * first time).  Nothing when the region has none.
+ */
+void stats_response_sum(const struct stats_region *r, unsigned first,
+			unsigned n, uint32_t phase, struct op_stats *out);
 
 /* Reset one client's counters and tag them with phase (client side). */
 void stats_slot_reset(const struct stats_region *r, unsigned slot,

@@ -30,6 +30,9 @@ struct run_setup {
 	 */
 	int (*report)(void *mem_ctx, const struct dbench_options *o,
 		      const struct run_result *r);
+	/* a client's target is in memory (tmpfs, ramfs): the run stops
+	 * when available memory runs low (memcheck_low()) */
+	bool memory_target;
 };
 
 /*

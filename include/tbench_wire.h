@@ -121,11 +121,12 @@ int tbench_split_server(void *mem_ctx, const char *spec, char **host,
 
 /*
  * Connect a TCP socket to host:port (each address getaddrinfo gives, in
- * order).  Returns the fd, or -1 with *err ("cannot connect to
- * HOST:PORT: reason", under mem_ctx).
+ * order), each attempt within timeout_ms (0: no bound).  Returns the fd
+ * (blocking), or -1 with *err ("cannot connect to HOST:PORT: reason",
+ * under mem_ctx).
  */
 int tbench_connect(void *mem_ctx, const char *host, const char *port,
-		   char **err);
+		   int timeout_ms, char **err);
 
 struct iovec;
 

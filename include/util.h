@@ -100,6 +100,18 @@ void sleep_ns(uint64_t ns, const volatile uint32_t *stop);
 void util_stop_raise(uint32_t *stop);
 
 /*
+ * The progress heartbeat of a process that talks to a server: a counter
+ * in memory shared with the parent, moved on by every request that
+ * completes outside the loadfile's own lines (a removal of the cleanup,
+ * an RPC), so that the parent's stall watch tells a client that makes
+ * progress from one whose library only polls a silent server (its CPU
+ * time moves, its counter does not).  util_beat_at() points it at a
+ * counter (NULL: nowhere, the default); util_beat() moves it on.
+ */
+void util_beat_at(uint64_t *counter);
+void util_beat(void);
+
+/*
  * Open the directory holding the last component of path, relative to dfd,
  * one component at a time with O_NOFOLLOW: a symlink (or "..") anywhere
  * before the last component makes it fail (ELOOP, ENOTDIR or EINVAL), so

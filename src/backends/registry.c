@@ -80,10 +80,14 @@ static const char *backend_missing_hook(const struct backend *b)
 		if (!hooks[i].set)
 			return hooks[i].missing;
 	/* a dialect's kinds are optional: backend_program_check() refuses
-	 * a loadfile that uses one the backend lacks */
+	 * a loadfile that uses one the backend lacks; a device backend
+	 * speaks its device's dialect only */
 	for (size_t i = 0; i < OP_NUM_MEASURED; i++)
-		if (b->ops[i] == NULL && !op_kind_is_nfs3((unsigned)i) &&
-		    !op_kind_is_smb5((unsigned)i))
+		if (b->ops[i] == NULL && !(b->flags & BACKEND_DEVICE) &&
+		    !op_kind_is_nfs3((unsigned)i) &&
+		    !op_kind_is_smb5((unsigned)i) &&
+		    !op_kind_is_block((unsigned)i) &&
+		    !op_kind_is_scsi((unsigned)i))
 			return "an entry of its ops[] is missing";
 	return NULL;
 }
@@ -227,6 +231,11 @@ int backend_program_check(void *mem_ctx, const struct backend *be,
 				       op_kind_is_smb5(op->kind) ?
 					       "dbench 5.0's smb dialect "
 					       "(-B fileio or -B smb)" :
+				       op_kind_is_block(op->kind) ?
+					       "the block dialect (-B block)" :
+				       op_kind_is_scsi(op->kind) ?
+					       "the SCSI dialect (-B scsi or "
+					       "-B iscsi)" :
 					       "the smb dialect",
 				       be->name);
 		return -1;

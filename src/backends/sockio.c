@@ -28,8 +28,12 @@
 #include "tbench_wire.h"
 
 #define SOCKIO_OPT_SERVER 1
+#define SOCKIO_STR_(x) #x
+#define SOCKIO_STR(x) SOCKIO_STR_(x)
 #define SOCKIO_DEFAULT_SERVER "localhost"
-/* how long the check before the run waits for the server's answer */
+/* how long the check before the run, and each client's setup, wait
+ * for the connection and the server's answer to the opening exchange
+ * (in the run, a silent server is the stall watch's: src/run/pool.h) */
 #define SOCKIO_CHECK_TIMEOUT 10
 /* replies up to this size are read with one receive (header included) */
 #define SOCKIO_RBUF 4096
@@ -48,6 +52,9 @@ struct sockio_state {
 	const struct sockio_opts *bo;
 	size_t dir_len;		/* strlen of the client's -D directory */
 	char *msg;		/* the last failure's message */
+	/* what a receive that timed out means (SO_RCVTIMEO of the opening
+	 * exchange, or of -T) */
+	const char *timeout_what;
 	uint8_t rbuf[SOCKIO_RBUF];
 };
 
@@ -135,6 +142,31 @@ static uint32_t sockio_fail(struct sockio_state *st, struct op_call *call,
 }
 
 /*
+ * Receive the first bytes of a reply, up to len (at least the 4 of its
+ * header), into st->rbuf: one receive when they are all in, as they
+ * usually are; *have is how many came.  Returns as tbench_recv_all().
+ */
+static int sockio_recv_header(struct sockio_state *st, size_t len,
+			      size_t *have)
+{
+	*have = 0;
+	while (*have < TBENCH_REPLY_HDR) {
+		ssize_t n = recv(st->fd, st->rbuf + *have, len - *have, 0);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0) {
+			errno = 0;
+			return 1;
+		}
+		*have += (size_t)n;
+	}
+	return 0;
+}
+
+/*
  * Send one request of send_total bytes (data, when not NULL, ends it)
  * and receive its reply of recv_total bytes.  NT_STATUS_OK, or a failure
  * with call->msg set.
@@ -145,7 +177,7 @@ static uint32_t sockio_exchange(struct sockio_state *st, struct op_call *call,
 {
 	struct iovec iov[SOCKIO_MAX_IOV];
 	uint8_t hdr[TBENCH_REQ_HDR];
-	size_t filler = send_total - TBENCH_REQ_HDR - data_len, n = 0;
+	size_t filler = send_total - TBENCH_REQ_HDR - data_len, n = 0, have;
 	uint32_t want = recv_total - TBENCH_REPLY_HDR, got;
 	int rc;
 
@@ -162,26 +194,31 @@ static uint32_t sockio_exchange(struct sockio_state *st, struct op_call *call,
 	if (tbench_send_iov(st->fd, iov, n) != 0)
 		return sockio_fail(st, call, "sending the request", errno);
 
-	/* a small reply in one receive; a large one's payload dropped in
-	 * the kernel */
-	if (recv_total <= sizeof(st->rbuf))
-		rc = tbench_recv_all(st->fd, st->rbuf, recv_total);
-	else
-		rc = tbench_recv_all(st->fd, st->rbuf, TBENCH_REPLY_HDR);
+	/* a small reply in one receive (usually), its header checked as
+	 * soon as it is in; a large one's payload dropped in the kernel */
+	rc = sockio_recv_header(st, recv_total <= sizeof(st->rbuf) ?
+					    recv_total : TBENCH_REPLY_HDR,
+				&have);
 	if (rc == 0 && tbench_check_reply(st->rbuf, want, &got) != 0) {
 		char *what = talloc_asprintf(st, "protocol error: a reply of "
-					     "%u bytes to a request for %u "
-					     "(not a tbench server?)",
-					     got, want);
+					     "%u bytes to a request for %u (a "
+					     "reply header announcing %u "
+					     "expected; not a tbench server?)",
+					     got, want, want);
 
 		sockio_fail(st, call, what ? what : "protocol error", 0);
 		talloc_free(what);
 		return NT_STATUS_UNSUCCESSFUL;
 	}
+	if (rc == 0 && recv_total <= sizeof(st->rbuf) && have < recv_total)
+		rc = tbench_recv_all(st->fd, st->rbuf + have,
+				     recv_total - have);
 	if (rc == 0 && recv_total > sizeof(st->rbuf))
 		rc = tbench_discard(st->fd, want);
 	if (rc == 1)
 		return sockio_fail(st, call, "closed the connection", 0);
+	if (rc != 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+		return sockio_fail(st, call, st->timeout_what, 0);
 	if (rc != 0)
 		return sockio_fail(st, call, "receiving the reply", errno);
 	return NT_STATUS_OK;
@@ -216,22 +253,56 @@ static int sockio_state_destructor(struct sockio_state *st)
 	return 0;
 }
 
+/* Set fd's receive and send timeouts to secs (0: none). */
+static void sockio_timeouts(int fd, int secs)
+{
+	struct timeval tv = { .tv_sec = secs };
+
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+}
+
+/*
+ * -T's SO_RCVLOWAT above the 8 bytes of the opening exchange's reply:
+ * Linux wakes a receive only once that many bytes are in, and a server
+ * sends no more before the next request, so every wait would last
+ * forever.  0, or -1 with *err.
+ */
+static int sockio_check_lowat(void *mem_ctx,
+			      const struct tbench_sockopt *opts, int n,
+			      char **err)
+{
+	for (int i = 0; i < n; i++)
+		if (opts[i].level == SOL_SOCKET &&
+		    opts[i].optname == SO_RCVLOWAT && opts[i].value > 8) {
+			*err = talloc_asprintf(mem_ctx, "--tcp-options: "
+					       "SO_RCVLOWAT=%d: at most 8 (the "
+					       "opening exchange's reply; a "
+					       "receive waits for that many "
+					       "bytes, which never come)",
+					       opts[i].value);
+			return -1;
+		}
+	return 0;
+}
+
 /*
  * A connected, optioned socket that passed the original's opening
- * exchange (8 bytes each way).  0 with st->fd set, or -1 with *err.
+ * exchange (8 bytes each way), all of it within SOCKIO_CHECK_TIMEOUT
+ * seconds each wait.  0 with st->fd set, or -1 with *err.
  */
 static int sockio_open(void *mem_ctx, struct sockio_state *st,
-		       const struct dbench_options *o, int timeout_secs,
-		       char **err)
+		       const struct dbench_options *o, char **err)
 {
 	struct tbench_sockopt opts[TBENCH_MAX_SOCKOPTS];
 	const char *bad = NULL;
 	struct op_call probe = { .op = NULL };
 	int n = sockio_sockopts(mem_ctx, o, opts, err);
 
-	if (n < 0)
+	if (n < 0 || sockio_check_lowat(mem_ctx, opts, n, err) != 0)
 		return -1;
-	st->fd = tbench_connect(mem_ctx, st->bo->host, st->bo->port, err);
+	st->fd = tbench_connect(mem_ctx, st->bo->host, st->bo->port,
+				SOCKIO_CHECK_TIMEOUT * 1000, err);
 	if (st->fd < 0)
 		return -1;
 	if (tbench_apply_sockopts(st->fd, opts, (size_t)n, &bad) != 0) {
@@ -239,19 +310,21 @@ static int sockio_open(void *mem_ctx, struct sockio_state *st,
 				       strerror(errno));
 		return -1;
 	}
-	if (timeout_secs > 0) {
-		struct timeval tv = { .tv_sec = timeout_secs };
-
-		setsockopt(st->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	}
+	sockio_timeouts(st->fd, SOCKIO_CHECK_TIMEOUT);
+	st->timeout_what = "sent no reply within "
+			   SOCKIO_STR(SOCKIO_CHECK_TIMEOUT) " s";
 	if (sockio_exchange(st, &probe, 8, 8, NULL, 0) != NT_STATUS_OK) {
 		*err = talloc_strdup(mem_ctx, probe.msg);
 		return -1;
 	}
-	if (timeout_secs > 0) {
-		struct timeval tv = { 0 };
-
-		setsockopt(st->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	/* the run's waits: no bound but -T's (the stall watch ends a
+	 * client that waits too long) */
+	sockio_timeouts(st->fd, 0);
+	st->timeout_what = "sent no reply within the -T timeout";
+	if (tbench_apply_sockopts(st->fd, opts, (size_t)n, &bad) != 0) {
+		*err = talloc_asprintf(mem_ctx, "--tcp-options: %s: %s", bad,
+				       strerror(errno));
+		return -1;
 	}
 	return 0;
 }
@@ -284,7 +357,7 @@ static int sockio_target_check(void *mem_ctx, const struct dbench_options *o,
 		talloc_free(st);
 		return -1;
 	}
-	rc = sockio_open(mem_ctx, st, o, SOCKIO_CHECK_TIMEOUT, err);
+	rc = sockio_open(mem_ctx, st, o, err);
 	talloc_free(st);
 	return rc;
 }
@@ -300,7 +373,7 @@ static int sockio_setup(void *mem_ctx, const struct backend_client_config *cfg,
 		return -1;
 	}
 	st->dir_len = strlen(cfg->directory);
-	if (sockio_open(mem_ctx, st, cfg->opts, 0, err) != 0) {
+	if (sockio_open(mem_ctx, st, cfg->opts, err) != 0) {
 		talloc_free(st);
 		return -1;
 	}
@@ -331,7 +404,7 @@ const struct backend sockio_backend = {
 	.description = "tbench: each op is a request and reply with a "
 		       "tbench server (tbench_srv)",
 	.unavailable = NULL,
-	.flags = BACKEND_SOCKETS | BACKEND_NO_STATUS,
+	.flags = BACKEND_SOCKETS | BACKEND_NO_STATUS | BACKEND_REMOTE,
 	.options = sockio_options,
 	.option = sockio_option,
 	.options_done = sockio_options_done,

@@ -294,14 +294,16 @@ char *cli_mask_url(void *mem, const char *s)
 {
 	char *out = talloc_strdup(mem, s);
 	const char *pw;
-	size_t len;
+	size_t len, from = 0;
 
-	while (out != NULL && (pw = url_password(out, &len)) != NULL &&
-	       !(len == 3 && strncmp(pw, "***", 3) == 0)) {
+	while (out != NULL && (pw = url_password(out + from, &len)) != NULL) {
 		size_t at = (size_t)(pw - out);
+		char *old = out;
 
-		out = talloc_asprintf(mem, "%.*s***%s", (int)at, out,
-				      out + at + len);
+		out = talloc_asprintf(mem, "%.*s***%s", (int)at, old,
+				      old + at + len);
+		talloc_free(old);
+		from = at + 3;
 	}
 	return out;
 }

@@ -32,6 +32,32 @@ int cli_tcp_options(const struct raw_options *raw,
 	return 0;
 }
 
+/*
+ * --allow-scsi-writes, --allow-block-writes and --force-device are a
+ * device backend's (block, scsi, iscsi): refused, rather than ignored,
+ * with any other (be NULL: --disk-test).
+ */
+static int cli_device_options(const struct raw_options *raw,
+			      const struct backend *be,
+			      struct dbench_options *o)
+{
+	const char *name = raw->allow_scsi_writes ? "--allow-scsi-writes" :
+			   raw->allow_block_writes ? "--allow-block-writes" :
+			   raw->force_device ? "--force-device" : NULL;
+
+	if (name == NULL)
+		return 0;
+	if (be == NULL || !(be->flags & BACKEND_DEVICE))
+		return usage_error("%s applies to the device backends (block, "
+				   "scsi, iscsi) only, not to %s%s%s", name,
+				   be ? "backend '" : "--disk-test",
+				   be ? be->name : "", be ? "'" : "");
+	o->allow_device_writes = raw->allow_scsi_writes ||
+				 raw->allow_block_writes;
+	o->force_device = raw->force_device;
+	return 0;
+}
+
 /* The usable backend of that name, or NULL after a usage error. */
 static const struct backend *choose_backend(void *mem,
 					    const struct backend *const *reg,
@@ -88,7 +114,7 @@ static void note_server(void *mem, const struct backend *be,
 /*
  * -B and what goes with it: the backend, its options (each handed to its
  * ->option in command-line order; one of another backend is refused,
- * naming that one), its ->options_done, -T.  Returns 0 with *out set, or
+ * naming that one), its ->options_done, -T, the device options.  Returns 0 with *out set, or
  * the exit status of a usage error (said on stderr).
  */
 int cli_backend_options(void *mem, const struct cli_parse *cp,
@@ -130,5 +156,7 @@ int cli_backend_options(void *mem, const struct cli_parse *cp,
 				   err ? err : "out of memory");
 	o->backend_opts = bopts;
 	*out = be;
+	if (cli_device_options(raw, be, o) != 0)
+		return EXIT_USAGE;
 	return cli_tcp_options(raw, be, o);
 }

@@ -19,6 +19,7 @@
 
 #include "cli_private.h"
 #include "disktest.h"
+#include "steady.h"
 #include "history.h"
 #include "util.h"
 
@@ -245,12 +246,38 @@ static int parse_count(const char *name, const char *s, int64_t min,
 			   name, s, (long long)min, (long long)max);
 }
 
+/* --warmup auto's own options: only with it.  Returns 0 or the exit
+ * status. */
+static int warmup_auto_options(const struct raw_options *raw, bool auto_wu,
+			       struct dbench_options *o)
+{
+	const char *given = raw->warmup_max ? "--warmup-max" :
+			    raw->warmup_window ? "--warmup-window" :
+			    raw->warmup_bound ? "--warmup-bound" : NULL;
+
+	if (!auto_wu)
+		return given != NULL ?
+			usage_error("%s: only with --warmup auto", given) : 0;
+	o->warmup_auto = true;
+	o->warmup_bound_pct = STEADY_DEFAULT_BOUND_PCT;
+	if (raw->warmup_bound != NULL &&
+	    (parse_double(raw->warmup_bound, 0, 1000,
+			  &o->warmup_bound_pct) != 0 ||
+	     o->warmup_bound_pct <= 0))
+		return usage_error("--warmup-bound: '%s' is not a percentage "
+				   "above 0 and at most 1000",
+				   raw->warmup_bound);
+	return 0;
+}
+
 /* The numbers of a load run.  Returns 0 or the exit status. */
 static int count_options(const struct raw_options *raw, const char *clients,
 			 struct dbench_options *o)
 {
 	int64_t n = 0, tl = o->timelimit, wu = -1,
-		cpp = o->clients_per_process, st = 0, ti = 0;
+		cpp = o->clients_per_process, st = 0, ti = 0, wmax = -1,
+		wwin = STEADY_DEFAULT_WINDOW;
+	bool auto_wu = raw->warmup != NULL && strcmp(raw->warmup, "auto") == 0;
 	const struct {
 		const char *name;
 		const char *text;	/* NULL: not given */
@@ -259,7 +286,11 @@ static int count_options(const struct raw_options *raw, const char *clients,
 	} counts[] = {
 		{ "number of clients", clients, 1, MAX_CLIENTS, &n },
 		{ "--timelimit", raw->timelimit, 1, INT_MAX / 2, &tl },
-		{ "--warmup", raw->warmup, 0, INT_MAX / 2, &wu },
+		{ "--warmup", auto_wu ? NULL : raw->warmup, 0, INT_MAX / 2,
+		  &wu },
+		{ "--warmup-max", raw->warmup_max, 1, INT_MAX / 2, &wmax },
+		{ "--warmup-window", raw->warmup_window, 1, STEADY_MAX_WINDOW,
+		  &wwin },
 		{ "--clients-per-process", raw->clients_per_process, 1,
 		  MAX_CLIENTS, &cpp },
 		{ "--stagger", raw->stagger, 0, 1000000, &st },
@@ -267,6 +298,11 @@ static int count_options(const struct raw_options *raw, const char *clients,
 	};
 	int rc;
 
+	if (raw->warmup != NULL && !auto_wu &&
+	    parse_int64(raw->warmup, 0, INT_MAX / 2, &wu) != 0)
+		return usage_error("--warmup: '%s' is not a whole number of "
+				   "seconds from 0 to %d, or auto",
+				   raw->warmup, INT_MAX / 2);
 	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++)
 		if (counts[i].text != NULL &&
 		    (rc = parse_count(counts[i].name, counts[i].text,
@@ -283,6 +319,13 @@ static int count_options(const struct raw_options *raw, const char *clients,
 	o->timelimit = (int)tl;
 	o->run_once = raw->run_once;
 	o->warmup = wu >= 0 ? (int)wu : o->run_once ? 0 : o->timelimit / 5;
+	if ((rc = warmup_auto_options(raw, auto_wu, o)) != 0)
+		return rc;
+	if (auto_wu) {
+		/* at the latest after --warmup-max, by default -t seconds */
+		o->warmup = wmax > 0 ? (int)wmax : o->timelimit;
+		o->warmup_window = (unsigned)wwin;
+	}
 	o->clients_per_process = (unsigned)cpp;
 	o->stagger = (unsigned)st;
 	o->trunc_io = ti;
@@ -368,6 +411,7 @@ int cli_resolve_options(void *mem, const struct cli_parse *cp,
 	o->fsync_writes = raw->fsync_writes;
 	o->xattr = raw->xattr;
 	o->skip_cleanup = raw->skip_cleanup;
+	o->force = raw->force;
 	o->per_client_results = raw->per_client;
 	o->machine_readable = raw->machine_readable;
 	o->no_resolve = raw->no_resolve;
@@ -414,6 +458,9 @@ static int disk_test_refusals(const struct cli_parse *cp)
 	} load_only[] = {
 		{ "--timelimit", raw->timelimit != NULL },
 		{ "--warmup", raw->warmup != NULL },
+		{ "--warmup-max", raw->warmup_max != NULL },
+		{ "--warmup-window", raw->warmup_window != NULL },
+		{ "--warmup-bound", raw->warmup_bound != NULL },
 		{ "--loadfile", raw->loadfile != NULL },
 		{ "--backend", raw->backend != NULL },
 		{ "--target-rate", raw->target_rate != NULL },
@@ -440,6 +487,10 @@ static int disk_test_refusals(const struct cli_parse *cp)
 		{ "--curve", raw->curve != NULL },
 		{ "--curve-max", raw->curve_max != NULL },
 		{ "--slo", raw->nslo > 0 },
+		{ "--force", raw->force },
+		{ "--allow-scsi-writes", raw->allow_scsi_writes },
+		{ "--allow-block-writes", raw->allow_block_writes },
+		{ "--force-device", raw->force_device },
 	};
 
 	for (size_t i = 0; i < sizeof(load_only) / sizeof(load_only[0]); i++)

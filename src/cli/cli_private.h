@@ -62,10 +62,16 @@ struct raw_options {
 	char *label;
 	char *history;
 	char *dialect;
+	char *warmup_max;
+	char *warmup_window;
+	char *warmup_bound;
 	int sync_open, sync_dirs, fsync_writes, xattr, run_once, skip_cleanup;
 	int per_client, machine_readable, no_resolve, stat_check, fake_io;
 	int one_byte_write_fix, show_execute_time, strict, keep_going;
+	int force;
 	int version;
+	/* a device backend's (BACKEND_DEVICE) */
+	int allow_scsi_writes, allow_block_writes, force_device;
 	/* --disk-test */
 	char *dt_size;
 	char *dt_block_size;

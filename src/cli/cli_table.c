@@ -22,7 +22,14 @@ static struct poptOption *common_table(void *mem, struct raw_options *raw,
 		  "seconds of the execute phase, after the warmup (600)",
 		  "SECS" },
 		{ "warmup", 0, POPT_ARG_STRING, &raw->warmup, 0,
-		  "warmup seconds (timelimit/5; 0 with --run-once)", "SECS" },
+		  "warmup seconds (timelimit/5; 0 with --run-once), or auto: "
+		  "until the throughput is steady", "SECS|auto" },
+		{ "warmup-max", 0, POPT_ARG_STRING, &raw->warmup_max, 0,
+		  "--warmup auto: the longest warmup (timelimit)", "SECS" },
+		{ "warmup-window", 0, POPT_ARG_STRING, &raw->warmup_window, 0,
+		  "--warmup auto: seconds that must agree (5)", "SECS" },
+		{ "warmup-bound", 0, POPT_ARG_STRING, &raw->warmup_bound, 0,
+		  "--warmup auto: their spread, % of their mean (10)", "PCT" },
 		{ "loadfile", 'c', POPT_ARG_STRING, &raw->loadfile, 0,
 		  "loadfile(s); client i uses file i mod n", "FILE[,FILE...]" },
 		{ "directory", 'D', POPT_ARG_STRING, &raw->directory, 0,
@@ -76,9 +83,20 @@ static struct poptOption *common_table(void *mem, struct raw_options *raw,
 		  "every status mismatch is fatal", NULL },
 		{ "keep-going", 0, POPT_ARG_NONE, &raw->keep_going, 0,
 		  "no mismatch is fatal; exit 1 at the end if any", NULL },
+		{ "force", 0, POPT_ARG_NONE, &raw->force, 0,
+		  "run even when the clients' data may take more than half "
+		  "the memory available (-D on tmpfs or ramfs)", NULL },
 		{ "tcp-options", 'T', POPT_ARG_STRING, &raw->tcp_options, 0,
 		  "TCP socket options, for the socket backend (tbench) only",
 		  "OPTS" },
+		{ "allow-scsi-writes", 0, POPT_ARG_NONE,
+		  &raw->allow_scsi_writes, 0, "block, scsi, iscsi: let the "
+		  "loadfile's writes reach the device", NULL },
+		{ "allow-block-writes", 0, POPT_ARG_NONE,
+		  &raw->allow_block_writes, 0, "= --allow-scsi-writes", NULL },
+		{ "force-device", 0, POPT_ARG_NONE, &raw->force_device, 0,
+		  "write to a device even if it holds data (block, scsi)",
+		  NULL },
 		{ "percentiles", 0, POPT_ARG_STRING, &raw->percentiles, 0,
 		  "after the table, latency percentiles per op (bare: "
 		  DEFAULT_PERCENTILES ")", "P,P,..." },
@@ -93,6 +111,21 @@ static struct poptOption *common_table(void *mem, struct raw_options *raw,
 		  "the history database (with --label; default "
 		  "$DBENCH_HISTORY, else ~/.local/share/dbench/"
 		  "history.sqlite)", "FILE" },
+	};
+
+	*n = sizeof(table) / sizeof(table[0]);
+	return talloc_memdup(mem, table, sizeof(table));
+}
+
+/*
+ * The last of the common options, appended to *t of *n entries (one
+ * function would be over 100 lines): --version, --disk-test's, and
+ * those of several runs in one command (src/sweep/).  Returns 0 or -1.
+ */
+static int sweep_table(void *mem, struct raw_options *raw,
+		       struct poptOption **t, size_t *n)
+{
+	const struct poptOption table[] = {
 		{ "version", 'V', POPT_ARG_NONE, &raw->version, 0,
 		  "print the version and exit", NULL },
 		{ "disk-test", 0, POPT_ARG_NONE, &raw->disk_test, 0,
@@ -110,20 +143,6 @@ static struct poptOption *common_table(void *mem, struct raw_options *raw,
 		{ "drop-caches", 0, POPT_ARG_NONE, &raw->drop_caches, 0,
 		  "--disk-test: also drop the whole page cache before cold "
 		  "reads (root)", NULL },
-	};
-
-	*n = sizeof(table) / sizeof(table[0]);
-	return talloc_memdup(mem, table, sizeof(table));
-}
-
-/*
- * The options of several runs in one command (src/sweep/), appended to
- * the common table *t of *n entries.  Returns 0 or -1.
- */
-static int sweep_table(void *mem, struct raw_options *raw,
-		       struct poptOption **t, size_t *n)
-{
-	const struct poptOption table[] = {
 		{ "curve", 0, POPT_ARG_STRING, &raw->curve, 0,
 		  "runs at several client counts (or auto: doubling, then "
 		  "bisecting, to the most within the --slo bounds)",

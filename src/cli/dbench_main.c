@@ -29,6 +29,7 @@
 #include "program.h"
 #include "report.h"
 #include "report_json.h"
+#include "memcheck.h"
 #include "rlimits.h"
 #include "supervisor.h"
 #include "sweep.h"
@@ -81,7 +82,7 @@ static int run_disk_test(void *mem, struct dbench_options *o,
 		}
 		if (o->label != NULL &&
 		    report_history_save(mem, o, attached == 0 ? doc : NULL,
-					rc) != 0 && rc == 0)
+					NULL, rc) != 0 && rc == 0)
 			rc = HISTORY_EXIT_SAVE_FAILED;
 		json_object_put(doc);
 		talloc_free(res);
@@ -130,6 +131,7 @@ static int run_load(void *mem, const struct cli *cli,
 	const struct dbench_options *o = &cli->opts;
 	struct dbench_options checked;
 	struct program **progs;
+	bool in_memory = false;
 	char *why = NULL;
 	FILE *text;
 	int rc;
@@ -145,7 +147,10 @@ static int run_load(void *mem, const struct cli *cli,
 		return rc;
 	for (unsigned i = 0; i < o->nloadfiles; i++) {
 		if (backend_program_check(mem, cli->backend, progs[i],
-					  &why) != 0) {
+					  &why) != 0 ||
+		    (cli->backend->program_check != NULL &&
+		     cli->backend->program_check(mem, o, progs[i],
+						 &why) != 0)) {
 			fprintf(stderr, "dbench: %s\n", why);
 			return CLI_EXIT_USAGE;
 		}
@@ -163,6 +168,13 @@ static int run_load(void *mem, const struct cli *cli,
 			why ? why : "resource limits too low");
 		return CLI_EXIT_USAGE;
 	}
+	/* a -D in memory that the clients' data would fill */
+	if ((cli->backend->flags & BACKEND_LOCAL_FS) &&
+	    memcheck_run(mem, o, progs, o->nloadfiles, o->force, &in_memory,
+			 &why) != 0) {
+		fprintf(stderr, "dbench: %s\n", why);
+		return CLI_EXIT_USAGE;
+	}
 	/* one dbench per directory, where the backend works in -D;
 	 * released with mem at the end */
 	if ((cli->backend->flags & BACKEND_LOCAL_FS) &&
@@ -174,10 +186,16 @@ static int run_load(void *mem, const struct cli *cli,
 	text = options_text_stream(o);
 	fprintf(text, "dbench %s - a dbench-compatible filesystem load "
 		"generator\n\n", PACKAGE_VERSION);
-	fprintf(text, "Running for %d seconds with load '%s' and minimum "
-		"warmup %d secs\n", o->timelimit,
-		cli->loadfile_arg ? cli->loadfile_arg : o->loadfiles[0],
-		o->warmup);
+	if (o->warmup_auto)
+		fprintf(text, "Running for %d seconds with load '%s' after a "
+			"warmup until steady, at most %d secs\n",
+			o->timelimit, cli->loadfile_arg ? cli->loadfile_arg :
+			o->loadfiles[0], o->warmup);
+	else
+		fprintf(text, "Running for %d seconds with load '%s' and "
+			"minimum warmup %d secs\n", o->timelimit,
+			cli->loadfile_arg ? cli->loadfile_arg :
+			o->loadfiles[0], o->warmup);
 	errno = 0;
 	if (fflush(text) != 0 || ferror(text)) {
 		/* nobody would see the results: do not start */
@@ -192,6 +210,7 @@ static int run_load(void *mem, const struct cli *cli,
 			.nprograms = o->nloadfiles,
 			.backend = cli->backend,
 			.report = report_write_all,
+			.memory_target = in_memory,
 		};
 		struct sweep_setup ss = {
 			.base = &su,

@@ -26,6 +26,7 @@
 #include "vfs.h"
 
 #include "client_private.h"
+#include "pace.h"
 #include "record.h"
 
 /* The program's directory numbers are the vfs hint's (struct vfs_hint). */
@@ -35,9 +36,12 @@ _Static_assert(PATH_DIR_ROOT == VFS_DIR_ROOT && PATH_DIR_NONE == VFS_DIR_NONE,
 /* Kind masks (measured kinds are < 64: program.h). */
 #define CLIENT_KIND_BIT(k)	(1ull << (k))
 #define CLIENT_KIND_IN(k, mask)	((CLIENT_KIND_BIT(k) & (mask)) != 0)
-/* ReadX and WriteX of both dialects: -T truncates them */
-#define CLIENT_IO_KINDS	(CLIENT_KIND_BIT(OP_WRITEX) | CLIENT_KIND_BIT(OP_READX) | \
-			 CLIENT_KIND_BIT(OP_WRITE5) | CLIENT_KIND_BIT(OP_READ5))
+/* the writes of the SMB and block dialects: the engine hands them data */
+#define CLIENT_WRITE_KINDS (CLIENT_KIND_BIT(OP_WRITEX) | \
+	CLIENT_KIND_BIT(OP_WRITE5) | CLIENT_KIND_BIT(OP_BWRITE))
+/* they and the reads: -T truncates them */
+#define CLIENT_IO_KINDS	(CLIENT_WRITE_KINDS | CLIENT_KIND_BIT(OP_READX) | \
+			 CLIENT_KIND_BIT(OP_READ5) | CLIENT_KIND_BIT(OP_BREAD))
 
 static uint64_t rng_next(struct client *c)
 {
@@ -181,54 +185,6 @@ static int64_t resolve_value(struct client *c, enum op_kind k,
 	return x;
 }
 
-/*
- * n bytes of zeros to write: pages of an anonymous mapping that is never
- * written, so that every read of it (the write's copy in the kernel)
- * maps the kernel's one zero page.  A buffer filled with zeros would be
- * n bytes of the worker's own memory (64 KB of each worker's 0.17 MiB at
- * 1,024 clients of client.txt).  Grown by a new mapping, a power of two.
- */
-static const uint8_t *write_zeros(struct client *c, size_t n)
-{
-	size_t len = 64 * 1024;
-	void *owner, *p;
-
-	if (n <= c->zeros_len)
-		return c->zeros;
-	while (len < n && len <= SIZE_MAX / 2)
-		len *= 2;
-	owner = talloc_new(c);
-	p = owner != NULL ? util_map(owner, len, MAP_PRIVATE | MAP_NORESERVE) :
-			    NULL;
-	if (p == NULL) {
-		talloc_free(owner);
-		return NULL;
-	}
-	talloc_free(c->zeros_owner);
-	c->zeros_owner = owner;
-	c->zeros = p;
-	c->zeros_len = len;
-	return p;
-}
-
-/* Make wbuf hold at least n bytes of the current pattern. */
-static const uint8_t *write_data(struct client *c, size_t n)
-{
-	if (c->pattern == NULL)
-		return write_zeros(c, n);
-	if (n <= c->wbuf_len)
-		return c->wbuf;
-	uint8_t *p = talloc_realloc(c, c->wbuf, uint8_t, n);
-
-	if (p == NULL)
-		return NULL;
-	c->wbuf = p;
-	for (size_t i = c->wbuf_len; i < n; i++)
-		p[i] = (uint8_t)c->pattern[i % c->pattern_len];
-	c->wbuf_len = n;
-	return p;
-}
-
 static void random_string(struct client *c, const struct op *op)
 {
 	int64_t idx = control_value(c, op, 0);
@@ -322,7 +278,7 @@ static void report_fatal(struct client *c, const struct op *op,
 	if (status == NT_STATUS_INVALID_HANDLE)
 		story = handle_story(c, op);
 	fprintf(stderr,
-		"dbench: client %u, %s:%u: %s%s%s%s: expected %s, got %s%s%s%s\n",
+		"dbench: client %u, %s:%u: %s%s%s%s: expected %s, got %s%s%s%s%s%s\n",
 		c->id, client_file(c), op->line, op_info[op->kind].name,
 		path ? " \"" : "", path ? path : "", path ? "\"" : "",
 		op->check == STATUS_SUCCESS ? op_status_str(op->kind, 0, ok) :
@@ -332,7 +288,8 @@ static void report_fatal(struct client *c, const struct op *op,
 		call->err && status != NT_STATUS_INVALID_HANDLE ? ": " : "",
 		call->err && status != NT_STATUS_INVALID_HANDLE ?
 			strerror(call->err) : "",
-		story ? story : "");
+		story ? story : "", call->msg ? ": " : "",
+		call->msg ? call->msg : "");
 	talloc_free(story);
 }
 
@@ -403,30 +360,6 @@ static void sync_phase(struct client *c)
 	}
 }
 
-/*
- * When the op at pc may run: its timestamp (timed loadfiles) or the -R
- * pace; 0 when it need not wait.  The same answer however often it is
- * asked until the op has run (it depends on the bytes done so far and the
- * pass start only), so a client that was told to wait simply asks again.
- */
-static uint64_t op_due(const struct client *c, const struct op *op)
-{
-	double at, t;
-
-	if (!c->paced)
-		return 0;
-	if (c->opts->target_rate > 0)
-		at = (double)c->paced_bytes / (c->opts->target_rate * 1e6) *
-		     1e9 + (double)c->start_ns;
-	else if (c->prog->times != NULL &&
-		 (t = c->prog->times[op - c->prog->ops]) >= 0)
-		at = t * 1e9 + (double)c->pass_start_ns;
-	else
-		return 0;
-	/* a time beyond the clock's range is "never": only the stop ends it */
-	return at >= 1.8e19 ? UINT64_MAX : (uint64_t)at;
-}
-
 /* Tell the caller to come back at `when` (or on the stop). */
 static enum client_step_result wait_until(struct client *c, uint64_t when)
 {
@@ -441,6 +374,17 @@ static enum client_step_result fail_client(struct client *c,
 	STORE(c->slot->mm[op->kind].fatal, c->slot->mm[op->kind].fatal + 1);
 	c->failed = true;
 	return STEP_FAILED;
+}
+
+/* The same, said with the backend's message. */
+static enum client_step_result fail_said(struct client *c, const struct op *op,
+					 const struct op_call *call)
+{
+	fprintf(stderr, "dbench: client %u, %s:%u: %s: %s\n", c->id,
+		client_file(c), op->line, op_info[op->kind].name,
+		call->msg != NULL ? call->msg :
+		call->err != 0 ? strerror(call->err) : "failed");
+	return fail_client(c, op);
 }
 
 /*
@@ -511,12 +455,12 @@ static enum client_step_result run_measured(struct client *c,
 {
 	struct op_call call = { .op = op, .prog = c->prog };
 	const struct op_info *info = &op_info[op->kind];
-	uint64_t rate, t0, lat, due = op_due(c, op);
+	uint64_t rate, t0, lat;
 	uint32_t status;
 
 	/* before anything is resolved: the retry must resolve the same */
-	if (due != 0 && due > now_ns())
-		return wait_until(c, due);
+	if (c->paced && pace_wait(c, op))
+		return STEP_WAIT;
 	for (unsigned i = 0; i < 2; i++) {
 		const struct path *p = program_path(c->prog, op, i);
 
@@ -543,8 +487,8 @@ static enum client_step_result run_measured(struct client *c,
 			if (call.arg[2] > call.arg[1])
 				call.arg[2] = call.arg[1];
 		}
-		if (op->kind == OP_WRITEX || op->kind == OP_WRITE5) {
-			call.data = write_data(c, (size_t)call.arg[1]);
+		if (CLIENT_KIND_IN(op->kind, CLIENT_WRITE_KINDS)) {
+			call.data = client_write_data(c, (size_t)call.arg[1]);
 			if (call.data == NULL) {
 				fprintf(stderr, "dbench: client %u, %s:%u: "
 					"WriteX: cannot allocate %lld bytes\n",
@@ -555,6 +499,11 @@ static enum client_step_result run_measured(struct client *c,
 		}
 	}
 
+	/* the SCSI dialect's writes: blocks of the pattern, up to 4 KiB each */
+	if ((op->kind == OP_WRITE10 || op->kind == OP_WRITE16) &&
+	    call.arg[1] >= 0 && call.arg[1] <= OP_SCSI_DATA_MAX)
+		call.data = client_write_data(c, (size_t)call.arg[1] *
+						 OP_SCSI_DATA_BLOCK);
 	/* (client_step() followed the phase just before: an op that had
 	 * to wait is run by a later call, which follows it again) */
 	rate = timer_ns_per_tick;
@@ -563,19 +512,19 @@ static enum client_step_result run_measured(struct client *c,
 	lat = timer_ns_at(t0, timer_read(rate), rate);
 	c->hint.path[0] = c->hint.path[1] = NULL;
 	record(c, op->kind, lat, call.bytes);
+	if (c->paced)
+		pace_record(c, op->kind, lat);
 	c->paced_bytes += call.bytes;
 
 	note_handle(c, op, &call, status);
 
-	if (c->no_status) {
-		if (status == NT_STATUS_OK)
-			return STEP_OK;
-		fprintf(stderr, "dbench: client %u, %s:%u: %s: %s\n", c->id,
-			client_file(c), op->line, op_info[op->kind].name,
-			call.msg != NULL ? call.msg :
-			call.err != 0 ? strerror(call.err) : "failed");
-		return fail_client(c, op);
-	}
+	/* not carried out at all (program.h), or a failure of a backend
+	 * without statuses: fatal, said in the backend's words */
+	if (__builtin_expect(status == OP_STATUS_NONE, 0) ||
+	    (c->no_status && status != NT_STATUS_OK))
+		return fail_said(c, op, &call);
+	if (c->no_status)
+		return STEP_OK;
 	/* (the usual answers need no look-up: a success that was wanted,
 	 * an exact status that came back) */
 	if (!(status == NT_STATUS_OK && op->check == STATUS_SUCCESS) &&

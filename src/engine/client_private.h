@@ -75,6 +75,9 @@ struct client {
 	struct stats_region *region;
 	unsigned id;			/* client id: names its tree */
 	unsigned slot_index;		/* its slot in the region */
+	/* its response times when the run has a schedule (paced), else
+	 * NULL (struct client_response) */
+	struct client_response *resp;
 
 	/*
 	 * Paths are resolved when an op runs, into scratch[0] and [1]:
@@ -111,6 +114,8 @@ struct client {
 	uint64_t start_ns;
 	uint64_t pass_start_ns;
 	uint64_t wake_ns;		/* STEP_WAIT: until when (monotonic) */
+	uint64_t late_ns;		/* paced: how late the op being run
+					 * started; UINT64_MAX: not due */
 	uint64_t sleep_until;		/* a SLEEP at pc in progress, or 0 */
 
 	/*
@@ -127,5 +132,9 @@ struct client {
 	 */
 	uint32_t hstage[CLIENT_HSTAGE];
 };
+
+/* At least n bytes of the current WRITEPATTERN (zeros without one) for a
+ * write to carry; NULL when out of memory (client_setup.c). */
+const uint8_t *client_write_data(struct client *c, size_t n);
 
 #endif

@@ -29,6 +29,11 @@ static void hist_flush(struct client *c)
 	c->nhstage = 0;
 }
 
+/* The kinds whose bytes are read bytes (every dialect's reads). */
+#define RECORD_READ_KINDS                                               \
+	(1ull << OP_READX | 1ull << OP_READ5 | 1ull << OP_BREAD |         \
+	 1ull << OP_READ6 | 1ull << OP_READ10 | 1ull << OP_READ16)
+
 /* Record one measured op in the slot. */
 HOT_PATH __attribute__((unused))
 static void record(struct client *c, enum op_kind k, uint64_t lat,
@@ -55,7 +60,7 @@ static void record(struct client *c, enum op_kind k, uint64_t lat,
 		stats_tick_record(s, tick, lat, bytes);
 	if (bytes != 0) {
 		STORE(l->bytes, l->bytes + bytes);
-		if (k == OP_READX || k == OP_READ5)
+		if ((RECORD_READ_KINDS >> k) & 1)
 			STORE(l->read_bytes, l->read_bytes + bytes);
 	}
 	if (l->tick_seen != tick) {

@@ -76,13 +76,20 @@ bool history_available(void)
 	return true;
 }
 
-/* *err = "PATH: what: sqlite's message"; returns -1. */
+/*
+ * *err = "PATH: what: sqlite's message", with the system's error where
+ * there was one ("unable to open database file (Not a directory)").
+ * Returns -1.
+ */
 static int db_fail(void *mem, sqlite3 *db, const char *path,
 		   const char *what, char **err)
 {
 	const char *msg = db != NULL ? sqlite3_errmsg(db) : "out of memory";
+	int e = db != NULL ? sqlite3_system_errno(db) : 0;
 
-	*err = talloc_asprintf(mem, "%s: %s: %s", path, what, msg);
+	*err = e != 0 ? talloc_asprintf(mem, "%s: %s: %s (%s)", path, what,
+					msg, strerror(e)) :
+			talloc_asprintf(mem, "%s: %s: %s", path, what, msg);
 	return -1;
 }
 

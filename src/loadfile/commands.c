@@ -241,6 +241,8 @@ int lf_command(struct lf_state *st, struct op *op, const struct lf_field *f,
 	int kind = op->kind;
 	unsigned expected = lf_expected_fields(op->kind);
 
+	if (lf_is_device_kind((unsigned)kind))
+		return lf_device_command(st, op, f, nf);
 	if (nf != expected && !(kind == OP_UNLINK && nf == expected - 1))
 		return lf_error(st, "%s: expected '%s', found %u field%s",
 				lf_op_name(op), lf_usage[kind], nf,

@@ -2,7 +2,8 @@
  * dialect.c - the loadfile dialects: client.txt's SMB commands (the
  * default), dbench 5.0's smb dialect (paths from the share's root,
  * "client1" the client's name, files named by path rather than handle)
- * and the NFSv3 dialect.  Decides a file's SMB dialect from its lines, converts the
+ * and the NFSv3 dialect; the block and SCSI dialects' lines are told
+ * apart here (device.c compiles them).  Decides a file's SMB dialect from its lines, converts the
  * lines compiled before the decision, and refuses files that mix
  * dialects.
  */
@@ -195,8 +196,14 @@ int lf_dialect(struct lf_state *st, struct op *op, const struct lf_field *f,
 {
 	int twin = op_kind_smb5_twin(op->kind);
 
-	if (op->kind >= OP_NUM_MEASURED || op_kind_is_nfs3(op->kind))
+	if (op->kind >= OP_NUM_MEASURED || op_kind_is_nfs3(op->kind) ||
+	    lf_is_device_kind(op->kind))
 		return 0;
+	/* READ and WRITE without a quoted path: the block dialect's */
+	if (op_kind_block_twin(op->kind) >= 0 && !(nf >= 2 && f[1].quoted)) {
+		op->kind = (uint8_t)op_kind_block_twin(op->kind);
+		return 0;
+	}
 	if (op->kind == OP_CLOSE && nf >= 2 && f[1].quoted)
 		op->kind = OP_CLOSE5;
 	else if (twin >= 0 && lf_smb5_shape(f, nf)) {
@@ -208,42 +215,65 @@ int lf_dialect(struct lf_state *st, struct op *op, const struct lf_field *f,
 			 op_kind_is_smb5(op->kind) ? LF_SMB5 : LF_CLIENT_TXT);
 }
 
-/* ---- NFSv3 or SMB ---- */
+/* ---- NFSv3, SMB, block or SCSI ---- */
+
+enum lf_group { LF_G_SMB, LF_G_NFS3, LF_G_BLOCK, LF_G_SCSI, LF_G_N };
+
+static enum lf_group lf_group_of(unsigned kind)
+{
+	return op_kind_is_nfs3(kind)  ? LF_G_NFS3 :
+	       op_kind_is_block(kind) ? LF_G_BLOCK :
+	       op_kind_is_scsi(kind)  ? LF_G_SCSI :
+					LF_G_SMB;
+}
 
 /*
  * One dialect per loadfile: the NFSv3 dialect's commands (with Deltree,
- * which its loadfiles use too) or the SMB ones, never both.  (A client
- * touches the statistics of one dialect's kinds only.)
+ * which its loadfiles use too), the SMB ones, the block ones or the SCSI
+ * ones, never two.  (A client touches the statistics of one dialect's
+ * kinds only.)
  */
 int lf_one_dialect(struct lf_state *st)
 {
+	static const char *const names[LF_G_N] = {
+		"the SMB dialect", "the NFSv3 dialect", "the block dialect",
+		"the SCSI dialect",
+	};
 	const struct program *prog = st->prog;
-	const struct op *nfs = NULL, *smb = NULL;
+	const struct op *first[LF_G_N] = { NULL };
+	const struct op *later = NULL, *earlier = NULL;
 
-	for (uint32_t i = 0; i < prog->nops && (nfs == NULL || smb == NULL);
-	     i++) {
+	for (uint32_t i = 0; i < prog->nops && later == NULL; i++) {
 		const struct op *op = &prog->ops[i];
+		enum lf_group g;
 
 		if (op->kind >= OP_NUM_MEASURED || op->kind == OP_DELTREE)
 			continue;
-		if (op_kind_is_nfs3(op->kind)) {
-			if (nfs == NULL)
-				nfs = op;
-		} else if (smb == NULL) {
-			smb = op;
-		}
+		g = lf_group_of(op->kind);
+		if (first[g] == NULL)
+			first[g] = op;
+		for (unsigned o = 0; o < LF_G_N && later == NULL; o++)
+			if (o != g && first[o] != NULL) {
+				later = op;
+				earlier = first[o];
+			}
 	}
-	const struct op *later, *earlier;
-
-	if (nfs == NULL || smb == NULL)
+	if (later == NULL)
 		return 0;
-	later = nfs->line > smb->line ? nfs : smb;
-	earlier = later == nfs ? smb : nfs;
 	st->line = later->line;
+	if (lf_group_of(later->kind) + lf_group_of(earlier->kind) ==
+	    LF_G_SMB + LF_G_NFS3)
+		return lf_error(st,
+				"%s mixes the NFSv3 dialect with the SMB one "
+				"(%s on line %u); expected the commands of one "
+				"dialect per loadfile (Deltree goes with both)",
+				op_info[later->kind].name,
+				op_info[earlier->kind].name, earlier->line);
 	return lf_error(st,
-			"%s mixes the NFSv3 dialect with the SMB one (%s on "
-			"line %u); expected the commands of one dialect per "
-			"loadfile (Deltree goes with both)",
-			op_info[later->kind].name, op_info[earlier->kind].name,
-			earlier->line);
+			"%s (%s) mixes with %s (%s on line %u); expected the "
+			"commands of one dialect per loadfile",
+			op_info[later->kind].name,
+			names[lf_group_of(later->kind)],
+			names[lf_group_of(earlier->kind)],
+			op_info[earlier->kind].name, earlier->line);
 }

@@ -8,7 +8,8 @@
  * (the program's growing arrays), values.c (numbers, value forms,
  * handles, texts), paths.c (path normalisation and interning, the
  * directory table), dialect.c (client.txt's, dbench 5.0's smb and the
- * NFSv3 dialect), confine.c (where removals may reach), commands.c (one
+ * NFSv3 dialect, and which one a file is in), device.c (the block and
+ * SCSI dialects' commands), confine.c (where removals may reach), commands.c (one
  * command's fields) and loadfile.c (lines, whole-file checks, the entry
  * points).
  */
@@ -221,6 +222,11 @@ int lf_smb5_client(struct lf_state *st, struct op *op, const char *what,
 int lf_dialect(struct lf_state *st, struct op *op, const struct lf_field *f,
 	       unsigned nf);
 int lf_one_dialect(struct lf_state *st);
+
+/* device.c: the block and SCSI dialects' commands */
+bool lf_is_device_kind(unsigned kind);
+int lf_device_command(struct lf_state *st, struct op *op,
+		      const struct lf_field *f, unsigned nf);
 
 /* commands.c: one command's fields */
 int lf_writepattern(struct lf_state *st, struct op *op, const char *p,

@@ -76,6 +76,25 @@ const struct op_info op_info[OP_NUM_KINDS] = {
 	[OP_UNLINK5] = { "UNLINK", "UNLINK", 1, 0, 0 },
 	[OP_READDIR5] = { "READDIR", "READDIR", 1, 0, 0 },
 	[OP_DELTREE5] = { "Deltree", "DELTREE", 1, 0, 0 },
+	/* dbench 5.0's block dialect: spelt like the smb dialect's READ
+	 * and WRITE, which the compiler turns into these by the line */
+	[OP_BREAD] = { "READ", "READ", 0, 0, 2 },
+	[OP_BWRITE] = { "WRITE", "WRITE", 0, 0, 2 },
+	/* the SCSI dialect; nargs are the stored arguments (device.c) */
+	[OP_TESTUNITREADY] = { "TESTUNITREADY", "TESTUNITREADY", 0, 0, 0 },
+	[OP_READ6] = { "READ6", "READ6", 0, 0, 2 },
+	[OP_READ10] = { "READ10", "READ10", 0, 0, 3 },
+	[OP_READ16] = { "READ16", "READ16", 0, 0, 3 },
+	[OP_WRITE10] = { "WRITE10", "WRITE10", 0, 0, 3 },
+	[OP_WRITE16] = { "WRITE16", "WRITE16", 0, 0, 3 },
+	[OP_READCAPACITY10] = { "READCAPACITY10", "READCAPACITY10", 0, 0, 2 },
+	[OP_READCAPACITY16] = { "READCAPACITY16", "READCAPACITY16", 0, 0, 2 },
+	[OP_SYNCHRONIZECACHE10] = { "SYNCHRONIZECACHE10",
+				    "SYNCHRONIZECACHE10", 0, 0, 3 },
+	[OP_INQUIRY] = { "INQUIRY", "INQUIRY", 0, 0, 2 },
+	[OP_REPORTLUNS] = { "REPORTLUNS", "REPORTLUNS", 0, 0, 1 },
+	[OP_PROUT] = { "PROUT", "PROUT", 0, 0, 3 },
+	[OP_PRIN] = { "PRIN", "PRIN", 0, 0, 1 },
 	[OP_LOOP] = { "LOOP", "LOOP", 0, 0, 1 },
 	[OP_ENDLOOP] = { "ENDLOOP", "ENDLOOP", 0, 0, 0 },
 	[OP_REPEAT] = { "REPEAT", "REPEAT", 0, 0, 1 },
@@ -167,7 +186,35 @@ static const struct op_spelling op_spellings[] = {
 	SPELL_EXACT("READ", OP_READ5),
 	SPELL_EXACT("WRITE", OP_WRITE5),
 	SPELL_EXACT("READDIR", OP_READDIR5),
+	/* the SCSI dialect, in capitals as dbench 5.0's loadfiles spell
+	 * it (the block dialect's READ and WRITE are the smb dialect's,
+	 * op_kind_block_twin()) */
+	SPELL_EXACT("TESTUNITREADY", OP_TESTUNITREADY),
+	SPELL_EXACT("READ6", OP_READ6),
+	SPELL_EXACT("READ10", OP_READ10),
+	SPELL_EXACT("READ16", OP_READ16),
+	SPELL_EXACT("WRITE10", OP_WRITE10),
+	SPELL_EXACT("WRITE16", OP_WRITE16),
+	SPELL_EXACT("READCAPACITY10", OP_READCAPACITY10),
+	SPELL_EXACT("READCAPACITY16", OP_READCAPACITY16),
+	SPELL_EXACT("SYNCHRONIZECACHE10", OP_SYNCHRONIZECACHE10),
+	SPELL_EXACT("INQUIRY", OP_INQUIRY),
+	SPELL_EXACT("REPORTLUNS", OP_REPORTLUNS),
+	SPELL_EXACT("PROUT", OP_PROUT),
+	SPELL_EXACT("PRIN", OP_PRIN),
 };
+
+int op_kind_block_twin(unsigned kind)
+{
+	switch (kind) {
+	case OP_READ5:
+		return OP_BREAD;
+	case OP_WRITE5:
+		return OP_BWRITE;
+	default:
+		return -1;
+	}
+}
 
 int op_kind_smb5_twin(unsigned kind)
 {
@@ -204,6 +251,12 @@ int op_kind_from_name(const char *name, size_t len)
 
 const char *op_status_str(unsigned kind, uint32_t code, char buf[static 11])
 {
+	if (op_kind_is_scsi(kind)) {
+		if (code == OP_STATUS_NONE)
+			return "no status";
+		snprintf(buf, 11, "0x%02X", (unsigned)code & 0xFFFFFFu);
+		return buf;
+	}
 	if (!op_kind_is_nfs3(kind))
 		return ntstatus_str(code, buf);
 	snprintf(buf, 11, "0x%08X", (unsigned)code);

@@ -7,7 +7,9 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <netdb.h>
+#include <poll.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/time.h>
@@ -77,8 +79,53 @@ bad:
 	return -1;
 }
 
+/*
+ * Connect fd to addr within timeout_ms (0: no bound): a connect that
+ * does not complete in time (a SYN no one answers, a full backlog) is
+ * ETIMEDOUT.  0, or -1 with errno.
+ */
+static int connect_within(int fd, const struct sockaddr *addr,
+			  socklen_t len, int timeout_ms)
+{
+	int flags = fcntl(fd, F_GETFL), rc, soerr = 0;
+	socklen_t sl = sizeof(soerr);
+	struct pollfd p = { .fd = fd, .events = POLLOUT };
+
+	if (timeout_ms <= 0) {
+		while ((rc = connect(fd, addr, len)) != 0 && errno == EINTR)
+			;
+		return rc;
+	}
+	if (flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) != 0)
+		return -1;
+	rc = connect(fd, addr, len);
+	if (rc != 0 && errno == EINPROGRESS) {
+		uint64_t end = now_ns() + (uint64_t)timeout_ms * 1000000ull;
+		int n;
+
+		do {
+			uint64_t now = now_ns();
+
+			n = now >= end ? 0 :
+				poll(&p, 1, (int)((end - now) / 1000000 + 1));
+		} while (n < 0 && errno == EINTR);
+		if (n == 0) {
+			errno = ETIMEDOUT;
+			return -1;
+		}
+		if (n < 0 || getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr,
+					&sl) != 0)
+			return -1;
+		rc = soerr != 0 ? -1 : 0;
+		errno = soerr;
+	}
+	if (rc == 0 && fcntl(fd, F_SETFL, flags) != 0)
+		return -1;
+	return rc;
+}
+
 int tbench_connect(void *mem_ctx, const char *host, const char *port,
-		   char **err)
+		   int timeout_ms, char **err)
 {
 	struct addrinfo hints = {
 		.ai_family = AF_UNSPEC,
@@ -100,17 +147,19 @@ int tbench_connect(void *mem_ctx, const char *host, const char *port,
 			saved = errno;
 			continue;
 		}
-		while ((rc = connect(fd, ai->ai_addr, ai->ai_addrlen)) != 0 &&
-		       errno == EINTR)
-			;
-		if (rc == 0)
+		if (connect_within(fd, ai->ai_addr, ai->ai_addrlen,
+				   timeout_ms) == 0)
 			break;
 		saved = errno;
 		close(fd);
 		fd = -1;
 	}
 	freeaddrinfo(res);
-	if (fd < 0)
+	if (fd < 0 && saved == ETIMEDOUT && timeout_ms > 0)
+		*err = talloc_asprintf(mem_ctx, "cannot connect to %s:%s: no "
+				       "answer within %d s", host, port,
+				       timeout_ms / 1000);
+	else if (fd < 0)
 		*err = talloc_asprintf(mem_ctx, "cannot connect to %s:%s: %s "
 				       "(is tbench_srv running there?)", host,
 				       port, strerror(saved));

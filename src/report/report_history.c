@@ -78,14 +78,52 @@ void report_json_history_percentiles(struct json_object *doc,
 	}
 }
 
+/*
+ * What a reader of load run r's figures should know (dbench-history shows
+ * them with the run): a signal, the warmup's figures, mismatches, a
+ * failure.  Sets *n; the strings are under mem.
+ */
+static const char **run_warnings(void *mem, const struct run_result *r,
+				 unsigned *n)
+{
+	const char **w = talloc_array(mem, const char *, 4);
+	uint64_t mismatches = 0;
+
+	*n = 0;
+	if (w == NULL || r == NULL)
+		return w;
+	for (unsigned k = 0; k < OP_NUM_MEASURED; k++)
+		mismatches += r->mm[k].count + r->mm[k].fatal;
+	if (r->interrupted)
+		w[(*n)++] = talloc_asprintf(w, "interrupted by signal %d: "
+					    "the figures are partial",
+					    (int)r->signal);
+	if (r->phase != PHASE_EXECUTE)
+		w[(*n)++] = talloc_strdup(w, "the run never left the warmup: "
+					  "the figures are the warmup's");
+	if (mismatches > 0)
+		w[(*n)++] = talloc_asprintf(w, "%llu status mismatches",
+					    (unsigned long long)mismatches);
+	if (r->failed)
+		w[(*n)++] = talloc_strdup(w, "a client failed or a worker "
+					  "died");
+	for (unsigned i = 0; i < *n; i++)
+		if (w[i] == NULL)
+			*n = i;
+	return w;
+}
+
 int report_history_save(void *mem_ctx, const struct dbench_options *o,
-			struct json_object *doc, int exit_status)
+			struct json_object *doc, const struct run_result *r,
+			int exit_status)
 {
 	struct history_entry e = {
 		.result = doc,
 		.exit_status = exit_status,
 	};
 	char *err = NULL;
+
+	e.warnings = run_warnings(mem_ctx, r, &e.nwarnings);
 
 	if (doc == NULL) {
 		fprintf(stderr, "dbench: the run was not saved: %s: out of "

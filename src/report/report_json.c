@@ -223,10 +223,25 @@ static void put_spread(struct json_object *j, const struct op_stats *s)
 	put_num(j, "stddev_ms", hist_stddev(&s->hist, mean) / 1e6, 6);
 }
 
-/* The operations array: ops[k] and errors[k] (mismatches) per kind. */
+/* An op's response time from when it was due (a schedule only). */
+static struct json_object *response_json(const struct dbench_options *o,
+					 const struct op_stats *s)
+{
+	struct json_object *j = json_object_new_object();
+
+	put_int(j, "count", (int64_t)s->count);
+	put_num(j, "avg_ms", result_avg_ms(s), 6);
+	put_num(j, "max_ms", ms(s->max_ns), 6);
+	put(j, "percentiles", percentiles_json(o, s));
+	return j;
+}
+
+/* The operations array: ops[k] and errors[k] (mismatches) per kind, and
+ * resp[k] (response times) when the run had a schedule (else NULL). */
 static struct json_object *ops_json(const struct dbench_options *o,
 				    const struct op_stats *ops,
-				    const uint64_t *errs, bool with_buckets)
+				    const uint64_t *errs, bool with_buckets,
+				    const struct op_stats *resp)
 {
 	struct json_object *a = json_object_new_array();
 
@@ -245,6 +260,8 @@ static struct json_object *ops_json(const struct dbench_options *o,
 		put_num(j, "max_ms", ms(s->max_ns), 6);
 		put_spread(j, s);
 		put(j, "percentiles", percentiles_json(o, s));
+		if (resp != NULL && resp[k].count != 0)
+			put(j, "response", response_json(o, &resp[k]));
 		if (with_buckets) {
 			struct json_object *h = json_object_new_object();
 
@@ -486,7 +503,7 @@ static struct json_object *clients_json(void *mem,
 		put_int(j, "bytes", (int64_t)c->bytes);
 		put_io_split(j, c->read_bytes, c->bytes, r->seconds);
 		put_int(j, "passes", (int64_t)c->passes);
-		put(j, "operations", ops_json(o, ops, errors, false));
+		put(j, "operations", ops_json(o, ops, errors, false, NULL));
 		add(a, j);
 	}
 	talloc_free(ops);
@@ -539,6 +556,24 @@ static struct json_object *hosts_json(const struct dbench_options *o,
 	return a;
 }
 
+/* How the warmup ended: after fixed seconds, or (--warmup auto) at a
+ * steady state or its maximum. */
+static struct json_object *warmup_json(const struct dbench_options *o,
+				       const struct run_result *r)
+{
+	struct json_object *j = json_object_new_object();
+
+	put_str(j, "mode", o->warmup_auto ? "auto" : "fixed");
+	put_num(j, "seconds", r->phase_seconds[PHASE_WARMUP], 3);
+	if (o->warmup_auto) {
+		put(j, "steady", json_object_new_boolean(r->warmup_steady));
+		put_int(j, "window_s", o->warmup_window);
+		put_num(j, "bound_pct", o->warmup_bound_pct, 3);
+		put_int(j, "max_s", o->warmup);
+	}
+	return j;
+}
+
 static struct timespec to_timespec(uint64_t ns)
 {
 	struct timespec ts = {
@@ -572,7 +607,9 @@ struct json_object *report_json_build(void *mem_ctx,
 	if (o->server_protocol != NULL)
 		put(j, "server", server_json(o));
 	put(j, "phases", phases_json(r->series));
-	put(j, "operations", ops_json(o, r->ops, errors, true));
+	put(j, "warmup", warmup_json(o, r));
+	put(j, "operations",
+	    ops_json(o, r->ops, errors, true, r->response));
 	put(j, "clients", clients_json(mem, o, r));
 	if (r->nhosts > 0 && r->host_names != NULL)
 		put(j, "hosts", hosts_json(o, r));

@@ -84,7 +84,7 @@ int report_write_all(void *mem_ctx, const struct dbench_options *o,
 	if (o->label != NULL) {
 		if (doc != NULL)
 			report_json_history_percentiles(doc, r);
-		saved = report_history_save(mem, o, doc, rc != 0 ? 1 :
+		saved = report_history_save(mem, o, doc, r, rc != 0 ? 1 :
 					    run_exit_status(r, o));
 	}
 	json_object_put(doc);

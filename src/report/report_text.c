@@ -212,6 +212,69 @@ static void execute_times(FILE *f, const struct dbench_options *o,
 	}
 }
 
+/*
+ * With a schedule (a timed loadfile, -R): each op's response time, from
+ * when it was due to its end, beside the service time of the table above
+ * (which starts when the op does): a late op's wait for the ones before
+ * it shows here and not there.  Its lines start in the first column,
+ * unlike the table's: mmtests' ExtractDbench4opslatency reads every line
+ * after the table whose second blank-separated field names an op as one
+ * more row of it.
+ */
+static void response_table(FILE *f, const struct dbench_options *o,
+			   const struct op_stats *resp)
+{
+	int w = name_width(o);
+
+	fprintf(f, "\nResponse time from when each op was due (%s), in ms:\n"
+		"%-*s %7s %9s %9s", o->target_rate > 0 ? "the -R pace" :
+		"the loadfile's timestamps", w, "Operation", "Count",
+		"AvgResp", "MaxResp");
+	for (unsigned i = 0; i < o->npercentiles; i++) {
+		char label[32];
+
+		snprintf(label, sizeof(label), "p%g", o->percentiles[i]);
+		fprintf(f, " %9s", label);
+	}
+	fputc('\n', f);
+	for (unsigned i = 0; i < (unsigned)w + 28 + 10 * o->npercentiles; i++)
+		fputc('-', f);
+	fputc('\n', f);
+	for (unsigned k = 0; k < OP_NUM_MEASURED; k++) {
+		const struct op_stats *s = &resp[k];
+
+		if (s->count == 0)
+			continue;
+		fprintf(f, "%-*s %7llu %9.03f %9.03f", w, report_op_name(o, k),
+			(unsigned long long)s->count, result_avg_ms(s),
+			ms(s->max_ns));
+		for (unsigned i = 0; i < o->npercentiles; i++)
+			fprintf(f, " %9.03f",
+				ms(hist_percentile(&s->hist, o->percentiles[i],
+						   0, s->max_ns)));
+		fputc('\n', f);
+	}
+	fputc('\n', f);
+}
+
+/* --warmup auto: how long the warmup took and whether it ended steady. */
+static void warmup_line(FILE *f, const struct dbench_options *o,
+			const struct run_result *r)
+{
+	double s = r->phase_seconds[PHASE_WARMUP];
+
+	if (r->phase == PHASE_WARMUP)
+		fprintf(f, "Warmup: not steady after %.0f s, when the run "
+			"ended\n", s);
+	else if (r->warmup_steady)
+		fprintf(f, "Warmup: steady after %.0f s (lines/s within "
+			"%g%% of their mean over %u s)\n", s,
+			o->warmup_bound_pct, o->warmup_window);
+	else
+		fprintf(f, "Warmup: NOT steady after %.0f s (--warmup-max "
+			"%d s): measured anyway\n", s, o->warmup);
+}
+
 void report_text(FILE *f, void *mem_ctx, const struct dbench_options *o,
 		 const struct run_result *r)
 {
@@ -237,6 +300,10 @@ void report_text(FILE *f, void *mem_ctx, const struct dbench_options *o,
 			o->sync_dirs ? " (sync dirs)" : "", r->nclients,
 			r->nprocs, ms(max_ns));
 	setup_line(f, o, r);
+	if (r->response != NULL && !o->machine_readable)
+		response_table(f, o, r->response);
+	if (o->warmup_auto)
+		warmup_line(f, o, r);
 	if (o->show_execute_time)
 		execute_times(f, o, r);
 	fflush(f);

@@ -53,6 +53,7 @@ struct coord *coord_local_new(void *mem_ctx, const struct dbench_options *o)
 	c->prints = true;
 	c->client_id_base = 0;
 	c->host = 0;
+	c->nhosts = 1;
 	coord_policy_init(&c->policy, o);
 	return c;
 }

@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "coord_mpi.h"
+#include "coord_mpi_private.h"
 #include "histogram.h"
 #include "pool.h"
 #include "util.h"
@@ -35,7 +36,6 @@
 #define TICK_TIMEOUT_NS (5 * NS_PER_SEC)
 /* the start waits for every rank to prepare its clients, the gather for
  * every rank to clean up: both may take long on a slow filesystem */
-#define LONG_TIMEOUT_NS (600 * NS_PER_SEC)
 #define PONG_WAIT_NS (2 * NS_PER_SEC)
 /* after a signal: the launcher kills what has not ended about a second
  * after its SIGTERM, so the last exchange must be quick */
@@ -47,8 +47,6 @@
  * octave), enough for the series' per-second p99 */
 #define COARSE_SHIFT 4
 #define COARSE_N ((HIST_BUCKETS + (1u << COARSE_SHIFT) - 1) >> COARSE_SHIFT)
-
-enum { TAG_PING = 7101, TAG_PONG, TAG_ABORT };
 
 /* The sample's fields that add up, and those that take the maximum. */
 enum { S_CLIENTS, S_RUNNING, S_STARTED, S_FAILED, S_BUSY, S_ALIVE,
@@ -62,33 +60,7 @@ struct tick_msg {
 	uint64_t hist[COARSE_N];
 };
 
-/* Rank 0's decision, broadcast. */
-struct decision_msg {
-	uint32_t phase;
-	uint32_t stop;
-	uint64_t stop_ns;
-};
-
-struct mpi_coord {
-	MPI_Comm comm;
-	int rank, size;
-	MPI_Datatype tick_type;
-	MPI_Op tick_op;
-	char *hosts;		/* rank 0: size * HOST_LEN, every rank's
-				 * host name; others: rank 0's only */
-	struct tick_stats *gtick;	/* rank 0: the job's second */
-	uint32_t phase;		/* the last phase decided */
-	uint32_t round;		/* liveness rounds so far */
-	bool signalled;		/* this rank stopped on a signal by itself */
-	bool decided;		/* a tick already brought the stop: the
-				 * final step does not exchange again */
-	struct decision_msg last;	/* that tick's decision */
-	bool told;		/* rank 0 said abort */
-	bool broken;
-};
-
-/* The host name of rank (rank 0 knows all; the others know rank 0's). */
-static const char *host_of(const struct mpi_coord *m, int rank)
+const char *coord_mpi_host_of(const struct mpi_coord *m, int rank)
 {
 	return m->rank == 0 ? m->hosts + (size_t)rank * HOST_LEN : m->hosts;
 }
@@ -223,7 +195,7 @@ static int liveness_round(struct mpi_coord *m, const char *what)
 		if (!alive[r])
 			fprintf(stderr, "dbench-mpi: rank %d (host %s) did not "
 				"answer during %s: lost; stopping the job\n", r,
-				host_of(m, r), what);
+				coord_mpi_host_of(m, r), what);
 		if (alive[r]) {
 			MPI_Isend(&m->round, 1, MPI_UINT32_T, r, TAG_ABORT,
 				  m->comm, &reqs[r]);
@@ -245,7 +217,11 @@ static int serve_control(struct mpi_coord *m, uint64_t *deadline,
 	uint32_t v;
 	int flag = 0;
 
-	MPI_Iprobe(0, MPI_ANY_TAG, m->comm, &flag, &st);
+	/* only rank 0's control messages: the turns (coord_mpi_sync.c)
+	 * travel on their own tag */
+	MPI_Iprobe(0, TAG_PING, m->comm, &flag, &st);
+	if (!flag)
+		MPI_Iprobe(0, TAG_ABORT, m->comm, &flag, &st);
 	if (!flag)
 		return 0;
 	MPI_Recv(&v, 1, MPI_UINT32_T, 0, st.MPI_TAG, m->comm,
@@ -260,9 +236,7 @@ static int serve_control(struct mpi_coord *m, uint64_t *deadline,
 	return -1;
 }
 
-/* Wait for req within timeout (see the top of the file).  Returns 0, or
- * -1 with the coordination broken. */
-static int wait_req(struct mpi_coord *m, MPI_Request *req, uint64_t timeout,
+int coord_mpi_wait(struct mpi_coord *m, MPI_Request *req, uint64_t timeout,
 		    const char *what)
 {
 	uint64_t start = now_ns(), deadline;
@@ -315,7 +289,7 @@ static int wait_req(struct mpi_coord *m, MPI_Request *req, uint64_t timeout,
 			continue;
 		}
 		fprintf(stderr, "dbench-mpi: no word from rank 0 (host %s) "
-			"during %s: lost; stopping\n", host_of(m, 0), what);
+			"during %s: lost; stopping\n", coord_mpi_host_of(m, 0), what);
 		return broken(m);
 	}
 }
@@ -326,7 +300,7 @@ static int mpi_noted(struct coord *c)
 	MPI_Request req;
 
 	MPI_Ibarrier(m->comm, &req);
-	return wait_req(m, &req, LONG_TIMEOUT_NS, "the preparation");
+	return coord_mpi_wait(m, &req, LONG_TIMEOUT_NS, "the preparation");
 }
 
 static int mpi_start(struct coord *c, bool local_ok, bool *go)
@@ -337,7 +311,7 @@ static int mpi_start(struct coord *c, bool local_ok, bool *go)
 
 	*go = false;
 	MPI_Iallreduce(&in, &out, 1, MPI_INT, MPI_LAND, m->comm, &req);
-	if (wait_req(m, &req, LONG_TIMEOUT_NS, "the start") != 0)
+	if (coord_mpi_wait(m, &req, LONG_TIMEOUT_NS, "the start") != 0)
 		return -1;
 	*go = out != 0;
 	return 0;
@@ -366,7 +340,7 @@ static int exchange(struct coord *c, enum coord_when when, uint64_t elapsed_ns,
 
 	pack(local, &in);
 	MPI_Ireduce(&in, &sum, 1, m->tick_type, m->tick_op, 0, m->comm, &req);
-	if (wait_req(m, &req, timeout, "a tick") != 0)
+	if (coord_mpi_wait(m, &req, timeout, "a tick") != 0)
 		return -1;
 	if (m->rank == 0) {
 		unpack(m, &sum, &out->global);
@@ -377,7 +351,7 @@ static int exchange(struct coord *c, enum coord_when when, uint64_t elapsed_ns,
 		d.stop_ns = out->stop_ns;
 	}
 	MPI_Ibcast(&d, (int)sizeof(d), MPI_BYTE, 0, m->comm, &req);
-	if (wait_req(m, &req, timeout, "a tick") != 0)
+	if (coord_mpi_wait(m, &req, timeout, "a tick") != 0)
 		return -1;
 	if (m->rank != 0)
 		apply(&d, local, out);
@@ -389,6 +363,33 @@ static int exchange(struct coord *c, enum coord_when when, uint64_t elapsed_ns,
 	m->decided = when == COORD_TICK && d.stop == COORD_INTERRUPTED;
 	m->last = d;
 	return 0;
+}
+
+/*
+ * The cleanup's sample g: the busy clients of every rank (the line rank
+ * 0 prints), and on rank 0 a worker still alive until every rank has
+ * said its cleanup is over, or LONG_TIMEOUT_NS after its own was.
+ */
+static void cleanup_counts(struct coord *c, const struct coord_sample *local,
+			   struct coord_sample *g)
+{
+	struct mpi_coord *m = c->priv;
+	bool others = true;
+
+	g->busy = coord_mpi_count(c, COORD_COUNT_BUSY, local->busy,
+				  local->alive == 0, &others);
+	if (m->rank != 0 || local->alive != 0 || others)
+		return;
+	if (m->cleanup_wait == 0)
+		m->cleanup_wait = now_ns();
+	if (now_ns() - m->cleanup_wait < LONG_TIMEOUT_NS) {
+		g->alive = 1;
+		return;
+	}
+	fprintf(stderr, "dbench-mpi: ranks still cleaning up after %llu s; "
+		"not waiting longer\n",
+		(unsigned long long)(LONG_TIMEOUT_NS / NS_PER_SEC));
+	m->cleanup_wait = UINT64_MAX / 2;
 }
 
 static int mpi_step(struct coord *c, enum coord_when when, uint64_t elapsed_ns,
@@ -413,9 +414,12 @@ static int mpi_step(struct coord *c, enum coord_when when, uint64_t elapsed_ns,
 		}
 		return 0;
 	}
-	/* cleanup (each rank until its own workers are gone), or after
-	 * the coordination broke: as on one host */
+	/* cleanup (each rank until its own workers are gone, rank 0 until
+	 * every rank's are), or after the coordination broke: as on one
+	 * host */
 	out->global = *local;
+	if (!m->broken && when == COORD_CLEANUP)
+		cleanup_counts(c, local, &out->global);
 	coord_policy_step(&c->policy, when, elapsed_ns, &out->global, out);
 	out->print = out->print && c->prints && !m->broken;
 	return 0;
@@ -438,7 +442,7 @@ static struct run_result *merge_all(struct mpi_coord *m, void *mem,
 			if (part == NULL) {
 				fprintf(stderr, "dbench-mpi: the result of "
 					"rank %d (host %s) cannot be read\n",
-					r, host_of(m, r));
+					r, coord_mpi_host_of(m, r));
 				return NULL;
 			}
 			/* the series is rank 0's, from the job's samples */
@@ -455,7 +459,7 @@ static struct run_result *merge_all(struct mpi_coord *m, void *mem,
 	res->host_names = talloc_array(res, char *, (size_t)m->size);
 	for (int r = 0; res->host_names != NULL && r < m->size; r++)
 		res->host_names[r] = talloc_strdup(res->host_names,
-						   host_of(m, r));
+						   coord_mpi_host_of(m, r));
 	return res;
 }
 
@@ -480,7 +484,7 @@ static int mpi_gather(struct coord *c, void *mem, struct run_result *local,
 		goto fail;
 	MPI_Igather(&mylen, 1, MPI_UINT64_T, lens, 1, MPI_UINT64_T, 0,
 		    m->comm, &req);
-	if (wait_req(m, &req, LONG_TIMEOUT_NS, "the final gather") != 0)
+	if (coord_mpi_wait(m, &req, LONG_TIMEOUT_NS, "the final gather") != 0)
 		goto fail;
 	if (m->rank == 0) {
 		counts = talloc_array(tmp, int, (size_t)m->size);
@@ -496,7 +500,7 @@ static int mpi_gather(struct coord *c, void *mem, struct run_result *local,
 	}
 	MPI_Igatherv(buf, (int)mylen, MPI_BYTE, all, counts, displs, MPI_BYTE,
 		     0, m->comm, &req);
-	if (wait_req(m, &req, LONG_TIMEOUT_NS, "the final gather") != 0)
+	if (coord_mpi_wait(m, &req, LONG_TIMEOUT_NS, "the final gather") != 0)
 		goto fail;
 	if (m->rank == 0) {
 		if (total == UINT64_MAX)
@@ -521,6 +525,8 @@ static const struct coord_ops coord_mpi_ops = {
 	.start = mpi_start,
 	.step = mpi_step,
 	.gather = mpi_gather,
+	.count = coord_mpi_count,
+	.serial = coord_mpi_serial,
 };
 
 static int free_mpi(struct mpi_coord *m)
@@ -545,6 +551,7 @@ struct coord *coord_mpi_new(void *mem_ctx, MPI_Comm comm)
 	MPI_Comm_size(comm, &m->size);
 	c->prints = m->rank == 0;
 	c->host = (unsigned)m->rank;
+	c->nhosts = (unsigned)m->size;
 	m->hosts = talloc_zero_size(m, m->rank == 0 ?
 				    (size_t)m->size * HOST_LEN : HOST_LEN);
 	m->gtick = m->rank == 0 ? talloc_zero(m, struct tick_stats) : NULL;
@@ -576,6 +583,9 @@ void coord_mpi_setup(struct coord *c, const struct dbench_options *o,
 
 	c->opts = o;
 	c->client_id_base = (unsigned)m->rank * clients_per_rank;
+	if (coord_mpi_counts_init(m, clients_per_rank) != 0)
+		fprintf(stderr, "dbench-mpi: out of memory (the progress "
+			"lines count this rank's clients only)\n");
 	coord_policy_init(&c->policy, o);
 	m->phase = c->policy.phase;
 	/* a run after another (--repeat, --curve) starts afresh; a broken
@@ -652,7 +662,11 @@ static int workload_describe(void *mem, const struct dbench_options *o,
 	text[W_PER_PROCESS] = talloc_asprintf(mem, "%u",
 					      o->clients_per_process);
 	text[W_TIMELIMIT] = talloc_asprintf(mem, "%d", o->timelimit);
-	text[W_WARMUP] = talloc_asprintf(mem, "%d", o->warmup);
+	text[W_WARMUP] = o->warmup_auto ?
+			 talloc_asprintf(mem, "auto (%u s within %g%%, at most "
+					 "%d)", o->warmup_window,
+					 o->warmup_bound_pct, o->warmup) :
+			 talloc_asprintf(mem, "%d", o->warmup);
 	for (unsigned k = 0; k < 4; k++)
 		text[W_SYNC + k] = talloc_strdup(mem, flags[k] ? "on" : "off");
 	text[W_RATE] = talloc_asprintf(mem, "%g", o->target_rate);
@@ -726,7 +740,7 @@ int coord_mpi_check_workload(struct coord *c, const struct dbench_options *o)
 	}
 	MPI_Iallgather(mine, W_N, MPI_UINT64_T, all, W_N, MPI_UINT64_T,
 		       m->comm, &req);
-	if (wait_req(m, &req, LONG_TIMEOUT_NS, "the workload check") != 0) {
+	if (coord_mpi_wait(m, &req, LONG_TIMEOUT_NS, "the workload check") != 0) {
 		talloc_free(tmp);
 		return -1;
 	}
@@ -739,7 +753,7 @@ int coord_mpi_check_workload(struct coord *c, const struct dbench_options *o)
 	if (m->rank == r)
 		snprintf(theirs, sizeof(theirs), "%s", text[k]);
 	MPI_Ibcast(theirs, (int)sizeof(theirs), MPI_CHAR, r, m->comm, &req);
-	if (wait_req(m, &req, LONG_TIMEOUT_NS, "the workload check") != 0) {
+	if (coord_mpi_wait(m, &req, LONG_TIMEOUT_NS, "the workload check") != 0) {
 		talloc_free(tmp);
 		return -1;
 	}

@@ -2,7 +2,8 @@
  * coord_policy.c - the time rules of a run, applied by the deciding rank
  * of every coordinator (coord.h): stop at once on a signal, a failure or
  * when every client has ended; tick once a second; switch from warmup to
- * execute after --warmup seconds; stop --timelimit seconds later; end
+ * execute after --warmup seconds, or with --warmup auto at a steady state
+ * (steady.h) or --warmup-max seconds; stop --timelimit seconds later; end
  * the time at the last client's end when they all ended by themselves.
  */
 #include "config.h"
@@ -22,6 +23,30 @@ void coord_policy_init(struct coord_policy *p, const struct dbench_options *o)
 	memset(p, 0, sizeof(*p));
 	p->opts = o;
 	p->phase = o->warmup > 0 ? PHASE_WARMUP : PHASE_EXECUTE;
+	if (o->warmup_auto)
+		steady_init(&p->steady, o->warmup_window, o->warmup_bound_pct);
+}
+
+/*
+ * --warmup auto: feed the detector the lines per second since its last
+ * sample, over the time the sample really covers (a late tick's is
+ * longer, the next one's shorter); whether the run is steady now.
+ */
+static bool steady_now(struct coord_policy *p, uint64_t elapsed_ns,
+		       const struct coord_sample *g)
+{
+	double rate;
+
+	if (elapsed_ns <= p->ss_ns)
+		return false;
+	/* (the counts only grow; a sample taken while a client moves its
+	 * count between phases is no reason to wrap) */
+	rate = g->lines < p->ss_lines ? 0 :
+	       (double)(g->lines - p->ss_lines) /
+	       secs(elapsed_ns - p->ss_ns);
+	p->ss_lines = g->lines;
+	p->ss_ns = elapsed_ns;
+	return steady_add(&p->steady, rate);
 }
 
 /* A reason to stop now, whatever the time; COORD_RUN if none. */
@@ -39,7 +64,7 @@ static enum coord_stop must_stop(const struct coord_sample *g)
 /* A whole second since the release: the progress line, phase switch or
  * the time limit. */
 static void on_tick(struct coord_policy *p, uint64_t elapsed_ns,
-		    struct coord_out *out)
+		    const struct coord_sample *g, struct coord_out *out)
 {
 	const struct dbench_options *o = p->opts;
 	/* whole seconds since the release; a late tick skips the seconds
@@ -54,7 +79,11 @@ static void on_tick(struct coord_policy *p, uint64_t elapsed_ns,
 		return;
 	}
 	out->print = true;
-	if (p->phase == PHASE_WARMUP && k >= (unsigned)o->warmup) {
+	if (p->phase == PHASE_WARMUP && o->warmup_auto &&
+	    steady_now(p, elapsed_ns, g))
+		p->steady_reached = true;
+	if (p->phase == PHASE_WARMUP &&
+	    (p->steady_reached || k >= (unsigned)o->warmup)) {
 		p->exec_k = k;
 		p->phase = PHASE_EXECUTE;
 		p->phase_start_ns = elapsed_ns;
@@ -79,7 +108,7 @@ void coord_policy_step(struct coord_policy *p, enum coord_when when,
 	case COORD_TICK:
 		p->stop = out->stop = must_stop(g);
 		if (out->stop == COORD_RUN && when == COORD_TICK)
-			on_tick(p, elapsed_ns, out);
+			on_tick(p, elapsed_ns, g, out);
 		break;
 	case COORD_FINAL:
 		out->stop = p->stop;

@@ -28,6 +28,7 @@
 #include "client.h"
 #include "client_tree.h"
 #include "pool.h"
+#include "progress.h"
 #include "options.h"
 #include "timer.h"
 #include "util.h"
@@ -186,30 +187,6 @@ static int note_shared_paths(void *mem, struct run *run)
 	return 0;
 }
 
-/* Have the backend remove the shared paths the run added, deepest (the
- * last noted) first. */
-static void remove_shared_paths(const struct run *run)
-{
-	const struct dbench_options *o = run->opts;
-	const char **todo = talloc_array(NULL, const char *,
-					 run->nshared > 0 ? run->nshared : 1);
-
-	if (todo == NULL)
-		return;
-	for (unsigned d = 0; d < o->ndirectories; d++) {
-		size_t n = 0;
-
-		for (unsigned j = run->nshared; j-- > 0;)
-			if (!run->shared[j].existed[d])
-				todo[n++] = run->shared[j].text;
-		/* best effort: what cannot be removed stays */
-		if (n > 0 && run->su->backend->shared_remove != NULL)
-			(void)run->su->backend->shared_remove(
-				todo, o, o->directories[d], todo, n);
-	}
-	talloc_free(todo);
-}
-
 void pool_count(const struct run *run, struct coord_sample *s)
 {
 	const struct stats_region *r = &run->region;
@@ -249,48 +226,15 @@ void pool_describe_position(FILE *f, const struct run *run, unsigned c)
 			prog->ops[i].line, op_info[prog->ops[i].kind].name);
 }
 
-/* Remove the trees of clients whose worker died before cleaning up. */
-static void cleanup_for_dead(void *mem, struct run *run, const struct worker *w)
+uint64_t pool_stall_ns(const struct run *run)
 {
-	const struct dbench_options *o = run->opts;
-	const struct backend *be = run->su->backend;
-
-	if (o->skip_cleanup)
-		return;
-	for (unsigned i = 0; i < w->n; i++) {
-		unsigned id = stats_client_id(&run->region, w->first + i);
-		const struct program *prog =
-			run->su->programs[id % run->su->nprograms];
-		struct backend_client_config cfg = {
-			.opts = o,
-			.client = id,
-			.directory = o->directories[id % o->ndirectories],
-			.nhandles = prog->nhandles,
-		};
-		void *tmp = talloc_new(mem);
-		void *state = NULL;
-		char *err = NULL;
-		size_t n = 0;
-		char **dirs = client_trees(tmp, prog, id, &n);
-
-		if (tmp == NULL || dirs == NULL) {
-			fprintf(stderr, "dbench: client %u: out of memory for "
-				"its cleanup\n", id);
-		} else if (be->setup(tmp, &cfg, &state, &err) != 0) {
-			fprintf(stderr, "dbench: client %u: cannot clean up "
-				"after it: %s\n", id, err ? err : "setup failed");
-		} else {
-			for (size_t t = 0; t < n; t++) {
-				int ret = be->cleanup(state, dirs[t]);
-
-				if (ret != 0)
-					fprintf(stderr, "dbench: client %u: "
-						"cleanup of %s: %s\n", id,
-						dirs[t], strerror(-ret));
-			}
-		}
-		talloc_free(tmp);
-	}
+	if (!run->remote)
+		return POOL_STALL_SECONDS * NS_PER_SEC;
+	if (got_signal)
+		return POOL_SIGNAL_STALL_MS * 1000000ull;
+	if (run->preparing)
+		return POOL_SETUP_STALL_SECONDS * NS_PER_SEC;
+	return POOL_REMOTE_STALL_SECONDS * NS_PER_SEC;
 }
 
 /* A worker has exited: note it, and report it if it died abnormally. */
@@ -300,6 +244,10 @@ static void worker_exited(void *mem, struct run *run, struct worker *w,
 	w->reaped = true;
 	w->status = status;
 	run->alive--;
+	if (w->cleaning) {
+		pool_cleaner_exited(run, w, status);
+		return;
+	}
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		return;
 	run->failed = true;
@@ -320,7 +268,7 @@ dead:
 	for (unsigned i = 0; i < w->n; i++)
 		worker_set_state(&run->region.live[w->first + i],
 				 CLIENT_FAILED);
-	cleanup_for_dead(mem, run, w);
+	pool_cleanup_after(mem, run, w);
 }
 
 /*
@@ -483,180 +431,73 @@ static int start_workers(struct run *run, int gate[2])
 	return 0;
 }
 
-/* Wait until every client is prepared; false if the run must not start.
- * say: print the "prepared for launch" lines. */
-static bool wait_prepared(void *mem, struct run *run, bool say)
+/* Processes whose clients are all ready; *ready, *failed: clients. */
+static unsigned count_prepared(const struct run *run, unsigned *ready,
+			       unsigned *failed)
+{
+	unsigned procs_ready = 0;
+
+	*ready = *failed = 0;
+	for (unsigned p = 0; p < run->nprocs; p++) {
+		const struct worker *w = &run->workers[p];
+		unsigned n = 0;
+
+		for (unsigned i = 0; i < w->n; i++) {
+			uint32_t st = __atomic_load_n(
+				&run->region.live[w->first + i].state,
+				__ATOMIC_ACQUIRE);
+
+			n += st == CLIENT_READY;
+			*failed += st == CLIENT_FAILED;
+		}
+		*ready += n;
+		procs_ready += n == w->n;
+	}
+	return procs_ready;
+}
+
+/* Wait for the clients to be prepared (false: the run must not start). */
+static bool wait_prepared(void *mem, struct run *run, struct coord *c)
 {
 	uint64_t t0 = now_ns(), next = t0 + NS_PER_SEC;
-	unsigned last = UINT32_MAX;
+	unsigned last = UINT32_MAX, total = run->nprocs * c->nhosts;
+	unsigned polls = 0;
 
 	for (;;) {
-		unsigned ready = 0, failed = 0, procs_ready = 0;
-
-		for (unsigned p = 0; p < run->nprocs; p++) {
-			const struct worker *w = &run->workers[p];
-			unsigned n = 0;
-
-			for (unsigned i = 0; i < w->n; i++) {
-				uint32_t st = __atomic_load_n(
-					&run->region.live[w->first + i].state,
-					__ATOMIC_ACQUIRE);
-
-				n += st == CLIENT_READY;
-				failed += st == CLIENT_FAILED;
-			}
-			ready += n;
-			procs_ready += n == w->n;
-		}
+		unsigned ready, failed,
+			procs_ready = count_prepared(run, &ready, &failed);
+		bool done = ready == run->opts->nclients;
+		bool stop = !done && (failed > 0 || got_signal ||
+				      pool_reap(mem, run, false) < run->nprocs ||
+				      run->failed);
+		bool others = true;
 		uint64_t now = now_ns();
 
-		if (procs_ready != last && (procs_ready == run->nprocs ||
+		if (c->ops->count != NULL)
+			procs_ready = c->ops->count(c, COORD_COUNT_PREPARED,
+						    procs_ready, done || stop,
+						    &others);
+		if (procs_ready != last && (procs_ready == total ||
 					    now >= next || last == UINT32_MAX)) {
-			FILE *f = options_text_stream(run->opts);
-
-			if (say && !run->opts->machine_readable)
-				fprintf(f, "%u of %u processes prepared for "
-					"launch %3.0f sec\n", procs_ready,
-					run->nprocs, secs(now - t0));
-			fflush(f);
+			if (c->prints)
+				progress_prepared(options_text_stream(run->opts),
+						  run->opts, procs_ready, total,
+						  secs(now - t0));
 			last = procs_ready;
 			next = now + NS_PER_SEC;
 		}
-		if (ready == run->opts->nclients)
+		if (stop)
+			return false;
+		if (done && others)
 			return true;
-		if (failed > 0 || got_signal)
-			return false;
-		if (pool_reap(mem, run, false) < run->nprocs || run->failed)
-			return false;
+		/* a server that answers the check but not the clients */
+		if (run->remote && ++polls % 10 == 0)
+			pool_watch_stalled(run, now);
 		sleep_ns(POLL_NS, NULL);
 	}
 }
 
 /* ---- the pool's interface (pool.h) ----------------------------------- */
-
-/*
- * The client trees (client_trees()) of client ids client_id_base.. that
- * map to the -D entry d, under mem, *n of them; NULL out of memory.
- */
-static const char **tree_paths(void *mem, const struct run_setup *su,
-			       unsigned client_id_base, unsigned d, size_t *n)
-{
-	const struct dbench_options *o = su->opts;
-	const char **paths = talloc_array(mem, const char *, 1);
-
-	*n = 0;
-	for (unsigned slot = 0; paths != NULL && slot < o->nclients; slot++) {
-		unsigned id = client_id_base + slot;
-		size_t nt = 0;
-		char **trees;
-
-		if (id % o->ndirectories != d)
-			continue;
-		trees = client_trees(paths, su->programs[id % su->nprograms],
-				     id, &nt);
-		if (trees == NULL)
-			return NULL;
-		paths = talloc_realloc(mem, paths, const char *,
-				       *n + nt > 0 ? *n + nt : 1);
-		for (size_t t = 0; paths != NULL && t < nt; t++)
-			paths[(*n)++] = trees[t];
-	}
-	return paths;
-}
-
-/* Are a and b in the same directory? */
-static bool same_parent(const char *a, const char *b)
-{
-	const char *sa = strrchr(a, '/'), *sb = strrchr(b, '/');
-
-	if (sa == NULL || sb == NULL)
-		return sa == sb;
-	return sa - a == sb - b && strncmp(a, b, (size_t)(sa - a)) == 0;
-}
-
-/* Hand the trees paths[0..n) to ->trees_kept, those of one parent
- * directory at a time (each parent holds its own record). */
-static int note_kept_groups(void *mem, const struct run_setup *su,
-			    const char *target, const char **paths, size_t n)
-{
-	const char **group = talloc_array(mem, const char *, n > 0 ? n : 1);
-	int first = 0;
-
-	if (group == NULL)
-		return -ENOMEM;
-	for (size_t i = 0; i < n; i++) {
-		size_t g = 0;
-		bool done = false;
-		int r;
-
-		for (size_t j = 0; j < i && !done; j++)
-			done = same_parent(paths[j], paths[i]);
-		if (done)
-			continue;
-		for (size_t j = i; j < n; j++)
-			if (same_parent(paths[j], paths[i]))
-				group[g++] = paths[j];
-		r = su->backend->trees_kept(mem, su->opts, target, group, g,
-					    su->opts->skip_cleanup);
-		if (first == 0)
-			first = r;
-	}
-	talloc_free(group);
-	return first;
-}
-
-int pool_check_trees(void *mem, const struct run_setup *su,
-		     unsigned client_id_base)
-{
-	const struct dbench_options *o = su->opts;
-	void *tmp = talloc_new(mem);
-	int rc = tmp == NULL ? 1 : 0;
-
-	for (unsigned d = 0; rc == 0 && d < o->ndirectories; d++) {
-		char *err = NULL;
-		size_t n = 0;
-		const char **paths = tree_paths(tmp, su, client_id_base, d, &n);
-
-		if (paths == NULL)
-			rc = 1;
-		else if (n > 0 && su->backend->trees_check != NULL &&
-			 su->backend->trees_check(tmp, o, o->directories[d],
-						  paths, n, &err) != 0) {
-			if (err != NULL)
-				fprintf(stderr, "dbench: %s\n", err);
-			rc = err != NULL ? 2 : 1;
-		}
-	}
-	if (rc == 1)
-		fprintf(stderr, "dbench: out of memory\n");
-	talloc_free(tmp);
-	return rc;
-}
-
-void pool_note_kept(void *mem, const struct run_setup *su,
-		    unsigned client_id_base)
-{
-	const struct dbench_options *o = su->opts;
-	void *tmp = talloc_new(mem);
-
-	if (su->backend->trees_kept == NULL || tmp == NULL) {
-		talloc_free(tmp);
-		return;
-	}
-	for (unsigned d = 0; d < o->ndirectories; d++) {
-		size_t n = 0;
-		const char **paths = tree_paths(tmp, su, client_id_base, d, &n);
-		int r = paths == NULL ? -ENOMEM :
-			n == 0 ? 0 :
-			note_kept_groups(tmp, su, o->directories[d], paths, n);
-
-		if (r != 0 && o->skip_cleanup)
-			fprintf(stderr, "dbench: %s: cannot record the client "
-				"trees kept (a later run over them is refused): "
-				"%s\n", o->directories[d], strerror(-r));
-	}
-	talloc_free(tmp);
-}
 
 struct run *pool_new(void *mem, const struct run_setup *su,
 		     unsigned client_id_base)
@@ -668,6 +509,7 @@ struct run *pool_new(void *mem, const struct run_setup *su,
 		goto nomem;
 	run->su = su;
 	run->opts = o;
+	run->remote = (su->backend->flags & BACKEND_REMOTE) != 0;
 	run->gate[0] = run->gate[1] = -1;
 	run->nprocs = (o->nclients + o->clients_per_process - 1) /
 		      o->clients_per_process;
@@ -682,6 +524,13 @@ struct run *pool_new(void *mem, const struct run_setup *su,
 		return NULL;
 	}
 	run->region.client_id_base = client_id_base;
+	if (pool_scheduled(su) && stats_map_response(&run->region) != 0) {
+		fprintf(stderr, "dbench: cannot map response times for %u "
+			"clients: %s\n", o->nclients, strerror(errno));
+		stats_unmap(&run->region);
+		talloc_free(run);
+		return NULL;
+	}
 	/* the op timer, calibrated once here so that every worker shares it */
 	timer_init();
 	if (note_shared_paths(run, run) != 0) {
@@ -720,13 +569,21 @@ void pool_free(struct run *run)
 	talloc_free(run);
 }
 
-bool pool_start(void *mem, struct run *run, bool say)
+bool pool_start(void *mem, struct run *run, struct coord *c)
 {
 	/* before forking: the fork loop is the critical path of the start,
 	 * and must not wait behind the workers it has already made */
+	bool ok;
+
 	raise_parent_priority();
-	if (start_workers(run, run->gate) != 0 ||
-	    !wait_prepared(mem, run, say))
+	run->preparing = true;
+	ok = start_workers(run, run->gate) == 0 &&
+	     wait_prepared(mem, run, c);
+	run->preparing = false;
+	/* the watch starts afresh after the gate */
+	for (unsigned p = 0; p < run->nprocs; p++)
+		run->workers[p].progress_ns = 0;
+	if (!ok)
 		return false;
 	close_gate_end(run, 0);
 	return true;
@@ -744,14 +601,33 @@ void pool_open_gate(struct run *run)
 	close_gate_end(run, 1);
 }
 
+void pool_abandon(void *mem, struct run *run)
+{
+	run->abandon = true;
+	pool_kill(run, SIGKILL);
+	pool_reap(mem, run, true);
+}
+
 void pool_abort(void *mem, struct run *run)
 {
+	unsigned polls = 0;
+
 	/* release whoever is waiting into an immediate stop */
 	util_stop_raise(&run->region.hdr->stop);
 	close_gate_end(run, 1);
 	close_gate_end(run, 0);
-	pool_reap(mem, run, true);
-	remove_shared_paths(run);
+	/* a worker still connecting to a server that does not answer is
+	 * ended by the stall watch, as in the cleanup phase */
+	while (pool_reap(mem, run, false) > 0) {
+		if (signal_count > 1) {
+			pool_abandon(mem, run);
+			return;
+		}
+		if (polls++ % 10 == 0)
+			pool_watch_stalled(run, now_ns());
+		sleep_ns(POLL_NS, NULL);
+	}
+	pool_remove_shared(run);
 }
 
 uint64_t pool_last_end(const struct run *run)
@@ -764,17 +640,17 @@ uint64_t pool_last_end(const struct run *run)
 	return last;
 }
 
-void pool_remove_shared(const struct run *run)
-{
-	remove_shared_paths(run);
-}
-
 void pool_output_lost(struct run *run, int err)
 {
 	if (err == EPIPE)
 		got_signal = SIGPIPE;
 	else
 		run->failed = true;
+}
+
+void pool_fail(struct run *run)
+{
+	run->failed = true;
 }
 
 int pool_signal(void)

@@ -27,6 +27,12 @@ struct worker {
 	uint64_t progress_ns;	/* when that last changed (monotonic) */
 	bool said_stopped;	/* "is stopped" said on stderr */
 	bool stalled;		/* ended by the parent: no progress */
+	/* the heartbeat of what it completes beyond its lines (util_beat(),
+	 * written by the worker: these pages are shared) */
+	uint64_t beat;
+	/* pid is now the process removing the trees of its clients after
+	 * it died (forked by the parent, watched as the worker was) */
+	bool cleaning;
 };
 
 /* A path the loadfiles create outside the per-client trees. */
@@ -47,6 +53,10 @@ struct run {
 	struct shared_path *shared;
 	unsigned nshared;
 	bool failed;		/* a client failed or a worker died */
+	bool abandon;		/* a second signal: no more cleanup */
+	unsigned stalls;	/* processes the stall watch killed */
+	bool remote;		/* the backend is BACKEND_REMOTE */
+	bool preparing;		/* before the gate: the clients' setup */
 	int gate[2];		/* the start gate: workers block reading it */
 };
 
@@ -67,10 +77,10 @@ int pool_check_trees(void *mem, const struct run_setup *su,
  * record, per -D entry, the client trees it kept with --skip-cleanup, so
  * that pool_check_trees() lets a later run use them, and forget those
  * that are gone (->trees_kept).  A failure to record kept trees is said on
- * stderr; the run's result does not change.
+ * stderr; the run's result does not change.  A remote backend's is
+ * bounded as pool_remove_shared()'s.
  */
-void pool_note_kept(void *mem, const struct run_setup *su,
-		    unsigned client_id_base);
+void pool_note_kept(const struct run *run, unsigned client_id_base);
 
 /*
  * A pool for su's clients under mem, with its statistics region mapped
@@ -84,11 +94,13 @@ void pool_free(struct run *run);
 
 /*
  * Fork the workers; they prepare their clients and wait at the gate.
- * Then wait until all are prepared (saying so once a second when say).
- * Returns true when every client is ready, false when one failed, a
- * worker died, a signal came or a fork failed.
+ * Then wait until all are prepared (saying so once a second when c
+ * prints, counting every host's processes through c->ops->count; the
+ * printing host then also waits, boundedly, until every host is done
+ * preparing).  Returns true when every client here is ready, false when
+ * one failed, a worker died, a signal came or a fork failed.
  */
-bool pool_start(void *mem, struct run *run, bool say);
+bool pool_start(void *mem, struct run *run, struct coord *c);
 
 /* Note the release time in the region (before pool_open_gate()). */
 void pool_set_release(struct run *run, uint64_t release_ns);
@@ -103,6 +115,10 @@ void pool_abort(void *mem, struct run *run);
 /* Reap the workers that have exited (all of them when block); returns
  * how many are still alive. */
 unsigned pool_reap(void *mem, struct run *run, bool block);
+
+/* A second signal: kill every worker (and cleanup process) and reap
+ * them; nothing more is cleaned up. */
+void pool_abandon(void *mem, struct run *run);
 
 /* Send sig to every worker not reaped. */
 void pool_kill(struct run *run, int sig);
@@ -121,6 +137,35 @@ uint64_t pool_last_end(const struct run *run);
  * call that never returns is not).
  */
 #define POOL_STALL_SECONDS 10
+
+/*
+ * The same bound for the clients of a BACKEND_REMOTE backend, whose
+ * progress is only what they complete (lines, util_beat()): a server
+ * that stops answering holds the run no longer than this after the stop
+ * (then the trees of the clients killed are removed by a process of
+ * their own, under the same bound, or reported as left behind).  After
+ * SIGINT, SIGTERM or SIGHUP the bound is POOL_SIGNAL_STALL_MS.
+ */
+#define POOL_REMOTE_STALL_SECONDS 3
+#define POOL_SIGNAL_STALL_MS 500
+/* ... and while they prepare (connect, log on), before the run (above
+ * tbench's own 10 s, so that its clients say what they waited for) */
+#define POOL_SETUP_STALL_SECONDS 12
+
+/* The stall bound in force now (ns): see the two above. */
+uint64_t pool_stall_ns(const struct run *run);
+
+/* Say on stderr the trees of worker w's clients, left behind. */
+void pool_say_left(const struct run *run, const struct worker *w);
+
+/*
+ * Worker w died without cleaning up: remove its clients' trees from a
+ * process of its own that takes w's place (see pool_trees.c); and what
+ * to say when that process has ended with status.
+ */
+void pool_cleanup_after(void *mem, struct run *run, struct worker *w);
+void pool_cleaner_exited(const struct run *run, const struct worker *w,
+			 int status);
 
 /*
  * The cleanup phase's watch, once a second: a worker found stopped
@@ -146,6 +191,21 @@ int pool_signal(void);
  * (err EPIPE: the run counts as interrupted by it) or as a failure.
  */
 void pool_output_lost(struct run *run, int err);
+
+/* Stop the run as a failure (exit status 1); the clients still clean up. */
+void pool_fail(struct run *run);
 unsigned pool_signal_count(void);
+
+/* Whether the ops have due times (-R, or a timed loadfile): then their
+ * response times are kept as well (struct client_response). */
+static inline bool pool_scheduled(const struct run_setup *su)
+{
+	if (su->opts->target_rate > 0)
+		return true;
+	for (unsigned i = 0; i < su->nprograms; i++)
+		if (su->programs[i]->times != NULL)
+			return true;
+	return false;
+}
 
 #endif

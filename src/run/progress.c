@@ -44,3 +44,12 @@ void progress_cleanup(FILE *f, const struct dbench_options *o,
 		fprintf(f, "%4u  cleanup %3.0f sec\n", clients, secs);
 	fflush(f);
 }
+
+void progress_prepared(FILE *f, const struct dbench_options *o,
+		       unsigned ready, unsigned total, double secs)
+{
+	if (!o->machine_readable)
+		fprintf(f, "%u of %u processes prepared for launch %3.0f "
+			"sec\n", ready, total, secs);
+	fflush(f);
+}

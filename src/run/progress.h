@@ -23,4 +23,11 @@ void progress_cleanup(FILE *f, const struct dbench_options *o,
 		      unsigned clients, double lines, double mbps,
 		      double secs);
 
+/*
+ * The line of the preparation, flushed: processes prepared of total,
+ * seconds (nothing but the flush in the machine-readable forms).
+ */
+void progress_prepared(FILE *f, const struct dbench_options *o,
+		       unsigned ready, unsigned total, double secs);
+
 #endif

@@ -33,10 +33,9 @@ int run_exit_status(const struct run_result *r, const struct dbench_options *o)
  * trees kept with --skip-cleanup are recorded, those removed forgotten,
  * so that a later run may use only what a dbench run made.
  */
-static void note_kept_trees(void *mem, const struct run_setup *su,
-			    const struct coord *c)
+static void note_kept_trees(const struct run *pool, const struct coord *c)
 {
-	pool_note_kept(mem, su, c->client_id_base);
+	pool_note_kept(pool, c->client_id_base);
 }
 
 int run_benchmark_with(void *mem_ctx, const struct run_setup *su,
@@ -62,7 +61,14 @@ int run_benchmark_with(void *mem_ctx, const struct run_setup *su,
 					 su->opts->ndirectories);
 	rc = 1;
 	res = runloop_run(mem, pool, c, host, &rc);
-	note_kept_trees(mem, su, c);
+	if (res != NULL)
+		res->warmup_steady = c->policy.steady_reached;
+	/* hosts sharing a directory take turns at its record */
+	if (c->ops->serial != NULL)
+		c->ops->serial(c, true);
+	note_kept_trees(pool, c);
+	if (c->ops->serial != NULL)
+		c->ops->serial(c, false);
 	if (res != NULL && c->prints && su->report != NULL)
 		reported = su->report(mem, su->opts, res);
 	if (reported < 0)

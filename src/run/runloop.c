@@ -19,6 +19,7 @@
 
 #include "atomic.h"
 #include "coord.h"
+#include "memcheck.h"
 #include "pool.h"
 #include "progress.h"
 #include "runloop.h"
@@ -50,6 +51,7 @@ struct loop {
 	uint64_t phase_start;		/* since the release */
 	double last_lines, last_mbps;	/* of the last progress line */
 	bool output_lost;		/* stdout failed: said once */
+	bool memory_low;		/* memory ran low: said once */
 	unsigned polls;			/* of the run phases */
 	unsigned busy_seen;		/* clients busy at the last reap */
 };
@@ -100,6 +102,26 @@ static void check_output(struct loop *l)
 	fprintf(stderr, "dbench: writing the progress lines: %s; stopping "
 		"the run\n", strerror(err));
 	pool_output_lost(l->pool, err);
+}
+
+/*
+ * Once a second, with a target in memory: when available memory runs
+ * low, say so once and fail the run before the OOM killer ends a
+ * process; the cleanup then removes the trees and gives the memory back.
+ */
+static void check_memory(struct loop *l)
+{
+	uint64_t total, avail;
+
+	if (!l->pool->su->memory_target || l->memory_low ||
+	    !memcheck_low(&total, &avail))
+		return;
+	l->memory_low = true;
+	fprintf(stderr, "dbench: memory is running low (%.1f MiB available "
+		"of %.1f MiB) and a -D is in memory (tmpfs or ramfs): "
+		"stopping the run\n", (double)avail / (1 << 20),
+		(double)total / (1 << 20));
+	pool_fail(l->pool);
 }
 
 /* The progress line of out (on the printing rank). */
@@ -208,6 +230,7 @@ static void run_phases(struct loop *l)
 		series_row(l, &out, now);
 		if (out.print)
 			print_line(l, &out);
+		check_memory(l);
 		set_phase(l, out.phase, now - l->release);
 		next_tick = l->release +
 			    ((now - l->release) / NS_PER_SEC + 1) * NS_PER_SEC;
@@ -247,6 +270,7 @@ static void finish_phases(struct loop *l)
 static void cleanup_phase(struct loop *l)
 {
 	uint64_t next_tick = now_ns();
+	unsigned polls = 0;
 
 	STORE(l->hdr->phase, PHASE_CLEANUP);
 	for (;;) {
@@ -258,10 +282,13 @@ static void cleanup_phase(struct loop *l)
 		s.alive = pool_reap(l->mem, l->pool, false);
 		now = now_ns();
 		if (pool_signal_count() > 1) {
-			pool_kill(l->pool, SIGKILL);
-			pool_reap(l->mem, l->pool, true);
+			pool_abandon(l->mem, l->pool);
 			break;
 		}
+		/* a remote backend's bound is short: watched at every
+		 * tenth poll, a local one's at every tick below */
+		if (l->pool->remote && ++polls % 10 == 0)
+			pool_watch_stalled(l->pool, now);
 		if (s.alive == 0 || now >= next_tick) {
 			step(l, COORD_CLEANUP, now, &s, &out);
 			/* never before this host's workers are gone */
@@ -277,7 +304,8 @@ static void cleanup_phase(struct loop *l)
 				next_tick += NS_PER_SEC;
 				/* a stopped or stuck worker must not hold
 				 * the run forever */
-				pool_watch_stalled(l->pool, now);
+				if (!l->pool->remote)
+					pool_watch_stalled(l->pool, now);
 			}
 		}
 		sleep_ns(POLL_NS, NULL);
@@ -362,7 +390,7 @@ struct run_result *runloop_run(void *mem, struct run *pool, struct coord *c,
 		fprintf(stderr, "dbench: out of memory\n");
 		return NULL;
 	}
-	ok = pool_start(mem, pool, c->prints);
+	ok = pool_start(mem, pool, c);
 	if (c->ops->start(c, ok, &go) != 0 || !go) {
 		pool_abort(mem, pool);
 		*status = pool_signal() ? 128 + pool_signal() : 1;

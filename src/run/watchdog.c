@@ -1,7 +1,7 @@
 /*
  * watchdog.c - the cleanup phase's watch over the workers: one that is
- * stopped is named, one that makes no progress for POOL_STALL_SECONDS is
- * ended (pool_watch_stalled() in pool.h).
+ * stopped is named, one that makes no progress for the stall bound
+ * (pool_stall_ns()) is ended (pool_watch_stalled() in pool.h).
  */
 #include "config.h"
 
@@ -53,10 +53,11 @@ static int proc_activity(pid_t pid, char *state, uint64_t *activity)
 	return 0;
 }
 
-/* A worker's own progress marks: its clients' lines and states. */
+/* A worker's own progress marks: its clients' lines and states, and its
+ * heartbeat. */
 static uint64_t slots_signature(const struct run *run, const struct worker *w)
 {
-	uint64_t sig = 0;
+	uint64_t sig = LOAD(w->beat);
 
 	for (unsigned i = 0; i < w->n; i++) {
 		const struct client_live *s = &run->region.live[w->first + i];
@@ -67,25 +68,40 @@ static uint64_t slots_signature(const struct run *run, const struct worker *w)
 	return sig;
 }
 
-/* End a worker that made no progress for POOL_STALL_SECONDS. */
-static void kill_stalled(struct run *run, struct worker *w, char state)
+/* End a worker that made no progress for the bound (bound_ns). */
+static void kill_stalled(struct run *run, struct worker *w, char state,
+			 uint64_t bound_ns)
 {
-	fprintf(stderr, "dbench: client %u (process %d) made no progress for "
-		"%d s in the cleanup (%s)",
-		stats_client_id(&run->region, w->first), (int)w->pid,
-		POOL_STALL_SECONDS, state == 'T' ? "stopped" :
-		state == 't' ? "stopped by a tracer" :
-		state == 'D' ? "in an uninterruptible system call" :
-		"waiting in a system call");
-	pool_describe_position(stderr, run, w->first);
-	fprintf(stderr, "; killed it\n");
+	const char *why = state == 'T' ? "stopped" :
+			  state == 't' ? "stopped by a tracer" :
+			  state == 'D' ? "in an uninterruptible system call" :
+			  run->remote ? "waiting for the server" :
+					"waiting in a system call";
+
+	if (w->cleaning)
+		fprintf(stderr, "dbench: client %u (process %d): removing "
+			"its tree made no progress for %g s (%s); killed it\n",
+			stats_client_id(&run->region, w->first), (int)w->pid,
+			(double)bound_ns / 1e9, why);
+	else {
+		fprintf(stderr, "dbench: client %u (process %d) made no "
+			"progress for %g s %s (%s)",
+			stats_client_id(&run->region, w->first), (int)w->pid,
+			(double)bound_ns / 1e9, run->preparing ?
+			"while preparing" : "in the cleanup", why);
+		if (!run->preparing)
+			pool_describe_position(stderr, run, w->first);
+		fprintf(stderr, "; killed it\n");
+	}
 	w->stalled = true;
 	run->failed = true;
+	run->stalls++;
 	kill(w->pid, SIGKILL);
 }
 
 unsigned pool_watch_stalled(struct run *run, uint64_t now)
 {
+	uint64_t bound = pool_stall_ns(run);
 	unsigned killed = 0;
 
 	for (unsigned p = 0; p < run->nprocs; p++) {
@@ -96,14 +112,18 @@ unsigned pool_watch_stalled(struct run *run, uint64_t now)
 		if (w->reaped || w->pid <= 0 || w->stalled ||
 		    proc_activity(w->pid, &state, &act) != 0)
 			continue;
+		/* a library that polls a silent server keeps the CPU time
+		 * moving: a remote backend's progress is what it completes */
+		if (run->remote)
+			act = 0;
 		/* job control stops only: a tracing stop ('t') is usually a
 		 * moment (LeakSanitizer's check at a worker's exit is one) */
 		if (state == 'T' && !w->said_stopped) {
 			fprintf(stderr, "dbench: client %u (process %d) is "
 				"stopped; it is ended if it does not go on "
-				"within %d s\n",
+				"within %g s\n",
 				stats_client_id(&run->region, w->first),
-				(int)w->pid, POOL_STALL_SECONDS);
+				(int)w->pid, (double)bound / 1e9);
 			w->said_stopped = true;
 		}
 		sig = slots_signature(run, w) * 31 + act;
@@ -112,8 +132,8 @@ unsigned pool_watch_stalled(struct run *run, uint64_t now)
 			w->progress_ns = now;
 			continue;
 		}
-		if (now - w->progress_ns >= POOL_STALL_SECONDS * NS_PER_SEC) {
-			kill_stalled(run, w, state);
+		if (now - w->progress_ns >= bound) {
+			kill_stalled(run, w, state, bound);
 			killed++;
 		}
 	}

@@ -210,6 +210,8 @@ int worker_main(struct run *run, const struct worker *w, int gate_fd,
 	if (getppid() != parent)
 		_exit(1);
 	worker_signals();
+	/* the stall watch's heartbeat: these pages are shared */
+	util_beat_at((uint64_t *)&w->beat);
 
 	if (cl == NULL || done == NULL || wake == NULL) {
 		fprintf(stderr, "dbench: client %u: out of memory\n",

@@ -27,17 +27,10 @@
 #include <talloc.h>
 
 #include "dirlock.h"
+#include "safety/dirlock_private.h"
 
 /* attempts when the lock file is replaced between our open and our lock */
 #define DL_ATTEMPTS 8
-
-struct dirlock_entry {
-	const char *dir; /* as given, for messages */
-	int dfd;	 /* the directory */
-	int fd;		 /* the locked file, -1 when not held */
-	bool created;	 /* this process created the file */
-	struct stat st;	 /* the locked file's identity */
-};
 
 struct dirlock {
 	pid_t owner; /* the process that took the locks */
@@ -247,6 +240,10 @@ struct dirlock *dirlock_acquire(void *mem_ctx, const char *const *dirs,
 		if (rc < 0)
 			goto fail;
 		if (rc == 0 && dl_lock_one(mem_ctx, &l->e[l->n - 1], msg) != 0)
+			goto fail;
+		/* after the lock: of two nested runs starting at once, the
+		 * later to look sees the other */
+		if (rc == 0 && dirlock_nest_check(mem_ctx, l->e, l->n, msg) != 0)
 			goto fail;
 	}
 	return l;

@@ -58,6 +58,7 @@ static int nb_level_list(struct nbvfs *nb, const char *path,
 	while ((r = vfs->ops->readdir(vfs, &d, &name)) > 0) {
 		if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
 			continue;
+		util_beat();	/* a name read: progress for the stall watch */
 		l->names = talloc_realloc(l->mem, l->names, char *, l->n + 1);
 		if (l->names == NULL ||
 		    (l->names[l->n++] = talloc_strdup(l->mem, name)) == NULL) {
@@ -143,6 +144,7 @@ static int nb_walk_remove(struct nbvfs *nb, const char *path)
 		}
 		r = r == -ENOENT || r == -ENOTDIR ? 0 : r;
 		p[l->len] = '\0';
+		util_beat();	/* an entry done: progress for the stall watch */
 	}
 	while (depth > 0)
 		talloc_free(lv[--depth].mem);

@@ -193,6 +193,9 @@ static char *cpu_model(void *mem)
 	fclose(f);
 	for (unsigned i = 0; i < 4 && best == NULL; i++)
 		best = found[i];
+	for (unsigned i = 0; i < 4; i++)
+		if (found[i] != best)
+			talloc_free(found[i]);
 	return best;
 }
 

@@ -274,6 +274,13 @@ struct run_result *result_build(void *mem_ctx, const struct stats_region *r,
 	res->bytes = t->bytes;
 	res->read_bytes = t->read_bytes;
 	memcpy(res->ops, t->ops, sizeof(res->ops));
+	if (r->resp != NULL) {
+		res->response = talloc_zero_array(res, struct op_stats,
+						  OP_NUM_MEASURED);
+		if (res->response == NULL)
+			goto fail;
+		stats_response_sum(r, first, n, p->phase, res->response);
+	}
 	for (unsigned k = 0; k < OP_NUM_MEASURED; k++)
 		if (build_mismatch(res, r, p, &t->mm[k], &res->mm[k]) != 0)
 			goto fail;

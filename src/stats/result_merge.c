@@ -166,6 +166,29 @@ static void merge_header(struct run_result *d, const struct run_result *s)
 	d->cpu.involuntary_switches += s->cpu.involuntary_switches;
 }
 
+/* The response times (with a schedule) add up like the ops'. */
+static int merge_response(struct run_result *dst, const struct run_result *src)
+{
+	if (src->response == NULL)
+		return 0;
+	if (dst->response == NULL &&
+	    (dst->response = talloc_zero_array(dst, struct op_stats,
+					       OP_NUM_MEASURED)) == NULL)
+		return -1;
+	for (unsigned k = 0; k < OP_NUM_MEASURED; k++) {
+		struct op_stats *d = &dst->response[k];
+		const struct op_stats *s = &src->response[k];
+
+		d->count += s->count;
+		d->sum_ns += s->sum_ns;
+		if (s->max_ns > d->max_ns)
+			d->max_ns = s->max_ns;
+		if (s->count != 0)
+			hist_merge(&d->hist, &s->hist);
+	}
+	return 0;
+}
+
 int result_merge(struct run_result *dst, const struct run_result *src)
 {
 	struct result_client *cl;
@@ -185,6 +208,8 @@ int result_merge(struct run_result *dst, const struct run_result *src)
 		if (merge_mismatch(dst, &dst->mm[k], &src->mm[k]) != 0)
 			return -1;
 	}
+	if (merge_response(dst, src) != 0)
+		return -1;
 	cl = talloc_realloc(dst, dst->clients, struct result_client,
 			    n + src->nclient_results + 1);
 	if (cl == NULL)

@@ -238,6 +238,13 @@ uint8_t *result_serialise(void *mem_ctx, const struct run_result *r,
 		put_client(&w, &r->clients[i]);
 	put_series(&w, r->series);
 	put_host_facts(&w, r);
+	put_u32(&w, r->response != NULL);
+	for (unsigned k = 0; r->response != NULL && k < OP_NUM_MEASURED; k++) {
+		put_u64(&w, r->response[k].count);
+		put_u64(&w, r->response[k].sum_ns);
+		put_u64(&w, r->response[k].max_ns);
+		put_dense(&w, &r->response[k].hist);
+	}
 	if (w.oom) {
 		talloc_free(w.p);
 		return NULL;
@@ -540,6 +547,25 @@ static void get_header(struct rbuf *r, struct run_result *res)
 	res->cpu.involuntary_switches = get_u64(r);
 }
 
+/* The response times, when the result has them (a schedule). */
+static void get_response(struct rbuf *r, struct run_result *res)
+{
+	if (get_u32(r) == 0 || r->bad)
+		return;
+	res->response = talloc_zero_array(res, struct op_stats,
+					  OP_NUM_MEASURED);
+	if (res->response == NULL) {
+		r->bad = true;
+		return;
+	}
+	for (unsigned k = 0; k < OP_NUM_MEASURED && !r->bad; k++) {
+		res->response[k].count = get_u64(r);
+		res->response[k].sum_ns = get_u64(r);
+		res->response[k].max_ns = get_u64(r);
+		get_dense(r, &res->response[k].hist);
+	}
+}
+
 struct run_result *result_parse(void *mem_ctx, const uint8_t *buf, size_t len)
 {
 	struct run_result *res = result_new(mem_ctx);
@@ -566,6 +592,7 @@ struct run_result *result_parse(void *mem_ctx, const uint8_t *buf, size_t len)
 	}
 	get_series(&r, res);
 	get_host_facts(&r, res);
+	get_response(&r, res);
 	if (r.bad || r.off != len) {
 		talloc_free(res);
 		return NULL;

@@ -44,6 +44,8 @@ void stats_unmap(struct stats_region *r)
 {
 	if (r->map != NULL)
 		munmap(r->map, r->map_len);
+	if (r->resp != NULL)
+		munmap(r->resp, r->resp_len);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -89,6 +91,8 @@ void stats_slot_reset(const struct stats_region *r, unsigned slot,
 	}
 	/* the carries of the kinds just cleared, i.e. all of them */
 	s->ncarry = 0;
+	if (r->resp != NULL)
+		stats_response_reset(r, slot);
 	__atomic_store_n(&l->phase, phase, __ATOMIC_RELEASE);
 }
 

@@ -308,3 +308,22 @@ char *util_exe_dir(void *mem)
 		len *= 2;
 	}
 }
+
+/* See util_beat_at(): the counter of this process, or NULL. */
+static uint64_t *beat_counter;
+
+void util_beat_at(uint64_t *counter)
+{
+	beat_counter = counter;
+}
+
+void util_beat(void)
+{
+	/* one writer (this process): a plain increment, stored whole for
+	 * the parent's reads */
+	if (beat_counter != NULL)
+		__atomic_store_n(beat_counter,
+				 __atomic_load_n(beat_counter,
+						 __ATOMIC_RELAXED) + 1,
+				 __ATOMIC_RELAXED);
+}

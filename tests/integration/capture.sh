@@ -171,13 +171,14 @@ expected_counts() {
 		END { for (k in n) print k, n[k] }' | sort
 }
 
-# replay_check LOADFILE ERRFILE TREEDIR WHAT: replay LOADFILE once; the
-# op table must match the converter's counts, nothing may mismatch, and
-# the client's tree must equal TREEDIR (names, types, file sizes).
+# replay_check LOADFILE ERRFILE TREEDIR WHAT: replay LOADFILE once under
+# --strict; the op table must match the converter's counts, nothing may
+# mismatch, and the client's tree must equal TREEDIR (names, types, file
+# sizes).
 replay_check() {
 	local lf=$1 errf=$2 tree=$3 what=$4 kept ops extra
 	rm -rf "$W/replay" && mkdir "$W/replay"
-	run_db --run-once --skip-cleanup -c "$lf" -D "$W/replay" 1
+	run_db --run-once --strict --skip-cleanup -c "$lf" -D "$W/replay" 1
 	assert_clean_run "$what replay"
 	expected_counts "$errf" >"$W/expected.counts"
 	assert_counts "$W/expected.counts" "$what: replayed ops vs kept calls"
@@ -415,6 +416,143 @@ bad_port() {
 	done
 }
 
+# strict_replay LOADFILE WHAT: one --strict pass of LOADFILE, clean.
+strict_replay() {
+	rm -rf "$W/replay" && mkdir "$W/replay"
+	run_db --run-once --strict --skip-cleanup -c "$1" -D "$W/replay" 1
+	assert_clean_run "$2 replay"
+}
+
+# A sparse file of 1 PiB read at two places far into it, once after an
+# lseek to 10^15: --prepare writes the bytes read and one at the end (for
+# the size), not a PiB of WriteX lines.
+sparse_read() {
+	need python3
+	local size=1125899906842624
+	mkdir r
+	cat >s.tr <<EOF
+100 1.000000 openat(AT_FDCWD</R>, "big", O_RDONLY) = 3</R/big>
+100 1.000100 fstat(3</R/big>, {st_mode=S_IFREG|0644, st_size=$size, ...}) = 0
+100 1.000200 pread64(3</R/big>, "\\0\\0"..., 4096, $((size - 8192))) = 4096
+100 1.000300 lseek(3</R/big>, 1000000000000000, SEEK_SET) = 1000000000000000
+100 1.000400 read(3</R/big>, "\\0\\0"..., 65536) = 65536
+100 1.000500 close(3</R/big>) = 0
+100 1.000600 exit_group(0) = ?
+100 1.000700 +++ exited with 0 +++
+EOF
+	sed -i "s#/R#$W/r#g" s.tr
+	timeout 60 "$CAPTURE" --root "$W/r" -o s.txt s.tr 2>s.err || { cat s.err; fail "refused (or over 60 s)"; }
+	[ "$(stat -c %s s.txt)" -lt 4096 ] || fail "the loadfile has $(stat -c %s s.txt) bytes"
+	assert_grep "^WriteX 1 $((size - 8192)) 4096 4096 NT_STATUS_OK\$" s.txt "the range read at the end"
+	assert_grep '^WriteX 1 1000000000000000 65536 65536 NT_STATUS_OK$' s.txt "the range read after the lseek"
+	assert_grep "^WriteX 1 $((size - 1)) 1 1 NT_STATUS_OK\$" s.txt "the size"
+	[ "$(grep -c '^WriteX' s.txt)" -eq 3 ] || fail "expected 3 WriteX lines, found $(grep -c '^WriteX' s.txt)"
+	strict_replay "$W/s.txt" "sparse"
+	assert_eq "$size" "$(stat -c %s "$W/replay/clients/client0/big")" "the replayed file's size"
+	# 300 MiB read of a file that was there: --prepare writes 256 MiB
+	# of it and says so (the loadfile only: no replay of it here)
+	cat >c.tr <<EOF
+100 1.000000 openat(AT_FDCWD</R>, "huge", O_RDONLY) = 3</R/huge>
+100 1.000100 read(3</R/huge>, "\\0"..., 314572800) = 314572800
+100 1.000200 close(3</R/huge>) = 0
+100 1.000300 exit_group(0) = ?
+100 1.000400 +++ exited with 0 +++
+EOF
+	sed -i "s#/R#$W/r#g" c.tr
+	timeout 60 "$CAPTURE" --root "$W/r" -o c.txt c.tr 2>c.err || { cat c.err; fail "refused (or over 60 s)"; }
+	assert_grep 'huge: --prepare writes at most 256 MiB of a file' c.err "the cap is said"
+	[ "$(grep -c '^WriteX 1 [0-9]* 1048576 1048576 NT_STATUS_OK$' c.txt)" -eq 256 ] ||
+		fail "expected 256 WriteX lines of 1 MiB in the prepare"
+	assert_grep '^WriteX 1 314572799 1 1 NT_STATUS_OK$' c.txt "the size of the capped file"
+}
+
+# A generated trace of about 6 MB (open, write, read, close of 200 files,
+# over and over): the converter's peak memory grows by far less than the
+# trace's size over that of a trace of a few lines (it was 11 times it).
+stream_memory() {
+	need python3
+	mkdir r
+	python3 - "$W/r" >big.tr <<'EOF'
+import sys
+r = sys.argv[1]
+t = 1.0
+print('100 1.000000 execve("/bin/app", ["app"], 0x7ffd /* 1 var */) = 0')
+for i in range(12000):
+    f = "%s/f%03d" % (r, i % 200)
+    t += 0.0001
+    print('100 %.6f openat(AT_FDCWD<%s>, "f%03d", O_RDWR|O_CREAT, 0644) = 3<%s>' % (t, r, i % 200, f))
+    print('100 %.6f write(3<%s>, "abcdefgh"..., 4096) = 4096' % (t, f))
+    print('100 %.6f pread64(3<%s>, "abcdefgh"..., 4096, 0) = 4096' % (t, f))
+    print('100 %.6f close(3<%s>) = 0' % (t, f))
+print('100 %.6f exit_group(0) = ?' % t)
+print('100 %.6f +++ exited with 0 +++' % t)
+EOF
+	head -n 5 big.tr >small.tr
+	tail -n 2 big.tr >>small.tr
+	python3 - "$CAPTURE" "$W/r" big.tr small.tr >rss.out 2>rss.err <<'EOF' || { cat rss.err; fail "the capture failed"; }
+import os, resource, subprocess, sys
+cap, root, big, small = sys.argv[1:]
+def peak(trace):
+    # one child at a time: RUSAGE_CHILDREN's maximum is then its own
+    pid = os.fork()
+    if pid == 0:
+        r = subprocess.run([cap, "--root", root, "-o", trace + ".txt", trace],
+                           stderr=subprocess.DEVNULL)
+        os._exit(r.returncode)
+    _, status = os.waitpid(pid, 0)
+    assert status == 0, status
+    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
+print(peak(small), peak(big), os.path.getsize(big))
+EOF
+	read -r small big size <rss.out
+	note "peak RSS: $small bytes (a few lines), $big bytes (a trace of $size bytes)"
+	[ $((big - small)) -lt $((size / 2)) ] ||
+		fail "the converter's memory grew by $((big - small)) bytes for a trace of $size bytes"
+	strict_replay "$W/big.tr.txt" "generated trace"
+}
+
+# A symbolic link beneath --root to a directory outside it, listed with
+# lstat (ls -l, find) and then gone through: the replay has no links, so
+# the link becomes a directory that --prepare makes, with what the trace
+# read through it.
+symlink_outside() {
+	need_strace
+	mkdir -p root outside/sub
+	echo hi >outside/f
+	echo deep >outside/sub/g
+	ln -s ../outside root/link
+	strace -f -ttt -y -o trace sh -c 'ls -l root; find root; cat root/link/f;
+		cat root/link/sub/g; echo x >root/link/new' >cmd.out 2>&1 ||
+		{ cat cmd.out; fail "the traced command failed"; }
+	"$CAPTURE" --root "$W/root" -o my.txt trace 2>capture.err ||
+		{ cat capture.err; fail "dbench-capture failed"; }
+	assert_grep '^Mkdir "\\clients\\client1\\link" NT_STATUS_OK$' my.txt "the link's directory is prepared"
+	strict_replay "$W/my.txt" "symlink"
+	[ -d replay/clients/client0/link ] && [ -f replay/clients/client0/link/new ] ||
+		fail "the link's directory in the replay: $(ls -R replay/clients/client0)"
+}
+
+# unlink("ROOT") = -1 EISDIR: in the replay --root is the client's own
+# directory, which no Unlink may name (dbench refuses such a loadfile).
+unlink_root() {
+	need python3
+	mkdir r
+	cat >u.tr <<'EOF'
+100 1.000000 unlink("/R") = -1 EISDIR (Is a directory)
+100 1.000100 openat(AT_FDCWD</R>, "a", O_WRONLY|O_CREAT, 0644) = 3</R/a>
+100 1.000200 close(3</R/a>) = 0
+100 1.000300 unlink("/R/a") = 0
+100 1.000400 exit_group(0) = ?
+100 1.000500 +++ exited with 0 +++
+EOF
+	sed -i "s#/R#$W/r#g" u.tr
+	"$CAPTURE" --root "$W/r" -o u.txt u.tr 2>u.err || { cat u.err; fail "refused"; }
+	assert_no_grep '^Unlink "\\clients\\client1" ' u.txt "an Unlink of the client's directory"
+	assert_grep 'dropped 1: unlink of --root itself' u.err "the drop is reported"
+	assert_grep '^Unlink "\\clients\\client1\\a" NT_STATUS_OK$' u.txt "the other unlink"
+	strict_replay "$W/u.txt" "unlink of --root"
+}
+
 check "tar -xf of a generated archive replays to the same tree" tar_extract
 check "cp -r of a generated tree replays to the same tree" cp_recursive
 check "make of a generated C project replays to the same tree" make_project
@@ -426,6 +564,10 @@ check "--timed keeps each call's time" format_timed
 check "--per-process writes one loadfile per process" format_per_process
 check "--summary of a loadfile and of a trace" format_summary
 check "smbclient traffic (SMB3) replays to the same tree" smb_client
+check "a read far into a sparse 1 PiB file: prepared as the bytes read and the size, replays" sparse_read
+check "a trace of several MB: converted in streaming (peak memory well under the trace's size)" stream_memory
+check "calls through a symlink to a directory outside --root: the link is a directory in the replay" symlink_outside
+check "unlink of --root itself (EISDIR): dropped, not an Unlink of the client's directory" unlink_root
 check "--port 0, 65536, -1: usage error, one line" bad_port
 check "a trace cut in the middle of a line is refused" bad_truncated_line
 check "a trace ending inside a call is refused" bad_unfinished

@@ -131,7 +131,7 @@ def smb_convert(msgs, share=None):
     out = model.Output()
     cv = smb2_convert.Smb2Converter(opts, out)
     cv.convert(msgs)
-    return [text for _pid, _ts, text in out.lines], out, cv
+    return [text for _pid, _ts, text in out.lines()], out, cv
 
 
 FID = "11111111-0000-0000-0000-000000000001"

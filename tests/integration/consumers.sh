@@ -293,6 +293,11 @@ mmtests_bench_cmd() {
 	grep -q '^loadfile' records || fail "no ExtractDbench4 completion record"
 	grep -q '^ops	count-NTCreateX-' records || fail "no ExtractDbench4opslatency record"
 }
+# A schedule (-R) adds the response-time table after the Throughput
+# line: its rows must not read as more op rows (ExtractDbench4opslatency
+# reads on to the end), nor its lines as the Throughput line.
+check "4.00 with -R: mmtests ExtractDbench4opslatency reads every known op row once" mmtests_ops -R 1000
+check "4.00 with -R: PTS pts/dbench template reads Throughput, clients, procs" pts_throughput -R 1000
 check "5.0: mmtests' dbench-bench command line unchanged: 5.0 output, every parser reads it" mmtests_bench_cmd
 check "5.0: mmtests' calibration pipeline (@E@ field 4) gives a whole number" mmtests_factor
 finish

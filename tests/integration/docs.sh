@@ -81,6 +81,8 @@ known_options() {
 		# not built (no python3): its options from its own source
 		cat "$SRCDIR"/src/capture/dbench_capture/*.py
 	fi
+	# dbench-history: every subcommand's options, from its source
+	cat "$SRCDIR"/src/history/dbench_history/cli.py
 	cat "$SRCDIR/scripts/check-loadfile.py"
 	bash "$SRCDIR/bench/run" --help 2>&1
 	[ -x "$SRCDIR/configure" ] && "$SRCDIR/configure" --help 2>&1

@@ -108,6 +108,13 @@ three_ranks_shared() {
 	(cd t/clients && ls) >found.clients
 	printf 'client%s\n' 0 1 2 3 4 5 >expected.clients
 	assert_same_lines expected.clients found.clients "clients in the shared directory"
+	# the ranks take turns at the record of kept trees, in rank order
+	assert_eq "$(cat expected.clients)" "$(cat t/clients/.dbench-kept)" \
+		"the record of kept trees (every rank's, in rank order)"
+	# the preparation lines count every rank's processes
+	grep 'processes prepared for launch' "$W/out" >prepared
+	assert_all_match '^[0-6] of 6 processes prepared for launch +[0-9]+ sec$' prepared "preparation lines"
+	assert_eq "6 of 6" "$(tail -n 1 prepared | cut -c1-6)" "the last preparation line"
 	# the same as one dbench of 6 clients: tree and report shape
 	run_db --run-once -t 60 -c "$lf" -D "$W/single" --skip-cleanup 6
 	assert_clean_run "dbench, 6 clients"
@@ -129,6 +136,27 @@ assert [c["rank"] for c in d["clients"]] == [0, 0, 1, 1, 2, 2], d["clients"]
 assert sum(x["bytes"] for x in h) == d["result"]["bytes"], (h, d["result"])
 EOF
 	cp "$W/r.json" "$TOP/three_ranks.json"
+}
+
+# A run stopped by its time: rank 0's cleanup lines count the clients of
+# every rank (rank 0 has 2 of the 6; the others' trees of the default
+# loadfile take far longer to remove than their first word takes to
+# arrive), and when mpirun returns every rank and client has ended and
+# every tree is gone: no waiting here.
+ranks_end_together() {
+	need_mpi
+	mkdir t
+	run_mpi "${LOCAL_MPI[@]}" -np 3 "$DBENCH_MPI" -t 2 -D "$W/t" 2
+	our_procs >left
+	tree_listing t >tree
+	assert_rc 0
+	[ -s left ] && { show_file left "processes left"; fail "processes of the job outlived mpirun"; }
+	[ -s tree ] && { show_file tree "left in the shared directory"; fail "trees left when mpirun returned"; }
+	grep -E "$RE_CLEANUP" "$W/out" >cleanup
+	assert_eq "0" "$(tail -n 1 cleanup | awk '{ print $1 }')" "the last cleanup line"
+	awk '$1 > 2 { found = 1 } END { exit !found }' cleanup ||
+		fail "no cleanup line counts more than rank 0's 2 clients: $(tr '\n' '|' <cleanup)"
+	assert_grep '^6 of 6 processes prepared for launch' "$W/out" "the preparation line"
 }
 
 # the --json document of three_ranks_shared (kept in $TOP) fits the schema
@@ -357,6 +385,34 @@ sigint_mpirun() {
 	assert_no_procs
 }
 
+# --warmup auto across ranks: rank 0 decides on the job's lines per
+# second (2 slow seconds, then 200 lines/s a client); the response times
+# of a timed loadfile are every rank's.
+steady_response() {
+	need_mpi
+	awk 'BEGIN {
+		for (i = 0; i < 20; i++)
+			printf "%.3f QUERY_FS_INFORMATION 259 NT_STATUS_OK\n", i * 0.1
+		for (i = 0; i < 12000; i++)
+			printf "%.3f QUERY_FS_INFORMATION 259 NT_STATUS_OK\n", 2 + i * 0.005
+	}' >slow.txt
+	run_mpi "${LOCAL_MPI[@]}" -np 2 "$DBENCH_MPI" -B null -c slow.txt \
+		--warmup auto --warmup-max 30 -t 1 --json "$W/r.json" 1
+	assert_clean_run "dbench-mpi -np 2 --warmup auto"
+	assert_grep '^Warmup: steady after [0-9]+ s ' "$W/out" "warmup line"
+	assert_grep "^Response time from when each op was due \(the loadfile's timestamps\)" \
+		"$W/out" "response table"
+	python3 - "$W/r.json" <<'EOF' || fail "JSON warmup and response"
+import json, sys
+d = json.load(open(sys.argv[1]))
+w = d["warmup"]
+assert w["mode"] == "auto" and w["steady"] and 6 <= w["seconds"] < 30, w
+op = d["operations"][0]
+assert op["response"]["count"] == op["count"] > 0, op
+assert sum(c["operations"][0]["count"] for c in d["clients"]) == op["count"]
+EOF
+}
+
 # refused NAME OPTION RANKS_RE ARGS...: mpirun ARGS (MPMD) is refused
 # before the run: exit status 2, one line naming OPTION and the ranks,
 # no client started, nothing left in the directory.
@@ -408,7 +464,9 @@ unlike_ranks() {
 }
 
 check "-np 3, 2 clients each, one directory: 6 passes, clients 0..5, single-host shape" three_ranks_shared
+check "-np 2, --warmup auto and a timed loadfile: steady state and response times of the job" steady_response
 check "-np 3: the --json document fits the schema" three_ranks_schema
+check "-np 3, -t 2: the cleanup lines count every rank's clients; nothing left when mpirun returns" ranks_end_together
 check "two hosts (namespaces + veth, MPI over TCP): merged = sum of the parts" two_hosts
 check "clients fail: messages name rank, host, client, line; clean" client_fails
 check "rank 1 killed mid-run: the job ends within 10 s naming it, no orphans" rank_killed

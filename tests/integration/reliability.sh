@@ -210,6 +210,65 @@ two_runs() {
 	assert_same_lines before after "the decoy files"
 }
 
+# A target inside or above a running one is refused naming both (the
+# outer run's cleanup would remove the inner one's tree and lock), and
+# so are two targets of one -D list inside each other.
+nested_runs() {
+	mkdir -p t/sub up
+	printf '%s\n' 'Mkdir "\clients" *' 'Mkdir "\clients\client1" *' \
+		'NTCreateX "\clients\client1\f" 0 3 1 *' \
+		'WriteX 1 0 4096 4096 *' 'Close 1 *' 'Qfsinfo 1 *' >stable.txt
+	start_first -t 600 -c "$W/stable.txt" -D "$W/t" 1
+	run_db --run-once -c "$BASIC" -D "$W/t/clients/client0" 1
+	keep inner
+	run_db --run-once -c "$BASIC" -D "$W/t/sub" 1
+	keep sub
+	run_db --run-once -c "$BASIC" -D "$W" 1
+	keep above
+	run_db --disk-test --size 1M --repeat 1 -D "$W"
+	keep above_disk
+	tree_listing t/clients >tree.now
+	stop_first
+	assert_grep 'Interrupted' "$W/first.out" "the first run ended by SIGINT"
+	grep -q '^client0/f f 4096$' tree.now ||
+		fail "the first run's tree was changed: $(cat tree.now)"
+	for r in inner sub; do
+		cp "$W/$r.out" "$W/out"; cp "$W/$r.err" "$W/err"; RC=2
+		assert_usage_error "$r"
+		assert_grep "^dbench: $W/t/[a-z0-9/]+ is inside $W/t, which another dbench \(pid $FIRST\) is using" \
+			"$W/err" "$r: message names both and the PID"
+	done
+	[ -e t/sub/.dbench.lock ] && fail "the refused run left t/sub/.dbench.lock"
+	for r in above above_disk; do
+		cp "$W/$r.out" "$W/out"; cp "$W/$r.err" "$W/err"; RC=2
+		assert_usage_error "$r"
+		assert_grep "^dbench: $W holds $W/t, which another dbench \(pid $FIRST\) is using" \
+			"$W/err" "$r: message names both and the PID"
+	done
+	[ -e .dbench.lock ] && fail "the refused run left $W/.dbench.lock"
+	# the other way round: the inner run first
+	start_first -t 600 -c "$W/stable.txt" -D "$W/t/sub" 1
+	run_db --run-once -c "$BASIC" -D "$W/t" 1
+	keep outer
+	run_db --run-once -c "$BASIC" -D "$W/up" 1
+	keep beside
+	beside_rc=$RC
+	stop_first
+	cp "$W/outer.out" "$W/out"; cp "$W/outer.err" "$W/err"; RC=2
+	assert_usage_error "outer run"
+	assert_grep "^dbench: $W/t holds $W/t/sub, which another dbench \(pid $FIRST\) is using" \
+		"$W/err" "outer: message names both and the PID"
+	cp "$W/beside.out" "$W/out"; cp "$W/beside.err" "$W/err"; RC=$beside_rc
+	assert_clean_run "a run beside the first"
+	# one list
+	run_db --run-once -c "$BASIC" -D "$W/up,$W/t/sub" 1
+	assert_clean_run "-D up,t/sub"
+	run_db --run-once -c "$BASIC" -D "$W/t/sub,$W/t" 2
+	assert_usage_error "-D t/sub,t"
+	assert_grep "^dbench: -D: $W/t/sub is inside $W/t \(both in the list\)" "$W/err" "message"
+	assert_empty_dir "$W/t/sub" "t/sub"
+}
+
 # The same directory twice in one -D list (or by two names) is one lock.
 same_dir_twice() {
 	mkdir t
@@ -316,6 +375,7 @@ check "Deltree of another client's directory: usage error" lf_other_client
 check "a cgroup's pids.max (or its parent's) too small for the workers, as root: usage error naming it" cgroup_pids_max
 check "dbench 100000 as root beyond kernel.pid_max: usage error naming it" kernel_pid_max
 check "two runs on one -D (load run, --disk-test, in a -D list): the second refused naming the first's PID, the first's tree intact" two_runs
+check "a target inside or above a running one, or two nested in one -D list: refused naming both" nested_runs
 check "the same directory twice in -D (and by a symlink): locked once, the run works" same_dir_twice
 check "a symlink or FIFO planted at DIR/.dbench.lock: refused, never followed or removed" lock_symlink
 check "a stale .dbench.lock from a killed run: the run goes on, the file is left" lock_stale_file

@@ -13,6 +13,7 @@
 if [ -z "$BASH_VERSION" ]; then exec bash "$0" "$@"; fi
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_smbd.sh"
+. "$(dirname "$0")/lib_upstream5.sh"
 
 DEBIAN_CLIENT=/usr/share/dbench/client.txt
 : "${SMB_LINES:=20000}"
@@ -134,6 +135,32 @@ smb5_paths() {
 	grep -v '\.dbench-kept ' "$W/smb.tree" >"$W/found.tree"
 	assert_same_lines "$W/expected.tree" "$W/found.tree" \
 		"the share's tree, as 5.0's rules give it"
+}
+
+# dbench 5.0's own loadfiles, unchanged, over smbd: no mismatch
+# (--strict), the share's tree is the one 5.0 makes; without
+# --skip-cleanup the share is left empty
+upstream_smb() {
+	local lf n
+	need_smb
+	for lf in "$UPSTREAM5"/smb_[123].load; do
+		for n in 1 3; do
+			empty_share
+			run_db --run-once --strict --skip-cleanup -B smb \
+				--smb-share="$SHARE" "$LOGON" -c "$lf" "$n"
+			assert_clean_run "$(basename "$lf") x $n"
+			upstream5_expected "$lf" "$n" >"$W/expected.tree"
+			upstream5_tree "$SMBD_SHARE" >"$W/found.tree"
+			assert_same_lines "$W/expected.tree" "$W/found.tree" \
+				"$(basename "$lf") x $n: the share's tree"
+		done
+		empty_share
+		run_db --run-once --strict -B smb --smb-share="$SHARE" "$LOGON" \
+			-c "$lf" 3
+		assert_clean_run "$(basename "$lf") x 3, cleaned up"
+		assert_empty_dir "$SMBD_SHARE" "$(basename "$lf") x 3: the share after the run"
+	done
+	empty_share
 }
 
 # a status the server does not give is reported with file:line
@@ -463,6 +490,7 @@ check "Debian client.txt, 1 client: smb counts and tree = fileio's" debian 1
 check "Debian client.txt, 3 clients: smb counts and tree = fileio's" debian 3
 check "dbench 5.0's smb dialect: smb-basic.txt over smbd = fileio, exact counts" smb5_sample
 check "dbench 5.0's smb path shapes, 3 clients: the share's tree = fileio's = 5.0's rules" smb5_paths
+check "5.0's own smb_1/2/3.load, unchanged, 1 and 3 clients over smbd: --strict, 5.0's trees" upstream_smb
 check "dbench 5.0's smb dialect: a status mismatch names file:line" smb5_mismatch
 check "dbench 5.0's smb dialect: refused by a backend without it, not mixed" smb5_refused
 check "dbench 5.0's smb dialect on fileio: JSON valid against the schema" smb5_fileio_json

@@ -8,6 +8,7 @@
 # (-B smb: tests/integration/smb.sh.)
 if [ -z "$BASH_VERSION" ]; then exec bash "$0" "$@"; fi
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib_upstream5.sh"
 
 PATHS=$DATA/smb5_paths.txt
 NOMKDIR=$DATA/smb5_nomkdir.txt
@@ -60,6 +61,29 @@ clean_3() {
 	assert_empty_dir "$W/t" "the target after the run"
 }
 
+# dbench 5.0's own loadfiles, as its repository has them: each runs
+# once per client with no mismatch (--strict) and leaves 5.0's tree;
+# without --skip-cleanup, nothing
+upstream_fileio() {
+	local lf n
+	for lf in "$UPSTREAM5"/smb_[123].load; do
+		for n in 1 3; do
+			rm -rf "$W/t" && mkdir "$W/t"
+			run_db --run-once --strict --skip-cleanup -B fileio \
+				-c "$lf" -D "$W/t" "$n"
+			assert_clean_run "$(basename "$lf") x $n"
+			upstream5_expected "$lf" "$n" >expected.tree
+			upstream5_tree "$W/t" >found.tree
+			assert_same_lines expected.tree found.tree \
+				"$(basename "$lf") x $n: the tree 5.0 makes"
+		done
+		rm -rf "$W/t" && mkdir "$W/t"
+		run_db --run-once --strict -B fileio -c "$lf" -D "$W/t" 3
+		assert_clean_run "$(basename "$lf") x 3, cleaned up"
+		assert_empty_dir "$W/t" "$(basename "$lf") x 3: the target after the run"
+	done
+}
+
 # smb_2.load's shape: no MKDIR; the client's directory is made for it
 no_mkdir() {
 	mkdir t
@@ -95,6 +119,7 @@ confined() {
 	assert_eq mine "$(cat t/client0/mine.txt)" "the foreign file"
 }
 
+check "5.0's own smb_1/2/3.load, unchanged, 1 and 3 clients over fileio: --strict, 5.0's trees" upstream_fileio
 check "smb5 paths, 1 client --skip-cleanup: 5.0's tree; kept, then cleaned" kept_1
 check "smb5 paths, 3 clients --skip-cleanup: 5.0's tree; kept, then cleaned" kept_3
 check "smb5 paths, 3 clients: nothing left" clean_3

@@ -299,7 +299,9 @@ static void test_registry_missing_hooks(void **state)
 		fakes_init(&f);
 		f.alpha.ops[k] = NULL;
 		if (op_kind_is_nfs3((unsigned)k) ||
-		    op_kind_is_smb5((unsigned)k)) {
+		    op_kind_is_smb5((unsigned)k) ||
+		    op_kind_is_block((unsigned)k) ||
+		    op_kind_is_scsi((unsigned)k)) {
 			/* a dialect's kinds are optional (refused per
 			 * loadfile by backend_program_check) */
 			assert_int_equal(list_check(f.list, &bad, &why), 0);

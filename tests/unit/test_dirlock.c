@@ -192,6 +192,61 @@ static void test_planted(void **state)
 	talloc_free(dir);
 }
 
+/* A target inside or above a held one is refused naming both, and so
+ * are two targets of one list inside each other; nothing is left. */
+static void test_nested(void **state)
+{
+	struct tstate *ts = *state;
+	char *lock, *dir = mk_dir(ts->ctx, &lock), *msg = NULL, *want;
+	char *sub = talloc_asprintf(ts->ctx, "%s/sub", dir);
+	char *sublock = talloc_asprintf(ts->ctx, "%s/%s", sub, DIRLOCK_NAME);
+	const char *outer[] = { dir }, *inner[] = { sub };
+	const char *list[] = { sub, dir };
+	struct dirlock *a;
+
+	assert_int_equal(mkdir(sub, 0755), 0);
+	a = dirlock_acquire(ts->ctx, outer, 1, &msg);
+	assert_non_null(a);
+	assert_null(dirlock_acquire(ts->ctx, inner, 1, &msg));
+	want = talloc_asprintf(ts->ctx, "%s is inside %s, which another "
+			       "dbench (pid %ld) is using", sub, dir,
+			       (long)getpid());
+	assert_non_null(msg);
+	assert_memory_equal(msg, want, strlen(want));
+	assert_false(exists(sublock));
+	talloc_free(a);
+	talloc_free(want);
+	talloc_free(msg);
+
+	a = dirlock_acquire(ts->ctx, inner, 1, &msg);
+	assert_non_null(a);
+	assert_null(dirlock_acquire(ts->ctx, outer, 1, &msg));
+	want = talloc_asprintf(ts->ctx, "%s holds %s, which another dbench "
+			       "(pid %ld) is using", dir, sub, (long)getpid());
+	assert_non_null(msg);
+	assert_memory_equal(msg, want, strlen(want));
+	assert_false(exists(lock));
+	talloc_free(a);
+	talloc_free(want);
+	talloc_free(msg);
+
+	assert_null(dirlock_acquire(ts->ctx, list, 2, &msg));
+	want = talloc_asprintf(ts->ctx, "-D: %s is inside %s (both in the "
+			       "list)", sub, dir);
+	assert_non_null(msg);
+	assert_memory_equal(msg, want, strlen(want));
+	assert_false(exists(lock));
+	assert_false(exists(sublock));
+	assert_int_equal(rmdir(sub), 0);
+	assert_int_equal(rmdir(dir), 0);
+	talloc_free(want);
+	talloc_free(msg);
+	talloc_free(sublock);
+	talloc_free(sub);
+	talloc_free(lock);
+	talloc_free(dir);
+}
+
 /* A directory that cannot be opened: the reason. */
 static void test_missing_dir(void **state)
 {
@@ -232,6 +287,7 @@ int main(void)
 		T(test_not_ours),
 		T(test_planted),
 		T(test_missing_dir),
+		T(test_nested),
 #undef T
 	};
 

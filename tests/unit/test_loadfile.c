@@ -50,6 +50,20 @@ static void test_op_names(void **state)
 			check_smb5_name(k);
 			continue;
 		}
+		if (op_kind_is_block((unsigned)k)) {
+			/* spelt like the smb dialect's READ and WRITE */
+			int twin = op_kind_from_name(n, strlen(n));
+
+			assert_true(op_kind_is_smb5((unsigned)twin));
+			assert_int_equal(op_kind_block_twin((unsigned)twin), k);
+			continue;
+		}
+		if (op_kind_is_scsi((unsigned)k)) {
+			/* in capitals only, as dbench 5.0 spells them */
+			assert_int_equal(op_kind_from_name(n, strlen(n)), k);
+			assert_string_equal(n, s);
+			continue;
+		}
 		lower = strdup(n);
 
 		assert_non_null(n);
@@ -87,6 +101,12 @@ static void test_op_table(void **state)
 		/* dbench 5.0's smb dialect */
 		"OPEN", "READ", "WRITE", "CLOSE", "MKDIR", "RMDIR", "UNLINK",
 		"READDIR", "DELTREE",
+		/* dbench 5.0's block dialect */
+		"READ", "WRITE",
+		/* the SCSI dialect */
+		"TESTUNITREADY", "READ6", "READ10", "READ16", "WRITE10",
+		"WRITE16", "READCAPACITY10", "READCAPACITY16",
+		"SYNCHRONIZECACHE10", "INQUIRY", "REPORTLUNS", "PROUT", "PRIN",
 	};
 	int k;
 

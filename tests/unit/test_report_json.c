@@ -426,6 +426,68 @@ static struct json_object *idx(struct json_object *o, const char *key,
 	return json_object_array_get_idx(a, i);
 }
 
+/* .warmup always; --warmup auto's fields and operations[].response only
+ * when asked for or scheduled. */
+static void test_warmup_and_response(void **state)
+{
+	struct tstate *ts = *state;
+	struct stats_region r;
+	struct dbench_options o;
+	void *mem = talloc_new(ts->ctx);
+	struct json_object *doc = build(mem, &r, &o);
+	struct json_object *w = result_get(doc, "warmup"), *op, *resp;
+	struct run_result *res = result_new(mem);
+
+	assert_string_equal(result_str(w, "mode", ""), "fixed");
+	assert_null(result_get(w, "steady"));
+	assert_null(result_get(idx(doc, "operations", 0), "response"));
+	json_object_put(doc);
+	stats_unmap(&r);
+	/* a steady --warmup auto run with response times */
+	o.warmup_auto = true;
+	o.warmup = 40;
+	o.warmup_window = 5;
+	o.warmup_bound_pct = 10;
+	res->phase = PHASE_EXECUTE;
+	res->seconds = 2;
+	res->phase_seconds[PHASE_WARMUP] = 8.5;
+	res->warmup_steady = true;
+	res->ops[OP_CLOSE].count = 2;
+	res->ops[OP_CLOSE].sum_ns = 2000;
+	res->ops[OP_CLOSE].max_ns = 1000;
+	hist_record(&res->ops[OP_CLOSE].hist, 1000);
+	hist_record(&res->ops[OP_CLOSE].hist, 1000);
+	res->response = talloc_zero_array(res, struct op_stats,
+					  OP_NUM_MEASURED);
+	assert_non_null(res->response);
+	res->response[OP_CLOSE].count = 2;
+	res->response[OP_CLOSE].sum_ns = 3000000;
+	res->response[OP_CLOSE].max_ns = 2000000;
+	hist_record(&res->response[OP_CLOSE].hist, 1000000);
+	hist_record(&res->response[OP_CLOSE].hist, 2000000);
+	doc = report_json_build(mem, &o, res);
+	assert_non_null(doc);
+	w = result_get(doc, "warmup");
+	assert_string_equal(result_str(w, "mode", ""), "auto");
+	assert_true(result_num(w, "seconds", -1) == 8.5);
+	assert_true(json_object_get_boolean(result_get(w, "steady")));
+	assert_int_equal(result_num(w, "window_s", -1), 5);
+	assert_true(result_num(w, "bound_pct", -1) == 10);
+	assert_int_equal(result_num(w, "max_s", -1), 40);
+	op = idx(doc, "operations", 0);
+	assert_string_equal(result_str(op, "name", ""), "Close");
+	resp = result_get(op, "response");
+	assert_non_null(resp);
+	assert_int_equal(result_num(resp, "count", -1), 2);
+	assert_true(result_num(resp, "avg_ms", -1) == 1.5);
+	assert_true(result_num(resp, "max_ms", -1) == 2);
+	assert_int_equal(json_object_array_length(result_get(resp,
+							     "percentiles")),
+			 3);
+	json_object_put(doc);
+	talloc_free(mem);
+}
+
 /* A host's facts, labelled host, with one directory dir. */
 static struct host_facts *fake_facts(void *mem, uint32_t host,
 				     const char *name, const char *dir)
@@ -677,6 +739,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_document, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_additions, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_warmup_and_response, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_loadfile_checksum, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_percentile_fallback, setup,

@@ -66,6 +66,65 @@ static void test_connection_line(void **state)
 	talloc_free(r);
 }
 
+/* --warmup auto's line, and the response table of a schedule: only when
+ * asked for or scheduled. */
+static void test_warmup_and_response(void **state)
+{
+	struct tstate *ts = *state;
+	struct dbench_options o;
+	struct run_result *r = result_new(ts->ctx);
+	static const double pct[] = { 50, 99 };
+	char *t;
+
+	assert_non_null(r);
+	memset(&o, 0, sizeof(o));
+	o.percentiles = pct;
+	o.npercentiles = 2;
+	r->nclients = r->nprocs = 1;
+	r->seconds = 2;
+	r->phase = PHASE_EXECUTE;
+	r->phase_seconds[PHASE_WARMUP] = 7.0001;
+	r->ops[OP_CLOSE].count = 1;
+	r->ops[OP_CLOSE].sum_ns = r->ops[OP_CLOSE].max_ns = 1000;
+	hist_record(&r->ops[OP_CLOSE].hist, 1000);
+	t = text_of(r, &o, r);
+	assert_null(strstr(t, "Warmup"));
+	assert_null(strstr(t, "Response"));
+	o.warmup_auto = true;
+	o.warmup = 30;
+	o.warmup_window = 5;
+	o.warmup_bound_pct = 10;
+	r->warmup_steady = true;
+	assert_non_null(strstr(text_of(r, &o, r),
+			       "\nWarmup: steady after 7 s (lines/s within 10% "
+			       "of their mean over 5 s)\n"));
+	r->warmup_steady = false;
+	assert_non_null(strstr(text_of(r, &o, r),
+			       "\nWarmup: NOT steady after 7 s (--warmup-max "
+			       "30 s): measured anyway\n"));
+	r->phase = PHASE_WARMUP;
+	assert_non_null(strstr(text_of(r, &o, r),
+			       "\nWarmup: not steady after 7 s, when the run "
+			       "ended\n"));
+	r->response = talloc_zero_array(r, struct op_stats, OP_NUM_MEASURED);
+	assert_non_null(r->response);
+	r->response[OP_CLOSE].count = 1;
+	r->response[OP_CLOSE].sum_ns = r->response[OP_CLOSE].max_ns = 500000;
+	hist_record(&r->response[OP_CLOSE].hist, 500000);
+	t = text_of(r, &o, r);
+	assert_non_null(strstr(t, "\nResponse time from when each op was due "
+			       "(the loadfile's timestamps), in ms:\n"
+			       "Operation      Count   AvgResp   MaxResp"
+			       "       p50       p99\n---"));
+	assert_non_null(strstr(t, "\nClose              1     0.500     "
+			       "0.500     0.500     0.500\n"));
+	o.target_rate = 1;
+	assert_non_null(strstr(text_of(r, &o, r), "(the -R pace), in ms:\n"));
+	o.machine_readable = true;
+	assert_null(strstr(text_of(r, &o, r), "Response"));
+	talloc_free(r);
+}
+
 static void test_mbps(void **state)
 {
 	(void)state;
@@ -80,6 +139,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_connection_line, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_mbps, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_warmup_and_response, setup,
+						teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

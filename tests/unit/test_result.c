@@ -475,6 +475,55 @@ static void test_merge_of_parts_is_whole(void **state)
 	talloc_free_children(ts->ctx);
 }
 
+/* Response times (a schedule): built from the clients of the reported
+ * phase, reset with the slot, serialised, merged. */
+static void test_response(void **state)
+{
+	struct tstate *ts = *state;
+	struct fixture f;
+	struct run_result *whole, *a, *b, *back;
+	uint8_t *buf;
+	size_t len = 0;
+
+	fill(ts->ctx, &f);
+	whole = build(ts->ctx, &f, 0, 0, 60);
+	assert_null(whole->response);	/* none mapped: no schedule */
+	assert_int_equal(stats_map_response(&f.r), 0);
+	for (unsigned c = 0; c < NCLIENTS; c++)
+		for (uint64_t i = 1; i <= 10; i++)
+			stats_response_record(&f.r.resp[c], OP_READX,
+					      i * 1000000 * (c + 1));
+	/* a phase change forgets client 0's */
+	stats_slot_reset(&f.r, 0, PHASE_EXECUTE);
+	whole = build(ts->ctx, &f, 0, 0, 60);
+	assert_non_null(whole->response);
+	/* clients 1 and 2 (3 is in the warmup, 0 was reset) */
+	assert_int_equal(whole->response[OP_READX].count, 20);
+	assert_int_equal(whole->response[OP_READX].max_ns, 30000000);
+	assert_int_equal(whole->response[OP_READX].sum_ns, 55000000 * 5);
+	assert_int_equal(hist_total(&whole->response[OP_READX].hist), 20);
+	assert_int_equal(whole->response[OP_QPATHINFO].count, 0);
+	buf = result_serialise(ts->ctx, whole, &len);
+	assert_non_null(buf);
+	back = result_parse(ts->ctx, buf, len);
+	assert_non_null(back);
+	assert_non_null(back->response);
+	assert_int_equal(back->response[OP_READX].count, 20);
+	assert_int_equal(back->response[OP_READX].sum_ns, 55000000 * 5);
+	assert_int_equal(hist_total(&back->response[OP_READX].hist), 20);
+	/* halves merged: the whole; into a result without any */
+	a = build(ts->ctx, &f, 0, 2, 60);
+	b = build(ts->ctx, &f, 2, 2, 60);
+	talloc_free(a->response);
+	a->response = NULL;
+	assert_int_equal(result_merge(a, b), 0);
+	assert_int_equal(a->response[OP_READX].count, 10);
+	assert_int_equal(a->response[OP_READX].max_ns, 30000000);
+	stats_unmap(&f.r);
+	assert_null(f.r.resp);
+	talloc_free_children(ts->ctx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -482,6 +531,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_round_trip, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_merge, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_response, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_merge_of_parts_is_whole,
 						setup, teardown),
 	};

@@ -328,7 +328,7 @@ const struct backend nfs_backend = {
 	.description = "an NFSv3 server through libnfs (--nfs=nfs://SERVER/"
 		       "EXPORT); client.txt and the NFSv3 dialect",
 	.unavailable = NULL,
-	.flags = 0,
+	.flags = BACKEND_REMOTE,
 	.options = nfs_options,
 	.option = nfs_option,
 	.options_done = nfs_options_done,
@@ -380,7 +380,7 @@ const struct backend nfs_backend = {
 #else
 	.unavailable = NFS_UNAVAILABLE_WHY,
 #endif
-	.flags = 0,
+	.flags = BACKEND_REMOTE,
 	.options = nfs_options,
 	.option = nfs_option,
 	.options_done = nfs_options_done,

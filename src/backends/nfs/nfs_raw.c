@@ -24,6 +24,7 @@
 #include <nfsc/libnfs-raw-nfs.h>
 
 #include "nfs_raw.h"
+#include "util.h"
 
 /* Names whose handles a client keeps (replaced in turn). */
 #define NFS_RAW_CACHE	64
@@ -89,6 +90,7 @@ int nfs_rpc_wait(struct rpc_context *rpc, const bool *done, int timeout_ms)
 		if (!*done && raw_now_ms() > end)
 			return -ETIMEDOUT;
 	}
+	util_beat();	/* an answer: progress for the stall watch */
 	return 0;
 }
 

@@ -72,7 +72,7 @@ const struct backend smb_backend = {
 #else
 	.unavailable = "built without libsmbclient",
 #endif
-	.flags = BACKEND_OWN_TARGET,
+	.flags = BACKEND_OWN_TARGET | BACKEND_REMOTE,
 	.options = smb_options,
 	.option = smb_option_stub,
 };
@@ -150,7 +150,7 @@ const struct backend smb_backend = {
 	.name = "smb",
 	.description = "an SMB2/SMB3 server through libsmbclient",
 	.unavailable = NULL,
-	.flags = BACKEND_OWN_TARGET,
+	.flags = BACKEND_OWN_TARGET | BACKEND_REMOTE,
 	.options = smb_options,
 	.option = smb_option,
 	.options_done = smb_options_done,

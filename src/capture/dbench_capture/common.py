@@ -9,6 +9,7 @@ import sys
 PROG = "dbench-capture"
 CLIENT_DIR = "\\clients\\client1"
 WRITE_CHUNK = 1 << 20           # prepare writes files in pieces of this
+PREPARE_CAP = 256 << 20         # the most data --prepare writes in a file
 LOCK_TO_EOF = 1 << 62           # an fcntl lock of length 0 ("to EOF")
 
 # errno -> NT status, exactly as the errno table of src/smb_semantics/ntstatus.c

@@ -5,6 +5,7 @@ its counters, and the handle numbers of the loadfile.
 
 import collections
 import heapq
+import tempfile
 
 from .common import CLIENT_DIR, warn
 
@@ -34,6 +35,7 @@ class Node:
         self.pre_size = size    # the size before the trace changed it
         self.modified = not pre
         self.phantom = False    # exists in the trace, not in the replay
+        self.touched = []       # (offset, length) read of what was there
 
 
 class NodeMap(dict):
@@ -72,10 +74,13 @@ class Namespace:
             if a not in self.nodes:
                 self._pre(a, "dir")
 
-    def existing(self, rel, kind=None, size=None):
-        """rel was found to exist; it existed before if not seen yet."""
+    def existing(self, rel, kind=None, size=None, touched=None):
+        """rel was found to exist; it existed before if not seen yet.
+        touched: the (offset, length) of its bytes a call read, which
+        --prepare writes when they are what was there before."""
         if rel == "":
             return None
+        self._links_are_dirs(rel)
         node = self.nodes.get(rel)
         if node is None:
             self._pre_parents(rel)
@@ -89,7 +94,18 @@ class Namespace:
             if size is not None and kind != "dir":
                 node.size = max(node.size, size)
                 node.pre_size = node.size
+            if touched is not None and touched[1] > 0:
+                node.touched.append(touched)
         return node
+
+    def _links_are_dirs(self, rel):
+        """A symbolic link (a phantom) that calls go through to reach rel
+        leads to a directory (maybe outside --root): the replay, which
+        has no links, needs a directory there, made by --prepare."""
+        for a in self._ancestors(rel):
+            node = self.nodes.get(a)
+            if node is not None and node.phantom and node.exists:
+                node.phantom, node.kind = False, "dir"
 
     def absent(self, rel):
         if rel != "" and rel not in self.nodes:
@@ -155,10 +171,15 @@ def loadfile_path(rel):
 
 class Output:
     """Loadfile lines per traced process, and the counts of what was kept
-    and dropped."""
+    and dropped.  The lines go to a temporary file as they come (a trace
+    of millions of calls is not held in memory); lines() reads them
+    back."""
 
     def __init__(self):
-        self.lines = []           # (pid, ts, text)
+        self.spool = tempfile.TemporaryFile("w+", encoding="utf-8",
+                                            errors="surrogateescape")
+        self.pids = []            # the processes, in order of first op
+        self.pid_index = {}       # pid -> its index in pids
         self.ops = collections.Counter()
         self.dropped = collections.Counter()
         self.several = collections.Counter()    # name -> ops beyond one
@@ -166,10 +187,24 @@ class Output:
         self.warned = set()
 
     def emit(self, call, op, fields, status):
-        self.lines.append((call.pid, call.ts,
-                           " ".join([op] + [str(f) for f in fields] +
-                                    [status])))
+        if call.pid not in self.pid_index:
+            self.pid_index[call.pid] = len(self.pids)
+            self.pids.append(call.pid)
+        # a process by its index in pids (an SMB stream's is a string)
+        self.spool.write("%d\t%s\t%s\n" % (
+            self.pid_index[call.pid],
+            "" if call.ts is None else repr(call.ts),
+            " ".join([op] + [str(f) for f in fields] + [status])))
         self.ops[op] += 1
+
+    def lines(self):
+        """The (pid, ts, text) of every op, in order."""
+        self.spool.flush()
+        self.spool.seek(0)
+        for line in self.spool:
+            pid, ts, text = line.rstrip("\n").split("\t", 2)
+            yield self.pids[int(pid)], (float(ts) if ts else None), text
+        self.spool.seek(0, 2)
 
     def drop(self, reason):
         self.dropped[reason] += 1

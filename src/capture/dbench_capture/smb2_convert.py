@@ -161,7 +161,7 @@ class Smb2Converter:
         self.out.emit(m, "ReadX", [op.handle, off,
                                    m.num("smb2.read_length"), got], status)
         if got:
-            self.ns.existing(op.rel, "file", off + got)
+            self.ns.existing(op.rel, "file", off + got, (off, got))
 
     def write(self, m, rep, op):
         off, n = m.num("smb2.file_offset"), m.num("smb2.write_length")

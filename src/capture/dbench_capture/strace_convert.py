@@ -2,6 +2,7 @@
 hands each to its handler (strace_handlers.py).
 """
 
+import collections
 import os
 import stat
 
@@ -185,13 +186,16 @@ class StraceConverter:
         return rel, lp
 
     def convert(self, calls):
+        """calls() gives the trace's calls afresh: a first reading learns
+        who forked whom (a child's calls may come before its parent's
+        clone returns), the second converts."""
         self.parents = {}
-        for c in calls:
+        for c in calls():
             if c.name in ("clone", "clone3", "fork", "vfork") and \
                     c.ret is not None and c.ret > 0:
                 flags = " ".join(c.args)
                 self.parents[c.ret] = (c.pid, "CLONE_FILES" in flags)
-        for c in calls:
+        for c in calls():
             if c.name == "+++exit":
                 self.exit(c.pid)
                 continue
@@ -264,16 +268,24 @@ class StraceConverter:
 
 
 def read_trace(path):
-    calls = []
+    """A function giving the calls of the trace as they are read, each
+    process's exit in its place (nothing is kept: a trace is read twice
+    rather than held in memory), and a dict whose "reader" is the
+    StraceReader of the last reading (its counts)."""
+    state = {}
 
-    def on_exit(pid, lineno):
-        c = Call(pid, None, "+++exit", lineno)
-        calls.append(c)
-
-    reader = StraceReader(path, on_exit)
-    for c in reader.calls():
-        calls.append(c)
-    return calls, reader
+    def calls():
+        exits = collections.deque()
+        reader = state["reader"] = StraceReader(
+            path, lambda pid, lineno: exits.append(
+                Call(pid, None, "+++exit", lineno)))
+        for c in reader.calls():
+            while exits:
+                yield exits.popleft()
+            yield c
+        while exits:
+            yield exits.popleft()
+    return calls, state
 
 
 def cmd_strace(opts):
@@ -282,16 +294,17 @@ def cmd_strace(opts):
                            "files the loadfile works on")
     if not os.path.isdir(opts.root):
         raise CaptureError("--root %s: not a directory" % opts.root)
-    calls, reader = read_trace(opts.input)
+    calls, state = read_trace(opts.input)
     out = Output()
-    if reader.cut:
-        out.dropped["no result (the process ended in the call)"] = reader.cut
     cv = StraceConverter(opts, out)
     try:
         cv.convert(calls)
     except (IndexError, ValueError, KeyError, TypeError) as e:
         raise CaptureError("line %d: cannot read the arguments of %s (%s)"
                            % (cv.current.lineno, cv.current.name, e))
+    reader = state["reader"]
+    if reader.cut:
+        out.dropped["no result (the process ended in the call)"] = reader.cut
     prep = prepare_lines(cv.ns, opts.prepare)
     emit_outputs(opts, opts.input, prep, out, cv.first_ts)
     extra = "%d lines, %d processes" % (reader.lines, len(cv.procs))

@@ -152,6 +152,6 @@ def cmd_summary(opts):
         cv = StraceConverter(opts, out)
         cv.convert(calls)
         prep = []
-    for _pid, _ts, text in out.lines:
+    for _pid, _ts, text in out.lines():
         summary.add(loadfile_words(text))
     summary.write(sys.stdout, opts.input)

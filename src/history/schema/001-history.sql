@@ -29,11 +29,10 @@ CREATE TABLE runs (
 	warnings_json TEXT NOT NULL DEFAULT '[]'
 		CHECK (json_valid(warnings_json)
 		       AND json_type(warnings_json) = 'array'),
-	result_json TEXT NOT NULL
-		CHECK (json_valid(result_json)
-		       AND json_type(result_json) = 'object'),
 
-	-- derived: the clients' release (a disk test: its start), else the save
+	-- derived (result_json, declared last, is stored last in each row:
+	-- a query of these columns never reads the document's pages)
+	-- the clients' release (a disk test: its start), else the save
 	started_utc TEXT GENERATED ALWAYS AS (
 		COALESCE(json_extract(result_json, '$.start_time'), saved_utc)
 	) STORED,
@@ -110,7 +109,10 @@ CREATE TABLE runs (
 	interrupted INTEGER GENERATED ALWAYS AS (
 		COALESCE(json_extract(result_json, '$.result.interrupted'),
 			 json_extract(result_json, '$.disk_test.interrupted'), 0)
-	) STORED
+	) STORED,
+	result_json TEXT NOT NULL
+		CHECK (json_valid(result_json)
+		       AND json_type(result_json) = 'object')
 );
 CREATE INDEX runs_label_started ON runs (label, started_utc);
 CREATE INDEX runs_started ON runs (started_utc);

@@ -1,4 +1,5 @@
--- 002-workload.sql: runs.workload, what defines a run's workload.
+-- 002-workload.sql: runs.workload, what defines a run's workload; an
+-- index that answers `list` alone.
 --
 -- The options under which two runs measure the same thing (as
 -- dbench-compare judges: loadfile, clients, backend, sync flags, ...; a
@@ -46,3 +47,8 @@ ALTER TABLE runs ADD COLUMN workload TEXT GENERATED ALWAYS AS (
 ) VIRTUAL;
 
 CREATE INDEX runs_label_workload ON runs (label, workload, started_utc);
+
+-- `dbench-history list` reads this index only, never the rows (whose
+-- documents make a cold scan of the table slow)
+CREATE INDEX runs_list ON runs (started_utc, label, host, kind, clients,
+				mb_per_s, exit_status, group_id, seq);

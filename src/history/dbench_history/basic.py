@@ -1,0 +1,329 @@
+"""list, show, rm, import and export."""
+
+import csv
+import datetime
+import json
+import re
+import shlex
+import sys
+
+from .common import EXIT_USAGE, HistoryError, clip, fmt_num, safe
+from .runs import metric_sort_key, parse_run_id, where_clause
+
+
+def now_utc():
+    return datetime.datetime.now(datetime.timezone.utc).strftime(
+        "%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+
+
+def print_table(rows, out, right=()):
+    """rows of text cells, the first the header, columns aligned."""
+    from .common import width
+    cols = [[width(c) for c in r] for r in rows]
+    widths = [max(w[i] for w in cols) for i in range(len(rows[0]))]
+    lines = []
+    for r, w in zip(rows, cols):
+        cells = [(" " * (widths[i] - w[i]) + c) if i in right else
+                 (c + " " * (widths[i] - w[i])) for i, c in enumerate(r)]
+        lines.append("  ".join(cells).rstrip() + "\n")
+    out.write("".join(lines))
+
+
+def cmd_list(hist, args, out):
+    where, qargs = where_clause(args.label, args.host, args.since)
+    # from the index runs_list alone (schema 002), sorted here
+    rows = hist.query(
+        "SELECT id, group_id, seq, started_utc, label, host, kind, clients, "
+        "mb_per_s, exit_status FROM runs INDEXED BY runs_list%s" % where,
+        qargs)
+    rows.sort(key=lambda r: (r[3] or "", r[0]))
+    if not rows:
+        if not hist.exists:
+            print("no runs saved yet (%s does not exist)" % safe(hist.path),
+                  file=sys.stderr)
+        return 0
+    table = [("run", "group", "started (UTC)", "label", "host", "kind",
+              "clients", "MB/s", "exit")]
+    for rid, gid, seq, started, label, host, kind, clients, mbps, rc in rows:
+        table.append((str(rid), "%d.%d" % (gid, seq),
+                      (started or "")[:19].replace("T", " "),
+                      clip(label, 40), clip(host, 20),
+                      "disk test" if kind == "disk_test" else "load",
+                      "-" if clients is None else str(clients),
+                      fmt_num(mbps), str(rc)))
+    print_table(table, out, right=(0, 6, 7, 8))
+    return 0
+
+
+def _run_row(hist, text):
+    rid = parse_run_id(text)
+    rows = hist.query("SELECT r.*, g.kind, g.created_utc FROM runs r "
+                      "JOIN groups g ON g.id = r.group_id WHERE r.id = ?",
+                      (rid,))
+    if not rows:
+        raise HistoryError("run %d: no such run in %s" % (rid, hist.path))
+    names = [d[0] for d in hist.conn.execute(
+        "SELECT r.*, g.kind AS group_kind, g.created_utc FROM runs r "
+        "JOIN groups g ON g.id = r.group_id LIMIT 0").description]
+    return dict(zip(names, rows[0]))
+
+
+def cmd_show(hist, args, out):
+    run = _run_row(hist, args.run)
+    if args.json:
+        out.write(run["result_json"])
+        if not run["result_json"].endswith("\n"):
+            out.write("\n")
+        return 0
+    fields = [
+        ("run", run["id"]),
+        ("label", safe(run["label"])),
+        ("group", "%d (%s), run %d of it" % (run["group_id"],
+                                             run["group_kind"],
+                                             run["seq"] + 1)),
+        ("kind", "disk test" if run["kind"] == "disk_test" else "load"),
+        ("started (UTC)", run["started_utc"]),
+        ("saved (UTC)", run["saved_utc"]),
+        ("exit status", run["exit_status"]),
+        ("interrupted", "yes" if run["interrupted"] else "no"),
+        ("host", safe(run["host"])),
+        ("kernel", safe(run["kernel"])),
+        ("CPU", "%s, %s CPUs" % (safe(run["cpu_model"]), run["cpus"])),
+        ("memory", "-" if run["memory_bytes"] is None else
+         "%.1f GiB" % (run["memory_bytes"] / 2.0 ** 30)),
+        ("dbench", safe(run["version"])),
+        ("command line", safe(shlex.join(str(a) for a in json.loads(
+            run["command_line"]))) if run["command_line"] else "-"),
+        ("backend", safe(run["backend"])),
+        ("server", safe(run["server_url"])),
+        ("loadfile", "%s%s" % (safe(run["loadfile_path"]),
+                               " (sha256 %s)" % run["loadfile_sha256"]
+                               if run["loadfile_sha256"] else "")),
+        ("clients", run["clients"]),
+        ("seconds", fmt_num(run["seconds"], 2)),
+        ("MB/s", fmt_num(run["mb_per_s"], 2)),
+        ("ops/s", fmt_num(run["ops_per_s"], 1)),
+    ]
+    for name, value in fields:
+        print("%-15s %s" % (name + ":", "-" if value is None else value),
+              file=out)
+    for w in json.loads(run["warnings_json"] or "[]"):
+        print("%-15s %s" % ("warning:", safe(w)), file=out)
+    targets = hist.query(
+        "SELECT path, fs_type, mount_source, mount_options, device_model, "
+        "free_bytes FROM targets WHERE run_id = ? ORDER BY seq", (run["id"],))
+    for path, fs, src, mopts, model, free in targets:
+        extra = [safe(fs), "on " + safe(src)]
+        if mopts:
+            extra.append("(" + safe(mopts) + ")")
+        if model:
+            extra.append("device " + safe(model))
+        if free is not None:
+            extra.append("%.1f GiB free" % (free / 2.0 ** 30))
+        print("%-15s %s: %s" % ("directory:", safe(path), " ".join(extra)),
+              file=out)
+    metrics = hist.query(
+        "SELECT name, target, value, unit, target_seq FROM metrics "
+        "WHERE run_id = ? AND target_seq >= 0", (run["id"],))
+    metrics.sort(key=lambda m: metric_sort_key((m[0], m[4])))
+    if metrics:
+        print("", file=out)
+        table = [("directory", "measurement", "MB/s (median)")]
+        for name, target, value, unit, _ in metrics:
+            table.append((clip(target, 30), safe(name), fmt_num(value)))
+        print_table(table, out, right=(2,))
+    ops = hist.query(
+        "SELECT name, count, errors, mean_ms, p50_ms, p99_ms, max_ms, "
+        "target_seq FROM ops WHERE run_id = ? ORDER BY seq", (run["id"],))
+    if ops:
+        print("", file=out)
+        table = [("operation", "count", "errors", "mean ms", "p50 ms",
+                  "p99 ms", "max ms")]
+        for name, count, errors, mean, p50, p99, mx, tseq in ops:
+            if tseq is not None:
+                name = "%s (dir %d)" % (name, tseq + 1)
+            table.append((safe(name), str(count), "-" if errors is None
+                          else str(errors), fmt_num(mean, 3),
+                          fmt_num(p50, 3), fmt_num(p99, 3), fmt_num(mx, 3)))
+        print_table(table, out, right=(1, 2, 3, 4, 5, 6))
+    return 0
+
+
+def _confirm(question, yes):
+    if yes:
+        return True
+    if not sys.stdin.isatty():
+        raise HistoryError("rm: standard input is not a terminal to ask "
+                           "on; give --yes to remove without asking")
+    sys.stderr.write(question + " [y/N] ")
+    sys.stderr.flush()
+    answer = sys.stdin.readline().strip().lower()
+    return answer in ("y", "yes")
+
+
+def cmd_rm(hist, args, out):
+    if (args.run is None) == (args.label is None):
+        raise HistoryError("rm: give one RUN or --label LABEL")
+    if args.run is not None:
+        rid = parse_run_id(args.run)
+        ids = [r[0] for r in hist.query("SELECT id FROM runs WHERE id = ?",
+                                        (rid,))]
+        what = "run %d" % rid
+    else:
+        ids = [r[0] for r in hist.query(
+            "SELECT id FROM runs WHERE label = ?", (args.label,))]
+        what = "the %d runs of label %s" % (len(ids), safe(args.label))
+    if not ids:
+        raise HistoryError("rm: no such run (%s) in %s" % (
+            what, hist.path))
+    if not _confirm("Remove %s from %s?" % (what, safe(hist.path)),
+                    args.yes):
+        print("nothing removed", file=out)
+        return 0
+    hist.begin()
+    try:
+        for i in range(0, len(ids), 500):
+            part = ids[i:i + 500]
+            hist.conn.execute("DELETE FROM runs WHERE id IN (%s)" %
+                              ",".join("?" * len(part)), part)
+        hist.conn.execute("DELETE FROM groups WHERE id NOT IN "
+                          "(SELECT group_id FROM runs)")
+    except Exception:
+        hist.rollback()
+        raise
+    hist.commit()
+    print("removed %s" % what, file=out)
+    return 0
+
+
+def _read_document(path):
+    try:
+        with open(path, "rb") as f:
+            raw = f.read()
+    except OSError as e:
+        raise HistoryError("%s: cannot read (%s)" % (path, e.strerror))
+    def no_constant(name):
+        # NaN and Infinity are not JSON (SQLite's json_valid refuses them)
+        raise ValueError("%s is not a JSON value" % name)
+
+    try:
+        text = raw.decode("utf-8")
+        doc = json.loads(text, parse_constant=no_constant)
+    except (UnicodeDecodeError, ValueError) as e:
+        raise HistoryError("%s: not JSON (%s)" % (path, e))
+    if not isinstance(doc, dict) or not ("result" in doc or
+                                         "disk_test" in doc):
+        raise HistoryError("%s: not a dbench --json document (no result "
+                           "or disk_test)" % path)
+    masked = mask_passwords(text)
+    if masked != text:
+        doc = json.loads(masked)
+    return masked, doc
+
+
+# a URL's password (scheme://USER:PASSWORD@HOST) in the document's text
+URL_PASSWORD = re.compile(r'(://[^/?#,"\s@:]*:)([^@/?#,"\s]+)(@)')
+
+
+def mask_passwords(text):
+    """The document's text with every URL password replaced by "***",
+    as dbench writes them since it saves runs: a document written by an
+    older dbench may hold one, and no password goes in the database."""
+    return URL_PASSWORD.sub(
+        lambda m: m.group(0) if m.group(2) == "***" else
+        m.group(1) + "***" + m.group(3), text)
+
+
+def _exit_status(doc):
+    """The exit status the run had, as far as its document tells: 1 when
+    it was interrupted or failed (dbench(1), EXIT STATUS), else 0."""
+    res = doc.get("result") or {}
+    dt = doc.get("disk_test") or {}
+    if res.get("interrupted") or dt.get("interrupted") or dt.get("failed"):
+        return 1
+    return 0
+
+
+def cmd_import(hist, args, out):
+    docs = []
+    for path in args.files:
+        text, doc = _read_document(path)
+        label = args.label if args.label is not None else doc.get("label")
+        if not isinstance(label, str) or label == "":
+            raise HistoryError("%s: the document has no label; give "
+                               "--label" % path)
+        docs.append((path, text, doc, label))
+    stamp = now_utc()
+    done = []
+    hist.begin()
+    try:
+        for path, text, doc, label in docs:
+            same = hist.conn.execute(
+                "SELECT id FROM runs WHERE started_utc = ? AND "
+                "result_json = ?",
+                (doc.get("start_time") or stamp, text)).fetchone()
+            if same:
+                done.append("%s: already in the history as run %d"
+                            % (safe(path), same[0]))
+                continue
+            cur = hist.conn.execute(
+                "INSERT INTO groups (kind, label, created_utc, summary_json) "
+                "VALUES ('single', ?, ?, NULL)", (label, stamp))
+            cur = hist.conn.execute(
+                "INSERT INTO runs (group_id, seq, label, saved_utc, "
+                "exit_status, warnings_json, result_json) "
+                "VALUES (?, 0, ?, ?, ?, '[]', ?)",
+                (cur.lastrowid, label, stamp, _exit_status(doc), text))
+            done.append("%s: run %d, label %s" % (safe(path), cur.lastrowid,
+                                                  clip(label, 60)))
+    except Exception as e:
+        hist.rollback()
+        import sqlite3
+        if isinstance(e, sqlite3.Error):
+            raise HistoryError("%s: import failed, nothing imported (%s)"
+                               % (hist.path, e), 3)
+        raise
+    hist.commit()
+    for line in done:
+        print(line, file=out)
+    return 0
+
+
+EXPORT_COLUMNS = ["id", "group_id", "seq", "group_kind", "label",
+                  "started_utc", "saved_utc", "kind", "host", "kernel",
+                  "cpu_model", "cpus", "memory_bytes", "backend",
+                  "server_url", "loadfile_path", "loadfile_sha256",
+                  "version", "clients", "seconds", "mb_per_s", "ops_per_s",
+                  "exit_status", "interrupted"]
+
+
+def cmd_export(hist, args, out):
+    if args.csv == args.json:
+        raise HistoryError("export: give --csv or --json", EXIT_USAGE)
+    where, qargs = where_clause(args.label, args.host, args.since)
+    where = where.replace("label", "r.label").replace("host", "r.host") \
+        .replace("started_utc", "r.started_utc")
+    cols = ", ".join("g.kind" if c == "group_kind" else "r." + c
+                     for c in EXPORT_COLUMNS)
+    sql = ("SELECT %s%s FROM runs r JOIN groups g ON g.id = r.group_id%s "
+           "ORDER BY r.started_utc, r.id" % (
+               cols, ", r.warnings_json, r.result_json, g.summary_json"
+               if args.json else "", where))
+    rows = hist.query(sql, qargs)
+    if args.csv:
+        w = csv.writer(out, lineterminator="\n")
+        w.writerow(EXPORT_COLUMNS)
+        for r in rows:
+            w.writerow(["" if v is None else v for v in r])
+        return 0
+    out.write('{"dbench_history_export": 1, "runs": [')
+    for i, r in enumerate(rows):
+        item = dict(zip(EXPORT_COLUMNS, r[:len(EXPORT_COLUMNS)]))
+        item["warnings"] = json.loads(r[-3])
+        item["group_summary"] = json.loads(r[-1]) if r[-1] else None
+        body = json.dumps(item, ensure_ascii=False)
+        # the document as stored, verbatim
+        out.write("%s\n%s, \"result\": %s}" % (
+            "," if i else "", body[:-1], r[-2].rstrip()))
+    out.write("\n]}\n")
+    return 0

@@ -1,0 +1,150 @@
+"""Finding runs: the filters of list and export, the sides of compare
+(labels, group:N, run:N), and the metrics of a set of runs."""
+
+import datetime
+import json
+import re
+
+from .common import HistoryError
+
+RELATIVE = re.compile(r"^(\d+)([hdw])$")
+
+
+def parse_since(text):
+    """--since: an ISO 8601 date or time (UTC unless it says), or N
+    hours/days/weeks ago (12h, 30d, 2w); the ISO text it starts at."""
+    m = RELATIVE.match(text)
+    now = datetime.datetime.now(datetime.timezone.utc)
+    if m:
+        unit = {"h": "hours", "d": "days", "w": "weeks"}[m.group(2)]
+        when = now - datetime.timedelta(**{unit: int(m.group(1))})
+    else:
+        try:
+            when = datetime.datetime.fromisoformat(text)
+        except ValueError:
+            raise HistoryError("--since: %r is not a date (YYYY-MM-DD, an "
+                               "ISO 8601 time, or 12h, 30d, 2w)" % text)
+        if when.tzinfo is not None:
+            when = when.astimezone(datetime.timezone.utc)
+    return when.strftime("%Y-%m-%dT%H:%M:%S")
+
+
+def where_clause(label=None, host=None, since=None):
+    """(SQL condition, args) for list and export's filters."""
+    cond, args = [], []
+    if label is not None:
+        cond.append("label = ?")
+        args.append(label)
+    if host is not None:
+        cond.append("host = ?")
+        args.append(host)
+    if since is not None:
+        cond.append("started_utc >= ?")
+        args.append(parse_since(since))
+    return (" WHERE " + " AND ".join(cond)) if cond else "", args
+
+
+def parse_run_id(text):
+    t = text[4:] if text.startswith("run:") else text
+    if not t.isdigit():
+        raise HistoryError("%r is not a run id (a number, or run:N)" % text)
+    return int(t)
+
+
+class Side:
+    """One side of a comparison: its name as given and its run ids."""
+
+    def __init__(self, spec, name, run_ids):
+        self.spec = spec
+        self.name = name
+        self.run_ids = run_ids
+
+
+def resolve_side(hist, spec, last=None):
+    """A label, group:N or run:N[,M...] -> Side with the runs that ended
+    well (exit status 0, not interrupted), oldest first; last keeps the
+    newest last runs."""
+    if spec.startswith("group:"):
+        gid = spec[6:]
+        if not gid.isdigit():
+            raise HistoryError("%r: group:N wants a group id" % spec)
+        rows = hist.query("SELECT id FROM runs WHERE group_id = ? AND "
+                          "exit_status = 0 AND interrupted = 0 "
+                          "ORDER BY started_utc, id", (int(gid),))
+        what = "group %s" % gid
+    elif spec.startswith("run:"):
+        ids = []
+        for part in spec[4:].split(","):
+            if not part.isdigit():
+                raise HistoryError("%r: run:N[,M...] wants run ids" % spec)
+            ids.append(int(part))
+        marks = ",".join("?" * len(ids))
+        rows = hist.query("SELECT id FROM runs WHERE id IN (%s) "
+                          "ORDER BY started_utc, id" % marks, ids)
+        if len(rows) != len(set(ids)):
+            raise HistoryError("%r: no such run in %s" % (spec, hist.path))
+        what = "run " + spec[4:]
+    else:
+        label = spec[6:] if spec.startswith("label:") else spec
+        rows = hist.query("SELECT id FROM runs WHERE label = ? AND "
+                          "exit_status = 0 AND interrupted = 0 "
+                          "ORDER BY started_utc, id", (label,))
+        what = label
+        # a --curve's runs are points at other loads, not repeats
+        curve = set(r[0] for r in hist.query(
+            "SELECT r.id FROM groups g JOIN runs r ON r.group_id = g.id "
+            "WHERE g.label = ? AND g.kind = 'curve'", (label,)))
+        rows = [r for r in rows if r[0] not in curve]
+    ids = [r[0] for r in rows]
+    if last:
+        ids = ids[-last:]
+    if not ids:
+        raise HistoryError("%r: no runs that ended well in %s"
+                           % (spec, hist.path))
+    return Side(spec, what, ids)
+
+
+def metrics_of(hist, run_ids):
+    """{(name, target_seq): {"unit", "better", "values": [per run],
+    "samples": [per run: list or None], "target"}} in first-seen order."""
+    out = {}
+    for chunk in range(0, len(run_ids), 500):
+        part = run_ids[chunk:chunk + 500]
+        marks = ",".join("?" * len(part))
+        rows = hist.query(
+            "SELECT m.run_id, m.name, m.target_seq, m.target, m.value, "
+            "m.unit, m.higher_is_better, m.samples_json FROM metrics m "
+            "WHERE m.run_id IN (%s)" % marks, part)
+        order = {rid: i for i, rid in enumerate(part)}
+        rows.sort(key=lambda r: (order[r[0]], r[2]))
+        for rid, name, tseq, target, value, unit, better, samples in rows:
+            m = out.setdefault((name, tseq), {
+                "unit": unit, "better": bool(better), "values": [],
+                "samples": [], "target": target, "runs": []})
+            m["values"].append(value)
+            m["runs"].append(rid)
+            m["samples"].append(json.loads(samples) if samples else None)
+    return out
+
+
+METRIC_NAMES = {"mb_per_s": "MB/s", "ops_per_s": "ops/s",
+                "max_latency_ms": "max latency ms"}
+METRIC_ORDER = ["mb_per_s", "ops_per_s", "max_latency_ms",
+                "write+fdatasync", "cold read", "hot read",
+                "O_DIRECT write", "O_DIRECT read"]
+
+
+def metric_title(key, unit):
+    name, tseq = key
+    title = METRIC_NAMES.get(name)
+    if title is None:
+        title = "%s %s" % (name, unit)
+    if tseq is not None and tseq > 0:
+        title += " (directory %d)" % (tseq + 1)
+    return title
+
+
+def metric_sort_key(key):
+    name, tseq = key
+    rank = METRIC_ORDER.index(name) if name in METRIC_ORDER else 99
+    return (tseq if tseq is not None else -1, rank, name)

@@ -1,0 +1,230 @@
+#!/bin/bash
+# history.sh - dbench-history on real runs: documents written by --json
+# imported and shown verbatim; labels with quotes, newlines, markup,
+# unicode and 10 KB printed safely; rm refusing without a terminal; a
+# tmpfs directory and a disk directory compared (3 runs each: the tmpfs
+# one named faster with p < 0.05); a trend of 6 runs whose last 3 sleep
+# longer (the change point at run 4); the HTML report read by a real
+# browser (headless chromium: the servers table and the SVG charts in
+# the DOM, no script error), skipped where chromium is missing.
+if [ -z "$BASH_VERSION" ]; then exec bash "$0" "$@"; fi
+. "$(dirname "$0")/lib.sh"
+
+: "${HISTORY:=$SRCDIR/dbench-history}"
+command -v python3 >/dev/null 2>&1 ||
+	skip_all "python3 is not installed: dbench-history is not built"
+[ -x "$HISTORY" ] || bail_out "dbench-history not found: HISTORY=$HISTORY"
+export DBENCH_HISTORY=$TOP/history.sqlite
+
+# run_h ARGS...: dbench-history (stdout $W/out, stderr $W/err, $RC).
+run_h() {
+	LAST_CMD="dbench-history $*"
+	timeout -k 5 "$IT_TIMEOUT" "$HISTORY" "$@" >"$W/out" 2>"$W/err" </dev/null
+	RC=$?
+}
+
+# one_error_line WHAT: exactly one line on stderr, from dbench-history.
+one_error_line() {
+	[ "$(wc -l <"$W/err")" -eq 1 ] ||
+		fail "$1: expected one line on stderr, found $(wc -l <"$W/err")"
+	assert_grep '^dbench-history: ' "$W/err" "$1"
+}
+
+# Documents made once for the checks below.
+DOCS=$TOP/docs
+mkdir -p "$DOCS"
+LF_FAST=$TOP/sleep-short.txt
+LF_SLOW=$TOP/sleep-long.txt
+for pair in "$LF_FAST 2000" "$LF_SLOW 6000"; do
+	set -- $pair
+	cat >"$1" <<LF
+NTCreateX "\\clients\\client1\\f.dat" 0x0 0x2 1 NT_STATUS_OK
+WriteX 1 0 65536 65536 NT_STATUS_OK
+Close 1 NT_STATUS_OK
+SLEEP $2
+LF
+done
+
+check_import_show() {
+	run_db -B null -t 1 --json="$DOCS/null.json" 1
+	assert_rc 0
+	run_db --disk-test -D "$W" --size 1M --repeat 2 --json="$DOCS/disk.json"
+	assert_rc 0
+	run_h --history "$W/h.sqlite" import --label one "$DOCS/null.json" \
+		"$DOCS/disk.json"
+	assert_rc 0
+	run_h --history "$W/h.sqlite" list
+	assert_rc 0
+	assert_eq 3 "$(wc -l <"$W/out")" "list lines (header and 2 runs)"
+	assert_grep ' one +[^ ]+ +load ' "$W/out" "the load run"
+	assert_grep ' one +[^ ]+ +disk test ' "$W/out" "the disk test"
+	run_h --history "$W/h.sqlite" show --json 1
+	cmp -s "$W/out" "$DOCS/null.json" ||
+		fail "show --json is not the document as written"
+	run_h --history "$W/h.sqlite" show 2
+	assert_rc 0
+	assert_grep '^kind: +disk test$' "$W/out" "show's kind"
+	assert_grep 'write\+fdatasync' "$W/out" "show's measurements"
+	run_h --history "$W/h.sqlite" import --label one "$DOCS/null.json"
+	assert_grep 'already in the history as run 1' "$W/out" "a second import"
+	run_h --history "$W/h.sqlite" servers
+	assert_grep '^one ' "$W/out" "servers row"
+	run_h --history "$W/h.sqlite" export --csv
+	assert_eq 3 "$(wc -l <"$W/out")" "CSV lines"
+	run_h --history "$W/h.sqlite" export --json
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d["runs"]) == 2 and d["runs"][0]["result"]["tool"]["name"] == "dbench"' "$W/out" ||
+		fail "export --json is not the two runs"
+}
+check "import of --json documents, list, show --json verbatim, servers, export" check_import_show
+
+check_bad_input() {
+	printf '{"x": 1}\n' >"$W/not.json"
+	run_h --history "$W/h.sqlite" import --label x "$W/not.json"
+	assert_rc 2
+	one_error_line "a JSON file that is no dbench document"
+	run_h --history "$W/h.sqlite" import "$DOCS/null.json"
+	assert_rc 2
+	one_error_line "no label"
+	run_h --history "$W/h.sqlite" show 99
+	assert_rc 2
+	one_error_line "an unknown run"
+	head -c 4096 /dev/urandom >"$W/bad.sqlite"
+	run_h --history "$W/bad.sqlite" list
+	assert_rc 3
+	one_error_line "a file that is no database"
+	assert_grep "bad.sqlite" "$W/err" "the file named"
+}
+check "bad input: one line, exit 2; no database: one line, exit 3" check_bad_input
+
+check_labels() {
+	local long label
+	long=$(head -c 10240 /dev/zero | tr '\0' 'x')
+	label=$(printf 'q"uo'"'"'te\nnew<b>line</b> Grüße 東京 \033[31m%s' "$long")
+	run_h --history "$W/h.sqlite" import --label "$label" "$DOCS/null.json"
+	assert_rc 0
+	run_h --history "$W/h.sqlite" list
+	assert_eq 2 "$(wc -l <"$W/out")" "list lines with a newline in a label"
+	assert_grep 'q"uo.te\\nnew<b>line</b> Grüße 東京 \\x\.\.\.' "$W/out" \
+		"the label escaped and cut to 40 columns"
+	assert_no_grep $'\033' "$W/out" "no raw escape character"
+	run_h --history "$W/h.sqlite" show 1
+	assert_grep '^label: +q"uo.te\\nnew<b>line</b> Grüße 東京 \\x1b\[31mx{10240}$' \
+		"$W/out" "show: the whole label, escaped"
+	assert_no_grep $'\033' "$W/out" "show: no raw escape character"
+	run_h --history "$W/h.sqlite" trend "$label"
+	assert_rc 0
+	[ "$(grep -c 'x' "$W/out")" -ge 1 ] || fail "trend printed no label"
+	assert_no_grep $'\033' "$W/out" "trend: no raw escape character"
+	run_h --history "$W/h.sqlite" report -o "$W/rep"
+	assert_rc 0
+	assert_grep 'new&lt;b&gt;line&lt;/b&gt;' "$W/rep/index.html" \
+		"the label HTML-escaped"
+	assert_no_grep '<b>line' "$W/rep/index.html" "no raw markup from a label"
+	run_h --history "$W/h.sqlite" rm --label "$label"
+	assert_rc 2
+	one_error_line "rm without a terminal or --yes"
+	run_h --history "$W/h.sqlite" list
+	assert_eq 2 "$(wc -l <"$W/out")" "the run is still there"
+	if command -v script >/dev/null 2>&1; then
+		# on a terminal (script(1) makes one): "n" keeps the run
+		printf 'n\n' | script -qec "'$HISTORY' --history '$W/h.sqlite' rm 1" \
+			/dev/null >"$W/tty" 2>&1
+		assert_grep 'Remove run 1 from .*\? \[y/N\]' "$W/tty" "the question"
+		assert_grep 'nothing removed' "$W/tty" "the answer no"
+		run_h --history "$W/h.sqlite" list
+		assert_eq 2 "$(wc -l <"$W/out")" "the run kept after no"
+	fi
+	run_h --history "$W/h.sqlite" rm --yes --label "$label"
+	assert_rc 0
+	run_h --history "$W/h.sqlite" list
+	assert_eq 0 "$(wc -l <"$W/out")" "list after rm"
+}
+check "labels with quotes, newlines, markup, unicode and 10 KB; rm asks" check_labels
+
+# compare_servers: 3 runs with fsync after each write in a tmpfs
+# directory and in a disk directory under /var/tmp.  The target rate
+# (-R 200, the same on both: one workload) holds the tmpfs runs at 200
+# MB/s, which a disk flushing every write does not reach (15 MB/s here),
+# so that a loaded machine's noise on the CPU-bound tmpfs runs cannot
+# blur the difference that 3 runs a side must show.
+check_compare() {
+	local disk tmpfs i
+	disk=$(mktemp -d /var/tmp/dbench-history-it.XXXXXX) ||
+		skip "cannot make a directory under /var/tmp"
+	tmpfs=$W/tmpfs
+	mkdir -p "$tmpfs"
+	[ "$(stat -f -c %T "$W")" = tmpfs ] || { rm -rf "$disk"; skip "$W is not on tmpfs"; }
+	[ "$(stat -f -c %T "$disk")" != tmpfs ] || { rm -rf "$disk"; skip "/var/tmp is tmpfs here"; }
+	for i in 1 2 3; do
+		run_db -t 1 -F -R 200 -D "$disk" --json="$W/disk$i.json" 1
+		[ "$RC" -eq 0 ] || { rm -rf "$disk"; fail "the disk run failed"; }
+		run_db -t 1 -F -R 200 -D "$tmpfs" --json="$W/tmpfs$i.json" 1
+		[ "$RC" -eq 0 ] || { rm -rf "$disk"; fail "the tmpfs run failed"; }
+	done
+	rm -rf "$disk"
+	run_h --history "$W/h.sqlite" import --label disk "$W"/disk?.json
+	run_h --history "$W/h.sqlite" import --label tmpfs "$W"/tmpfs?.json
+	run_h --history "$W/h.sqlite" compare disk tmpfs
+	assert_rc 0
+	show_file "$W/out" "compare disk tmpfs" 20
+	# 3 runs a side separate a 10x difference unless the machine stalls
+	# runs for a good part of their second: then the spread says so
+	# (a coefficient of variation over 40%) and the check cannot judge
+	if ! grep -Eq '^MB/s: B is [0-9.]+% faster than A \(95% CI [0-9.]+-[0-9.]+%, p(<0\.001|=0\.0[0-4][0-9]), 3 vs 3 runs\)$' "$W/out"; then
+		cv=$(awk '$1 == "MB/s" && NF == 6 { a = $3 / $2; b = $5 / $4;
+			print (a > b ? a : b) * 100; exit }' "$W/out")
+		if [ -n "$cv" ] && awk -v c="$cv" 'BEGIN { exit !(c > 40) }'; then
+			skip "the machine is too busy: runs varied by ${cv%.*}% (CV)"
+		fi
+		fail "tmpfs (B) not named faster with p < 0.05 (MB/s line: $(grep '^MB/s:' "$W/out"))"
+	fi
+	assert_no_grep 'differ in workload' "$W/out" "no workload warning"
+	run_h --history "$W/h.sqlite" compare disk run:1
+	assert_grep 'no interval or test: B has one run' "$W/out" "one run"
+}
+check "compare: a tmpfs directory faster than a disk directory, p < 0.05" check_compare
+
+check_trend() {
+	local i lf
+	for i in 1 2 3 4 5 6; do
+		lf=$LF_FAST
+		[ "$i" -le 3 ] || lf=$LF_SLOW
+		run_db -B null -t 1 -c "$lf" --json="$W/t$i.json" 1
+		assert_rc 0
+		# one at a time, so that each has its own time
+		run_h --history "$W/h.sqlite" import --label nas "$W/t$i.json"
+		assert_rc 0
+	done
+	run_h --history "$W/h.sqlite" trend nas
+	assert_rc 0
+	show_file "$W/out" "trend nas" 20
+	assert_grep '^change point: MB/s from run #4 ' "$W/out" "the change at run 4"
+	[ "$(grep -c '^change point: MB/s' "$W/out")" -eq 1 ] ||
+		fail "expected one MB/s change point"
+	cp "$W/h.sqlite" "$TOP/trend.sqlite"
+}
+check "trend: 6 runs whose last 3 sleep longer: the change point at run 4" check_trend
+
+check_browser() {
+	local browser="" b
+	for b in chromium chromium-browser google-chrome; do
+		command -v "$b" >/dev/null 2>&1 && { browser=$b; break; }
+	done
+	[ -n "$browser" ] || skip "chromium is not installed"
+	[ -f "$TOP/trend.sqlite" ] || skip "the trend check made no history"
+	run_h --history "$TOP/trend.sqlite" report -o "$W/rep"
+	assert_rc 0
+	timeout -k 5 60 "$browser" --headless --no-sandbox --disable-gpu \
+		--enable-logging=stderr --v=0 --dump-dom \
+		"file://$W/rep/index.html" >"$W/dom" 2>"$W/console"
+	assert_grep '<table id="servers">' "$W/dom" "the servers table in the DOM"
+	assert_grep '<svg[^>]* class="trend"' "$W/dom" "an SVG chart in the DOM"
+	assert_grep 'class="change"' "$W/dom" "the change point drawn"
+	assert_no_grep 'Uncaught' "$W/console" "script errors"
+	timeout -k 5 60 "$browser" --headless --no-sandbox --disable-gpu \
+		--dump-dom "file://$W/rep/runs/1.html" >"$W/dom1" 2>/dev/null
+	assert_grep 'NTCreateX' "$W/dom1" "a run's page"
+}
+check "report: the servers table and SVG charts in a real browser" check_browser
+
+finish

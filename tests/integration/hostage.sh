@@ -1,0 +1,324 @@
+#!/bin/bash
+# hostage.sh - a server that stops answering does not hold a run hostage:
+# for each remote backend (tbench against tbench_srv, smb against a
+# private smbd, nfs against a private ganesha), the server stopped with
+# SIGSTOP in the middle of a run: the run ends by itself within -t plus
+# 10 s, naming the clients it killed (and the trees it left); and a
+# SIGINT ends the run within 2 s with status 130 in every phase: the
+# check before the run (the server stopped from the start), the run, the
+# cleanup.  Also tbench's refusal of an SO_RCVLOWAT no reply can meet.
+#
+# Every server is this script's own (loopback, or a private network
+# namespace), stopped by its PID; a stopped server is always continued
+# (SIGCONT) by the trap before it is stopped for good.  A server that
+# cannot be started here skips its checks visibly.
+if [ -z "$BASH_VERSION" ]; then exec bash "$0" "$@"; fi
+. "$(dirname "$0")/lib_nfsd.sh"
+
+# One private network namespace for the three servers: ganesha's (with a
+# /run of its own) when it can be made; otherwise a plain one; otherwise
+# none (the nfs checks are then skipped: ganesha needs port 2049).
+if [ -z "${NFSD_IN_NETNS:-}" ] && [ -z "${HOSTAGE_NETNS:-}" ]; then
+	export HOSTAGE_NETNS=1
+	if nfsd_tools >/dev/null 2>&1 && unshare -n -m true 2>/dev/null; then
+		nfsd_enter_netns "$0" "$@"
+	fi
+	for ns in "unshare -n" "unshare -rn"; do
+		if $ns true 2>/dev/null; then
+			exec $ns bash -c 'ip link set lo up 2>/dev/null
+				exec bash "$0" "$@"' "$0" "$@"
+		fi
+	done
+fi
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib_smbd.sh"
+
+SRV=$(dirname "$DBENCH")/tbench_srv
+TB=$TOP/bin/tbench
+mkdir -p "$TOP/bin" && ln -s "$DBENCH" "$TB"
+TB_PORT=$(smbd_free_port)
+TB_PID=
+
+# ---- the servers ----
+
+# Continue whatever is stopped, then end every server.
+all_stop() {
+	thaw
+	if [ -n "$TB_PID" ]; then
+		kill -TERM "$TB_PID" 2>/dev/null
+		wait "$TB_PID" 2>/dev/null
+	fi
+	smbd_stop
+	nfsd_stop
+}
+trap 'all_stop; it_cleanup' EXIT
+
+# freeze KIND / thaw: stop the server's processes, continue them (the
+# list in a file: a check runs in a subshell, and may end in the middle).
+freeze() {
+	server_pids "$1" >"$TOP/stopped"
+	kill -STOP $(cat "$TOP/stopped") 2>/dev/null
+}
+thaw() {
+	[ -s "$TOP/stopped" ] || return 0
+	kill -CONT $(cat "$TOP/stopped") 2>/dev/null
+	: >"$TOP/stopped"
+}
+
+# our tbench_srv on 127.0.0.1:$TB_PORT
+"$SRV" --address 127.0.0.1 --port "$TB_PORT" >"$TOP/tb.out" 2>"$TOP/tb.err" &
+TB_PID=$!
+SKIP_TB="tbench_srv did not start"
+for _ in $(seq 100); do
+	if (exec 3<>"/dev/tcp/127.0.0.1/$TB_PORT") 2>/dev/null; then
+		SKIP_TB=
+		break
+	fi
+	sleep 0.1
+done
+
+SKIP_SMB=
+if "$DBENCH" -B smb 1 2>&1 | grep -q 'built without libsmbclient'; then
+	SKIP_SMB="dbench was built without libsmbclient"
+else
+	smbd_start "$TOP/smbd" >"$TOP/smbd.msg" 2>&1
+	case $? in
+	0) ;;
+	77) SKIP_SMB=$(cat "$TOP/smbd.msg") ;;
+	*) SKIP_SMB="smbd did not start: $(tail -1 "$TOP/smbd.msg")" ;;
+	esac
+fi
+
+SKIP_NFS=
+if "$DBENCH" -B nfs --nfs=nfs://127.0.0.1/x 1 2>&1 | grep -q "built with"; then
+	SKIP_NFS="dbench was built without libnfs"
+elif [ -z "${NFSD_IN_NETNS:-}" ]; then
+	SKIP_NFS="no network namespace of ganesha's own ($(nfsd_tools 2>&1))"
+elif ! nfsd_start "$TOP/nfsd" 1 >"$TOP/nfsd.msg" 2>&1; then
+	SKIP_NFS="ganesha did not start: $(tail -1 "$TOP/nfsd.msg")"
+fi
+
+# need KIND: its server up (and going) with nothing left on it, or a skip.
+need() {
+	thaw
+	case $1 in
+	tbench) [ -z "$SKIP_TB" ] || skip "$SKIP_TB" ;;
+	smb)
+		[ -z "$SKIP_SMB" ] || skip "$SKIP_SMB"
+		rm -rf "${SMBD_SHARE:?}"/* ;;
+	nfs)
+		[ -z "$SKIP_NFS" ] || skip "$SKIP_NFS"
+		# ganesha caches what it served: empty the export with it
+		# stopped (only when an earlier check left something)
+		[ -z "$(ls -A "${NFSD_EXP[1]}")" ] || nfsd_restart \
+			>"$W/restart" 2>&1 || fail "ganesha did not restart" ;;
+	esac
+}
+
+# server_pids KIND: the server's processes (a forking server's children
+# serve the connections).
+server_pids() {
+	case $1 in
+	tbench) echo "$TB_PID" $(pgrep -P "$TB_PID") ;;
+	smb) echo "$SMBD_PID" $(pgrep -P "$SMBD_PID") ;;
+	nfs) nfsd_pid nfsd ;;
+	esac
+}
+
+# ---- the runs ----
+
+# start_run KIND ARGS...: dbench of backend KIND in the background (PID
+# in RUN_PID), stdout in $W/out, stderr in $W/err.
+start_run() {
+	local kind=$1
+	shift
+	case $kind in
+	tbench) set -- "$TB" "$@" "127.0.0.1:$TB_PORT" ;;
+	smb) set -- "$DBENCH" -B smb --smb-share="//127.0.0.1:$SMBD_PORT/share" \
+		--smb-user="$SMBD_USER%$SMBD_PASS" "$@" ;;
+	nfs) set -- "$DBENCH" -B nfs --nfs="${NFSD_URL[1]}" "$@" ;;
+	esac
+	LAST_CMD="$kind: $*"
+	"$@" >"$W/out" 2>"$W/err" </dev/null &
+	RUN_PID=$!
+}
+
+# wait_line RE SECS: wait until the run's stdout has a line matching RE.
+wait_line() {
+	local i
+	for i in $(seq $(($2 * 10))); do
+		grep -Eq "$1" "$W/out" && return 0
+		kill -0 "$RUN_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	show_file "$W/err" "stderr"
+	fail "no line matching '$1' within $2 s"
+}
+
+# end_within SECS: wait for the run at most SECS seconds; RC its status.
+# A run still going then is killed and the check fails.
+end_within() {
+	local i
+	for i in $(seq $(($1 * 20))); do
+		kill -0 "$RUN_PID" 2>/dev/null || break
+		sleep 0.05
+	done
+	if kill -0 "$RUN_PID" 2>/dev/null; then
+		kill -KILL "$RUN_PID" 2>/dev/null
+		wait "$RUN_PID" 2>/dev/null
+		thaw
+		show_file "$W/err" "stderr"
+		fail "still running $1 s later: killed"
+	fi
+	wait "$RUN_PID"
+	RC=$?
+}
+
+# The server stopped mid-run: the run ends by itself within -t + 10 s,
+# exit 1, naming the clients it killed.
+stopped_mid_run() {
+	need "$1"
+	start_run "$1" -t 3 2
+	wait_line 'MB/sec  (warmup|execute)' 10
+	sleep 0.5
+	freeze "$1"
+	end_within 13
+	thaw
+	assert_rc 1
+	assert_grep 'made no progress for 3 s in the cleanup \(waiting for the server\)' \
+		"$W/err" "the stalled client named"
+	case $1 in
+	tbench) ;;	# nothing made, nothing left
+	*) assert_grep 'clients/client[01] was not removed \(left behind\)' \
+		"$W/err" "the tree left behind named" ;;
+	esac
+}
+
+# SIGINT with the server stopped from the start: the check before the run.
+sigint_check() {
+	need "$1"
+	freeze "$1"
+	start_run "$1" -t 3 2
+	sleep 1
+	kill -INT "$RUN_PID"
+	end_within 2
+	thaw
+	assert_rc 130
+}
+
+# SIGINT in the run, the server stopped.
+sigint_run() {
+	need "$1"
+	start_run "$1" -t 60 2
+	wait_line 'MB/sec  (warmup|execute)' 10
+	freeze "$1"
+	sleep 0.5
+	kill -INT "$RUN_PID"
+	end_within 2
+	thaw
+	assert_rc 130
+}
+
+# SIGINT in the cleanup, the server stopped during the run.
+sigint_cleanup() {
+	need "$1"
+	start_run "$1" -t 3 2
+	wait_line 'MB/sec  (warmup|execute)' 10
+	freeze "$1"
+	wait_line ' cleanup ' 10
+	kill -INT "$RUN_PID"
+	end_within 2
+	thaw
+	assert_rc 130
+}
+
+# fake_server MODE: a peer on 127.0.0.1:$FAKE_PORT (PID FAKE_PID) that
+# answers the first connection's opening exchange and then nothing
+# (once), or answers it with a header of the wrong length and then
+# nothing (badheader).
+fake_server() {
+	FAKE_PORT=$(smbd_free_port)
+	python3 - "$FAKE_PORT" "$1" >"$W/fake.out" 2>&1 <<'EOF' &
+import socket, sys
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(64); print("up", flush=True)
+held, n = [], 0
+while True:
+    c, _ = s.accept(); held.append(c); n += 1
+    if sys.argv[2] == "badheader":
+        c.recv(8); c.sendall(b"\0\0\0\x09")
+    elif n == 1:
+        c.recv(8); c.sendall(b"\0\0\0\4\0\0\0\0")
+EOF
+	FAKE_PID=$!
+	for _ in $(seq 50); do grep -q up "$W/fake.out" && return 0; sleep 0.1; done
+	fail "the fake server did not start: $(cat "$W/fake.out")"
+}
+
+# A server that answers only the check's connection: the clients' own
+# wait at most 10 s, then the run ends (exit 1, the server named); a
+# SIGINT while they wait ends it at once (130).
+check_only() {
+	need tbench
+	fake_server once
+	LAST_CMD="tbench -t 3 2 127.0.0.1:$FAKE_PORT"
+	"$TB" -t 3 2 "127.0.0.1:$FAKE_PORT" >"$W/out" 2>"$W/err" </dev/null &
+	RUN_PID=$!
+	end_within 15
+	assert_rc 1
+	assert_grep "server 127.0.0.1:$FAKE_PORT sent no reply within 10 s" \
+		"$W/err" "the message"
+	kill "$FAKE_PID"
+	fake_server once
+	"$TB" -t 3 2 "127.0.0.1:$FAKE_PORT" >"$W/out" 2>"$W/err" </dev/null &
+	RUN_PID=$!
+	wait_line 'prepared for launch' 10
+	sleep 0.5
+	kill -INT "$RUN_PID"
+	end_within 2
+	kill "$FAKE_PID"
+	assert_rc 130
+}
+
+# A reply header of the wrong length, then silence: a protocol error at
+# once, naming what was expected.
+bad_header() {
+	need tbench
+	fake_server badheader
+	LAST_CMD="tbench -t 3 1 127.0.0.1:$FAKE_PORT"
+	"$TB" -t 3 1 "127.0.0.1:$FAKE_PORT" >"$W/out" 2>"$W/err" </dev/null &
+	RUN_PID=$!
+	end_within 5
+	kill "$FAKE_PID"
+	assert_rc 2
+	assert_grep 'protocol error: a reply of 9 bytes to a request for 4 \(a reply header announcing 4 expected' \
+		"$W/err" "the message"
+}
+
+# tbench -T SO_RCVLOWAT above the smallest reply: refused at once.
+rcvlowat() {
+	need tbench
+	start_run tbench -T SO_RCVLOWAT=100000000 -t 3 1
+	end_within 5
+	assert_rc 2
+	assert_grep 'SO_RCVLOWAT=100000000: at most 8' "$W/err" "the message"
+}
+
+# HOSTAGE_KINDS: a subset, for a run by hand
+for kind in ${HOSTAGE_KINDS:-tbench smb nfs}; do
+	check "$kind: server stopped mid-run: the run ends, clients named" \
+		stopped_mid_run "$kind"
+	check "$kind: SIGINT in the check before the run: 130 at once" \
+		sigint_check "$kind"
+	check "$kind: SIGINT in the run, server stopped: 130 at once" \
+		sigint_run "$kind"
+	check "$kind: SIGINT in the cleanup, server stopped: 130 at once" \
+		sigint_cleanup "$kind"
+done
+check "tbench: an SO_RCVLOWAT no reply meets is refused" rcvlowat
+check "tbench: a server answering only the check: 10 s, or SIGINT at once" \
+	check_only
+check "tbench: a wrong reply header, then silence: protocol error at once" \
+	bad_header
+
+finish
