@@ -592,6 +592,8 @@ void coord_mpi_setup(struct coord *c, const struct dbench_options *o,
 	 * coordination ended the series before this */
 	m->decided = false;
 	m->signalled = false;
+	m->cleanup_wait = 0;
+	m->prepared_wait = 0;
 }
 
 /* The options that define a run's workload (those dbench-compare calls
