@@ -273,7 +273,8 @@ static void answer(void *mem, FILE *f, const struct dbench_options *o,
 	fprintf(f, "\n%s\n", line ? line : "");
 	if (ort >= 0)
 		fprintf(f, "Overall response time %.3f ms (mean latency over "
-			"ops/sec, to %u clients)\n", ort, v[a]->pt.clients);
+			"ops/sec, to %u client%s)\n", ort, v[a]->pt.clients,
+			v[a]->pt.clients == 1 ? "" : "s");
 	put_str(sec, "answer", line);
 	put(sec, "answer_clients", a >= 0 ?
 	    json_object_new_int64(v[a]->pt.clients) : NULL);

@@ -211,6 +211,34 @@ curve_plot() {
 		"$W/err" "the refusal"
 }
 
+# With --warmup auto that cannot settle (its 5 s window in a 1 s
+# warmup), the point is UNSTEADY, and the answer says so; with -R (a
+# schedule) the bounds read the response time, and the output says so.
+curve_steady_response() {
+	need_python
+	mkdir t
+	run_db -D "$W/t" -c "$DATA/basic.txt" -t 1 --warmup auto \
+		--warmup-max 1 --curve=1 --slo 'p99<=10s'
+	assert_rc 0
+	assert_grep '^ +1 .*  UNSTEADY$' "$W/out" "the unsteady point"
+	assert_grep '^at least 1 client within p99<=10s: .*\(UNSTEADY: ' \
+		"$W/out" "the answer's note"
+	run_db -D "$W/t" -c "$DATA/basic.txt" -t 1 --warmup 0 -R 20 \
+		--curve=1 --slo 'WriteX:p99<=10s' --json "$W/r.json"
+	assert_rc 0
+	assert_grep '^Bounds apply to the response time, measured from when each op was due$' \
+		"$W/out" "the note on response times"
+	python3 -c 'import json, sys
+c = json.load(open(sys.argv[1]))["curve"]
+w = [o["response"]["percentiles"] for o in
+     c["points"][0]["result"]["operations"] if o["name"] == "WriteX"][0]
+p99 = [e["ms"] for e in w if e["percentile"] == 99][0]
+f = c["points"][0]["bounds"][0]["figure_ms"]
+sys.exit(0 if c["response_time"] and abs(f - p99) < 1e-6 else 1)' \
+		"$W/r.json" || fail "the bound's figure is not WriteX's response p99"
+	assert_empty_dir "$W/t" "target"
+}
+
 # The second point fails (its second client's loadfile does): the curve
 # ends there, the points so far reported, exit 1, trees cleaned.
 curve_point_fails() {
@@ -352,6 +380,7 @@ check "--slo: an op the loadfile never runs is refused" \
 	bad_bound 'Flush:max<=1s' 'the loadfile never runs Flush'
 check "--curve=auto finds a known knee exactly (5 clients)" curve_knee
 check "--curve over fileio on tmpfs: table, answer, JSON, trees cleaned" curve_tmpfs
+check "--curve: UNSTEADY points; bounds on response times (-R)" curve_steady_response
 check "dbench-plot: a curve's chart, the bounds as lines" curve_plot
 check "--curve: a failing point ends the curve, exit 1" curve_point_fails
 check "--curve: Ctrl-C mid-curve, exit 130, trees cleaned" curve_sigint
