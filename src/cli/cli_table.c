@@ -12,6 +12,59 @@
 
 #include "cli_private.h"
 
+/* The options of the output, the history, the network and the devices,
+ * and --disk-test's: the second half of the common table. */
+static struct poptOption *more_table(void *mem, struct raw_options *raw,
+				     size_t *n)
+{
+	const struct poptOption table[] = {
+		{ "tcp-options", 'T', POPT_ARG_STRING, &raw->tcp_options, 0,
+		  "TCP socket options, for the socket backend (tbench) only",
+		  "OPTS" },
+		{ "allow-scsi-writes", 0, POPT_ARG_NONE,
+		  &raw->allow_scsi_writes, 0, "block, scsi, iscsi: let the "
+		  "loadfile's writes reach the device", NULL },
+		{ "allow-block-writes", 0, POPT_ARG_NONE,
+		  &raw->allow_block_writes, 0, "= --allow-scsi-writes", NULL },
+		{ "force-device", 0, POPT_ARG_NONE, &raw->force_device, 0,
+		  "write to a device even if it holds data (block, scsi)",
+		  NULL },
+		{ "percentiles", 0, POPT_ARG_STRING, &raw->percentiles, 0,
+		  "after the table, latency percentiles per op (bare: "
+		  DEFAULT_PERCENTILES ")", "P,P,..." },
+		{ "json", 0, POPT_ARG_STRING, &raw->json, 0,
+		  "write the full results as a JSON document (-: to stdout, "
+		  "and the text to stderr)", "FILE" },
+		{ "series", 0, POPT_ARG_STRING, &raw->series, 0,
+		  "write a once-a-second CSV series", "FILE" },
+		{ "label", 0, POPT_ARG_STRING, &raw->label, 0,
+		  "save the run to the history under this name", "NAME" },
+		{ "history", 0, POPT_ARG_STRING, &raw->history, 0,
+		  "the history database (with --label; default "
+		  "$DBENCH_HISTORY, else ~/.local/share/dbench/"
+		  "history.sqlite)", "FILE" },
+		{ "version", 'V', POPT_ARG_NONE, &raw->version, 0,
+		  "print the version and exit", NULL },
+		{ "disk-test", 0, POPT_ARG_NONE, &raw->disk_test, 0,
+		  "measure each -D directory's disk as dd would (write, "
+		  "cold/hot read, O_DIRECT); no NUMCLIENTS", NULL },
+		{ "size", 0, POPT_ARG_STRING, &raw->dt_size, 0,
+		  "--disk-test: test file size (1G, less if free space is "
+		  "short)", "BYTES[K|M|G|T]" },
+		{ "block-size", 0, POPT_ARG_STRING, &raw->dt_block_size, 0,
+		  "--disk-test: bytes per read or write (1M)",
+		  "BYTES[K|M|G]" },
+		{ "repeat", 0, POPT_ARG_STRING, &raw->dt_repeat, 0,
+		  "--disk-test: runs of each measurement (3)", "N" },
+		{ "drop-caches", 0, POPT_ARG_NONE, &raw->drop_caches, 0,
+		  "--disk-test: also drop the whole page cache before cold "
+		  "reads (root)", NULL },
+	};
+
+	*n = sizeof(table) / sizeof(table[0]);
+	return talloc_memdup(mem, table, sizeof(table));
+}
+
 /* The common options; every arg points into raw.  backend_help is -B's
  * (the registry's backends, backend_list_text()). */
 static struct poptOption *common_table(void *mem, struct raw_options *raw,
@@ -86,51 +139,19 @@ static struct poptOption *common_table(void *mem, struct raw_options *raw,
 		{ "force", 0, POPT_ARG_NONE, &raw->force, 0,
 		  "run even when the clients' data may take more than half "
 		  "the memory available (-D on tmpfs or ramfs)", NULL },
-		{ "tcp-options", 'T', POPT_ARG_STRING, &raw->tcp_options, 0,
-		  "TCP socket options, for the socket backend (tbench) only",
-		  "OPTS" },
-		{ "allow-scsi-writes", 0, POPT_ARG_NONE,
-		  &raw->allow_scsi_writes, 0, "block, scsi, iscsi: let the "
-		  "loadfile's writes reach the device", NULL },
-		{ "allow-block-writes", 0, POPT_ARG_NONE,
-		  &raw->allow_block_writes, 0, "= --allow-scsi-writes", NULL },
-		{ "force-device", 0, POPT_ARG_NONE, &raw->force_device, 0,
-		  "write to a device even if it holds data (block, scsi)",
-		  NULL },
-		{ "percentiles", 0, POPT_ARG_STRING, &raw->percentiles, 0,
-		  "after the table, latency percentiles per op (bare: "
-		  DEFAULT_PERCENTILES ")", "P,P,..." },
-		{ "json", 0, POPT_ARG_STRING, &raw->json, 0,
-		  "write the full results as a JSON document (-: to stdout, "
-		  "and the text to stderr)", "FILE" },
-		{ "series", 0, POPT_ARG_STRING, &raw->series, 0,
-		  "write a once-a-second CSV series", "FILE" },
-		{ "label", 0, POPT_ARG_STRING, &raw->label, 0,
-		  "save the run to the history under this name", "NAME" },
-		{ "history", 0, POPT_ARG_STRING, &raw->history, 0,
-		  "the history database (with --label; default "
-		  "$DBENCH_HISTORY, else ~/.local/share/dbench/"
-		  "history.sqlite)", "FILE" },
-		{ "version", 'V', POPT_ARG_NONE, &raw->version, 0,
-		  "print the version and exit", NULL },
-		{ "disk-test", 0, POPT_ARG_NONE, &raw->disk_test, 0,
-		  "measure each -D directory's disk as dd would (write, "
-		  "cold/hot read, O_DIRECT); no NUMCLIENTS", NULL },
-		{ "size", 0, POPT_ARG_STRING, &raw->dt_size, 0,
-		  "--disk-test: test file size (1G, less if free space is "
-		  "short)", "BYTES[K|M|G|T]" },
-		{ "block-size", 0, POPT_ARG_STRING, &raw->dt_block_size, 0,
-		  "--disk-test: bytes per read or write (1M)",
-		  "BYTES[K|M|G]" },
-		{ "repeat", 0, POPT_ARG_STRING, &raw->dt_repeat, 0,
-		  "--disk-test: runs of each measurement (3)", "N" },
-		{ "drop-caches", 0, POPT_ARG_NONE, &raw->drop_caches, 0,
-		  "--disk-test: also drop the whole page cache before cold "
-		  "reads (root)", NULL },
 	};
+	size_t nrun = sizeof(table) / sizeof(table[0]), nmore;
+	struct poptOption *more = more_table(mem, raw, &nmore);
+	struct poptOption *all = more == NULL ? NULL :
+		talloc_array(mem, struct poptOption, nrun + nmore);
 
-	*n = sizeof(table) / sizeof(table[0]);
-	return talloc_memdup(mem, table, sizeof(table));
+	if (all == NULL)
+		return NULL;
+	memcpy(all, table, sizeof(table));
+	memcpy(all + nrun, more, nmore * sizeof(*more));
+	talloc_free(more);
+	*n = nrun + nmore;
+	return all;
 }
 
 /* Is name the long name of one of table[0..n)? */
