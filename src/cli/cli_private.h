@@ -23,7 +23,7 @@
 #define TBENCH_BACKEND "sockio"
 /* popt hands a string option back as one of these values (see cli_table) */
 #define STRING_OPT_BASE 1000
-#define STRING_OPT_MAX 32
+#define STRING_OPT_MAX 48
 /* ... and backend b's option i as BACKEND_OPT_BASE + b * STRIDE + i */
 #define BACKEND_OPT_BASE 2000
 #define BACKEND_OPT_STRIDE (BACKEND_MAX_OPTIONS + 1)

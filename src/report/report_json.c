@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <json-c/json.h>
+#include <nettle/sha2.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -19,7 +20,6 @@
 #include "report_json.h"
 #include "json_put.h"
 #include "series.h"
-#include "sha256.h"
 
 /* ---- times ----------------------------------------------------------- */
 
@@ -318,8 +318,9 @@ static struct json_object *loadfile_json(const char *path)
 	struct json_object *j = json_object_new_object();
 	unsigned char buf[65536];
 	uLong crc = crc32(0L, Z_NULL, 0);
-	struct sha256 sha;
-	char hex[65];
+	struct sha256_ctx sha;
+	uint8_t digest[SHA256_DIGEST_SIZE];
+	char hex[2 * SHA256_DIGEST_SIZE + 1];
 	uint64_t size = 0, lines = 0;
 	bool partial = false;
 	FILE *f = fopen(path, "rb");
@@ -333,7 +334,7 @@ static struct json_object *loadfile_json(const char *path)
 	sha256_init(&sha);
 	while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
 		crc = crc32(crc, buf, (uInt)n);
-		sha256_update(&sha, buf, n);
+		sha256_update(&sha, n, buf);
 		size += n;
 		for (const unsigned char *p = buf, *end = buf + n;
 		     (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
@@ -348,7 +349,9 @@ static struct json_object *loadfile_json(const char *path)
 	fclose(f);
 	snprintf((char *)buf, sizeof(buf), "%08lx", (unsigned long)crc);
 	put_str(j, "crc32", (const char *)buf);
-	sha256_hex(&sha, hex);
+	sha256_digest(&sha, sizeof(digest), digest);
+	for (size_t i = 0; i < sizeof(digest); i++)
+		snprintf(hex + 2 * i, 3, "%02x", digest[i]);
 	put_str(j, "sha256", hex);
 	put_int(j, "bytes", (int64_t)size);
 	put_int(j, "lines", (int64_t)(lines + partial));

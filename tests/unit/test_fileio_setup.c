@@ -281,7 +281,8 @@ void test_null_backend(void **cm_state)
 		struct op_call call = { .op = &op,
 					.arg = { 12, 4096, 17 } };
 
-		if (op_kind_is_nfs3(k) || op_kind_is_smb5(k))
+		if (op_kind_is_nfs3(k) || op_kind_is_smb5(k) ||
+		    op_kind_is_block(k) || op_kind_is_scsi(k))
 			continue;	/* not its dialect: refused per loadfile */
 		op.kind = (enum op_kind)k;
 		assert_int_equal(null_backend.ops[k](state, &call),
