@@ -214,14 +214,19 @@ check_browser() {
 	[ -f "$TOP/trend.sqlite" ] || skip "the trend check made no history"
 	run_h --history "$TOP/trend.sqlite" report -o "$W/rep"
 	assert_rc 0
-	timeout -k 5 60 "$browser" --headless --no-sandbox --disable-gpu \
+	# a profile of its own (a read-only or shared $HOME refuses one);
+	# no background connections (this machine's network is closed)
+	set -- --headless --no-sandbox --disable-gpu --no-first-run \
+		--disable-background-networking --disable-component-update \
+		--disable-sync --user-data-dir="$W/profile"
+	timeout -k 5 60 "$browser" "$@" \
 		--enable-logging=stderr --v=0 --dump-dom \
 		"file://$W/rep/index.html" >"$W/dom" 2>"$W/console"
 	assert_grep '<table id="servers">' "$W/dom" "the servers table in the DOM"
 	assert_grep '<svg[^>]* class="trend"' "$W/dom" "an SVG chart in the DOM"
 	assert_grep 'class="change"' "$W/dom" "the change point drawn"
 	assert_no_grep 'Uncaught' "$W/console" "script errors"
-	timeout -k 5 60 "$browser" --headless --no-sandbox --disable-gpu \
+	timeout -k 5 60 "$browser" "$@" \
 		--dump-dom "file://$W/rep/runs/1.html" >"$W/dom1" 2>/dev/null
 	assert_grep 'NTCreateX' "$W/dom1" "a run's page"
 }
