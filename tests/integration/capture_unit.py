@@ -13,6 +13,8 @@ import sys
 import types
 import unittest
 
+from tap_unittest import run_module
+
 SRCDIR = os.environ.get("SRCDIR") or os.path.join(
     os.path.dirname(os.path.abspath(__file__)), "..", "..")
 # the package from the source tree, without leaving __pycache__ in it
@@ -231,57 +233,5 @@ class Smb2(unittest.TestCase):
         self.assertEqual(out.dropped["another share or IPC$"], 1)
 
 
-class TapResult(unittest.TestResult):
-    """Each test as a TAP line: "ok", "not ok" (the traceback as TAP
-    comments before it) or "ok ... # SKIP reason"."""
-
-    def __init__(self):
-        super().__init__()
-        self.n = 0
-
-    def line(self, test, status, extra=""):
-        self.n += 1
-        name = test.id().replace("__main__.", "", 1)
-        print("%s %d - %s%s" % (status, self.n, name, extra), flush=True)
-
-    def addSuccess(self, test):
-        super().addSuccess(test)
-        self.line(test, "ok")
-
-    def addSkip(self, test, reason):
-        super().addSkip(test, reason)
-        self.line(test, "ok", " # SKIP " + reason)
-
-    def comment_failure(self, test, err, status):
-        for ln in self._exc_info_to_string(err, test).splitlines():
-            print("#   " + ln)
-        self.line(test, "not ok", " -- " + status)
-
-    def addFailure(self, test, err):
-        super().addFailure(test, err)
-        self.comment_failure(test, err, "failed")
-
-    def addError(self, test, err):
-        super().addError(test, err)
-        self.comment_failure(test, err, "error")
-
-    def addExpectedFailure(self, test, err):
-        super().addExpectedFailure(test, err)
-        self.line(test, "ok", " # TODO expected failure")
-
-    def addUnexpectedSuccess(self, test):
-        super().addUnexpectedSuccess(test)
-        self.line(test, "not ok", " # TODO unexpected success")
-
-
-def main():
-    suite = unittest.defaultTestLoader.loadTestsFromModule(
-        sys.modules[__name__])
-    result = TapResult()
-    suite.run(result)
-    print("1..%d" % result.n)
-    return 0 if result.wasSuccessful() else 1
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_module(__name__))
