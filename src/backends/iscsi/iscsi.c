@@ -376,40 +376,6 @@ static int iscsi_setup(void *mem, const struct backend_client_config *cfg,
 	return 0;
 }
 
-static int iscsi_cleanup(void *state, const char *path)
-{
-	struct iscsi_state *s = state;
-
-	(void)path;
-	scsi_dev_release(&s->dev);
-	return 0;
-}
-
-static uint32_t iscsi_op(void *state, struct op_call *call)
-{
-	struct iscsi_state *s = state;
-
-	return scsi_run_op(&s->dev, call);
-}
-
-static uint64_t iscsi_client_fds(const struct dbench_options *o,
-				 uint32_t max_open_handles, uint32_t max_dirs)
-{
-	(void)o;
-	(void)max_open_handles;
-	(void)max_dirs;
-	return 1;
-}
-
-#define ISCSI_OPS                                                         \
-	[OP_TESTUNITREADY] = iscsi_op, [OP_READ6] = iscsi_op,             \
-	[OP_READ10] = iscsi_op, [OP_READ16] = iscsi_op,                   \
-	[OP_WRITE10] = iscsi_op, [OP_WRITE16] = iscsi_op,                 \
-	[OP_READCAPACITY10] = iscsi_op, [OP_READCAPACITY16] = iscsi_op,   \
-	[OP_SYNCHRONIZECACHE10] = iscsi_op, [OP_INQUIRY] = iscsi_op,      \
-	[OP_REPORTLUNS] = iscsi_op, [OP_PROUT] = iscsi_op,                \
-	[OP_PRIN] = iscsi_op
-
 const struct backend iscsi_backend = {
 	.abi = BACKEND_ABI,
 	.name = "iscsi",
@@ -420,11 +386,11 @@ const struct backend iscsi_backend = {
 	.option = iscsi_option,
 	.options_done = iscsi_options_done,
 	.target_check = iscsi_target_check,
-	.client_fds = iscsi_client_fds,
+	.client_fds = scsi_backend_client_fds,
 	.program_check = iscsi_program_check,
 	.setup = iscsi_setup,
-	.cleanup = iscsi_cleanup,
-	.ops = { ISCSI_OPS },
+	.cleanup = scsi_backend_cleanup,
+	.ops = { SCSI_BACKEND_OPS },
 };
 
 #else /* !HAVE_LIBISCSI */

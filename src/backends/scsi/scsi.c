@@ -241,31 +241,6 @@ static int scsi_setup(void *mem, const struct backend_client_config *cfg,
 	return 0;
 }
 
-static int scsi_cleanup(void *state, const char *path)
-{
-	struct sg_state *s = state;
-
-	(void)path;
-	scsi_dev_release(&s->dev);
-	return 0;
-}
-
-static uint32_t scsi_op(void *state, struct op_call *call)
-{
-	struct sg_state *s = state;
-
-	return scsi_run_op(&s->dev, call);
-}
-
-static uint64_t scsi_client_fds(const struct dbench_options *o,
-				uint32_t max_open_handles, uint32_t max_dirs)
-{
-	(void)o;
-	(void)max_open_handles;
-	(void)max_dirs;
-	return 1;
-}
-
 const struct backend scsi_backend = {
 	.abi = BACKEND_ABI,
 	.name = "scsi",
@@ -276,17 +251,9 @@ const struct backend scsi_backend = {
 	.option = scsi_option,
 	.options_done = scsi_options_done,
 	.target_check = scsi_target_check,
-	.client_fds = scsi_client_fds,
+	.client_fds = scsi_backend_client_fds,
 	.program_check = scsi_program_check,
 	.setup = scsi_setup,
-	.cleanup = scsi_cleanup,
-	.ops = {
-		[OP_TESTUNITREADY] = scsi_op, [OP_READ6] = scsi_op,
-		[OP_READ10] = scsi_op, [OP_READ16] = scsi_op,
-		[OP_WRITE10] = scsi_op, [OP_WRITE16] = scsi_op,
-		[OP_READCAPACITY10] = scsi_op, [OP_READCAPACITY16] = scsi_op,
-		[OP_SYNCHRONIZECACHE10] = scsi_op, [OP_INQUIRY] = scsi_op,
-		[OP_REPORTLUNS] = scsi_op, [OP_PROUT] = scsi_op,
-		[OP_PRIN] = scsi_op,
-	},
+	.cleanup = scsi_backend_cleanup,
+	.ops = { SCSI_BACKEND_OPS },
 };

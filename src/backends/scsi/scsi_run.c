@@ -235,3 +235,24 @@ void scsi_dev_release(struct scsi_dev *d)
 	d->registered = false;
 	(void)run_cmd(d, OP_PROUT, arg, &o);
 }
+
+uint32_t scsi_backend_op(void *state, struct op_call *call)
+{
+	return scsi_run_op(state, call);	/* the state begins with it */
+}
+
+int scsi_backend_cleanup(void *state, const char *path)
+{
+	(void)path;
+	scsi_dev_release(state);
+	return 0;
+}
+
+uint64_t scsi_backend_client_fds(const struct dbench_options *o,
+				 uint32_t max_open_handles, uint32_t max_dirs)
+{
+	(void)o;
+	(void)max_open_handles;
+	(void)max_dirs;
+	return 1;
+}

@@ -57,6 +57,27 @@ uint32_t scsi_run_op(struct scsi_dev *d, struct op_call *call);
  * with it) is unregistered.  Safe to call more than once. */
 void scsi_dev_release(struct scsi_dev *d);
 
+/*
+ * The backend hooks of a state that begins with its struct scsi_dev (the
+ * scsi and iscsi backends): one op, the end of a client, and the one
+ * descriptor (device node or socket) a client holds.
+ */
+uint32_t scsi_backend_op(void *state, struct op_call *call);
+int scsi_backend_cleanup(void *state, const char *path);
+uint64_t scsi_backend_client_fds(const struct dbench_options *o,
+				 uint32_t max_open_handles, uint32_t max_dirs);
+
+/* The ops[] of such a backend: every kind of the SCSI dialect. */
+#define SCSI_BACKEND_OPS                                                   \
+	[OP_TESTUNITREADY] = scsi_backend_op, [OP_READ6] = scsi_backend_op, \
+	[OP_READ10] = scsi_backend_op, [OP_READ16] = scsi_backend_op,       \
+	[OP_WRITE10] = scsi_backend_op, [OP_WRITE16] = scsi_backend_op,     \
+	[OP_READCAPACITY10] = scsi_backend_op,                              \
+	[OP_READCAPACITY16] = scsi_backend_op,                              \
+	[OP_SYNCHRONIZECACHE10] = scsi_backend_op,                          \
+	[OP_INQUIRY] = scsi_backend_op, [OP_REPORTLUNS] = scsi_backend_op,  \
+	[OP_PROUT] = scsi_backend_op, [OP_PRIN] = scsi_backend_op
+
 /* Free d's buffer and message (its owner frees d). */
 void scsi_dev_free(struct scsi_dev *d);
 
