@@ -32,6 +32,17 @@ static double ms(uint64_t ns)
 	return (double)ns / 1e6;
 }
 
+/* One op's --percentiles columns, and the end of its row. */
+static void percentile_columns(FILE *f, const struct dbench_options *o,
+			       const struct op_stats *s)
+{
+	for (unsigned i = 0; i < o->npercentiles; i++)
+		fprintf(f, " %9.03f", ms(hist_percentile(&s->hist,
+							 o->percentiles[i], 0,
+							 s->max_ns)));
+	fputc('\n', f);
+}
+
 static void op_table(FILE *f, const struct dbench_options *o,
 		     const struct op_stats *ops)
 {
@@ -87,11 +98,7 @@ void report_percentiles(FILE *f, const struct dbench_options *o,
 		if (s->count == 0)
 			continue;
 		fprintf(f, " %-*s", w, report_op_name(o, k));
-		for (unsigned i = 0; i < o->npercentiles; i++)
-			fprintf(f, " %9.03f",
-				ms(hist_percentile(&s->hist, o->percentiles[i],
-						   0, s->max_ns)));
-		fputc('\n', f);
+		percentile_columns(f, o, s);
 	}
 	fputc('\n', f);
 }
@@ -248,11 +255,7 @@ static void response_table(FILE *f, const struct dbench_options *o,
 		fprintf(f, "%-*s %7llu %9.03f %9.03f", w, report_op_name(o, k),
 			(unsigned long long)s->count, result_avg_ms(s),
 			ms(s->max_ns));
-		for (unsigned i = 0; i < o->npercentiles; i++)
-			fprintf(f, " %9.03f",
-				ms(hist_percentile(&s->hist, o->percentiles[i],
-						   0, s->max_ns)));
-		fputc('\n', f);
+		percentile_columns(f, o, s);
 	}
 	fputc('\n', f);
 }
