@@ -166,6 +166,17 @@ static void merge_header(struct run_result *d, const struct run_result *s)
 	d->cpu.involuntary_switches += s->cpu.involuntary_switches;
 }
 
+/* s's counts, sum, maximum and histogram added into d. */
+static void op_stats_add(struct op_stats *d, const struct op_stats *s)
+{
+	d->count += s->count;
+	d->sum_ns += s->sum_ns;
+	if (s->max_ns > d->max_ns)
+		d->max_ns = s->max_ns;
+	if (s->count != 0)
+		hist_merge(&d->hist, &s->hist);
+}
+
 /* The response times (with a schedule) add up like the ops'. */
 static int merge_response(struct run_result *dst, const struct run_result *src)
 {
@@ -175,17 +186,8 @@ static int merge_response(struct run_result *dst, const struct run_result *src)
 	    (dst->response = talloc_zero_array(dst, struct op_stats,
 					       OP_NUM_MEASURED)) == NULL)
 		return -1;
-	for (unsigned k = 0; k < OP_NUM_MEASURED; k++) {
-		struct op_stats *d = &dst->response[k];
-		const struct op_stats *s = &src->response[k];
-
-		d->count += s->count;
-		d->sum_ns += s->sum_ns;
-		if (s->max_ns > d->max_ns)
-			d->max_ns = s->max_ns;
-		if (s->count != 0)
-			hist_merge(&d->hist, &s->hist);
-	}
+	for (unsigned k = 0; k < OP_NUM_MEASURED; k++)
+		op_stats_add(&dst->response[k], &src->response[k]);
 	return 0;
 }
 
@@ -196,15 +198,7 @@ int result_merge(struct run_result *dst, const struct run_result *src)
 
 	merge_header(dst, src);
 	for (unsigned k = 0; k < OP_NUM_MEASURED; k++) {
-		struct op_stats *d = &dst->ops[k];
-		const struct op_stats *s = &src->ops[k];
-
-		d->count += s->count;
-		d->sum_ns += s->sum_ns;
-		if (s->max_ns > d->max_ns)
-			d->max_ns = s->max_ns;
-		if (s->count != 0)
-			hist_merge(&d->hist, &s->hist);
+		op_stats_add(&dst->ops[k], &src->ops[k]);
 		if (merge_mismatch(dst, &dst->mm[k], &src->mm[k]) != 0)
 			return -1;
 	}
