@@ -401,3 +401,11 @@ tree_listing() {
 	(cd "$1" && find . -mindepth 1 -printf '%P %y %s\n') |
 		awk '$2 == "f" { print; next } { print $1, $2 }' | sort
 }
+
+# json_field FILE EXPR: the value of a Python expression over the JSON
+# document d read from FILE.
+json_field() {
+	python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print(eval(sys.argv[2]))' "$1" "$2"
+}

@@ -8,13 +8,6 @@
 if [ -z "$BASH_VERSION" ]; then exec bash "$0" "$@"; fi
 . "$(dirname "$0")/lib.sh"
 
-# json_field FILE EXPR: a Python expression over the document d.
-json_field() {
-	python3 -c 'import json, sys
-d = json.load(open(sys.argv[1]))
-print(eval(sys.argv[2]))' "$1" "$2"
-}
-
 # late_loadfile FILE: ten ops 10 ms apart, a 0.5 s SLEEP, ten more ops
 # due from 0.1 to 0.19 s.
 late_loadfile() {

@@ -6,13 +6,6 @@
 if [ -z "$BASH_VERSION" ]; then exec bash "$0" "$@"; fi
 . "$(dirname "$0")/lib.sh"
 
-# json_field FILE EXPR: a Python expression over the document d.
-json_field() {
-	python3 -c 'import json, sys
-d = json.load(open(sys.argv[1]))
-print(eval(sys.argv[2]))' "$1" "$2"
-}
-
 # slow_start FILE: 10 lines/s for 2 s, then 200 lines/s for 60 s.
 slow_start() {
 	awk 'BEGIN {
