@@ -17,6 +17,10 @@
 /* 1.4826 * MAD estimates the standard deviation of normal data */
 #define MAD_SCALE 1.4826
 #define OUTLIER_MADS 3.0
+/* nor is a run within 1% of the median: steadier runs than any machine
+ * gives (a paced -R run) have a MAD near 0, and a benchmark does not
+ * resolve such a difference */
+#define OUTLIER_MIN_FRACTION 0.01
 
 /*
  * The continued fraction of the incomplete beta function I_x(a, b)
@@ -162,5 +166,6 @@ bool sweep_outlier(const struct sweep_stats *s, double x)
 {
 	if (s->n < 3 || !(s->mad > 0))
 		return false;
-	return fabs(x - s->median) > OUTLIER_MADS * MAD_SCALE * s->mad;
+	return fabs(x - s->median) > OUTLIER_MADS * MAD_SCALE * s->mad &&
+	       fabs(x - s->median) > OUTLIER_MIN_FRACTION * fabs(s->median);
 }

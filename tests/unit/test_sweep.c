@@ -80,6 +80,7 @@ static void test_outlier(void **state)
 {
 	const double x[] = { 100, 101, 102, 103, 150 };
 	const double same[] = { 5, 5, 5, 9 };
+	const double paced[] = { 1000.0, 1000.1, 1000.1, 1000.2, 1001.0 };
 	struct sweep_stats s;
 
 	(void)state;
@@ -92,6 +93,10 @@ static void test_outlier(void **state)
 	/* a MAD of 0 flags nothing (the CV says enough) */
 	sweep_stats_compute(same, 4, &s);
 	assert_false(sweep_outlier(&s, 9));
+	/* beyond 3 MADs (0.44) but within 1% of the median: no outlier */
+	sweep_stats_compute(paced, 5, &s);
+	assert_false(sweep_outlier(&s, 1001.0));
+	assert_true(sweep_outlier(&s, 1010.2));
 	/* two runs: no outlier rule */
 	sweep_stats_compute(x + 3, 2, &s);
 	assert_false(sweep_outlier(&s, 150));
