@@ -1,0 +1,203 @@
+"""Curves (dbench --curve --label): which of two servers holds more
+clients within the latency bounds.  A curve group's summary_json is the
+--curve section of the JSON document: its bounds, its points, the
+answer (answer_clients, answer_mb_per_s, answer_is_lower_bound) and the
+overall response time."""
+
+import json
+
+from .common import HistoryError, fmt_num, safe
+
+
+class Curve:
+    """One saved curve: its group, label and summary."""
+
+    def __init__(self, spec, gid, label, created, summary):
+        self.spec = spec
+        self.gid = gid
+        self.label = label
+        self.created = created
+        self.s = summary or {}
+
+    def bounds_text(self):
+        return ", ".join(b.get("text", "?") for b in self.s.get("bounds")
+                         or []) or "no bound"
+
+    def bounds_key(self):
+        """The bounds as a comparable value, whatever their order."""
+        return sorted(json.dumps({k: b.get(k) for k in
+                                  ("op", "stat", "percentile", "limit_ms")},
+                                 sort_keys=True)
+                      for b in self.s.get("bounds") or [])
+
+    def points(self):
+        return sorted(self.s.get("points") or [],
+                      key=lambda p: p.get("clients") or 0)
+
+    def first_run(self, hist):
+        rows = hist.query("SELECT id FROM runs WHERE group_id = ? "
+                          "ORDER BY seq LIMIT 1", (self.gid,))
+        return rows[0][0] if rows else None
+
+
+def _group(hist, gid):
+    rows = hist.query("SELECT id, kind, label, created_utc, summary_json "
+                      "FROM groups WHERE id = ?", (gid,))
+    if not rows:
+        raise HistoryError("group %d: no such group in %s" % (gid, hist.path))
+    return rows[0]
+
+
+def newest_group_kind(hist, label):
+    rows = hist.query("SELECT kind FROM groups WHERE label = ? "
+                      "ORDER BY created_utc DESC, id DESC LIMIT 1", (label,))
+    return rows[0][0] if rows else None
+
+
+def is_curve_spec(hist, spec):
+    """True when spec names a curve: group:N of kind curve, or a label
+    whose newest group is a curve."""
+    if spec.startswith("group:"):
+        gid = spec[6:]
+        return gid.isdigit() and _group(hist, int(gid))[1] == "curve"
+    if spec.startswith("run:"):
+        return False
+    label = spec[6:] if spec.startswith("label:") else spec
+    return newest_group_kind(hist, label) == "curve"
+
+
+def resolve_curve(hist, spec):
+    """group:N (a curve) or a label (its newest curve) -> Curve."""
+    if spec.startswith("group:"):
+        if not spec[6:].isdigit():
+            raise HistoryError("%r: group:N wants a group id" % spec)
+        row = _group(hist, int(spec[6:]))
+        if row[1] != "curve":
+            raise HistoryError("%r is a group of kind %s, not a curve: "
+                               "compare a curve with a curve" % (spec, row[1]))
+    elif spec.startswith("run:"):
+        raise HistoryError("%r: a run is not a curve (give a label or "
+                           "group:N)" % spec)
+    else:
+        label = spec[6:] if spec.startswith("label:") else spec
+        rows = hist.query("SELECT id, kind, label, created_utc, summary_json "
+                          "FROM groups WHERE label = ? AND kind = 'curve' "
+                          "ORDER BY created_utc DESC, id DESC LIMIT 1",
+                          (label,))
+        if not rows:
+            raise HistoryError("%r: no curve saved under this label in %s"
+                               % (spec, hist.path))
+        row = rows[0]
+    summary = json.loads(row[4]) if row[4] else {}
+    return Curve(spec, row[0], row[2], row[3], summary)
+
+
+def held_text(c):
+    """'at most 24 clients' / 'at least 4 clients' / 'no point'."""
+    n = c.s.get("answer_clients")
+    if n is None:
+        return None
+    word = "at least" if c.s.get("answer_is_lower_bound") else "at most"
+    return "%s %d client%s" % (word, n, "" if n == 1 else "s")
+
+
+def side_lines(tag, c):
+    """A side's facts: the bounds, the most clients within them and the
+    throughput there, the overall response time."""
+    pts = c.points()
+    span = ("%d point%s, %s-%s clients" % (
+        len(pts), "" if len(pts) == 1 else "s", pts[0].get("clients"),
+        pts[-1].get("clients"))) if pts else "no points"
+    lines = ["%s: %s (group %d, curve: %s, saved %s)" % (
+        tag, safe(c.label), c.gid, span, safe(c.created))]
+    lines.append("   bounds: %s" % safe(c.bounds_text()))
+    held = held_text(c)
+    if held is None:
+        small = pts[0].get("clients") if pts else "-"
+        lines.append("   within the bounds: no point (not even %s "
+                     "client%s)" % (small, "" if small == 1 else "s"))
+    else:
+        lines.append("   within the bounds: %s, %s MB/s there" % (
+            held, fmt_num(c.s.get("answer_mb_per_s"))))
+    ort = c.s.get("overall_response_time_ms")
+    lines.append("   overall response time: %s" % (
+        "-" if ort is None else "%.3f ms" % ort))
+    if not c.s.get("complete", True):
+        last = c.points()[-1].get("status") if pts else "-"
+        lines.append("   the curve did not complete (a point %s)" % last)
+    return lines
+
+
+def verdict(a, b):
+    """The one-line answer: which side holds more clients."""
+    na, nb = a.s.get("answer_clients"), b.s.get("answer_clients")
+    same = a.bounds_key() == b.bounds_key()
+    within = "within " + (safe(a.bounds_text()) if same else
+                          "its own bounds")
+    if na is None and nb is None:
+        return "neither A nor B holds a point %s" % within
+    if na is None or nb is None:
+        win, tag, other = (b, "B", "A") if na is None else (a, "A", "B")
+        return "%s holds %s %s, %s none" % (tag, held_text(win), within,
+                                            other)
+    lb_a = bool(a.s.get("answer_is_lower_bound"))
+    lb_b = bool(b.s.get("answer_is_lower_bound"))
+    mbs = "%s -> %s MB/s" % (fmt_num(a.s.get("answer_mb_per_s")),
+                             fmt_num(b.s.get("answer_mb_per_s")))
+    if na == nb:
+        note = ""
+        if lb_a or lb_b:
+            note = "; %s held every point run: its limit is higher" % (
+                "both" if lb_a and lb_b else ("A" if lb_a else "B"))
+        return "A and B both hold %d client%s %s (%s)%s" % (
+            na, "" if na == 1 else "s", within, mbs, note)
+    if na > nb:
+        win, lose, wt, lt, nw, nl = a, b, "A", "B", na, nb
+        mbs = "%s -> %s MB/s" % (fmt_num(b.s.get("answer_mb_per_s")),
+                                 fmt_num(a.s.get("answer_mb_per_s")))
+    else:
+        win, lose, wt, lt, nw, nl = b, a, "B", "A", nb, na
+    if lose.s.get("answer_is_lower_bound"):
+        return ("undecided: %s holds %s %s, and %s held every point it ran "
+                "(to %d clients): run %s's curve further (--curve-max)" % (
+                    wt, held_text(win), within, lt, nl, lt))
+    least = "at least " if win.s.get("answer_is_lower_bound") else ""
+    return "%s holds %s%d clients %s, %s %d: %s holds %s%.0f%% more " \
+        "(%d -> %d clients; %s)" % (
+            wt, least, nw, within, lt, nl, wt, least,
+            (nw - nl) * 100.0 / nl, nl, nw, mbs)
+
+
+def cmd_compare_curves(hist, args, out, workload_diffs, side_class):
+    a = resolve_curve(hist, args.a)
+    b = resolve_curve(hist, args.b)
+    for tag, c in (("A", a), ("B", b)):
+        for line in side_lines(tag, c):
+            print(line, file=out)
+    if a.bounds_key() != b.bounds_key():
+        print("Warning: the bounds differ (A: %s; B: %s): the comparison is "
+              "not like for like" % (safe(a.bounds_text()),
+                                     safe(b.bounds_text())), file=out)
+    ra, rb = a.first_run(hist), b.first_run(hist)
+    if ra is not None and rb is not None:
+        diffs = [d for d in workload_diffs(hist, [
+            side_class(args.a, a.label, [ra]),
+            side_class(args.b, b.label, [rb])])
+            if not d.startswith("clients:")]
+        if diffs:
+            print("Warning: these curves differ in workload; their points "
+                  "do not measure the same thing:", file=out)
+            for line in diffs:
+                print("  " + line, file=out)
+    print("", file=out)
+    print(verdict(a, b), file=out)
+    return 0
+
+
+def curve_line(summary_json):
+    """A curve group's answer line, for list and show."""
+    try:
+        s = json.loads(summary_json) if summary_json else {}
+    except ValueError:
+        s = {}
+    return safe(s.get("answer") or "no answer saved")
