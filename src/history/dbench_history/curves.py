@@ -159,8 +159,9 @@ def verdict(a, b):
         win, lose, wt, lt, nw, nl = b, a, "B", "A", nb, na
     if lose.s.get("answer_is_lower_bound"):
         return ("undecided: %s holds %s %s, and %s held every point it ran "
-                "(to %d clients): run %s's curve further (--curve-max)" % (
-                    wt, held_text(win), within, lt, nl, lt))
+                "(to %d client%s): run %s's curve further (--curve-max)" % (
+                    wt, held_text(win), within, lt, nl,
+                    "" if nl == 1 else "s", lt))
     least = "at least " if win.s.get("answer_is_lower_bound") else ""
     return "%s holds %s%d clients %s, %s %d: %s holds %s%.0f%% more " \
         "(%d -> %d clients; %s)" % (
