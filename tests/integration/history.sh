@@ -233,8 +233,12 @@ check_curves() {
 	assert_rc 0
 	run_db "$@" -c "$f" --curve=1 --slo 'p99<=10s' --label other
 	assert_rc 0
-	# a's newest group is a curve: the curves are compared
+	# a holds a run besides its curve: --curve takes its newest curve
 	run_h --history "$db" compare a b
+	assert_rc 2
+	one_error_line "a curve and a label's runs"
+	assert_grep 'only curves: compare --curve' "$W/err" "the hint"
+	run_h --history "$db" compare --curve a b
 	assert_rc 0
 	show_file "$W/out" "compare a b" 20
 	assert_grep '^B holds 3 clients within Deltree:max<=1ns, A 2: B holds 50% more \(2 -> 3 clients; [0-9.]+ -> [0-9.]+ MB/s\)$' \
@@ -246,7 +250,7 @@ check_curves() {
 	run_h --history "$db" compare group:3 group:2
 	assert_grep '^A holds 3 clients within Deltree:max<=1ns, B 2: A holds 50% more ' \
 		"$W/out" "by group"
-	run_h --history "$db" compare none a
+	run_h --history "$db" compare none group:2
 	assert_grep '^   within the bounds: no point \(not even 1 client\)$' \
 		"$W/out" "no valid point"
 	assert_grep '^B holds at most 2 clients within Deltree:max<=1ns, A none$' \

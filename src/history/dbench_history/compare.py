@@ -190,12 +190,10 @@ def _values(m, use_samples):
 
 
 def cmd_compare(hist, args, out):
-    # curves: on --curve, a group:N curve on a side, or two labels whose
-    # newest group is a curve (dbench-history(1), COMPARING CURVES)
+    # curves: on --curve, or when both sides are curves (group:N of a
+    # curve, or a label that holds only curves): dbench-history(1)
     from . import curves
-    if getattr(args, "curve", False) or any(
-            s.startswith("group:") and curves.is_curve_spec(hist, s)
-            for s in (args.a, args.b)) or all(
+    if getattr(args, "curve", False) or all(
             curves.is_curve_spec(hist, s) for s in (args.a, args.b)):
         return curves.cmd_compare_curves(hist, args, out, workload_diffs,
                                          Side)

@@ -48,22 +48,18 @@ def _group(hist, gid):
     return rows[0]
 
 
-def newest_group_kind(hist, label):
-    rows = hist.query("SELECT kind FROM groups WHERE label = ? "
-                      "ORDER BY created_utc DESC, id DESC LIMIT 1", (label,))
-    return rows[0][0] if rows else None
-
-
 def is_curve_spec(hist, spec):
     """True when spec names a curve: group:N of kind curve, or a label
-    whose newest group is a curve."""
+    that holds curves and nothing else."""
     if spec.startswith("group:"):
         gid = spec[6:]
         return gid.isdigit() and _group(hist, int(gid))[1] == "curve"
     if spec.startswith("run:"):
         return False
     label = spec[6:] if spec.startswith("label:") else spec
-    return newest_group_kind(hist, label) == "curve"
+    kinds = set(r[0] for r in hist.query(
+        "SELECT DISTINCT kind FROM groups WHERE label = ?", (label,)))
+    return kinds == {"curve"}
 
 
 def resolve_curve(hist, spec):
