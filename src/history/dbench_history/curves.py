@@ -25,7 +25,10 @@ class Curve:
 
     def bounds_key(self):
         """The bounds as a comparable value, whatever their order."""
-        return sorted(json.dumps({k: b.get(k) for k in
+        def norm(v):  # 20 and 20.0 ms are one bound
+            return float(v) if isinstance(v, (int, float)) and \
+                not isinstance(v, bool) else v
+        return sorted(json.dumps({k: norm(b.get(k)) for k in
                                   ("op", "stat", "percentile", "limit_ms")},
                                  sort_keys=True)
                       for b in self.s.get("bounds") or [])
