@@ -270,6 +270,12 @@ check_curves() {
 	run_h --history "$db" show 4
 	assert_grep '^curve point: +INVALID \(Deltree:max<=1ns\) at 3 clients$' \
 		"$W/out" "show: the point"
+	run_h --history "$db" report -o "$W/rep"
+	assert_rc 0
+	assert_grep '<svg[^>]* class="curve" id="curve-2"' "$W/rep/index.html" \
+		"the curve's chart"
+	[ "$(grep -o 'class="invalid"' "$W/rep/index.html" | wc -l)" -eq 6 ] ||
+		fail "expected 6 invalid marks (a, b: MB/s and p99; none: both)"
 }
 check "curves: compare names the one holding more clients" check_curves
 

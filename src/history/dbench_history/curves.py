@@ -201,3 +201,93 @@ def curve_line(summary_json):
     except ValueError:
         s = {}
     return safe(s.get("answer") or "no answer saved")
+
+
+def curve_svg(c, no, esc, fmt):
+    """An SVG chart of a curve: MB/s (left axis) and p99 (right axis)
+    against clients, a bound on all ops' p99 as a dashed line, the points
+    that broke a bound (or failed) drawn as red crosses."""
+    pts = [p for p in c.points() if p.get("clients") is not None]
+    w, h, left, right, top, bottom = 560, 240, 60, 70, 20, 40
+    cmax = max([p["clients"] for p in pts] + [1])
+    mmax = max([p.get("mb_per_s") or 0.0 for p in pts] + [0.0]) * 1.1 or 1.0
+    p99_bounds = [b["limit_ms"] for b in c.s.get("bounds") or []
+                  if b.get("op") is None and b.get("stat") == "percentile"
+                  and b.get("percentile") == 99 and b.get("limit_ms")]
+    lmax = max([p.get("p99_ms") or 0.0 for p in pts] + p99_bounds +
+               [0.0]) * 1.1 or 1.0
+
+    def x(n):
+        return left + (w - left - right) * n / cmax
+
+    def y(v, top_value):
+        return h - bottom - (h - top - bottom) * v / top_value
+    out = ['<svg xmlns="http://www.w3.org/2000/svg" class="curve" '
+           'id="curve-%d" width="%d" height="%d" viewBox="0 0 %d %d" '
+           'role="img"><title>%s</title>' % (no, w, h, w, h, esc(
+               "MB/s and p99 against clients"))]
+    for x1, y1, x2, y2 in ((left, h - bottom, w - right, h - bottom),
+                           (left, top, left, h - bottom),
+                           (w - right, top, w - right, h - bottom)):
+        out.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#444"/>'
+                   % (x1, y1, x2, y2))
+    labels = [(left - 4, "end", mmax, 1, "#1f77b4", " MB/s"),
+              (w - right + 4, "start", lmax, 3, "#d62728", " ms p99")]
+    for lx, anchor, top_value, digits, colour, unit in labels:
+        v = top_value / 1.1
+        out.append('<text x="%d" y="%.1f" font-size="11" text-anchor="%s" '
+                   'fill="%s">%s%s</text>' % (lx, y(v, top_value) + 4,
+                                              anchor, colour,
+                                              esc(fmt(v, digits)), unit))
+    out.append('<text x="%d" y="%d" font-size="11" text-anchor="middle">'
+               'clients (0-%d)</text>' % ((left + w - right) / 2,
+                                          h - bottom + 16, cmax))
+    for limit in p99_bounds:
+        out.append('<line class="bound" x1="%d" y1="%.1f" x2="%d" y2="%.1f" '
+                   'stroke="#d62728" stroke-dasharray="5 3"><title>bound '
+                   'p99 &lt;= %s ms</title></line>' % (
+                       left, y(limit, lmax), w - right, y(limit, lmax),
+                       esc(fmt(limit, 3))))
+    for key, top_value, colour in (("mb_per_s", mmax, "#1f77b4"),
+                                   ("p99_ms", lmax, "#d62728")):
+        xy = [(x(p["clients"]), y(p.get(key) or 0.0, top_value), p)
+              for p in pts if p.get(key) is not None]
+        if len(xy) > 1:
+            out.append('<polyline fill="none" stroke="%s" stroke-width="1.5"'
+                       ' points="%s"/>' % (colour, " ".join(
+                           "%.1f,%.1f" % (a, b) for a, b, _ in xy)))
+        for a, b, p in xy:
+            text = esc("%s clients: %s %s, %s" % (
+                p["clients"], fmt(p.get(key), 3), key,
+                p.get("status") or "-"))
+            if p.get("status") == "VALID":
+                out.append('<circle cx="%.1f" cy="%.1f" r="3" fill="%s">'
+                           '<title>%s</title></circle>' % (a, b, colour,
+                                                          text))
+            else:
+                out.append('<path class="invalid" d="M%.1f %.1fl6 6m0 -6l-6 '
+                           '6" stroke="#d00" stroke-width="2"><title>%s'
+                           '</title></path>' % (a - 3, b - 3, text))
+    out.append("</svg>")
+    return "".join(out)
+
+
+def curves_html(hist, esc, fmt):
+    """The report's section on curves: per curve its answer and chart."""
+    rows = hist.query("SELECT id, kind, label, created_utc, summary_json "
+                      "FROM groups WHERE kind = 'curve' ORDER BY id")
+    if not rows:
+        return ""
+    out = ["<h2>Curves</h2>"]
+    for gid, _, label, created, summary in rows:
+        try:
+            s = json.loads(summary) if summary else {}
+        except ValueError:
+            s = {}
+        c = Curve("group:%d" % gid, gid, label, created, s)
+        out.append('<section id="curve-group-%d"><h3 class="label">%s '
+                   '(group %d, %s)</h3><p>%s</p>%s</section>' % (
+                       gid, esc(label), gid, esc((created or "")[:10]),
+                       esc(s.get("answer") or "no answer saved"),
+                       curve_svg(c, gid, esc, fmt)))
+    return "".join(out)
