@@ -4,7 +4,9 @@
 # unicode and 10 KB printed safely; rm refusing without a terminal; a
 # tmpfs directory and a disk directory compared (3 runs each: the tmpfs
 # one named faster with p < 0.05); a trend of 6 runs whose last 3 sleep
-# longer (the change point at run 4); the HTML report read by a real
+# longer (the change point at run 4); two saved curves compared (the
+# one holding more clients within the bound named, with the counts);
+# the HTML report read by a real
 # browser (headless chromium: the servers table and the SVG charts in
 # the DOM, no script error), skipped where chromium is missing.
 if [ -z "$BASH_VERSION" ]; then exec bash "$0" "$@"; fi
@@ -204,6 +206,78 @@ check_trend() {
 	cp "$W/h.sqlite" "$TOP/trend.sqlite"
 }
 check "trend: 6 runs whose last 3 sleep longer: the change point at run 4" check_trend
+
+# Two curves whose knees are known (as sweep.sh's curve_knee: client i
+# runs loadfile i mod N and only the slow one runs Deltree, which a
+# bound of 1 ns cannot hold): a breaks at 3 clients, b at 4.  compare
+# names b, with the counts; a curve with no valid point and one with
+# other bounds are said so.
+check_curves() {
+	local db=$W/c.sqlite f=$W/fast.txt s=$W/slow.txt
+	mkdir "$W/t"
+	printf '%s\n' 'Mkdir "\clients" NT_STATUS_OK' \
+		'NTCreateX "\clients\client1" 0x1 0x3 1 NT_STATUS_OK' \
+		'Close 1 NT_STATUS_OK' >"$f"
+	cp "$f" "$s"
+	printf '%s\n' 'Mkdir "\clients\client1\d" NT_STATUS_OK' \
+		'Deltree "\clients\client1\d" NT_STATUS_OK' >>"$s"
+	set -- -D "$W/t" --strict -t 1 --warmup 0 --history "$db"
+	run_db "$@" -c "$f" --label a 1
+	assert_rc 0
+	run_db "$@" -c "$f,$f,$s" --curve=1,2,3 --slo 'Deltree:max<=1ns' --label a
+	assert_rc 0
+	run_db "$@" -c "$f,$f,$f,$s" --curve=1,2,3,4 --slo 'Deltree:max<=1ns' \
+		--label b
+	assert_rc 0
+	run_db "$@" -c "$s" --curve=1 --slo 'Deltree:max<=1ns' --label none
+	assert_rc 0
+	run_db "$@" -c "$f" --curve=1 --slo 'p99<=10s' --label other
+	assert_rc 0
+	# a holds a run besides its curve: --curve takes its newest curve
+	run_h --history "$db" compare a b
+	assert_rc 2
+	one_error_line "a curve and a label's runs"
+	assert_grep 'only curves: compare --curve' "$W/err" "the hint"
+	run_h --history "$db" compare --curve a b
+	assert_rc 0
+	show_file "$W/out" "compare a b" 20
+	assert_grep '^B holds 3 clients within Deltree:max<=1ns, A 2: B holds 50% more \(2 -> 3 clients; [0-9.]+ -> [0-9.]+ MB/s\)$' \
+		"$W/out" "the verdict"
+	assert_grep '^   within the bounds: at most 2 clients, ' "$W/out" "A's answer"
+	assert_grep '^   bounds: Deltree:max<=1ns$' "$W/out" "the bounds"
+	assert_grep '^   overall response time: [0-9.]+ ms$' "$W/out" "the summary figure"
+	assert_no_grep 'not like for like' "$W/out" "no bounds warning"
+	run_h --history "$db" compare group:3 group:2
+	assert_grep '^A holds 3 clients within Deltree:max<=1ns, B 2: A holds 50% more ' \
+		"$W/out" "by group"
+	run_h --history "$db" compare none group:2
+	assert_grep '^   within the bounds: no point \(not even 1 client\)$' \
+		"$W/out" "no valid point"
+	assert_grep '^B holds at most 2 clients within Deltree:max<=1ns, A none$' \
+		"$W/out" "the verdict with no valid point"
+	run_h --history "$db" compare other b
+	assert_grep '^Warning: the bounds differ .*not like for like$' "$W/out" \
+		"bounds differ"
+	assert_grep '^undecided: B holds at most 3 clients within its own bounds, and A held every point it ran \(to 1 client\)' \
+		"$W/out" "a curve that never broke"
+	run_h --history "$db" compare --curve a run:1
+	assert_rc 2
+	one_error_line "a run is not a curve"
+	run_h --history "$db" list --label a
+	assert_grep ' a +[^ ]+ +curve point +3 ' "$W/out" "a curve point listed"
+	assert_grep '^curve group 2: at most 2 clients within Deltree:max<=1ns: ' \
+		"$W/out" "the curve's answer listed"
+	run_h --history "$db" show 4
+	assert_grep '^curve point: +INVALID \(Deltree:max<=1ns\) at 3 clients$' \
+		"$W/out" "show: the point"
+	run_h --history "$db" report -o "$W/rep"
+	assert_rc 0
+	assert_grep '<svg[^>]* class="curve" id="curve-2"' "$W/rep/index.html" \
+		"the curve's chart"
+	[ "$(grep -o 'class="invalid"' "$W/rep/index.html" | wc -l)" -eq 6 ] ||
+		fail "expected 6 invalid marks (a, b: MB/s and p99; none: both)"
+}
+check "curves: compare names the one holding more clients" check_curves
 
 check_browser() {
 	local browser="" b

@@ -3,8 +3,8 @@
 src/history/dbench_history): its statistics against values computed
 independently, the change point search, the schema runner (a migration
 from schema 1 only, a newer schema refused and left untouched, a file
-that is no database) and the escaping of labels.  Run by
-history_unit.sh; prints TAP (one test point per test, the plan last)."""
+that is no database), the verdict on two curves and the escaping of
+labels.  Run by history_unit.sh; prints TAP (one test point per test, the plan last)."""
 
 import hashlib
 import io
@@ -22,7 +22,7 @@ SRCDIR = os.environ.get("SRCDIR") or os.path.join(
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(SRCDIR, "src", "history"))
 
-from dbench_history import cli, common, db, stats  # noqa: E402
+from dbench_history import cli, common, curves, db, stats  # noqa: E402
 
 SCHEMA = os.path.join(SRCDIR, "src", "history", "schema")
 
@@ -392,6 +392,58 @@ class Commands(unittest.TestCase):
         self.assertIn("no change point", out)
         self.assertEqual(len([ln for ln in out.splitlines()
                               if ln.startswith(("1 ", "2 ", "3 "))]), 3)
+
+
+class CurveVerdict(unittest.TestCase):
+    """compare's verdict on two curves, from their summaries alone."""
+
+    BOUND = [{"text": "p99<=20ms", "op": None, "stat": "percentile",
+              "percentile": 99, "limit_ms": 20}]
+
+    def curve(self, clients, mbps, lower=False, bounds=None):
+        return curves.Curve("x", 1, "x", "t", {
+            "bounds": bounds or self.BOUND, "answer_clients": clients,
+            "answer_mb_per_s": mbps, "answer_is_lower_bound": lower,
+            "points": [{"clients": 1}, {"clients": 64}]})
+
+    def test_more_clients(self):
+        self.assertEqual(
+            curves.verdict(self.curve(24, 812.0), self.curve(32, 1030.0)),
+            "B holds 32 clients within p99<=20ms, A 24: B holds 33% more "
+            "(24 -> 32 clients; 812.0 -> 1030.0 MB/s)")
+        self.assertEqual(
+            curves.verdict(self.curve(32, 1030.0, lower=True),
+                           self.curve(24, 812.0)),
+            "A holds at least 32 clients within p99<=20ms, B 24: A holds "
+            "at least 33% more (24 -> 32 clients; 812.0 -> 1030.0 MB/s)")
+
+    def test_same_none_undecided(self):
+        self.assertEqual(
+            curves.verdict(self.curve(8, 10.0), self.curve(8, 12.0)),
+            "A and B both hold 8 clients within p99<=20ms "
+            "(10.0 -> 12.0 MB/s)")
+        self.assertEqual(
+            curves.verdict(self.curve(None, None), self.curve(2, 5.0)),
+            "B holds at most 2 clients within p99<=20ms, A none")
+        self.assertEqual(
+            curves.verdict(self.curve(None, None), self.curve(None, None)),
+            "neither A nor B holds a point within p99<=20ms")
+        self.assertEqual(
+            curves.verdict(self.curve(4, 1.0, lower=True),
+                           self.curve(8, 2.0)),
+            "undecided: B holds at most 8 clients within p99<=20ms, and A "
+            "held every point it ran (to 4 clients): run A's curve further "
+            "(--curve-max)")
+
+    def test_bounds_compared_by_value(self):
+        other = [{"text": "p99 <= 20 ms", "op": None, "stat": "percentile",
+                  "percentile": 99, "limit_ms": 20.0}]
+        self.assertEqual(self.curve(1, 1).bounds_key(),
+                         self.curve(1, 1, bounds=other).bounds_key())
+        looser = [dict(other[0], limit_ms=50)]
+        self.assertIn("within its own bounds",
+                      curves.verdict(self.curve(1, 1.0),
+                                     self.curve(2, 1.0, bounds=looser)))
 
 
 class Text(unittest.TestCase):

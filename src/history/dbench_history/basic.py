@@ -42,16 +42,29 @@ def cmd_list(hist, args, out):
             print("no runs saved yet (%s does not exist)" % safe(hist.path),
                   file=sys.stderr)
         return 0
+    # a curve's runs are its points; its answer is printed below the table
+    curves = {gid: answer for gid, answer in hist.query(
+        "SELECT id, summary_json FROM groups WHERE kind = 'curve'")}
     table = [("run", "group", "started (UTC)", "label", "host", "kind",
               "clients", "MB/s", "exit")]
+    shown = []
     for rid, gid, seq, started, label, host, kind, clients, mbps, rc in rows:
+        if gid in curves and gid not in shown:
+            shown.append(gid)
         table.append((str(rid), "%d.%d" % (gid, seq),
                       (started or "")[:19].replace("T", " "),
                       clip(label, 40), clip(host, 20),
-                      "disk test" if kind == "disk_test" else "load",
+                      "disk test" if kind == "disk_test" else
+                      "curve point" if gid in curves else "load",
                       "-" if clients is None else str(clients),
                       fmt_num(mbps), str(rc)))
     print_table(table, out, right=(0, 6, 7, 8))
+    if shown:
+        from .curves import curve_line
+        print("", file=out)
+        for gid in shown:
+            print("curve group %d: %s" % (gid, curve_line(curves[gid])),
+                  file=out)
     return 0
 
 
@@ -66,6 +79,25 @@ def _run_row(hist, text):
         "SELECT r.*, g.kind AS group_kind, g.created_utc FROM runs r "
         "JOIN groups g ON g.id = r.group_id LIMIT 0").description]
     return dict(zip(names, rows[0]))
+
+
+def _show_curve_point(hist, run, out):
+    """A curve's point: its status there and the curve's answer."""
+    from .curves import curve_line
+    summary = hist.query("SELECT summary_json FROM groups WHERE id = ?",
+                         (run["group_id"],))[0][0]
+    try:
+        points = json.loads(summary or "{}").get("points") or []
+    except ValueError:
+        points = []
+    for p in points:
+        if p.get("order") == run["seq"]:
+            status = safe(p.get("status"))
+            if p.get("broken"):
+                status += " (%s)" % safe(p.get("broken"))
+            print("%-15s %s at %s clients" % ("curve point:", status,
+                                              p.get("clients")), file=out)
+    print("%-15s %s" % ("curve answer:", curve_line(summary)), file=out)
 
 
 def cmd_show(hist, args, out):
@@ -107,6 +139,8 @@ def cmd_show(hist, args, out):
     for name, value in fields:
         print("%-15s %s" % (name + ":", "-" if value is None else value),
               file=out)
+    if run["group_kind"] == "curve":
+        _show_curve_point(hist, run, out)
     for w in json.loads(run["warnings_json"] or "[]"):
         print("%-15s %s" % ("warning:", safe(w)), file=out)
     targets = hist.query(

@@ -59,6 +59,8 @@ def parse_args(argv):
     p.add_argument("b", metavar="B", help="the same for the other side")
     p.add_argument("--last", type=int, metavar="N",
                    help="only each side's N newest runs")
+    p.add_argument("--curve", action="store_true",
+                   help="compare curves: a label's newest curve")
     p = sub.add_parser("trend", help="a label's runs over time, and where "
                        "their level changed")
     p.add_argument("label", metavar="LABEL")

@@ -6,7 +6,8 @@ import json
 
 from . import stats
 from .common import fmt_num, safe, warn
-from .runs import metric_sort_key, metric_title, metrics_of, resolve_side
+from .runs import (Side, metric_sort_key, metric_title, metrics_of,
+                   resolve_side)
 
 # The options that define a run's workload, as dbench-compare has them.
 LOAD_SETTINGS = [
@@ -189,6 +190,13 @@ def _values(m, use_samples):
 
 
 def cmd_compare(hist, args, out):
+    # curves: on --curve, or when both sides are curves (group:N of a
+    # curve, or a label that holds only curves): dbench-history(1)
+    from . import curves
+    if getattr(args, "curve", False) or all(
+            curves.is_curve_spec(hist, s) for s in (args.a, args.b)):
+        return curves.cmd_compare_curves(hist, args, out, workload_diffs,
+                                         Side)
     a = resolve_side(hist, args.a, args.last)
     b = resolve_side(hist, args.b, args.last)
     print("A: %s (%d run%s)" % (safe(a.name), len(a.run_ids),

@@ -1,6 +1,7 @@
 """report -o DIR: a static HTML report that works offline (no script,
 nothing fetched): index.html with the servers table and, per label, an
-SVG chart of its runs over time with its change points marked, and
+SVG chart of its runs over time with its change points marked, per
+saved curve its answer and a chart against clients, and
 runs/N.html with each run's facts and figures."""
 
 import html
@@ -186,6 +187,8 @@ def cmd_report(hist, args, out):
         section, ids = label_section(hist, label, no)
         body.append(section)
         run_ids += ids
+    from .curves import curves_html
+    body.append(curves_html(hist, esc, fmt_num))
     write(os.path.join(target, "index.html"),
           page("dbench run history", "\n".join(body)))
     for rid in run_ids:

@@ -64,6 +64,7 @@ def resolve_side(hist, spec, last=None):
     """A label, group:N or run:N[,M...] -> Side with the runs that ended
     well (exit status 0, not interrupted), oldest first; last keeps the
     newest last runs."""
+    curve = set()
     if spec.startswith("group:"):
         gid = spec[6:]
         if not gid.isdigit():
@@ -99,8 +100,11 @@ def resolve_side(hist, spec, last=None):
     if last:
         ids = ids[-last:]
     if not ids:
-        raise HistoryError("%r: no runs that ended well in %s"
-                           % (spec, hist.path))
+        hint = ""
+        if curve:
+            hint = " (only curves: compare --curve compares those)"
+        raise HistoryError("%r: no runs that ended well in %s%s"
+                           % (spec, hist.path, hint))
     return Side(spec, what, ids)
 
 
