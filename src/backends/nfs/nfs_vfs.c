@@ -66,7 +66,7 @@ struct nfs_context *nfs_connect(void *mem_ctx, const char *url, char **err)
 		return NULL;
 	}
 	nfs_set_autoreconnect(ctx, 0);
-	nfs_set_timeout(ctx, NFS_TIMEOUT_MS);
+	nfs_set_timeout(ctx, NFS_CONNECT_TIMEOUT_S * 1000);
 	/* libnfs 4.0 crashes on a server name it cannot resolve */
 	if (u->server == NULL || u->path == NULL ||
 	    (gai = getaddrinfo(u->server, NULL, NULL, &ai)) != 0) {
@@ -87,13 +87,23 @@ struct nfs_context *nfs_connect(void *mem_ctx, const char *url, char **err)
 		if (why == NULL)
 			why = "no reason given";
 
-		*err = talloc_asprintf(mem_ctx, "cannot mount %s: %s%s", url,
-				       why, nfs_mount_hint(why));
+		if (strstr(why, "timed out") != NULL)
+			*err = talloc_asprintf(mem_ctx, "cannot mount %s: "
+					       "server %s sent no reply within "
+					       "%d s (%s)", url, u->server,
+					       NFS_CONNECT_TIMEOUT_S, why);
+		else
+			*err = talloc_asprintf(mem_ctx, "cannot mount %s: "
+					       "%s%s", url, why,
+					       nfs_mount_hint(why));
 		nfs_destroy_url(u);
 		nfs_destroy_context(ctx);
 		return NULL;
 	}
 	nfs_destroy_url(u);
+	/* the run's calls: the longer bound (the stall watch ends a client
+	 * that waits too long) */
+	nfs_set_timeout(ctx, NFS_TIMEOUT_MS);
 	return ctx;
 }
 
