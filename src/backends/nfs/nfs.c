@@ -238,8 +238,10 @@ static int nfs_client_vfs(void *mem_ctx,
 	m->client = cfg->client;
 	m->ctx = nfs_connect(mem_ctx, m->url, err);
 	if (m->ctx != NULL && m->want_nlm)
-		m->nlm = nfs_nlm_new(m, m->url, m->client, NFS_TIMEOUT_MS,
-				     err);
+		m->nlm = nfs_nlm_new(m, m->url, m->client,
+				     NFS_CONNECT_TIMEOUT_S * 1000, err);
+	if (m->nlm != NULL)
+		nfs_nlm_set_timeout(m->nlm, NFS_TIMEOUT_MS);
 	if (m->ctx == NULL || (m->want_nlm && m->nlm == NULL)) {
 		talloc_free(m);
 		return -1;

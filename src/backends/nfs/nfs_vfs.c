@@ -191,8 +191,10 @@ int nfsv_remount(struct nfsv *m)
 	m->last_try_ns = now;
 	m->ctx = nfs_connect(m, m->url, &err);
 	if (m->ctx != NULL && m->want_nlm && m->nlm == NULL)
-		m->nlm = nfs_nlm_new(m, m->url, m->client, NFS_TIMEOUT_MS,
-				     &err);
+		m->nlm = nfs_nlm_new(m, m->url, m->client,
+				     NFS_CONNECT_TIMEOUT_S * 1000, &err);
+	if (m->nlm != NULL)
+		nfs_nlm_set_timeout(m->nlm, NFS_TIMEOUT_MS);
 	talloc_free(err);
 	return m->ctx != NULL ? 0 : -ENOTCONN;
 }
