@@ -208,6 +208,9 @@ static int nfs_admin_connect(void *mem, const struct dbench_options *o,
 		talloc_free(m);
 		return -ENOTCONN;
 	}
+	/* the bookkeeping's calls wait no longer than the mount did */
+	nfs_set_timeout(m->ctx, NFS_CONNECT_TIMEOUT_S * 1000);
+	m->raw = nfs_raw_new(m, NFS_CONNECT_TIMEOUT_S * 1000);
 	*vfs = &m->vfs;
 	return 0;
 }
@@ -235,8 +238,10 @@ static int nfs_client_vfs(void *mem_ctx,
 	m->client = cfg->client;
 	m->ctx = nfs_connect(mem_ctx, m->url, err);
 	if (m->ctx != NULL && m->want_nlm)
-		m->nlm = nfs_nlm_new(m, m->url, m->client, NFS_TIMEOUT_MS,
-				     err);
+		m->nlm = nfs_nlm_new(m, m->url, m->client,
+				     NFS_CONNECT_TIMEOUT_S * 1000, err);
+	if (m->nlm != NULL)
+		nfs_nlm_set_timeout(m->nlm, NFS_TIMEOUT_MS);
 	if (m->ctx == NULL || (m->want_nlm && m->nlm == NULL)) {
 		talloc_free(m);
 		return -1;
@@ -295,7 +300,9 @@ static int nfs_target_check(void *mem_ctx, const struct dbench_options *o,
 		nfs_destroy_context(ctx);
 		if (no->nlm) {
 			struct nfs_nlm *n = nfs_nlm_new(mem_ctx, no->urls[i],
-							0, NFS_TIMEOUT_MS,
+							0,
+							NFS_CONNECT_TIMEOUT_S *
+								1000,
 							err);
 
 			if (n == NULL)

@@ -170,6 +170,11 @@ fail:
 	return NULL;
 }
 
+void nfs_nlm_set_timeout(struct nfs_nlm *n, int timeout_ms)
+{
+	n->timeout_ms = timeout_ms;
+}
+
 int nfs_nlm_call(struct nfs_nlm *n, enum nfs_nlm_call what, struct nfsfh *fh,
 		 uint64_t off, uint64_t len)
 {

@@ -46,6 +46,10 @@ enum {
 struct nfs_nlm *nfs_nlm_new(void *mem_ctx, const char *url, unsigned owner,
 			    int timeout_ms, char **err);
 
+/* The bound of n's calls from now on (the connection's was the one
+ * given to nfs_nlm_new). */
+void nfs_nlm_set_timeout(struct nfs_nlm *n, int timeout_ms);
+
 /*
  * One call on [off, off + len) of the open file fh (len 0: to the end
  * of the file, as NLM says).  Returns the NLM4 status (>= 0) the server

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netdb.h>
+#include <poll.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -43,12 +44,59 @@ static const char *nfs_mount_hint(const char *why)
 	return "";
 }
 
+/* A mount in flight (nfs_mount_within). */
+struct nfs_mount_wait {
+	bool done;
+	int status;
+};
+
+static void nfs_mount_cb(int status, struct nfs_context *ctx, void *data,
+			 void *private_data)
+{
+	struct nfs_mount_wait *w = private_data;
+
+	(void)ctx;
+	(void)data;
+	w->done = true;
+	w->status = status;
+}
+
+/*
+ * nfs_mount() within NFS_CONNECT_TIMEOUT_S: libnfs's own timeout covers
+ * its calls but not a connection the server never accepts (a SYN without
+ * an answer waits for the kernel's two minutes).  0, -ETIMEDOUT,
+ * -ENOTCONN (the connection failed), or -1 (libnfs's error says why).  w lives in the caller, who destroys ctx
+ * (which completes the mount, cancelled) before w goes.
+ */
+static int nfs_mount_within(struct nfs_context *ctx, const char *server,
+			    const char *path, struct nfs_mount_wait *w)
+{
+	uint64_t end = now_ns() + NFS_CONNECT_TIMEOUT_S * 1000000000ull;
+
+	if (nfs_mount_async(ctx, server, path, nfs_mount_cb, w) != 0)
+		return -1;
+	while (!w->done) {
+		struct pollfd p = { .fd = nfs_get_fd(ctx),
+				    .events = (short)nfs_which_events(ctx) };
+		int r = poll(&p, 1, 100);
+
+		if (r < 0 && errno != EINTR)
+			return -1;
+		if (nfs_service(ctx, r > 0 ? p.revents : 0) < 0)
+			return -ENOTCONN;
+		if (!w->done && now_ns() > end)
+			return -ETIMEDOUT;
+	}
+	return w->status == 0 ? 0 : -1;
+}
+
 struct nfs_context *nfs_connect(void *mem_ctx, const char *url, char **err)
 {
+	struct nfs_mount_wait w = { .done = false };
 	struct nfs_context *ctx = nfs_init_context();
 	struct addrinfo *ai = NULL;
 	struct nfs_url *u;
-	int gai = 0;
+	int gai = 0, r = 0;
 
 	if (ctx == NULL) {
 		*err = talloc_asprintf(mem_ctx, "%s: cannot make an NFS "
@@ -57,7 +105,8 @@ struct nfs_context *nfs_connect(void *mem_ctx, const char *url, char **err)
 	}
 	u = nfs_parse_url_dir(ctx, url);
 	if (u == NULL) {
-		const char *why = nfs_get_error(ctx);
+		const char *why = r == -ENOTCONN ? "nfs_service failed" :
+				  nfs_get_error(ctx);
 
 		*err = talloc_asprintf(mem_ctx, "--nfs: '%s' is not a usable "
 				       "NFS URL: %s", url,
@@ -66,7 +115,7 @@ struct nfs_context *nfs_connect(void *mem_ctx, const char *url, char **err)
 		return NULL;
 	}
 	nfs_set_autoreconnect(ctx, 0);
-	nfs_set_timeout(ctx, NFS_TIMEOUT_MS);
+	nfs_set_timeout(ctx, NFS_CONNECT_TIMEOUT_S * 1000);
 	/* libnfs 4.0 crashes on a server name it cannot resolve */
 	if (u->server == NULL || u->path == NULL ||
 	    (gai = getaddrinfo(u->server, NULL, NULL, &ai)) != 0) {
@@ -81,19 +130,29 @@ struct nfs_context *nfs_connect(void *mem_ctx, const char *url, char **err)
 		return NULL;
 	}
 	freeaddrinfo(ai);
-	if (nfs_mount(ctx, u->server, u->path) != 0) {
-		const char *why = nfs_get_error(ctx);
+	if ((r = nfs_mount_within(ctx, u->server, u->path, &w)) != 0) {
+		const char *why = r == -ENOTCONN ? "nfs_service failed" :
+				  nfs_get_error(ctx);
 
 		if (why == NULL)
 			why = "no reason given";
-
-		*err = talloc_asprintf(mem_ctx, "cannot mount %s: %s%s", url,
-				       why, nfs_mount_hint(why));
+		if (r == -ETIMEDOUT || strstr(why, "timed out") != NULL)
+			*err = talloc_asprintf(mem_ctx, "cannot mount %s: "
+					       "server %s sent no reply within "
+					       "%d s", url, u->server,
+					       NFS_CONNECT_TIMEOUT_S);
+		else
+			*err = talloc_asprintf(mem_ctx, "cannot mount %s: "
+					       "%s%s", url, why,
+					       nfs_mount_hint(why));
 		nfs_destroy_url(u);
 		nfs_destroy_context(ctx);
 		return NULL;
 	}
 	nfs_destroy_url(u);
+	/* the run's calls: the longer bound (the stall watch ends a client
+	 * that waits too long) */
+	nfs_set_timeout(ctx, NFS_TIMEOUT_MS);
 	return ctx;
 }
 
@@ -132,8 +191,10 @@ int nfsv_remount(struct nfsv *m)
 	m->last_try_ns = now;
 	m->ctx = nfs_connect(m, m->url, &err);
 	if (m->ctx != NULL && m->want_nlm && m->nlm == NULL)
-		m->nlm = nfs_nlm_new(m, m->url, m->client, NFS_TIMEOUT_MS,
-				     &err);
+		m->nlm = nfs_nlm_new(m, m->url, m->client,
+				     NFS_CONNECT_TIMEOUT_S * 1000, &err);
+	if (m->nlm != NULL)
+		nfs_nlm_set_timeout(m->nlm, NFS_TIMEOUT_MS);
 	talloc_free(err);
 	return m->ctx != NULL ? 0 : -ENOTCONN;
 }

@@ -34,6 +34,11 @@
 #define NFS_REMOUNT_GAP_NS	1000000000ull
 /* How long one NFS call may take before it fails (ms). */
 #define NFS_TIMEOUT_MS		30000
+/* How long a mount (each of its calls: portmapper, mountd, NFS) and the
+ * run's bookkeeping before and after the clients wait for the server
+ * (s): the check before the run and each client's setup end within it,
+ * as tbench's do. */
+#define NFS_CONNECT_TIMEOUT_S	10
 /* Files the NFSv3 dialect keeps open by name (READ3, WRITE3, COMMIT3). */
 #define NFS_FH_CACHE		16
 

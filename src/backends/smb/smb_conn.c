@@ -7,6 +7,8 @@
 #include "config.h"
 
 #include <errno.h>
+#include <ifaddrs.h>
+#include <net/if.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,6 +54,26 @@ static int smb_load_signing(SMBCCTX *ctx)
 	return r;
 }
 
+/*
+ * Is a network interface up with an address?  libsmbclient's start-up
+ * looks for one and, finding none (loopback down: "unshare -n"), prints
+ * its own line and exits the process: asked first, it is our message.
+ */
+static bool smb_interfaces_up(void)
+{
+	struct ifaddrs *ifs = NULL;
+	bool up = false;
+
+	if (getifaddrs(&ifs) != 0)
+		return true;	/* cannot tell: let libsmbclient look */
+	for (struct ifaddrs *i = ifs; i != NULL && !up; i = i->ifa_next)
+		up = (i->ifa_flags & IFF_UP) && i->ifa_addr != NULL &&
+		     (i->ifa_addr->sa_family == AF_INET ||
+		      i->ifa_addr->sa_family == AF_INET6);
+	freeifaddrs(ifs);
+	return up;
+}
+
 static int smb_context_destroy(SMBCCTX **pctx)
 {
 	smbc_free_context(*pctx, 1);
@@ -61,13 +83,22 @@ static int smb_context_destroy(SMBCCTX **pctx)
 SMBCCTX **smb_context_new(void *mem, const struct smb_opts *so, int *err)
 {
 	SMBCCTX **pctx = talloc(mem, SMBCCTX *);
-	SMBCCTX *ctx = smbc_new_context();
+	SMBCCTX *ctx = NULL;
 
+	if (!smb_interfaces_up()) {
+		*err = -ENETDOWN;
+		talloc_free(pctx);
+		return NULL;
+	}
+	ctx = smbc_new_context();
 	if (pctx == NULL || ctx == NULL) {
 		*err = -ENOMEM;
 		goto fail;
 	}
 	smbc_setDebug(ctx, 0);
+	/* every wait of the connection (set when it connects): the
+	 * library's 20 s would hold the check and each client's setup */
+	smbc_setTimeout(ctx, SMB_TIMEOUT_S * 1000);
 	smbc_setOptionUserData(ctx, (void *)so);
 	smbc_setFunctionAuthDataWithContext(ctx, smb_auth);
 	smbc_setOptionNoAutoAnonymousLogin(ctx, true);
@@ -125,10 +156,18 @@ char *smb_connect_message(void *mem, const struct smb_opts *so, int err,
 				       "may come from $DBENCH_SMB_PASSWORD)",
 				       hp, so->share, strerror(err));
 	switch (err) {
+	case ETIMEDOUT:
+		return talloc_asprintf(mem, "smb: //%s/%s: server %s sent no "
+				       "reply within %d s", hp, so->share, hp,
+				       SMB_TIMEOUT_S);
+	case ENETDOWN:
+		return talloc_asprintf(mem, "smb: //%s/%s: no network "
+				       "interface is up (libsmbclient needs "
+				       "one, even for a server on this host; "
+				       "is loopback down?)", hp, so->share);
 	case ECONNREFUSED:
 	case EHOSTUNREACH:
 	case ENETUNREACH:
-	case ETIMEDOUT:
 	case EHOSTDOWN:
 		return talloc_asprintf(mem, "smb: server %s unreachable: %s",
 				       hp, strerror(err));

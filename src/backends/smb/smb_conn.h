@@ -10,6 +10,9 @@
 
 #include "smb_private.h"
 
+/* How long a connection waits for the server, each wait (s). */
+#define SMB_TIMEOUT_S 10
+
 /*
  * A libsmbclient context configured from so, not yet connected, as a
  * talloc object under mem (freeing it frees the context and closes its
