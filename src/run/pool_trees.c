@@ -172,11 +172,13 @@ void pool_cleanup_after(void *mem, struct run *run, struct worker *w)
 		return;
 	}
 	if (pid == 0) {
+		void *cmem = talloc_new(NULL);
 		int rc;
 
 		helper_child();
 		util_beat_at(&w->beat);
-		rc = cleanup_for_dead(talloc_new(NULL), run, w);
+		rc = cleanup_for_dead(cmem, run, w);
+		talloc_free(cmem);
 		fflush(stderr);
 		util_leak_check_alone();
 		_exit(rc);

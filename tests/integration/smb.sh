@@ -17,12 +17,6 @@ if [ -z "$BASH_VERSION" ]; then exec bash "$0" "$@"; fi
 
 DEBIAN_CLIENT=/usr/share/dbench/client.txt
 : "${SMB_LINES:=20000}"
-# under check-sanitize: libsmbclient leaks a little of its own (see
-# tests/lsan-smb.supp); the slow unwinder sees through libtalloc, which
-# has no frame pointers, so that the suppressions can match its frames
-if [ -n "${ASAN_OPTIONS:-}" ]; then
-	export ASAN_OPTIONS="$ASAN_OPTIONS:fast_unwind_on_malloc=0"
-fi
 IT_TIMEOUT=600
 
 # the server of most checks; each check that kills or restarts one makes
