@@ -7,6 +7,7 @@
 # happens under $W; the build tree is only read (by `make distdir`).
 if [ -z "$BASH_VERSION" ]; then exec bash "$0" "$@"; fi
 . "$(dirname "$0")/lib.sh"
+not_under_sanitizers "the tarball's layout and install do not depend on the build flags (checked by make check)"
 
 BUILDDIR=$(dirname "$DBENCH")
 OURS=$SRCDIR/loadfiles/client.txt

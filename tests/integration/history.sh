@@ -11,6 +11,7 @@
 # the DOM, no script error), skipped where chromium is missing.
 if [ -z "$BASH_VERSION" ]; then exec bash "$0" "$@"; fi
 . "$(dirname "$0")/lib.sh"
+not_under_sanitizers "dbench-history is Python and the report is checked in a browser (checked by make check; the saving is checked by history_save.sh)"
 
 : "${HISTORY:=$SRCDIR/dbench-history}"
 command -v python3 >/dev/null 2>&1 ||

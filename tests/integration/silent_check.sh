@@ -11,6 +11,7 @@
 # needed.
 if [ -z "$BASH_VERSION" ]; then exec bash "$0" "$@"; fi
 . "$(dirname "$0")/lib.sh"
+not_under_sanitizers "its checks wait out 10 s deadlines of the network libraries (checked by make check)"
 . "$(dirname "$0")/lib_smbd.sh"
 
 SKIP_SMB=

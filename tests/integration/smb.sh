@@ -379,6 +379,12 @@ killed_server() {
 		assert_rc 1
 		grep 'dbench: client [0-9]*, .*client.txt:[0-9]*: [A-Za-z_]* .*NT_STATUS_' \
 			"$W/err" >/dev/null || fail "no message naming client, line, op, status"
+		# a moment for processes on their way out (a sanitized
+		# process's leak check runs in a tracer process of its own)
+		for _ in $(seq 1 20); do
+			[ -z "$(our_processes)" ] && break
+			sleep 0.25
+		done
 		[ -z "$(our_processes)" ] || fail "dbench processes left: $(our_processes)"
 		[ -z "$(ls -A "$W/run")" ] || fail "files left locally: $(ls -A "$W/run")"
 	) || fail "killed server"
