@@ -343,9 +343,12 @@ user_errors() {
 		--smb-share="$SHARE" "$LOGON" --smb-protocol=NT1
 }
 
-# the processes whose command line names this dbench binary
+# our_processes SID: the living processes of session SID (the run's
+# own: other tests running beside this one under make -j2 are in
+# sessions of their own; a zombie waiting for the late reaper of this
+# kind of machine's init is gone already)
 our_processes() {
-	ps -eo pid=,args= | awk -v b="$DBENCH" '$2 == b { print $1 }'
+	ps -eo pid=,sid=,stat= | awk -v s="$1" '$2 == s && $3 !~ /^Z/ { print $1 }'
 }
 
 # smbd killed mid-run: exit 1, the message names client, line, op and
@@ -358,7 +361,9 @@ killed_server() {
 		smbd_start "$W/srv" >/dev/null || exit 3
 		mkdir "$W/run" && cd "$W/run" || exit 3
 		: >"$W/out"
-		"$DBENCH" -B smb --smb-share="//127.0.0.1:$SMBD_PORT/share" \
+		# in a session of its own (setsid execs dbench in place: its
+		# PID is the session's id), so that only its processes count
+		setsid "$DBENCH" -B smb --smb-share="//127.0.0.1:$SMBD_PORT/share" \
 			"$LOGON" -t 60 -c "$SRCDIR/loadfiles/client.txt" 2 \
 			>"$W/out" 2>"$W/err" </dev/null &
 		db=$!
@@ -382,10 +387,11 @@ killed_server() {
 		# a moment for processes on their way out (a sanitized
 		# process's leak check runs in a tracer process of its own)
 		for _ in $(seq 1 20); do
-			[ -z "$(our_processes)" ] && break
+			[ -z "$(our_processes "$db")" ] && break
 			sleep 0.25
 		done
-		[ -z "$(our_processes)" ] || fail "dbench processes left: $(our_processes)"
+		[ -z "$(our_processes "$db")" ] ||
+			fail "dbench processes left: $(our_processes "$db")"
 		[ -z "$(ls -A "$W/run")" ] || fail "files left locally: $(ls -A "$W/run")"
 	) || fail "killed server"
 }
