@@ -376,7 +376,8 @@ def interval_chart(cid, title, unit_title, rows, log=False):
         x = Linear(0.0, max(vals) * 1.02, zero=True)
     names_w = 100
     h = 56 + 30 * len(rows)
-    p = Plot("servers-chart", cid, title, x, Linear(0, 1), unit_title, "",
+    p = Plot("servers-chart", cid, title, x, Linear(0, 1), unit_title,
+             "server (label)",
              w=400, h=h)
     p.left, p.bottom, p.top, p.right = names_w, 44, 8, 26
     p.y = _Rows(len(rows))
