@@ -25,6 +25,7 @@ h2 { border-bottom: 2px solid #ccd; margin-top: 1.6em; }
 header { display: flex; flex-wrap: wrap; align-items: baseline;
   gap: 0.2em 1.5em; }
 #first h2 { margin-top: 0.5em; }
+header .note { overflow-wrap: anywhere; }
 .newest a { white-space: nowrap; }
 h3 { margin-bottom: 0.3em; }
 nav a { margin-right: 1em; }
