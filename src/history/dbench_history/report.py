@@ -13,7 +13,7 @@ from . import report_data as data
 from .basic import cmd_show
 from .common import EXIT_DB, HistoryError, fmt_num, safe
 from .report_curves import curves_section, latency_section
-from .report_sections import lab, servers_section, slower_section
+from .report_sections import servers_section, slower_section
 from .report_svg import esc
 
 STYLE = """

@@ -183,8 +183,11 @@ def verdict_lines(text):
     warnings = [ln.strip() for ln in lines if ln.startswith("Warning") or
                 ln.startswith("  ")]
     blanks = [i for i, ln in enumerate(lines) if ln == ""]
-    tail = lines[blanks[1] + 1:] if len(blanks) >= 2 else \
-        lines[blanks[0] + 1:] if blanks else lines
+    if len(blanks) >= 2:
+        tail = lines[blanks[1] + 1:]
+    else:   # no table: what is not a side or a warning
+        tail = [ln for ln in lines if not ln.startswith(
+            ("A: ", "B: ", "Warning", "  "))]
     return warnings, [ln for ln in tail if ln.strip()]
 
 

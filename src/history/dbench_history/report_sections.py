@@ -111,8 +111,10 @@ def baseline_html(hist, rows, baseline):
             out.append('<p class="error">%s</p></div>' % esc(errors[0]))
             continue
         warnings, lines = data.verdict_lines(text)
-        for w in warnings:
-            out.append('<p class="warning">%s</p>' % esc(w))
+        if warnings:
+            out.append('<details class="warning"><summary>%s</summary>'
+                       '<ul>%s</ul></details>' % (esc(warnings[0]), "".join(
+                           "<li>%s</li>" % esc(w) for w in warnings[1:])))
         out.append("<ul>%s</ul></div>" % "".join(
             '<li class="sentence">%s</li>' % esc(ln) for ln in lines))
     if not any(r["label"] == baseline for r in rows):
@@ -245,8 +247,9 @@ def slower_section(trends, anchors):
 
 def change_list(t):
     if not t["points"] and not t["workload_changes"]:
-        return '<p class="no-change">No change point (%d runs).</p>' % len(
-            t["ids"])
+        n = len(t["ids"])
+        return '<p class="no-change">No change point (%d run%s).</p>' % (
+            n, "" if n == 1 else "s")
     out = ['<ul class="changes">']
     for cp in t["points"]:
         out.append('<li class="change-point %s" data-run="%d">'

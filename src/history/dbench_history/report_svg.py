@@ -7,6 +7,7 @@ UTC).  Every chart has an axis title with its unit on each axis."""
 import datetime
 import html
 import math
+import re
 
 COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e",
            "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"]
@@ -266,7 +267,8 @@ class Plot:
         head = ('<svg xmlns="http://www.w3.org/2000/svg" class="%s" '
                 'id="%s" viewBox="0 0 %d %d" font-size="%d" role="img" '
                 'aria-label="%s"><title>%s</title>' % (
-                    self.cls, esc(self.cid), self.w, self.h, FONT,
+                    self.cls, re.sub(r"[^A-Za-z0-9_-]", "_", self.cid),
+                    self.w, self.h, FONT,
                     esc(self.title), esc(self.title)))
         return head + "".join(self._axes() + self.marks) + "</svg>"
 
