@@ -170,6 +170,18 @@ def first_screen(root, outdir):
             if boxes else []
         check(have == [norm(w) for w in want],
               "%s's verdict: %r, compare says %r" % (label, have, want))
+    # the first screen says which got slower, when, what changed there,
+    # and how many clients a server holds
+    glance = {li.attrs.get("data-label"): norm(li.text()) for li in
+              root.find(lambda n: n.tag == "li" and n.parent is not None and
+                        n.parent.attrs.get("id") == "glance")}
+    check("slower: MB/s -20.0% from run #6 (run 18, 2026-11-06); kernel: "
+          "6.1.0 \u2192 6.5.0" in glance.get("drift", ""),
+          "drift's slowdown at a glance: %r" % glance.get("drift"))
+    check("holds at most 8 clients within p99<=2ms" in glance.get("fast", ""),
+          "fast's capacity at a glance: %r" % glance.get("fast"))
+    check("no change point in 6 runs" in glance.get("slow", ""),
+          "slow steady at a glance: %r" % glance.get("slow"))
     charts = by_class(root, "svg", "servers-chart")
     check(len(charts) == 3, "3 charts of the servers, found %d"
           % len(charts))

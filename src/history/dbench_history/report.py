@@ -13,7 +13,7 @@ from . import report_data as data
 from .basic import cmd_show
 from .common import EXIT_DB, HistoryError, fmt_num, safe
 from .report_curves import curves_section, latency_section
-from .report_sections import servers_section, slower_section
+from .report_sections import glance_html, servers_section, slower_section
 from .report_svg import esc
 
 STYLE = """
@@ -66,6 +66,9 @@ figure > svg { width: 100%; height: auto; display: block;
 .warning, .error { color: #a40; }
 .busy-note { color: #b60; font-size: 0.85em; }
 .verdict ul { margin: 0.2em 0; padding-left: 1.2em; }
+#glance { padding-left: 1.2em; margin: 0.4em 0; }
+.glance-change.worse { color: #c00; }
+.glance-change.better { color: #080; }
 dl.facts { display: grid; grid-template-columns: max-content 1fr;
   gap: 0.15em 1em; }
 dl.facts dt { font-weight: bold; }
@@ -107,7 +110,8 @@ def index_html(hist, baseline):
             '<a href="#clients">clients</a><a href="#latency">latency</a>'
             '</nav><span class="note">%s</span></header>' % esc(safe(
                 hist.path)),
-            servers_section(hist, rows, baseline, anchors),
+            servers_section(hist, rows, baseline, anchors, glance_html(
+                trends, data.curve_groups(hist), anchors)),
             slower_section(trends, anchors),
             curves_section(hist, baseline),
             latency_section(hist, trends, anchors),

@@ -34,7 +34,56 @@ COLUMNS = [("MB/s", "MB/s", 1), ("ops/s", "ops/s", 0),
            ("p99 ms", "p99 ms (slowest op)", 3)]
 
 
-def servers_section(hist, rows, baseline, anchors):
+def glance_html(trends, curves, anchors):
+    """In a line per label: did it get slower, and when (its newest
+    change point in MB/s, else in its first figure, with what changed
+    in the environment there), and how many clients its newest curve
+    holds."""
+    from .curves import Curve, held_text
+    newest = {}
+    for gid, label, created, s in curves:
+        newest[label] = Curve("group:%d" % gid, gid, label, created, s)
+    out = ['<ul id="glance">']
+    labels = [label for label, _ in trends] + sorted(
+        label for label in newest if label not in dict(trends))
+    for label in labels:
+        t = dict(trends).get(label)
+        parts = []
+        if t is not None:
+            keys = [k for k in t["keys"] if k[0] == "mb_per_s"] or \
+                t["keys"][:1]
+            cps = [cp for cp in t["points"] if cp["key"] in keys]
+            if cps:
+                cp = cps[-1]
+                parts.append(
+                    '<span class="glance-change %s">%s: %s %+.1f%% from run '
+                    '#%d (<a href="runs/%d.html">run %d</a>, %s)%s</span>' % (
+                        "worse" if cp["worse"] else "better",
+                        "slower" if cp["worse"] else "faster",
+                        esc(cp["title"]), cp["rel"], cp["index"] + 1,
+                        cp["run"], cp["run"], esc(cp["started"][:10]),
+                        "; " + esc("; ".join(cp["env"])) if cp["env"]
+                        else ""))
+            else:
+                parts.append("no change point in %d run%s" % (
+                    len(t["ids"]), "" if len(t["ids"]) == 1 else "s"))
+        c = newest.get(label)
+        if c is not None:
+            held = held_text(c)
+            parts.append('<span class="glance-capacity">%s within %s '
+                         '(<a href="#curve-group-%d">curve</a>)</span>' % (
+                             esc("holds " + held if held else
+                                 "holds no point"),
+                             esc(safe(c.bounds_text())), c.gid))
+        name = ('<a href="#%s">%s</a>' % (anchors[label], lab(label))
+                if label in anchors else lab(label))
+        out.append('<li data-label="%s"><b>%s</b>: %s</li>' % (
+            lab(label), name, "; ".join(parts)))
+    out.append("</ul>")
+    return "".join(out) if len(out) > 2 else ""
+
+
+def servers_section(hist, rows, baseline, anchors, glance=""):
     out = ['<section id="first"><h2>Servers</h2>',
            '<p class="note">Each server (label): its runs that ended well '
            '(not --curve points), the newest run, and the mean with its '
@@ -70,7 +119,7 @@ def servers_section(hist, rows, baseline, anchors):
                        '%s</td>' % (esc(title), esc(key),
                                     _cell(r["cells"].get(key), digits)))
         out.append("</tr>")
-    out.append("</tbody></table></div><div class=\"charts\">")
+    out.append("</tbody></table></div>" + glance + "<div class=\"charts\">")
     for key, title, digits in COLUMNS:
         crow = []
         for i, r in enumerate(rows):
