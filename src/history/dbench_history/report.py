@@ -73,6 +73,7 @@ dl.facts { display: grid; grid-template-columns: max-content 1fr;
   gap: 0.15em 1em; }
 dl.facts dt { font-weight: bold; }
 dl.facts dd { margin: 0; overflow-wrap: anywhere; }
+table.kv td { word-break: break-all; }
 pre { background: #f6f6f6; padding: 0.8em; overflow-x: auto; }
 @media (max-width: 700px) {
   body { padding: 0.5em; font-size: 15px; }
@@ -87,8 +88,7 @@ pre { background: #f6f6f6; padding: 0.8em; overflow-x: auto; }
   table.cards td.label { font-weight: bold; }
   table.cards td.label::before { content: ""; }
   figure { flex-basis: 100%; }
-  dl.facts { grid-template-columns: 1fr; }
-  dl.facts dd { margin-left: 1em; }
+  th, td { padding: 0.2em 0.3em; }
 }
 """
 
