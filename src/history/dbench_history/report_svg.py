@@ -115,7 +115,8 @@ TIME_STEPS = [(60, "%H:%M"), (300, "%H:%M"), (900, "%H:%M"),
               (3600, "%H:%M"), (3 * 3600, "%H:%M"), (6 * 3600, "%H:%M"),
               (12 * 3600, "%H:%M"), (DAY, "%b %d"), (2 * DAY, "%b %d"),
               (7 * DAY, "%b %d"), (14 * DAY, "%b %d"), (30 * DAY, "%b %Y"),
-              (91 * DAY, "%b %Y"), (365 * DAY, "%Y")]
+              (61 * DAY, "%b %Y"), (91 * DAY, "%b %Y"), (182 * DAY, "%b %Y"),
+              (365 * DAY, "%Y")]
 
 
 def parse_time(text):
@@ -140,7 +141,7 @@ class Time:
 
     log = False
 
-    def __init__(self, lo, hi, count=5):
+    def __init__(self, lo, hi, count=6):
         if hi - lo < 60:
             lo, hi = lo - 1800, hi + 1800
         pad = (hi - lo) * 0.04
