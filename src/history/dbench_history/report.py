@@ -77,16 +77,16 @@ table.kv td { word-break: break-all; }
 pre { background: #f6f6f6; padding: 0.8em; overflow-x: auto; }
 @media (max-width: 700px) {
   body { padding: 0.5em; font-size: 15px; }
-  table.cards, table.cards tbody, table.cards tr, table.cards td {
+  #servers, #servers tbody, #servers tr, #servers td {
     display: block; width: 100%; }
-  table.cards thead { display: none; }
-  table.cards tr { border: 1px solid #ccc; margin-bottom: 0.6em;
+  #servers thead { display: none; }
+  #servers tr { border: 1px solid #ccc; margin-bottom: 0.6em;
     padding: 0.3em; }
-  table.cards td { border: none; text-align: left; padding: 0.1em 0.3em; }
-  table.cards td::before { content: attr(data-title) ": "; color: #555;
+  #servers td { border: none; text-align: left; padding: 0.1em 0.3em; }
+  #servers td::before { content: attr(data-title) ": "; color: #555;
     font-weight: normal; }
-  table.cards td.label { font-weight: bold; }
-  table.cards td.label::before { content: ""; }
+  #servers td.label { font-weight: bold; }
+  #servers td.label::before { content: ""; }
   figure { flex-basis: 100%; }
   th, td { padding: 0.2em 0.3em; }
 }

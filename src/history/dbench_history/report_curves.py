@@ -139,17 +139,15 @@ def curve_chart(c, no):
                       hollow=pt.get("status") == "UNSTEADY")
             else:
                 p.cross(n, mb, "#000" if pt.get("status") != "INVALID"
-                        else "#d00", tip, cls="invalid " +
-                        status.lower())
+                        else "#d00", tip)
         elif not ok:
             # no figure: the point failed; its cross on the clients axis
-            p.cross(n, y.lo, "#000", tip, cls="invalid " + status.lower())
+            p.cross(n, y.lo, "#000", tip)
         if fig is not None and y2 is not None and fig > 0:
             if ok:
                 p.dot(n, fig, "#d62728", tip, second=True, r=3)
             else:
-                p.cross(n, fig, "#d00", tip, second=True,
-                        cls="invalid " + status.lower())
+                p.cross(n, fig, "#d00", tip, second=True)
     return p.render()
 
 

@@ -92,7 +92,7 @@ def servers_section(hist, rows, baseline, anchors, glance=""):
     if not rows:
         out.append("<p>No runs saved yet.</p></section>")
         return "".join(out)
-    out.append('<div class="wide"><table id="servers" class="cards">'
+    out.append('<div class="wide"><table id="servers">'
                '<thead><tr><th>server (label)</th><th>runs</th>'
                '<th>newest run</th>')
     out += ["<th>%s<br>mean [95%% interval]</th>" % esc(t)
