@@ -139,8 +139,8 @@ def first_screen(hist):
     rows, _ = trend.servers_table(hist)
     out = []
     for label, shown, n, last, cells in rows:
-        if shown:          # a disk test's further directories: in `servers`
-            continue
+        if any(e["label"] == label for e in out):
+            continue    # a disk test's further directories: in `servers`
         ids = [r[0] for r in trend.label_runs(hist, label)]
         facts = run_facts(hist, ids)
         newest = facts[ids[-1]] if ids else None

@@ -17,16 +17,24 @@ def lab(text):
     return esc(safe(text))
 
 
+def fmt(v, digits):
+    """fmt_num, with a small latency (under 0.1 ms) in 2 significant
+    digits rather than rounded to 0.000."""
+    if v is not None and digits == 3 and 0 < abs(v) < 0.1:
+        return "%.2g" % v
+    return fmt_num(v, digits)
+
+
 def _cell(cell, digits=1):
     if cell is None:
         return "-"
     mean, lo, hi, n = cell
     if lo is None:
         return '<span class="mean">%s</span> <span class="ci">(n=%d, ' \
-            'no interval)</span>' % (esc(fmt_num(mean, digits)), n)
+            'no interval)</span>' % (esc(fmt(mean, digits)), n)
     return '<span class="mean">%s</span> <span class="ci">[%s\u2013%s] ' \
-        '(n=%d)</span>' % (esc(fmt_num(mean, digits)),
-                           esc(fmt_num(lo, digits)), esc(fmt_num(hi, digits)),
+        '(n=%d)</span>' % (esc(fmt(mean, digits)),
+                           esc(fmt(lo, digits)), esc(fmt(hi, digits)),
                            n)
 
 
@@ -102,9 +110,10 @@ def servers_section(hist, rows, baseline, anchors, glance=""):
         latest = r["latest"]
         newest = "-"
         if latest:
-            newest = '<a href="runs/%d.html">%s</a>: %s MB/s' % (
-                latest["id"], esc(latest["started"][:16].replace("T", " ")),
-                esc(fmt_num(latest["mb"])))
+            newest = '<a href="runs/%d.html">%s</a>' % (
+                latest["id"], esc(latest["started"][:16].replace("T", " ")))
+            if latest["mb"] is not None:
+                newest += ": %s MB/s" % esc(fmt_num(latest["mb"]))
         busy = (' <span class="busy-note">(%d on a busy machine)</span>'
                 % r["busy"]) if r["busy"] else ""
         out.append('<tr class="server" data-label="%s"><td class="label" '
@@ -115,9 +124,15 @@ def servers_section(hist, rows, baseline, anchors, glance=""):
                        lab(r["label"]), colour(i), anchors[r["label"]],
                        lab(r["label"]), r["runs"], busy, newest))
         for key, title, digits in COLUMNS:
+            text = _cell(r["cells"].get(key), digits)
+            if key == "MB/s" and key not in r["cells"] and r["servers"]:
+                # a disk test: its measurements' MB/s, as servers gives them
+                text = "<br>".join(
+                    '%s: <span class="mean">%s</span>' % (
+                        esc(name), esc(fmt_num(cell[0])))
+                    for name, cell in r["servers"].items())
             out.append('<td class="n fig" data-title="%s" data-metric="%s">'
-                       '%s</td>' % (esc(title), esc(key),
-                                    _cell(r["cells"].get(key), digits)))
+                       '%s</td>' % (esc(title), esc(key), text))
         out.append("</tr>")
     out.append("</tbody></table></div>" + glance + "<div class=\"charts\">")
     for key, title, digits in COLUMNS:
@@ -128,8 +143,8 @@ def servers_section(hist, rows, baseline, anchors, glance=""):
                 continue
             mean, lo, hi, n = cell
             tip = "%s: %s %s, 95%% interval %s-%s, %d runs" % (
-                safe(r["label"]), fmt_num(mean, digits), key,
-                fmt_num(lo, digits), fmt_num(hi, digits), n)
+                safe(r["label"]), fmt(mean, digits), key,
+                fmt(lo, digits), fmt(hi, digits), n)
             crow.append((safe(r["label"]), colour(i), mean, lo, hi, tip))
         unit = "p99 of the slowest op (ms, log scale)" if key == "p99 ms" \
             else "%s (mean, 95%% interval)" % key
@@ -176,6 +191,8 @@ def baseline_html(hist, rows, baseline):
 def _time_plot(cls, cid, title, t, y, y_title):
     times = [parse_time(f["started"]) for f in t["facts"].values()]
     times = [v for v in times if v is not None]
+    if not times:
+        return None
     x = Time(min(times), max(times))
     return Plot(cls, cid, title, x, y, x.title(), y_title)
 
@@ -210,6 +227,8 @@ def trend_chart(t, key, no, log=False, values=None):
     y = _series_scale(values, log)
     p = _time_plot("trend", "trend-%d-%s" % (no, "p99" if key is None else
                                              key[0]), title, t, y, y_title)
+    if p is None:
+        return ""
     when = [parse_time(t["facts"][r]["started"]) for r in ids]
     p.line([(w, v) for w, v in zip(when, values) if w is not None],
            "#1f77b4", width=1)
@@ -218,6 +237,8 @@ def trend_chart(t, key, no, log=False, values=None):
             if cp["key"] != key:
                 continue
             c = cp["index"]
+            if when[c - 1] is None or when[c] is None:
+                continue
             mid = (when[c - 1] + when[c]) / 2
             p.vline(mid, "#c00" if cp["worse"] else "#080",
                     "change point before run %d: %s" % (cp["run"],

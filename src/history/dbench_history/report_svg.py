@@ -33,7 +33,7 @@ def tick_text(v):
         return "%.0f" % v
     text = ("%.3f" % v).rstrip("0").rstrip(".")
     if a < 0.001:
-        text = "%.1g" % v
+        text = "%.2g" % v
     return text
 
 
@@ -59,14 +59,21 @@ class Linear:
 
     def ticks(self):
         n = int(round((self.hi - self.lo) / self.step))
+        top = max(abs(self.lo), abs(self.hi))
+        # 20k, 1.5M: short enough for a phone
+        div, suffix = ((1e6, "M") if top >= 1e7 else (1e3, "k")
+                       if top >= 1e4 else (1, ""))
+        step = self.step / div
+        mag = math.floor(math.log10(step) + 1e-9)
         # as many decimals as the step needs (2.5: one more)
-        digits = max(0, -int(math.floor(math.log10(self.step) + 1e-9)))
-        if abs(self.step / 10 ** math.floor(math.log10(self.step) + 1e-9)
-               - 2.5) < 1e-6:
-            digits += 1
-        return [(self.lo + i * self.step,
-                 "%.*f" % (digits, self.lo + i * self.step))
-                for i in range(n + 1)]
+        digits = max(0, -mag + (1 if abs(step / 10 ** mag - 2.5) < 1e-6
+                                else 0))
+        out = []
+        for i in range(n + 1):
+            v = self.lo + i * self.step
+            text = "%.*f%s" % (digits, v / div, suffix)
+            out.append((v, "0" if abs(v) < self.step * 1e-6 else text))
+        return out
 
 
 class Log:
@@ -377,8 +384,8 @@ def interval_chart(cid, title, unit_title, rows, log=False):
                 else 0.001, max(vals))
     else:
         x = Linear(0.0, max(vals) * 1.02, zero=True)
-    names_w = 100
-    h = 56 + 30 * len(rows)
+    names_w = 112
+    h = max(56 + 30 * len(rows), 140)
     p = Plot("servers-chart", cid, title, x, Linear(0, 1), unit_title,
              "server (label)",
              w=400, h=h)
@@ -386,8 +393,9 @@ def interval_chart(cid, title, unit_title, rows, log=False):
     p.y = _Rows(len(rows))
     for i, (name, col, mean, lo, hi, tip) in enumerate(rows):
         cy = p.py(i + 0.5)
-        short = name if len(name) <= 12 else name[:11] + "\u2026"
-        p.add('<text class="row-name" x="%d" y="%.1f" text-anchor="end">'
+        short = name if len(name) <= 11 else name[:10] + "\u2026"
+        p.add('<text class="row-name" x="%d" y="%.1f" text-anchor="end" '
+              'font-size="12">'
               '%s<title>%s</title></text>' % (names_w - 6, cy + FONT / 3,
                                               esc(short), esc(name)))
         if lo is not None and hi is not None:
