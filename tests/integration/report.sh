@@ -10,6 +10,8 @@
 # kernel's change, the curve's capacity, axis titles with units on every
 # chart, no console message.  Screenshots of both widths are kept as
 # tests/integration/report-1280.png and report-390.png (not compared).
+# Without a browser (report_unit.py): the charts' scales give ticks a
+# reader can read, and the interval is Student's t's.
 if [ -z "$BASH_VERSION" ]; then exec bash "$0" "$@"; fi
 . "$(dirname "$0")/lib.sh"
 not_under_sanitizers "dbench-history is Python and the report is read in a browser (checked by make check)"
@@ -89,5 +91,11 @@ check_report() {
 	done
 }
 check "report: the first screen, the slowdown, the curve and the axes in a real browser" check_report
+
+check_scales() {
+	python3 "$IT_DIR/report_unit.py" >"$W/out" ||
+		fail "$(head -n 3 "$W/out" | tr '\n' ' ')"
+}
+check "report: readable ticks on linear, log and time axes; the 95% interval" check_scales
 
 finish
