@@ -201,6 +201,13 @@ def slowdown(root, outdir):
         return
     check(m.group(1) == "6", "trend's change point at run #%s, planted "
           "at #6" % m.group(1))
+    rows = [r for r in by_class(root, "tr", "server")
+            if r.attrs.get("data-label") == "drift"]
+    level = [norm(c.text()) for c in by_class(rows[0], "td", "fig")
+             if c.attrs.get("data-metric") == "MB/s"] if rows else []
+    check(level and level[0].endswith("since run #%s: %s (median)" % (
+        m.group(1), m.group(5))), "drift's level since its change on the "
+          "first screen: %r" % level)
     points = [p for p in by_class(root, "li", "change-point")
               if norm(p.text()).startswith("MB/s ")]
     check(len(points) == 1, "one MB/s change point shown, found %d"

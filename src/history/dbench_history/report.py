@@ -67,7 +67,8 @@ figure > svg { width: 100%; height: auto; display: block;
 .busy-note { color: #b60; font-size: 0.85em; }
 .verdict ul { margin: 0.2em 0; padding-left: 1.2em; }
 #glance { padding-left: 1.2em; margin: 0.4em 0; }
-.glance-change.worse { color: #c00; }
+.glance-change.worse, .level.worse { color: #c00; }
+.level { font-size: 0.85em; white-space: nowrap; }
 .glance-change.better { color: #080; }
 dl.facts { display: grid; grid-template-columns: max-content 1fr;
   gap: 0.15em 1em; }
@@ -105,6 +106,10 @@ def index_html(hist, baseline):
     labels = [r["label"] for r in rows]
     anchors = {label: "label-%d" % i for i, label in enumerate(labels)}
     trends = [(label, data.label_trend(hist, label)) for label in labels]
+    for r, (_, t) in zip(rows, trends):
+        # the level MB/s settled at after its newest change, as trend says
+        cps = [cp for cp in t["points"] if cp["key"][0] == "mb_per_s"]
+        r["level"] = cps[-1] if cps else None
     body = ['<header><h1>dbench run history</h1><nav>'
             '<a href="#first">servers</a><a href="#slower">slower?</a>'
             '<a href="#clients">clients</a><a href="#latency">latency</a>'

@@ -131,6 +131,12 @@ def servers_section(hist, rows, baseline, anchors, glance=""):
                     '%s: <span class="mean">%s</span>' % (
                         esc(name), esc(fmt_num(cell[0])))
                     for name, cell in r["servers"].items())
+            if key == "MB/s" and r.get("level"):
+                cp = r["level"]
+                text += ('<br><span class="level %s">since run #%d: %s '
+                         '(median)</span>' % (
+                             "worse" if cp["worse"] else "better",
+                             cp["index"] + 1, esc(fmt_num(cp["after"]))))
             out.append('<td class="n fig" data-title="%s" data-metric="%s">'
                        '%s</td>' % (esc(title), esc(key), text))
         out.append("</tr>")
