@@ -114,11 +114,21 @@ def compare_sentences(path):
     return [ln for ln in lines[blanks[1] + 1:] if ln.strip()]
 
 
+def compare_table(path):
+    """{"MB/s"|"ops/s": (A mean, B mean)} from compare's table."""
+    out = {}
+    for line in open(path, encoding="utf-8"):
+        m = re.match(r"^(MB/s|ops/s)\s+([\d.]+)\s+\S+\s+([\d.]+)\s", line)
+        if m:
+            out[m.group(1)] = (m.group(2), m.group(3))
+    return out
+
+
 # the 95% intervals of the planted figures (report_history.py), worked
 # by hand: slow's MB/s 100,102,98,101,99,100 have sd sqrt(2), and
 # t(0.975, 5) = 2.5706: 100 +- 2.5706 * 1.4142 / sqrt(6) = 100 +- 1.484
 PLANTED = {("slow", "MB/s"): ("100.0", "98.5", "101.5"),
-           ("slow", "ops/s"): ("1000", "985", "1015"),
+           ("slow", "ops/s"): ("1000.0", "985.2", "1014.8"),
            ("slow", "p99 ms"): ("1.500", "1.406", "1.594"),
            ("fast", "MB/s"): ("200.0", "198.2", "201.8")}
 
@@ -162,6 +172,18 @@ def first_screen(root, outdir):
     check(drift is not None and "1 on a busy machine" in norm(
         drift.text()), "the busy run counted in drift's row")
     for label in ("fast", "drift"):
+        # the means of MB/s and ops/s: compare's table (B; A is slow)
+        table = compare_table("%s/compare-%s.txt" % (outdir, label))
+        for title, (a_mean, b_mean) in table.items():
+            for lab, want in (("slow", a_mean), (label, b_mean)):
+                cells = [c for c in by_class(got.get(lab, Node("x", [],
+                                                               None)),
+                                              "td", "fig")
+                         if c.attrs.get("data-metric") == title]
+                have = cells and by_class(cells[0], "span", "mean")
+                check(have and norm(have[0].text()) == want,
+                      "%s's %s mean %r, compare says %s" % (
+                          lab, title, have and have[0].text(), want))
         want = compare_sentences("%s/compare-%s.txt" % (outdir, label))
         boxes = [v for v in by_class(root, "div", "verdict")
                  if v.attrs.get("data-label") == label]

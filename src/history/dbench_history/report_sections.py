@@ -38,7 +38,7 @@ def _cell(cell, digits=1):
                            n)
 
 
-COLUMNS = [("MB/s", "MB/s", 1), ("ops/s", "ops/s", 0),
+COLUMNS = [("MB/s", "MB/s", 1), ("ops/s", "ops/s", 1),
            ("p99 ms", "p99 ms (slowest op)", 3)]
 
 
