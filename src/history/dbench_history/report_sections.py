@@ -226,7 +226,7 @@ def trend_chart(t, key, no, log=False, values=None):
         y_title = "%s (%s)" % (name, unit)
         title = "%s over time" % name
     else:
-        y_title = "p99 of the slowest op (ms, log scale)"
+        y_title = "p99, slowest op (ms, log scale)"
         title = "p99 latency over time"
     if not any(v is not None for v in values):
         return ""

@@ -256,16 +256,17 @@ class Plot:
                    % (x0, y0, x1, y0))
         out.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#444"/>'
                    % (x0, y1, x0, y0))
-        out.append('<text class="axis-title x-title" x="%.1f" y="%d" '
-                   'text-anchor="middle">%s</text>' % (
+        out.append('<text class="axis-title x-title" font-size="13" '
+                   'x="%.1f" y="%d" text-anchor="middle">%s</text>' % (
                        (x0 + x1) / 2, self.h - 8, esc(self.x_title)))
         mid = (y0 + y1) / 2
-        out.append('<text class="axis-title y-title" x="14" y="%.1f" '
-                   'text-anchor="middle" transform="rotate(-90 14 %.1f)">'
+        out.append('<text class="axis-title y-title" font-size="13" '
+                   'x="14" y="%.1f" text-anchor="middle" '
+                   'transform="rotate(-90 14 %.1f)">'
                    '%s</text>' % (mid, mid, esc(self.y_title)))
         if self.y2 is not None:
-            out.append('<text class="axis-title y-title" x="%d" y="%.1f" '
-                       'text-anchor="middle" fill="#b22" '
+            out.append('<text class="axis-title y-title" font-size="13" '
+                       'x="%d" y="%.1f" text-anchor="middle" fill="#b22" '
                        'transform="rotate(90 %d %.1f)">%s</text>' % (
                            self.w - 10, mid, self.w - 10, mid,
                            esc(self.y2_title)))
