@@ -95,6 +95,7 @@ pre { background: #f6f6f6; padding: 0.8em; overflow-x: auto; }
 
 
 def page(title, body):
+    """A whole HTML page: the style inline, nothing fetched."""
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             "<meta name=\"viewport\" content=\"width=device-width, "
             "initial-scale=1\"><title>%s</title><style>%s</style></head>"
@@ -102,6 +103,7 @@ def page(title, body):
 
 
 def index_html(hist, baseline):
+    """index.html's body, the labels in it and the runs to give a page."""
     rows = data.first_screen(hist)
     labels = [r["label"] for r in rows]
     anchors = {label: "label-%d" % i for i, label in enumerate(labels)}
@@ -202,6 +204,7 @@ def run_page(hist, rid):
 
 
 def kv_table(cls, d):
+    """A table of a document's object: a row per key."""
     rows = []
     for k, v in d.items():
         if isinstance(v, (dict, list)):
@@ -215,6 +218,7 @@ def kv_table(cls, d):
 
 
 def ops_table(hist, rid):
+    """A run's per-operation table (the ops table of the history)."""
     ops = hist.query(
         "SELECT name, count, errors, mean_ms, p50_ms, p99_ms, max_ms, "
         "target_seq FROM ops WHERE run_id = ? ORDER BY seq", (rid,))

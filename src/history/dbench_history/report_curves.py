@@ -90,6 +90,8 @@ def tick(v):
 
 
 def curve_chart(c, no):
+    """A curve's chart: MB/s (linear, left) and the first bound's figure
+    (log, right) against clients, with the bound, capacity and model."""
     pts = [p for p in c.points() if isinstance(p, dict) and
            _num(p.get("clients")) is not None]
     if not pts:
@@ -165,6 +167,7 @@ LEGEND_CURVE = ('<ul class="legend"><li><span class="key dot"></span>MB/s '
 
 
 def curves_section(hist, baseline):
+    """"How many clients?": each saved curve, oldest first."""
     groups = data.curve_groups(hist)
     out = ['<section id="clients"><h2>How many clients?</h2>']
     if not groups:
@@ -191,6 +194,7 @@ def curves_section(hist, baseline):
 
 
 def capacity_html(c):
+    """A curve's capacity in words, its interval and model where saved."""
     held = held_text(c)
     out = ['<p class="capacity">']
     if held is None:
@@ -220,6 +224,7 @@ def capacity_html(c):
 
 
 def curve_verdict(hist, baseline, label, gid):
+    """compare --curve BASELINE group:GID's verdict line."""
     text, errors = data.compare_text(hist, baseline, "group:%d" % gid,
                                      curve=True)
     if text is None:
@@ -230,6 +235,7 @@ def curve_verdict(hist, baseline, label, gid):
 
 
 def points_table(c):
+    """A curve's points, folded."""
     out = ['<details><summary>the %d points</summary><div class="wide">'
            '<table class="points"><thead><tr><th>clients</th><th>status'
            '</th><th>MB/s</th><th>ops/s</th><th>p50 ms</th><th>p99 ms</th>'
@@ -251,6 +257,7 @@ def points_table(c):
 
 
 def latency_section(hist, trends, anchors):
+    """"Latency": per label, each operation's p99 and p50 over time."""
     out = ['<section id="latency"><h2>Latency</h2>',
            '<p class="note">Per server, each operation\'s p50 and p99 '
            'over time (a line per operation).</p>']
@@ -270,6 +277,8 @@ def latency_section(hist, trends, anchors):
 
 
 def op_chart(t, ops, idx, name, no):
+    """A chart of one percentile (idx 1: p50, 2: p99) of every operation
+    of a label over real time, on a log axis."""
     vals = [row[idx] for rows in ops.values() for row in rows
             if row[idx] is not None and row[idx] > 0]
     times = [parse_time(t["facts"][r]["started"]) for r in t["ids"]]

@@ -92,6 +92,8 @@ def glance_html(trends, curves, anchors):
 
 
 def servers_section(hist, rows, baseline, anchors, glance=""):
+    """The first screen: the servers table, the glance lines, a chart per
+    figure with every server on one scale, and the --baseline verdicts."""
     out = ['<section id="first"><h2>Servers</h2>',
            '<p class="note">Each server (label): its runs that ended well '
            '(not --curve points), the newest run, and the mean with its '
@@ -167,6 +169,7 @@ def servers_section(hist, rows, baseline, anchors, glance=""):
 
 
 def baseline_html(hist, rows, baseline):
+    """Each other server's verdict against baseline, as compare prints it."""
     out = ['<div id="verdicts"><h3>Against the baseline %s</h3>'
            '<p class="note">As <code>dbench-history compare %s LABEL</code> '
            'gives it (A is the baseline, B the server).</p>' % (
@@ -300,6 +303,8 @@ def legend_trend(t):
 
 
 def slower_section(trends, anchors):
+    """"Did it get slower?": per label its change points, its charts over
+    real time and its runs."""
     out = ['<section id="slower"><h2>Did it get slower?</h2>',
            '<p class="note">Each server\'s figures against real time; '
            'change points by robust binary segmentation, as '
@@ -322,6 +327,8 @@ def slower_section(trends, anchors):
 
 
 def change_list(t):
+    """A label's change points in words (trend's figures) with what
+    changed in the environment there."""
     if not t["points"] and not t["workload_changes"]:
         n = len(t["ids"])
         return '<p class="no-change">No change point (%d run%s).</p>' % (
@@ -355,6 +362,7 @@ def change_list(t):
 
 
 def runs_table(t):
+    """A label's runs, folded: figures, p99, busy machine, group."""
     keys = t["keys"]
     out = ['<details><summary>the %d runs</summary><div class="wide">'
            '<table class="runs"><thead><tr><th>#</th><th>run</th>'
