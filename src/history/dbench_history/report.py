@@ -154,11 +154,7 @@ def cmd_report(hist, args, out):
 
 def _show_text(hist, rid):
     text = io.StringIO()
-
-    class A:
-        run = str(rid)
-        json = False
-    cmd_show(hist, A, text)
+    cmd_show(hist, data.Options(run=str(rid), json=False), text)
     return text.getvalue()
 
 

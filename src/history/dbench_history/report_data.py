@@ -156,21 +156,27 @@ def first_screen(hist):
     return out
 
 
+class Options:
+    """The options a command's function reads, as the command line would
+    give them: those named, and None (not given) for any other."""
+
+    def __init__(self, **given):
+        self.__dict__.update(given)
+
+    def __getattr__(self, name):
+        return None
+
+
 def compare_text(hist, baseline, label, curve=False):
     """What `dbench-history compare BASELINE LABEL` prints (its verdict
     lines and its warnings), or the one line it fails with."""
     from . import compare
 
-    class Args:
-        a = baseline
-        b = label
-        last = None
-
-    Args.curve = curve
+    args = Options(a=baseline, b=label, last=None, curve=curve)
     out, err = io.StringIO(), io.StringIO()
     try:
         with contextlib.redirect_stderr(err):
-            compare.cmd_compare(hist, Args, out)
+            compare.cmd_compare(hist, args, out)
     except HistoryError as e:
         return None, [safe(str(e))]
     return out.getvalue(), []
