@@ -258,9 +258,13 @@ def trend_chart(t, key, no, log=False, values=None):
         if v is None or w is None:
             continue
         f = t["facts"][rid]
+        busy = ""
+        if f["busy"]:
+            busy = " (busy machine: %s)" % ", ".join(
+                "%s %s" % (safe(k), safe(n)) for k, n in f["noise"].items()
+                if k != "busy" and not isinstance(n, (dict, list)))
         tip = "run %d, %s: %s%s" % (rid, f["started"][:16].replace("T", " "),
-                                    fmt_num(v, 3 if log else 1),
-                                    " (busy machine)" if f["busy"] else "")
+                                    fmt_num(v, 3 if log else 1), busy)
         p.dot(w, v, "#1f77b4", tip, r=3)
         if f["busy"]:
             p.ring(w, v, tip)
