@@ -78,6 +78,8 @@ def parse_args(argv):
     p.add_argument("--label", help="the label (default: the document's)")
     p = sub.add_parser("report", help="a static HTML report")
     p.add_argument("-o", "--output", metavar="DIR", required=True)
+    p.add_argument("--baseline", metavar="LABEL", help="each server's "
+                   "verdict against this label, as compare gives it")
     args = ap.parse_args(argv)
     if getattr(args, "history_late", None):
         args.history = args.history_late

@@ -1,210 +1,239 @@
-"""report -o DIR: a static HTML report that works offline (no script,
-nothing fetched): index.html with the servers table and, per label, an
-SVG chart of its runs over time with its change points marked, per
-saved curve its answer and a chart against clients, and
-runs/N.html with each run's facts and figures."""
+"""report -o DIR [--baseline LABEL]: a static HTML report that works
+offline (no script, nothing fetched, readable from a file:// URL on a
+phone and a desktop).  index.html answers on its first screen which
+server is faster (its servers table and their figures with 95%
+intervals on one scale; with --baseline, each server's verdict as
+compare gives it), then "Did it get slower?", "How many clients?" and
+"Latency"; runs/N.html holds everything recorded about run N."""
 
-import html
 import io
 import os
 
-from . import trend
+from . import report_data as data
 from .basic import cmd_show
-from .common import EXIT_DB, HistoryError, fmt_num
-from .runs import metric_title
+from .common import EXIT_DB, HistoryError, fmt_num, safe
+from .report_curves import curves_section, latency_section
+from .report_sections import glance_html, servers_section, slower_section
+from .report_svg import esc
 
 STYLE = """
-body { font-family: sans-serif; margin: 2em; color: #222; }
-table { border-collapse: collapse; margin: 1em 0; }
-th, td { border: 1px solid #bbb; padding: 0.2em 0.6em; }
+* { box-sizing: border-box; }
+body { font-family: system-ui, sans-serif; margin: 0 auto; padding: 0.8em;
+  max-width: 1240px; color: #222; line-height: 1.35; }
+h1 { font-size: 1.4em; margin: 0.2em 0; }
+h2 { border-bottom: 2px solid #ccd; margin-top: 1.6em; }
+header { display: flex; flex-wrap: wrap; align-items: baseline;
+  gap: 0.2em 1.5em; }
+#first h2 { margin-top: 0.5em; }
+header .note { overflow-wrap: anywhere; }
+.newest a { white-space: nowrap; }
+h3 { margin-bottom: 0.3em; }
+nav a { margin-right: 1em; }
+.note, .sub { color: #555; font-size: 0.9em; }
+.wide { overflow-x: auto; }
+table { border-collapse: collapse; margin: 0.6em 0; }
+th, td { border: 1px solid #ccc; padding: 0.25em 0.5em; vertical-align: top; }
+th { background: #f2f3f7; text-align: left; }
 td.n { text-align: right; font-variant-numeric: tabular-nums; }
-svg { border: 1px solid #ddd; background: #fff; }
-pre { background: #f6f6f6; padding: 1em; overflow-x: auto; }
-.label { word-break: break-all; }
+.ci { color: #555; font-size: 0.85em; white-space: nowrap; }
+.mean { font-weight: bold; }
+.label, td.label { overflow-wrap: anywhere; }
+.swatch, .key { display: inline-block; width: 0.8em; height: 0.8em;
+  margin-right: 0.3em; vertical-align: middle; border-radius: 2px; }
+.charts { display: flex; flex-wrap: wrap; gap: 0.8em; }
+figure { margin: 0.4em 0; flex: 1 1 440px; max-width: 600px; min-width: 0; }
+figure.small { flex: 1 1 300px; max-width: 400px; }
+figure > svg { width: 100%; height: auto; display: block;
+  font-family: system-ui, sans-serif; }
+.axis-title { font-weight: bold; }
+.legend { list-style: none; padding: 0; margin: 0.2em 0; font-size: 0.85em;
+  display: flex; flex-wrap: wrap; gap: 0.4em 1.2em; }
+.key.dot { background: #1f77b4; border-radius: 50%; }
+.key.reddot { background: #d62728; border-radius: 50%; }
+.key.diamond { background: #ff7f0e; transform: rotate(45deg); }
+.key.ring { border: 2px solid #f08000; border-radius: 50%; }
+.key.worse { border-left: 3px dashed #c00; border-radius: 0; }
+.key.better { border-left: 3px dashed #080; border-radius: 0; }
+.key.bound { border-top: 3px dashed #d62728; border-radius: 0; }
+.key.cross { background: linear-gradient(45deg, transparent 40%, #d00 40%,
+  #d00 60%, transparent 60%); }
+.key.capacity { border-left: 3px solid #2ca02c; border-radius: 0; }
+.key.model { border-top: 3px dashed #7f7f7f; border-radius: 0; }
+.changes li { margin-bottom: 0.4em; }
+.change-point.worse b, .change-point.worse .rel { color: #c00; }
+.change-point.better .rel { color: #080; }
+.env { color: #444; font-size: 0.9em; }
+.warning, .error { color: #a40; }
+.busy-note { color: #b60; font-size: 0.85em; }
+.verdict ul { margin: 0.2em 0; padding-left: 1.2em; }
+#glance { padding-left: 1.2em; margin: 0.4em 0; }
+.glance-change.worse, .level.worse { color: #c00; }
+.level { font-size: 0.85em; white-space: nowrap; }
+.glance-change.better { color: #080; }
+dl.facts { display: grid; grid-template-columns: max-content 1fr;
+  gap: 0.15em 1em; }
+dl.facts dt { font-weight: bold; }
+dl.facts dd { margin: 0; overflow-wrap: anywhere; }
+table.kv td { word-break: break-all; }
+pre { background: #f6f6f6; padding: 0.8em; overflow-x: auto; }
+@media (max-width: 700px) {
+  body { padding: 0.5em; font-size: 15px; }
+  #servers, #servers tbody, #servers tr, #servers td {
+    display: block; width: 100%; }
+  #servers thead { display: none; }
+  #servers tr { border: 1px solid #ccc; margin-bottom: 0.6em;
+    padding: 0.3em; }
+  #servers td { border: none; text-align: left; padding: 0.1em 0.3em; }
+  #servers td::before { content: attr(data-title) ": "; color: #555;
+    font-weight: normal; }
+  #servers td.label { font-weight: bold; }
+  #servers td.label::before { content: ""; }
+  figure { flex-basis: 100%; }
+  th, td { padding: 0.2em 0.3em; }
+}
 """
-COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e",
-           "#8c564b", "#e377c2", "#7f7f7f"]
-
-
-def esc(text):
-    return html.escape("" if text is None else str(text), quote=True)
 
 
 def page(title, body):
+    """A whole HTML page: the style inline, nothing fetched."""
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-            "<title>%s</title><style>%s</style></head><body>\n%s\n"
-            "</body></html>\n" % (esc(title), STYLE, body))
+            "<meta name=\"viewport\" content=\"width=device-width, "
+            "initial-scale=1\"><title>%s</title><style>%s</style></head>"
+            "<body>\n%s\n</body></html>\n" % (esc(title), STYLE, body))
 
 
-def chart(t, label_no):
-    """An SVG line chart of a label's metrics (the first directory's of a
-    disk test), a point per run, change points as dashed lines."""
-    keys = [k for k in t["keys"] if k[0] in ("mb_per_s",) or
-            (k[1] == 0)] or t["keys"][:1]
-    n = len(t["ids"])
-    w, h, left, bottom, top, right = 720, 260, 60, 40, 20, 160
-    series = []
-    top_value = 0.0
-    for k in keys:
-        by_run = dict(zip(t["metrics"][k]["runs"], t["metrics"][k]["values"]))
-        vals = [by_run.get(rid) for rid in t["ids"]]
-        series.append((k, vals))
-        top_value = max([top_value] + [v for v in vals if v is not None])
-    top_value = top_value * 1.1 or 1.0
-
-    def x(i):
-        span = w - left - right
-        return left + (span * i / (n - 1) if n > 1 else span / 2)
-
-    def y(v):
-        return h - bottom - (h - top - bottom) * v / top_value
-
-    out = ['<svg xmlns="http://www.w3.org/2000/svg" class="trend" '
-           'id="chart-%d" width="%d" height="%d" viewBox="0 0 %d %d" '
-           'role="img"><title>%s</title>' % (label_no, w, h, w, h,
-                                             esc("trend chart"))]
-    out.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#444"/>' % (
-        left, h - bottom, w - right, h - bottom))
-    out.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#444"/>' % (
-        left, top, left, h - bottom))
-    for frac in (0.0, 0.5, 1.0):
-        v = top_value / 1.1 * frac
-        out.append('<text x="%d" y="%.1f" font-size="11" text-anchor="end">'
-                   '%s</text>' % (left - 4, y(v) + 4, esc(fmt_num(v, 0))))
-    if n:
-        out.append('<text x="%d" y="%d" font-size="11">%s</text>' % (
-            left, h - bottom + 16, esc(t["runs"][0][1][:10])))
-        out.append('<text x="%d" y="%d" font-size="11" text-anchor="end">'
-                   '%s</text>' % (w - right, h - bottom + 16,
-                                  esc(t["runs"][-1][1][:10])))
-    drawn = set()
-    for k, _ in series:
-        for c in t["changes"].get(k, []):
-            if c in drawn:
-                continue
-            drawn.add(c)
-            cx = (x(c - 1) + x(c)) / 2
-            out.append('<line class="change" x1="%.1f" y1="%d" x2="%.1f" '
-                       'y2="%d" stroke="#d00" stroke-dasharray="4 3">'
-                       '<title>change point before run #%d</title></line>'
-                       % (cx, top, cx, h - bottom, c + 1))
-    for c in t["workload_changes"]:
-        cx = (x(c - 1) + x(c)) / 2
-        out.append('<line class="workload" x1="%.1f" y1="%d" x2="%.1f" '
-                   'y2="%d" stroke="#888" stroke-dasharray="1 3">'
-                   '<title>workload changed</title></line>'
-                   % (cx, top, cx, h - bottom))
-    for s, (k, vals) in enumerate(series):
-        colour = COLOURS[s % len(COLOURS)]
-        pts = ["%.1f,%.1f" % (x(i), y(v)) for i, v in enumerate(vals)
-               if v is not None]
-        if len(pts) > 1:
-            out.append('<polyline fill="none" stroke="%s" stroke-width="1.5" '
-                       'points="%s"/>' % (colour, " ".join(pts)))
-        for i, v in enumerate(vals):
-            if v is not None:
-                out.append('<circle cx="%.1f" cy="%.1f" r="2.5" fill="%s">'
-                           '<title>run #%d: %s</title></circle>' % (
-                               x(i), y(v), colour, i + 1,
-                               esc(fmt_num(v))))
-        title = metric_title(k, t["metrics"][k]["unit"])
-        out.append('<text x="%d" y="%d" font-size="11" fill="%s">%s</text>'
-                   % (w - right + 8, top + 14 * (s + 1), colour, esc(title)))
-    out.append("</svg>")
-    return "".join(out)
-
-
-def servers_html(hist):
-    rows, columns = trend.servers_table(hist)
-    out = ['<table id="servers"><thead><tr><th>label</th><th>runs</th>'
-           '<th>last run</th>']
-    out += ["<th>%s<br>mean ± sd (n)</th>" % esc(c) for c in columns]
-    out.append("</tr></thead><tbody>")
-    labels = []
-    for label, shown, n, last, cells in rows:
-        if label not in labels:
-            labels.append(label)
-        out.append('<tr><td class="label"><a href="#label-%d">%s</a>%s</td>'
-                   '<td class="n">%d</td><td>%s</td>' % (
-                       labels.index(label), esc(label),
-                       " (%s)" % esc(shown) if shown else "", n,
-                       esc((last or "")[:10])))
-        for c in columns:
-            if c in cells:
-                mean, sd, k = cells[c]
-                out.append('<td class="n">%s ± %s (%d)</td>' % (
-                    esc(fmt_num(mean)), esc(fmt_num(sd)), k))
-            else:
-                out.append('<td class="n">-</td>')
-        out.append("</tr>")
-    out.append("</tbody></table>")
-    return "".join(out), labels
-
-
-def label_section(hist, label, no):
-    t = trend.analyse(hist, label)
-    out = ['<section id="label-%d"><h2 class="label">%s</h2>' % (
-        no, esc(label))]
-    out.append(chart(t, no))
-    for k in t["keys"]:
-        for c in t["changes"][k]:
-            out.append("<p>Change point: %s from run #%d (run %d, %s)</p>" % (
-                esc(metric_title(k, t["metrics"][k]["unit"])), c + 1,
-                t["ids"][c], esc(t["runs"][c][1][:10])))
-    out.append("<table><thead><tr><th>#</th><th>run</th><th>started (UTC)"
-               "</th>")
-    out += ["<th>%s</th>" % esc(metric_title(k, t["metrics"][k]["unit"]))
-            for k in t["keys"]]
-    out.append("</tr></thead><tbody>")
-    cols = {k: dict(zip(t["metrics"][k]["runs"], t["metrics"][k]["values"]))
-            for k in t["keys"]}
-    for i, (rid, started, _) in enumerate(t["runs"]):
-        out.append('<tr><td class="n">%d</td><td class="n"><a href="runs/'
-                   '%d.html">%d</a></td><td>%s</td>' % (
-                       i + 1, rid, rid, esc(started[:19].replace("T", " "))))
-        out += ['<td class="n">%s</td>' % esc(fmt_num(cols[k].get(rid)))
-                for k in t["keys"]]
-        out.append("</tr>")
-    out.append("</tbody></table></section>")
-    return "".join(out), t["ids"]
+def index_html(hist, baseline):
+    """index.html's body, the labels in it and the runs to give a page."""
+    rows = data.first_screen(hist)
+    labels = [r["label"] for r in rows]
+    anchors = {label: "label-%d" % i for i, label in enumerate(labels)}
+    trends = [(label, data.label_trend(hist, label)) for label in labels]
+    for r, (_, t) in zip(rows, trends):
+        # the level MB/s settled at after its newest change, as trend says
+        cps = [cp for cp in t["points"] if cp["key"][0] == "mb_per_s"]
+        r["level"] = cps[-1] if cps else None
+    body = ['<header><h1>dbench run history</h1><nav>'
+            '<a href="#first">servers</a><a href="#slower">slower?</a>'
+            '<a href="#clients">clients</a><a href="#latency">latency</a>'
+            '</nav><span class="note">%s</span></header>' % esc(safe(
+                hist.path)),
+            servers_section(hist, rows, baseline, anchors, glance_html(
+                trends, data.curve_groups(hist), anchors)),
+            slower_section(trends, anchors),
+            curves_section(hist, baseline),
+            latency_section(hist, trends, anchors),
+            '<p class="note">Intervals: 95%, Student\'s t on the runs\' '
+            'mean; verdicts as <code>dbench-history compare</code>; change '
+            'points as <code>dbench-history trend</code> '
+            '(dbench-history(1)).</p>']
+    run_ids = [rid for _, t in trends for rid in t["ids"]]
+    run_ids += [rid for rid, in hist.query(
+        "SELECT r.id FROM runs r JOIN groups g ON g.id = r.group_id "
+        "WHERE g.kind = 'curve' ORDER BY r.id")]
+    return "\n".join(body), labels, sorted(set(run_ids))
 
 
 def cmd_report(hist, args, out):
     target = args.output
+    baseline = getattr(args, "baseline", None)
     try:
         os.makedirs(os.path.join(target, "runs"), exist_ok=True)
     except OSError as e:
         raise HistoryError("%s: cannot make the directory (%s)" % (
             target, e.strerror), EXIT_DB)
-    table, labels = servers_html(hist)
-    body = ["<h1>dbench run history</h1>",
-            "<p>%s</p>" % esc(hist.path),
-            "<h2>Servers</h2>", table,
-            "<p>Change points: robust binary segmentation (dbench-history(1),"
-            " TREND); dashed red lines.</p>"]
-    run_ids = []
-    for no, label in enumerate(labels):
-        section, ids = label_section(hist, label, no)
-        body.append(section)
-        run_ids += ids
-    from .curves import curves_html
-    body.append(curves_html(hist, esc, fmt_num))
+    body, labels, run_ids = index_html(hist, baseline)
     write(os.path.join(target, "index.html"),
-          page("dbench run history", "\n".join(body)))
+          page("dbench run history", body))
     for rid in run_ids:
-        text = io.StringIO()
-
-        class A:
-            run = str(rid)
-            json = False
-        cmd_show(hist, A, text)
         write(os.path.join(target, "runs", "%d.html" % rid),
-              page("run %d" % rid, '<p><a href="../index.html">back</a></p>'
-                   "<h1>run %d</h1><pre>%s</pre>" % (rid,
-                                                     esc(text.getvalue()))))
+              page("run %d" % rid, run_page(hist, rid)))
     print("%s/index.html: %d labels, %d runs" % (target, len(labels),
                                                   len(run_ids)), file=out)
     return 0
+
+
+def _show_text(hist, rid):
+    text = io.StringIO()
+    cmd_show(hist, data.Options(run=str(rid), json=False), text)
+    return text.getvalue()
+
+
+def run_page(hist, rid):
+    """Everything recorded about a run: show's facts, the options, the
+    per-op table, the noise facts and the directories, each a table."""
+    shown = _show_text(hist, rid)
+    facts, rest = [], []
+    for line in shown.splitlines():
+        name, sep, value = line.partition(":")
+        if not rest and sep and len(name) < 16 and line[:15].strip() and \
+                (len(line) < 16 or line[15] == " "):
+            facts.append((name, value.strip()))
+        elif line.strip() or rest:
+            rest.append(line)
+    doc = data.document(hist, rid)
+    out = ['<p><a href="../index.html">\u2190 the report</a></p>',
+           '<h1>run %d</h1>' % rid, '<h2>Facts</h2><dl class="facts">']
+    out += ['<dt>%s</dt><dd>%s</dd>' % (esc(n), esc(v)) for n, v in facts]
+    out.append("</dl>")
+    noise = doc.get("noise")
+    out.append("<h2>Noise</h2>")
+    if isinstance(noise, dict) and noise:
+        out.append(kv_table("noise", noise))
+    else:
+        out.append("<p>No noise facts recorded.</p>")
+    out.append(ops_table(hist, rid))
+    for name, key in (("Options", "options"), ("Loadfiles", "loadfiles"),
+                      ("Directories", "directories"), ("Host", "host"),
+                      ("Result", "result"), ("CPU", "cpu")):
+        v = doc.get(key)
+        if isinstance(v, dict) and v:
+            out.append("<h2>%s</h2>%s" % (name, kv_table(key, v)))
+        elif isinstance(v, list) and v:
+            out.append("<h2>%s</h2>" % name)
+            for i, item in enumerate(v):
+                out.append(kv_table(key, item) if isinstance(item, dict)
+                           else "<p>%s</p>" % esc(safe(item)))
+    if rest:
+        out.append("<h2>As <code>dbench-history show %d</code> prints it"
+                   "</h2><pre>%s</pre>" % (rid, esc("\n".join(rest))))
+    return "".join(out)
+
+
+def kv_table(cls, d):
+    """A table of a document's object: a row per key."""
+    rows = []
+    for k, v in d.items():
+        if isinstance(v, (dict, list)):
+            v = data.compact(v)
+        elif isinstance(v, bool):
+            v = "true" if v else "false"
+        rows.append('<tr><th>%s</th><td>%s</td></tr>' % (
+            esc(safe(k)), esc(safe("-" if v is None else v))))
+    return '<div class="wide"><table class="kv %s">%s</table></div>' % (
+        esc(cls), "".join(rows))
+
+
+def ops_table(hist, rid):
+    """A run's per-operation table (the ops table of the history)."""
+    ops = hist.query(
+        "SELECT name, count, errors, mean_ms, p50_ms, p99_ms, max_ms, "
+        "target_seq FROM ops WHERE run_id = ? ORDER BY seq", (rid,))
+    if not ops:
+        return "<h2>Operations</h2><p>No per-operation figures.</p>"
+    out = ['<h2>Operations</h2><div class="wide"><table class="ops"><thead>'
+           '<tr><th>operation</th><th>count</th><th>errors</th>'
+           '<th>mean ms</th><th>p50 ms</th><th>p99 ms</th><th>max ms</th>'
+           '</tr></thead><tbody>']
+    for name, count, errors, mean, p50, p99, mx, tseq in ops:
+        if tseq is not None:
+            name = "%s (directory %d)" % (name, tseq + 1)
+        out.append('<tr><td>%s</td>%s</tr>' % (esc(safe(name)), "".join(
+            '<td class="n">%s</td>' % esc(v) for v in (
+                "-" if count is None else count,
+                "-" if errors is None else errors, fmt_num(mean, 3),
+                fmt_num(p50, 3), fmt_num(p99, 3), fmt_num(mx, 3)))))
+    out.append("</tbody></table></div>")
+    return "".join(out)
 
 
 def write(path, text):

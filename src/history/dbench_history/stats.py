@@ -92,6 +92,18 @@ def mean_sd(xs):
     return m, (statistics.stdev(xs) if len(xs) > 1 else None)
 
 
+def mean_ci(xs, level=0.95):
+    """(mean, low, high): the mean of xs and its confidence interval by
+    Student's t (mean +- t * sd / sqrt(n)); low and high are None for
+    one value."""
+    m, sd = mean_sd(xs)
+    if sd is None:
+        return m, None, None
+    half = t_quantile(0.5 + level / 2.0, len(xs) - 1) * sd / math.sqrt(
+        len(xs))
+    return m, m - half, m + half
+
+
 def welch(a, b):
     """Welch's two-sided t test of mean(b) - mean(a): a dict with t, df
     and p; None when a side has fewer than two values."""
