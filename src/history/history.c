@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <talloc.h>
 #include <time.h>
+#include <unistd.h>
 #ifdef HAVE_SQLITE3
 #include <sqlite3.h>
 #endif
@@ -184,6 +185,64 @@ fail:
 }
 
 /*
+ * A database of schema version 0 that holds tables is someone else's:
+ * *err says so and -1, else 0 (an empty file or database is ours to
+ * fill).
+ */
+static int foreign_tables(void *mem, sqlite3 *db, const char *path,
+			  char **err)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = sqlite3_prepare_v2(db, "SELECT count(*) FROM sqlite_master",
+				    -1, &st, NULL);
+	int n = -1;
+
+	if (rc == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	if (n < 0)
+		return db_fail(mem, db, path, "cannot read", err);
+	if (n == 0)
+		return 0;
+	*err = talloc_asprintf(mem, "%s: an SQLite database, but not a dbench "
+			       "history: not changed", path);
+	return -1;
+}
+
+/*
+ * Can this process write path and the directory it is in (SQLite makes
+ * its -wal and -shm files there)?  Returns 0, or -1 with *err naming
+ * which cannot be written and why (access(2): a read-only file,
+ * directory or file system).
+ */
+static int writable(void *mem, const char *path, char **err)
+{
+	char *dir = talloc_strdup(mem, path);
+	char *slash = dir != NULL ? strrchr(dir, '/') : NULL;
+
+	if (access(path, W_OK) != 0) {
+		*err = talloc_asprintf(mem, "%s: cannot write: %s", path,
+				       strerror(errno));
+		return -1;
+	}
+	if (dir == NULL)
+		return 0;
+	if (slash == NULL)
+		dir = talloc_strdup(mem, ".");
+	else if (slash == dir)
+		slash[1] = '\0';
+	else
+		*slash = '\0';
+	if (dir != NULL && access(dir, W_OK) != 0) {
+		*err = talloc_asprintf(mem, "%s: cannot write in its "
+				       "directory %s: %s", path, dir,
+				       strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/*
  * Open path ready to save: a database this dbench knows, in WAL mode,
  * its schema brought up to date.  A database of a newer schema, or not a
  * database, is left untouched.  Returns 0 (*dbp set) or -1 with *err.
@@ -206,7 +265,8 @@ static int history_open(void *mem, const char *path, sqlite3 **dbp,
 	*dbp = db;
 	sqlite3_busy_timeout(db, busy_ms());
 	if (user_version(db, &v) != SQLITE_OK)
-		return db_fail(mem, db, path, "cannot read", err);
+		return writable(mem, path, err) != 0 ? -1 :
+		       db_fail(mem, db, path, "cannot read", err);
 	if (v > newest) {
 		*err = talloc_asprintf(mem, "%s: made by a newer dbench "
 				       "(schema version %d, this dbench knows "
@@ -214,6 +274,11 @@ static int history_open(void *mem, const char *path, sqlite3 **dbp,
 				       newest);
 		return -1;
 	}
+	if (v == 0 && foreign_tables(mem, db, path, err) != 0)
+		return -1;
+	if (sqlite3_db_readonly(db, "main") == 1 &&
+	    writable(mem, path, err) != 0)
+		return -1;
 	if (sqlite3_exec(db, "PRAGMA journal_mode = WAL", NULL, NULL,
 			 NULL) != SQLITE_OK ||
 	    sqlite3_exec(db, "PRAGMA foreign_keys = ON", NULL, NULL,
