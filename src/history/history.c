@@ -52,6 +52,14 @@ char *history_path(void *mem, const char *opt_history, char **err)
 	return NULL;
 }
 
+/* asked while waiting for a lock (history_set_stop) */
+static bool (*stop_wait)(void);
+
+void history_set_stop(bool (*stop)(void))
+{
+	stop_wait = stop;
+}
+
 #ifndef HAVE_SQLITE3
 
 bool history_available(void)
@@ -125,6 +133,36 @@ static int make_parents(void *mem, const char *path, char **err)
 			return 0;
 		*p = '/';
 	}
+}
+
+/* A save's wait for a lock: its bound, and whether a signal ended it. */
+struct busy_wait {
+	int limit_ms;
+	bool interrupted;
+	struct timespec start;	/* of the current wait */
+};
+
+/*
+ * SQLite's busy handler: wait 10 ms more (1), or give up (0) after
+ * limit_ms of this wait or once a stop signal came.
+ */
+static int on_busy(void *arg, int count)
+{
+	struct busy_wait *b = arg;
+	struct timespec now, nap = { 0, 10 * 1000 * 1000 };
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (count == 0)
+		b->start = now;
+	if (stop_wait != NULL && stop_wait()) {
+		b->interrupted = true;
+		return 0;
+	}
+	if ((now.tv_sec - b->start.tv_sec) * 1000 +
+	    (now.tv_nsec - b->start.tv_nsec) / 1000000 >= b->limit_ms)
+		return 0;
+	nanosleep(&nap, NULL);
+	return 1;
 }
 
 /* The busy timeout: 10 s, or what HISTORY_BUSY_ENV says (tests). */
@@ -244,11 +282,11 @@ static int writable(void *mem, const char *path, char **err)
 
 /*
  * Open path ready to save: a database this dbench knows, in WAL mode,
- * its schema brought up to date.  A database of a newer schema, or not a
+ * its schema brought up to date, waits for a lock bounded by busy.  A database of a newer schema, or not a
  * database, is left untouched.  Returns 0 (*dbp set) or -1 with *err.
  */
 static int history_open(void *mem, const char *path, sqlite3 **dbp,
-			char **err)
+			struct busy_wait *busy, char **err)
 {
 	int newest = history_schema_version(), v = 0;
 	sqlite3 *db = NULL;
@@ -263,7 +301,7 @@ static int history_open(void *mem, const char *path, sqlite3 **dbp,
 		return -1;
 	}
 	*dbp = db;
-	sqlite3_busy_timeout(db, busy_ms());
+	sqlite3_busy_handler(db, on_busy, busy);
 	if (user_version(db, &v) != SQLITE_OK)
 		return writable(mem, path, err) != 0 ? -1 :
 		       db_fail(mem, db, path, "cannot read", err);
@@ -405,6 +443,9 @@ int history_save(void *mem_ctx, const char *db_path, const char *label,
 	void *mem = talloc_new(mem_ctx);
 	sqlite3 *db = NULL;
 	sqlite3_int64 id = 0;
+	struct busy_wait busy = {
+		.limit_ms = busy_ms(),
+	};
 	char now[48];
 	int rc = -1;
 
@@ -413,7 +454,7 @@ int history_save(void *mem_ctx, const char *db_path, const char *label,
 		*err = talloc_asprintf(mem_ctx, "%s: out of memory", db_path);
 		return -1;
 	}
-	if (history_open(mem, db_path, &db, err) != 0)
+	if (history_open(mem, db_path, &db, &busy, err) != 0)
 		goto out;
 	utc_now(now, sizeof(now));
 	if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) !=
@@ -431,6 +472,10 @@ int history_save(void *mem_ctx, const char *db_path, const char *label,
 	}
 	rc = 0;
 out:
+	if (rc != 0 && busy.interrupted)
+		*err = talloc_asprintf(mem, "%s: locked by another process, "
+				       "and a signal came while waiting",
+				       db_path);
 	if (rc != 0 && *err != NULL)
 		*err = talloc_steal(mem_ctx, *err);
 	sqlite3_close(db);

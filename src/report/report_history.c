@@ -14,6 +14,7 @@
 
 #include "history.h"
 #include "report.h"
+#include "run/pool.h"
 #include "report_json.h"
 #include "json_put.h"
 
@@ -113,6 +114,15 @@ static const char **run_warnings(void *mem, const struct run_result *r,
 	return w;
 }
 
+/* the stop signals counted when the run ended (see signal_since()) */
+static unsigned signals_at_end;
+
+/* Did a stop signal come since the run ended? */
+static bool signal_since(void)
+{
+	return pool_signal_count() != signals_at_end;
+}
+
 int report_history_save(void *mem_ctx, const struct dbench_options *o,
 			struct json_object *doc, const struct run_result *r,
 			int exit_status)
@@ -123,6 +133,9 @@ int report_history_save(void *mem_ctx, const struct dbench_options *o,
 	};
 	char *err = NULL;
 
+	/* a run that ended well had none; an interrupted one, those so far */
+	signals_at_end = r != NULL && r->interrupted ? pool_signal_count() : 0;
+	history_set_stop(signal_since);
 	e.warnings = run_warnings(mem_ctx, r, &e.nwarnings);
 
 	if (doc == NULL) {
@@ -134,7 +147,12 @@ int report_history_save(void *mem_ctx, const struct dbench_options *o,
 			 &e, 1, &err) != 0) {
 		fprintf(stderr, "dbench: the run was not saved: %s\n",
 			err ? err : o->history_path);
+		if (signal_since() && pool_signal() != 0)
+			return 128 + pool_signal();
 		return HISTORY_EXIT_SAVE_FAILED;
 	}
+	/* a stop signal during the save ends the program as one would */
+	if (signal_since() && pool_signal() != 0)
+		return 128 + pool_signal();
 	return 0;
 }
