@@ -19,6 +19,9 @@ if "$DBENCH" -B null --label "" 1 2>&1 | grep -q 'built without SQLite'; then
 	skip_all "dbench was built without SQLite"
 fi
 
+# dbench-history, for reading a saved database back
+: "${HISTORY:=$SRCDIR/dbench-history}"
+
 # the short run every check makes; more options after
 NULLRUN=(-B null -t 1 --warmup=0)
 
@@ -311,17 +314,25 @@ read_only_fs() {
 	mkdir "$W/ro"
 	seed "$W/ro/h.sqlite"
 	unshare -m true 2>/dev/null || skip "no private mount namespace (unshare -m)"
-	W=$W unshare -m bash -c '
+	W=$W H=$HISTORY unshare -m bash -c '
 		mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" || exit 77
 		shift
 		"$@" >"$W/out" 2>"$W/err" </dev/null
 		echo $? >"$W/rc"
+		[ -x "$H" ] || exit 0
+		"$H" --history "$W/ro/h.sqlite" list >"$W/hout" 2>"$W/herr"
+		echo $? >"$W/hrc"
 	' ro "$W/ro" "$DBENCH" "${NULLRUN[@]}" --label r \
 		--history "$W/ro/h.sqlite" --json="$W/res.json" 1
 	[ $? -eq 77 ] && skip "cannot make a read-only bind mount"
 	RC=$(cat "$W/rc")
 	assert_not_saved "$W/ro/h.sqlite"
 	assert_grep 'cannot write: Read-only file system' "$W/err" "says why"
+	# reading needs no writing: dbench-history lists the saved run
+	[ -e "$W/hrc" ] || skip "dbench-history not built (HISTORY=$HISTORY)"
+	assert_eq 0 "$(cat "$W/hrc")" "dbench-history list: exit status"
+	assert_eq "" "$(cat "$W/herr")" "dbench-history list: stderr"
+	assert_eq 2 "$(wc -l <"$W/hout")" "dbench-history list: header and run"
 }
 
 newer() {
@@ -368,6 +379,6 @@ check "a locked database: exit 3 after the busy timeout, earlier run intact" loc
 check "a newer schema: refused untouched, exit 3" newer
 check "SIGINT while waiting for a locked database: exit 130 at once" locked_signal
 check "another program's SQLite database: untouched, one line, exit 3" foreign
-check "a read-only file system: says so, exit 3" read_only_fs
+check "a read-only file system: says so, exit 3; dbench-history reads it" read_only_fs
 check "8 runs ending at once: all saved" together
 finish

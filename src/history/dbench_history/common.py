@@ -82,9 +82,14 @@ def warn(message):
 
 
 def fmt_num(v, digits=1):
-    """A figure for a table: '-' when missing."""
+    """A figure for a table: '-' when missing, '?' when what is stored
+    is no finite number (text, written into the database by hand)."""
+    from .validate import figure
     if v is None:
         return "-"
+    v = figure(v)
+    if v is None:
+        return "?"
     if abs(v) >= 1e6:
         return "%.0f" % v
     return "%.*f" % (digits, v)

@@ -7,6 +7,7 @@ overall response time."""
 import json
 
 from .common import HistoryError, fmt_num, safe
+from .runs import parse_id
 
 
 class Curve:
@@ -56,7 +57,8 @@ def is_curve_spec(hist, spec):
     that holds curves and nothing else."""
     if spec.startswith("group:"):
         gid = spec[6:]
-        return gid.isdigit() and _group(hist, int(gid))[1] == "curve"
+        return _group(hist, parse_id(gid, "group:N with a group id",
+                                     spec))[1] == "curve"
     if spec.startswith("run:"):
         return False
     label = spec[6:] if spec.startswith("label:") else spec
@@ -68,9 +70,8 @@ def is_curve_spec(hist, spec):
 def resolve_curve(hist, spec):
     """group:N (a curve) or a label (its newest curve) -> Curve."""
     if spec.startswith("group:"):
-        if not spec[6:].isdigit():
-            raise HistoryError("%r: group:N wants a group id" % spec)
-        row = _group(hist, int(spec[6:]))
+        row = _group(hist, parse_id(spec[6:], "group:N with a group id",
+                                    spec))
         if row[1] != "curve":
             raise HistoryError("%r is a group of kind %s, not a curve: "
                                "compare a curve with a curve" % (spec, row[1]))
