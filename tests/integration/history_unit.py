@@ -3,8 +3,12 @@
 src/history/dbench_history): its statistics against values computed
 independently, the change point search, the schema runner (a migration
 from schema 1 only, a newer schema refused and left untouched, a file
-that is no database), the verdict on two curves and the escaping of
-labels.  Run by history_unit.sh; prints TAP (one test point per test, the plan last)."""
+that is no database), the verdict on two curves, the escaping of
+labels, import's checks (the schema's types, finite numbers, nesting;
+the checks' table against doc/dbench-result.schema.json) and password
+masking, every command over values written into SQLite by hand, huge
+ids as usage errors, and report -o's temporary files (a planted link,
+a failed write).  Run by history_unit.sh; prints TAP (one test point per test, the plan last)."""
 
 import hashlib
 import io
