@@ -287,13 +287,28 @@ locked_signal() {
 	kill -INT "$pid"
 	wait "$pid"
 	RC=$?
-	kill "$HOLDER"
-	wait "$HOLDER" 2>/dev/null
 	assert_rc 130
 	assert_grep '^Throughput ' "$W/out" "the report"
 	assert_eq 1 "$(wc -l <"$W/err")" "lines on stderr"
 	assert_grep 'a signal came while waiting' "$W/err" "says why"
-	assert_intact "$W/h.sqlite" 1 "after the signal"
+	# the same for a sweep's save (--repeat: its summary first)
+	"$DBENCH" "${NULLRUN[@]}" --repeat 2 --label r --history "$W/h.sqlite" \
+		1 >"$W/out" 2>"$W/err" </dev/null &
+	pid=$!
+	for _ in $(seq 1 300); do
+		grep -q '^2 runs of ' "$W/out" && break
+		sleep 0.1
+	done
+	sleep 0.5
+	kill -INT "$pid"
+	wait "$pid"
+	RC=$?
+	kill "$HOLDER"
+	wait "$HOLDER" 2>/dev/null
+	assert_rc 130
+	assert_grep 'runs were not saved: .*a signal came while waiting' \
+		"$W/err" "--repeat: says why"
+	assert_intact "$W/h.sqlite" 1 "after the signals"
 }
 
 # another program's SQLite database: not a history, not touched, exit 3
