@@ -661,6 +661,36 @@ class Readers(unittest.TestCase):
             if argv == ["export", "--json"]:
                 json.loads(out, parse_constant=self.fail)
 
+    def test_curve_summaries_survive(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        db_path = os.path.join(tmp.name, "h.sqlite")
+        conn = make_db(db_path, 99)
+        summaries = ['{"points": "x", "bounds": 5, "answer_clients": "9"}',
+                     '{"points": [1, {"order": "x", "clients": "y"}], '
+                     '"bounds": [1, {"limit_ms": "z"}], '
+                     '"answer_clients": 1e300, "complete": "no"}',
+                     '[1]', '"text"']
+        argvs = [["list"], ["report", "-o", os.path.join(tmp.name, "r")]]
+        for n, summary in enumerate(summaries):
+            for side in "ab":
+                cur = conn.execute(
+                    "INSERT INTO groups (kind, label, created_utc, "
+                    "summary_json) VALUES ('curve', ?, "
+                    "'2026-01-02T00:00:00Z', ?)", (side + str(n), summary))
+                cur = conn.execute(
+                    "INSERT INTO runs (group_id, seq, label, saved_utc, "
+                    "exit_status, result_json) VALUES (?, 0, ?, "
+                    "'2026-01-02T00:00:00Z', 0, ?)",
+                    (cur.lastrowid, side + str(n), json.dumps(DOC)))
+                argvs.append(["show", str(cur.lastrowid)])
+            argvs.append(["compare", "--curve", "a%d" % n, "b%d" % n])
+        conn.commit()
+        conn.close()
+        for argv in argvs:
+            rc, out, err = run_cli(["--history", db_path] + argv)
+            self.assertEqual((rc, err), (0, ""), argv)
+
     def test_huge_ids_and_times_are_usage_errors(self):
         tmp = tempfile.TemporaryDirectory()
         self.addCleanup(tmp.cleanup)

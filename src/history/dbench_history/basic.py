@@ -86,13 +86,10 @@ def _run_row(hist, text):
 
 def _show_curve_point(hist, run, out):
     """A curve's point: its status there and the curve's answer."""
-    from .curves import curve_line
+    from .curves import clean_summary, curve_line
     summary = hist.query("SELECT summary_json FROM groups WHERE id = ?",
                          (run["group_id"],))[0][0]
-    try:
-        points = json.loads(summary or "{}").get("points") or []
-    except ValueError:
-        points = []
+    points = clean_summary(summary).get("points", [])
     for p in points:
         if p.get("order") == run["seq"]:
             status = safe(p.get("status"))
