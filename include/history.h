@@ -50,8 +50,9 @@ int history_save(void *mem, const char *db_path, const char *label,
 /*
  * While a save waits for a database another process holds locked, it
  * calls stop() every 10 ms and gives up (the run not saved, *err saying
- * so) as soon as it returns true: a stop signal ends the wait at once,
- * not after the busy timeout.  NULL: wait the whole timeout.
+ * so) as soon as it returns true: after a stop signal the wait ends
+ * within about a second, not after the busy timeout.  NULL: wait the
+ * whole timeout.
  */
 void history_set_stop(bool (*stop)(void));
 

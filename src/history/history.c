@@ -473,8 +473,8 @@ int history_save(void *mem_ctx, const char *db_path, const char *label,
 	rc = 0;
 out:
 	if (rc != 0 && busy.interrupted)
-		*err = talloc_asprintf(mem, "%s: locked by another process, "
-				       "and a signal came while waiting",
+		*err = talloc_asprintf(mem, "%s: locked by another process; "
+				       "not waited for after a stop signal",
 				       db_path);
 	if (rc != 0 && *err != NULL)
 		*err = talloc_steal(mem_ctx, *err);

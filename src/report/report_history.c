@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <talloc.h>
+#include <time.h>
 
 #include "history.h"
 #include "report.h"
@@ -123,6 +124,33 @@ static bool signal_since(void)
 	return pool_signal_count() != signals_at_end;
 }
 
+/* an interrupted run: when the save began to wait for a lock */
+static bool interrupted_run, waiting;
+static struct timespec wait_began;
+
+/*
+ * Should the save stop waiting for a lock?  When a stop signal came
+ * since the run ended, and when the run was itself interrupted and the
+ * wait has lasted a second: a stop is never held for long.
+ */
+static bool stop_waiting(void)
+{
+	struct timespec now;
+
+	if (signal_since())
+		return true;
+	if (!interrupted_run)
+		return false;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (!waiting) {
+		waiting = true;
+		wait_began = now;
+		return false;
+	}
+	return (now.tv_sec - wait_began.tv_sec) * 1000 +
+	       (now.tv_nsec - wait_began.tv_nsec) / 1000000 >= 1000;
+}
+
 int report_history_save(void *mem_ctx, const struct dbench_options *o,
 			struct json_object *doc, const struct run_result *r,
 			int exit_status)
@@ -135,7 +163,9 @@ int report_history_save(void *mem_ctx, const struct dbench_options *o,
 
 	/* a run that ended well had none; an interrupted one, those so far */
 	signals_at_end = r != NULL && r->interrupted ? pool_signal_count() : 0;
-	history_set_stop(signal_since);
+	interrupted_run = r != NULL && r->interrupted;
+	waiting = false;
+	history_set_stop(stop_waiting);
 	e.warnings = run_warnings(mem_ctx, r, &e.nwarnings);
 
 	if (doc == NULL) {

@@ -252,7 +252,7 @@ time.sleep(60)' "$W/h.sqlite" "$W/locked" &
 }
 
 # hold_lock DB: another process holds a write transaction on DB (for
-# 60 s at most); its pid in HOLDER
+# 60 s at most, or until the check ends); its pid in HOLDER
 hold_lock() {
 	rm -f "$W/locked"
 	python3 -c 'import sqlite3, sys, time
@@ -263,6 +263,8 @@ c.execute("INSERT INTO groups (kind, label, created_utc) VALUES (?, ?, ?)",
 open(sys.argv[2], "w").close()
 time.sleep(60)' "$1" "$W/locked" &
 	HOLDER=$!
+	# (each check runs in a subshell: a failed assertion ends the holder)
+	trap 'kill "$HOLDER" 2>/dev/null' EXIT
 	for _ in $(seq 1 100); do
 		[ -e "$W/locked" ] && break
 		sleep 0.1
@@ -290,7 +292,7 @@ locked_signal() {
 	assert_rc 130
 	assert_grep '^Throughput ' "$W/out" "the report"
 	assert_eq 1 "$(wc -l <"$W/err")" "lines on stderr"
-	assert_grep 'a signal came while waiting' "$W/err" "says why"
+	assert_grep 'not waited for after a stop signal' "$W/err" "says why"
 	# the same for a sweep's save (--repeat: its summary first)
 	"$DBENCH" "${NULLRUN[@]}" --repeat 2 --label r --history "$W/h.sqlite" \
 		1 >"$W/out" 2>"$W/err" </dev/null &
@@ -303,11 +305,23 @@ locked_signal() {
 	kill -INT "$pid"
 	wait "$pid"
 	RC=$?
+	assert_rc 130
+	assert_grep 'runs were not saved: .*not waited for after a stop' \
+		"$W/err" "--repeat: says why"
+	# a run interrupted itself: its save waits a second at most
+	"$DBENCH" -B null -t 60 --warmup=0 --label i --history "$W/h.sqlite" \
+		1 >"$W/out" 2>"$W/err" </dev/null &
+	pid=$!
+	sleep 1
+	kill -INT "$pid"
+	wait "$pid"
+	RC=$?
 	kill "$HOLDER"
 	wait "$HOLDER" 2>/dev/null
 	assert_rc 130
-	assert_grep 'runs were not saved: .*a signal came while waiting' \
-		"$W/err" "--repeat: says why"
+	assert_grep '^Interrupted' "$W/out" "the interrupted run's report"
+	assert_grep 'not waited for after a stop signal' "$W/err" \
+		"an interrupted run: says why"
 	assert_intact "$W/h.sqlite" 1 "after the signals"
 }
 
