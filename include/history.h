@@ -48,6 +48,15 @@ int history_save(void *mem, const char *db_path, const char *label,
 		 char **err);
 
 /*
+ * While a save waits for a database another process holds locked, it
+ * calls stop() every 10 ms and gives up (the run not saved, *err saying
+ * so) as soon as it returns true: after a stop signal the wait ends
+ * within about a second, not after the busy timeout.  NULL: wait the
+ * whole timeout.
+ */
+void history_set_stop(bool (*stop)(void));
+
+/*
  * The database file: opt_history (--history), else $DBENCH_HISTORY, else
  * $XDG_DATA_HOME/dbench/history.sqlite, else
  * $HOME/.local/share/dbench/history.sqlite.  Returns a string under mem,

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <talloc.h>
 #include <time.h>
+#include <unistd.h>
 #ifdef HAVE_SQLITE3
 #include <sqlite3.h>
 #endif
@@ -49,6 +50,14 @@ char *history_path(void *mem, const char *opt_history, char **err)
 	*err = talloc_strdup(mem, "no history file: set HOME or "
 			     "DBENCH_HISTORY, or give --history FILE");
 	return NULL;
+}
+
+/* asked while waiting for a lock (history_set_stop) */
+static bool (*stop_wait)(void);
+
+void history_set_stop(bool (*stop)(void))
+{
+	stop_wait = stop;
 }
 
 #ifndef HAVE_SQLITE3
@@ -126,6 +135,36 @@ static int make_parents(void *mem, const char *path, char **err)
 	}
 }
 
+/* A save's wait for a lock: its bound, and whether a signal ended it. */
+struct busy_wait {
+	int limit_ms;
+	bool interrupted;
+	struct timespec start;	/* of the current wait */
+};
+
+/*
+ * SQLite's busy handler: wait 10 ms more (1), or give up (0) after
+ * limit_ms of this wait or once a stop signal came.
+ */
+static int on_busy(void *arg, int count)
+{
+	struct busy_wait *b = arg;
+	struct timespec now, nap = { 0, 10 * 1000 * 1000 };
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (count == 0)
+		b->start = now;
+	if (stop_wait != NULL && stop_wait()) {
+		b->interrupted = true;
+		return 0;
+	}
+	if ((now.tv_sec - b->start.tv_sec) * 1000 +
+	    (now.tv_nsec - b->start.tv_nsec) / 1000000 >= b->limit_ms)
+		return 0;
+	nanosleep(&nap, NULL);
+	return 1;
+}
+
 /* The busy timeout: 10 s, or what HISTORY_BUSY_ENV says (tests). */
 static int busy_ms(void)
 {
@@ -184,12 +223,70 @@ fail:
 }
 
 /*
+ * A database of schema version 0 that holds tables is someone else's:
+ * *err says so and -1, else 0 (an empty file or database is ours to
+ * fill).
+ */
+static int foreign_tables(void *mem, sqlite3 *db, const char *path,
+			  char **err)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = sqlite3_prepare_v2(db, "SELECT count(*) FROM sqlite_master",
+				    -1, &st, NULL);
+	int n = -1;
+
+	if (rc == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	if (n < 0)
+		return db_fail(mem, db, path, "cannot read", err);
+	if (n == 0)
+		return 0;
+	*err = talloc_asprintf(mem, "%s: an SQLite database, but not a dbench "
+			       "history: not changed", path);
+	return -1;
+}
+
+/*
+ * Can this process write path and the directory it is in (SQLite makes
+ * its -wal and -shm files there)?  Returns 0, or -1 with *err naming
+ * which cannot be written and why (access(2): a read-only file,
+ * directory or file system).
+ */
+static int writable(void *mem, const char *path, char **err)
+{
+	char *dir = talloc_strdup(mem, path);
+	char *slash = dir != NULL ? strrchr(dir, '/') : NULL;
+
+	if (access(path, W_OK) != 0) {
+		*err = talloc_asprintf(mem, "%s: cannot write: %s", path,
+				       strerror(errno));
+		return -1;
+	}
+	if (dir == NULL)
+		return 0;
+	if (slash == NULL)
+		dir = talloc_strdup(mem, ".");
+	else if (slash == dir)
+		slash[1] = '\0';
+	else
+		*slash = '\0';
+	if (dir != NULL && access(dir, W_OK) != 0) {
+		*err = talloc_asprintf(mem, "%s: cannot write in its "
+				       "directory %s: %s", path, dir,
+				       strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/*
  * Open path ready to save: a database this dbench knows, in WAL mode,
- * its schema brought up to date.  A database of a newer schema, or not a
+ * its schema brought up to date, waits for a lock bounded by busy.  A database of a newer schema, or not a
  * database, is left untouched.  Returns 0 (*dbp set) or -1 with *err.
  */
 static int history_open(void *mem, const char *path, sqlite3 **dbp,
-			char **err)
+			struct busy_wait *busy, char **err)
 {
 	int newest = history_schema_version(), v = 0;
 	sqlite3 *db = NULL;
@@ -204,9 +301,10 @@ static int history_open(void *mem, const char *path, sqlite3 **dbp,
 		return -1;
 	}
 	*dbp = db;
-	sqlite3_busy_timeout(db, busy_ms());
+	sqlite3_busy_handler(db, on_busy, busy);
 	if (user_version(db, &v) != SQLITE_OK)
-		return db_fail(mem, db, path, "cannot read", err);
+		return writable(mem, path, err) != 0 ? -1 :
+		       db_fail(mem, db, path, "cannot read", err);
 	if (v > newest) {
 		*err = talloc_asprintf(mem, "%s: made by a newer dbench "
 				       "(schema version %d, this dbench knows "
@@ -214,6 +312,11 @@ static int history_open(void *mem, const char *path, sqlite3 **dbp,
 				       newest);
 		return -1;
 	}
+	if (v == 0 && foreign_tables(mem, db, path, err) != 0)
+		return -1;
+	if (sqlite3_db_readonly(db, "main") == 1 &&
+	    writable(mem, path, err) != 0)
+		return -1;
 	if (sqlite3_exec(db, "PRAGMA journal_mode = WAL", NULL, NULL,
 			 NULL) != SQLITE_OK ||
 	    sqlite3_exec(db, "PRAGMA foreign_keys = ON", NULL, NULL,
@@ -340,6 +443,9 @@ int history_save(void *mem_ctx, const char *db_path, const char *label,
 	void *mem = talloc_new(mem_ctx);
 	sqlite3 *db = NULL;
 	sqlite3_int64 id = 0;
+	struct busy_wait busy = {
+		.limit_ms = busy_ms(),
+	};
 	char now[48];
 	int rc = -1;
 
@@ -348,7 +454,7 @@ int history_save(void *mem_ctx, const char *db_path, const char *label,
 		*err = talloc_asprintf(mem_ctx, "%s: out of memory", db_path);
 		return -1;
 	}
-	if (history_open(mem, db_path, &db, err) != 0)
+	if (history_open(mem, db_path, &db, &busy, err) != 0)
 		goto out;
 	utc_now(now, sizeof(now));
 	if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) !=
@@ -366,6 +472,10 @@ int history_save(void *mem_ctx, const char *db_path, const char *label,
 	}
 	rc = 0;
 out:
+	if (rc != 0 && busy.interrupted)
+		*err = talloc_asprintf(mem, "%s: locked by another process; "
+				       "not waited for after a stop signal",
+				       db_path);
 	if (rc != 0 && *err != NULL)
 		*err = talloc_steal(mem_ctx, *err);
 	sqlite3_close(db);

@@ -11,9 +11,11 @@
 #include <stdio.h>
 #include <string.h>
 #include <talloc.h>
+#include <time.h>
 
 #include "history.h"
 #include "report.h"
+#include "run/pool.h"
 #include "report_json.h"
 #include "json_put.h"
 
@@ -113,6 +115,42 @@ static const char **run_warnings(void *mem, const struct run_result *r,
 	return w;
 }
 
+/* the stop signals counted when the run ended (see signal_since()) */
+static unsigned signals_at_end;
+
+/* Did a stop signal come since the run ended? */
+static bool signal_since(void)
+{
+	return pool_signal_count() != signals_at_end;
+}
+
+/* an interrupted run: when the save began to wait for a lock */
+static bool interrupted_run, waiting;
+static struct timespec wait_began;
+
+/*
+ * Should the save stop waiting for a lock?  When a stop signal came
+ * since the run ended, and when the run was itself interrupted and the
+ * wait has lasted a second: a stop is never held for long.
+ */
+static bool stop_waiting(void)
+{
+	struct timespec now;
+
+	if (signal_since())
+		return true;
+	if (!interrupted_run)
+		return false;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (!waiting) {
+		waiting = true;
+		wait_began = now;
+		return false;
+	}
+	return (now.tv_sec - wait_began.tv_sec) * 1000 +
+	       (now.tv_nsec - wait_began.tv_nsec) / 1000000 >= 1000;
+}
+
 int report_history_save(void *mem_ctx, const struct dbench_options *o,
 			struct json_object *doc, const struct run_result *r,
 			int exit_status)
@@ -123,6 +161,11 @@ int report_history_save(void *mem_ctx, const struct dbench_options *o,
 	};
 	char *err = NULL;
 
+	/* a run that ended well had none; an interrupted one, those so far */
+	signals_at_end = r != NULL && r->interrupted ? pool_signal_count() : 0;
+	interrupted_run = r != NULL && r->interrupted;
+	waiting = false;
+	history_set_stop(stop_waiting);
 	e.warnings = run_warnings(mem_ctx, r, &e.nwarnings);
 
 	if (doc == NULL) {
@@ -134,7 +177,12 @@ int report_history_save(void *mem_ctx, const struct dbench_options *o,
 			 &e, 1, &err) != 0) {
 		fprintf(stderr, "dbench: the run was not saved: %s\n",
 			err ? err : o->history_path);
+		if (signal_since() && pool_signal() != 0)
+			return 128 + pool_signal();
 		return HISTORY_EXIT_SAVE_FAILED;
 	}
+	/* a stop signal during the save ends the program as one would */
+	if (signal_since() && pool_signal() != 0)
+		return 128 + pool_signal();
 	return 0;
 }

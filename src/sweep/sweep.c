@@ -22,11 +22,22 @@
 
 /* A stop request (SIGINT, SIGTERM, SIGHUP) between two runs: each run
  * handles its own (the pool's handlers), and gives these back after. */
-static volatile sig_atomic_t between_signal;
+static volatile sig_atomic_t between_signal, between_count;
 
 static void on_signal_between(int sig)
 {
 	between_signal = sig;
+	between_count++;
+}
+
+unsigned sweep_signal_count(void)
+{
+	return (unsigned)between_count;
+}
+
+int sweep_signal(void)
+{
+	return between_signal;
 }
 
 /* Catch (on) or give back (off) the stop signals between runs. */

@@ -57,8 +57,15 @@ int sweep_repeat(void *mem, const struct sweep_setup *setup);
 /* --curve (sweep_curve.c).  Returns the exit status. */
 int sweep_curve(void *mem, const struct sweep_setup *setup);
 
+/* How many stop signals came between the runs (sweep.c's handlers). */
+unsigned sweep_signal_count(void);
+
+/* The last of them (SIGINT, SIGTERM, SIGHUP), or 0. */
+int sweep_signal(void);
+
 /* Save the runs as one group in the run history (--label).  Returns
- * 0, or HISTORY_EXIT_SAVE_FAILED (said on stderr). */
+ * 0, or HISTORY_EXIT_SAVE_FAILED (said on stderr), or 128 + a stop
+ * signal that came during the save (which ends a wait for a lock). */
 int sweep_save(void *mem, const struct dbench_options *o, const char *kind,
 	       struct json_object *summary,
 	       const struct sweep_point *const *pts, unsigned n);

@@ -32,6 +32,15 @@ static const char **warnings_of(void *mem, struct json_object *summary,
 	return v;
 }
 
+/* the count of stop signals when the save began (see new_signal()) */
+static unsigned signals_at_save;
+
+/* Did a stop signal come since the save began?  It ends a lock's wait. */
+static bool new_signal(void)
+{
+	return sweep_signal_count() != signals_at_save;
+}
+
 int sweep_save(void *mem, const struct dbench_options *o, const char *kind,
 	       struct json_object *summary,
 	       const struct sweep_point *const *pts, unsigned n)
@@ -55,11 +64,14 @@ int sweep_save(void *mem, const struct dbench_options *o, const char *kind,
 			.nwarnings = nwarn,
 		};
 	}
+	signals_at_save = sweep_signal_count();
+	history_set_stop(new_signal);
 	if (e == NULL || history_save(mem, o->history_path, o->label, kind,
 				      summary, e, m, &err) != 0) {
 		fprintf(stderr, "dbench: the runs were not saved: %s\n",
 			err ? err : "out of memory");
-		return HISTORY_EXIT_SAVE_FAILED;
+		return new_signal() && sweep_signal() != 0 ?
+		       128 + sweep_signal() : HISTORY_EXIT_SAVE_FAILED;
 	}
-	return 0;
+	return new_signal() && sweep_signal() != 0 ? 128 + sweep_signal() : 0;
 }

@@ -6,8 +6,10 @@
 # tbench and labels of any bytes too.  A corrupt, unwritable, full (a
 # file-size limit), locked or newer database: report and --json still
 # out, one line naming the file, exit 3, the runs saved before intact
-# (PRAGMA integrity_check, their count).  8 runs ending together all
-# saved.  Short -B null runs (1 s): about 30 s in all.
+# (PRAGMA integrity_check, their count).  A signal while the save waits
+# for a lock ends the wait (exit 130); another program's SQLite database
+# is left untouched; a read-only file system is named as such.  8 runs
+# ending together all saved.  Short -B null runs (1 s): about 30 s in all.
 if [ -z "$BASH_VERSION" ]; then exec bash "$0" "$@"; fi
 . "$(dirname "$0")/lib.sh"
 
@@ -16,6 +18,9 @@ command -v sqlite3 >/dev/null || skip_all "the sqlite3 command is missing"
 if "$DBENCH" -B null --label "" 1 2>&1 | grep -q 'built without SQLite'; then
 	skip_all "dbench was built without SQLite"
 fi
+
+# dbench-history, for reading a saved database back
+: "${HISTORY:=$SRCDIR/dbench-history}"
 
 # the short run every check makes; more options after
 NULLRUN=(-B null -t 1 --warmup=0)
@@ -246,6 +251,119 @@ time.sleep(60)' "$W/h.sqlite" "$W/locked" &
 	assert_intact "$W/h.sqlite" 1 "after the lock"
 }
 
+# hold_lock DB: another process holds a write transaction on DB (for
+# 60 s at most, or until the check ends); its pid in HOLDER
+hold_lock() {
+	rm -f "$W/locked"
+	python3 -c 'import sqlite3, sys, time
+c = sqlite3.connect(sys.argv[1], isolation_level=None)
+c.execute("BEGIN IMMEDIATE")
+c.execute("INSERT INTO groups (kind, label, created_utc) VALUES (?, ?, ?)",
+          ("single", "holder", "2020-01-01T00:00:00Z"))
+open(sys.argv[2], "w").close()
+time.sleep(60)' "$1" "$W/locked" &
+	HOLDER=$!
+	# (each check runs in a subshell: a failed assertion ends the holder)
+	trap 'kill "$HOLDER" 2>/dev/null' EXIT
+	for _ in $(seq 1 100); do
+		[ -e "$W/locked" ] && break
+		sleep 0.1
+	done
+	[ -e "$W/locked" ] || { kill "$HOLDER"; fail "the lock was not taken"; }
+}
+
+# SIGINT while the save waits for the lock (the full 10 s timeout): the
+# wait ends, the report is out, one line, exit 130, earlier run intact
+locked_signal() {
+	local pid
+	seed "$W/h.sqlite"
+	hold_lock "$W/h.sqlite"
+	"$DBENCH" "${NULLRUN[@]}" --label l --history "$W/h.sqlite" 1 \
+		>"$W/out" 2>"$W/err" </dev/null &
+	pid=$!
+	for _ in $(seq 1 300); do
+		grep -q '^Throughput ' "$W/out" && break
+		sleep 0.1
+	done
+	sleep 0.5
+	kill -INT "$pid"
+	wait "$pid"
+	RC=$?
+	assert_rc 130
+	assert_grep '^Throughput ' "$W/out" "the report"
+	assert_eq 1 "$(wc -l <"$W/err")" "lines on stderr"
+	assert_grep 'not waited for after a stop signal' "$W/err" "says why"
+	# the same for a sweep's save (--repeat: its summary first)
+	"$DBENCH" "${NULLRUN[@]}" --repeat 2 --label r --history "$W/h.sqlite" \
+		1 >"$W/out" 2>"$W/err" </dev/null &
+	pid=$!
+	for _ in $(seq 1 300); do
+		grep -q '^2 runs of ' "$W/out" && break
+		sleep 0.1
+	done
+	sleep 0.5
+	kill -INT "$pid"
+	wait "$pid"
+	RC=$?
+	assert_rc 130
+	assert_grep 'runs were not saved: .*not waited for after a stop' \
+		"$W/err" "--repeat: says why"
+	# a run interrupted itself: its save waits a second at most
+	"$DBENCH" -B null -t 60 --warmup=0 --label i --history "$W/h.sqlite" \
+		1 >"$W/out" 2>"$W/err" </dev/null &
+	pid=$!
+	sleep 1
+	kill -INT "$pid"
+	wait "$pid"
+	RC=$?
+	kill "$HOLDER"
+	wait "$HOLDER" 2>/dev/null
+	assert_rc 130
+	assert_grep '^Interrupted' "$W/out" "the interrupted run's report"
+	assert_grep 'not waited for after a stop signal' "$W/err" \
+		"an interrupted run: says why"
+	assert_intact "$W/h.sqlite" 1 "after the signals"
+}
+
+# another program's SQLite database: not a history, not touched, exit 3
+foreign() {
+	q "$W/other.sqlite" 'CREATE TABLE mine (x); INSERT INTO mine VALUES (1)'
+	cp "$W/other.sqlite" "$W/before"
+	run_db "${NULLRUN[@]}" --label f --history "$W/other.sqlite" \
+		--json="$W/res.json" 1
+	assert_not_saved "$W/other.sqlite"
+	assert_grep 'not a dbench history' "$W/err" "says why"
+	cmp -s "$W/other.sqlite" "$W/before" || fail "the database changed"
+	[ ! -e "$W/other.sqlite-wal" ] || fail "a -wal file made"
+}
+
+# a database on a read-only file system (a private read-only bind
+# mount): "cannot write: Read-only file system", not a stale errno
+read_only_fs() {
+	mkdir "$W/ro"
+	seed "$W/ro/h.sqlite"
+	unshare -m true 2>/dev/null || skip "no private mount namespace (unshare -m)"
+	W=$W H=$HISTORY unshare -m bash -c '
+		mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" || exit 77
+		shift
+		"$@" >"$W/out" 2>"$W/err" </dev/null
+		echo $? >"$W/rc"
+		[ -x "$H" ] || exit 0
+		"$H" --history "$W/ro/h.sqlite" list >"$W/hout" 2>"$W/herr"
+		echo $? >"$W/hrc"
+	' ro "$W/ro" "$DBENCH" "${NULLRUN[@]}" --label r \
+		--history "$W/ro/h.sqlite" --json="$W/res.json" 1
+	[ $? -eq 77 ] && skip "cannot make a read-only bind mount"
+	RC=$(cat "$W/rc")
+	assert_not_saved "$W/ro/h.sqlite"
+	assert_grep 'cannot write: Read-only file system' "$W/err" "says why"
+	# reading needs no writing: dbench-history lists the saved run
+	[ -e "$W/hrc" ] || skip "dbench-history not built (HISTORY=$HISTORY)"
+	assert_eq 0 "$(cat "$W/hrc")" "dbench-history list: exit status"
+	assert_eq "" "$(cat "$W/herr")" "dbench-history list: stderr"
+	assert_eq 2 "$(wc -l <"$W/hout")" "dbench-history list: header and run"
+}
+
 newer() {
 	seed "$W/h.sqlite"
 	q "$W/h.sqlite" 'PRAGMA user_version = 999' || fail "user_version"
@@ -288,5 +406,8 @@ check "an unwritable path: report, --json, one line, exit 3" unwritable
 check "a full disk: exit 3, the earlier run intact" full
 check "a locked database: exit 3 after the busy timeout, earlier run intact" locked
 check "a newer schema: refused untouched, exit 3" newer
+check "SIGINT while waiting for a locked database: exit 130 at once" locked_signal
+check "another program's SQLite database: untouched, one line, exit 3" foreign
+check "a read-only file system: says so, exit 3; dbench-history reads it" read_only_fs
 check "8 runs ending at once: all saved" together
 finish

@@ -3,13 +3,18 @@
 src/history/dbench_history): its statistics against values computed
 independently, the change point search, the schema runner (a migration
 from schema 1 only, a newer schema refused and left untouched, a file
-that is no database), the verdict on two curves and the escaping of
-labels.  Run by history_unit.sh; prints TAP (one test point per test, the plan last)."""
+that is no database), the verdict on two curves, the escaping of
+labels, import's checks (the schema's types, finite numbers, nesting;
+the checks' table against doc/dbench-result.schema.json) and password
+masking, every command over values written into SQLite by hand, huge
+ids as usage errors, and report -o's temporary files (a planted link,
+a failed write).  Run by history_unit.sh; prints TAP (one test point per test, the plan last)."""
 
 import hashlib
 import io
 import json
 import os
+import re
 import sqlite3
 import sys
 import tempfile
@@ -22,7 +27,8 @@ SRCDIR = os.environ.get("SRCDIR") or os.path.join(
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(SRCDIR, "src", "history"))
 
-from dbench_history import cli, common, curves, db, stats  # noqa: E402
+from dbench_history import (cli, common, curves, db,  # noqa: E402
+                            stats, validate)
 
 SCHEMA = os.path.join(SRCDIR, "src", "history", "schema")
 
@@ -444,6 +450,326 @@ class CurveVerdict(unittest.TestCase):
         self.assertIn("within its own bounds",
                       curves.verdict(self.curve(1, 1.0),
                                      self.curve(2, 1.0, bounds=looser)))
+
+
+def set_path(doc, path, value):
+    """doc with the value at path (dotted keys) replaced, a copy."""
+    doc = json.loads(json.dumps(doc))
+    parts = path.split(".")
+    d = doc
+    for k in parts[:-1]:
+        d = d[k]
+    d[parts[-1]] = value
+    return doc
+
+
+def raw_insert(conn, text, label):
+    """A run whose document text goes straight into SQLite, as an older
+    dbench or a hand might have written it (no import's checks)."""
+    cur = conn.execute("INSERT INTO groups (kind, label, created_utc) "
+                       "VALUES ('single', ?, '2026-01-02T00:00:00Z')",
+                       (label,))
+    conn.execute("INSERT INTO runs (group_id, seq, label, saved_utc, "
+                  "exit_status, result_json) VALUES (?, 0, ?, "
+                  "'2026-01-02T00:00:00Z', 0, ?)",
+                  (cur.lastrowid, label, text))
+
+
+# values of the wrong type or range, each breaking a rule of the schema
+BAD_VALUES = [
+    ("result.throughput_mb_per_s", "fast"),
+    ("result.throughput_mb_per_s", 1e300),
+    ("result.throughput_mb_per_s", 1e-300),
+    ("result.throughput_mb_per_s", -3.0),
+    ("result.max_latency_ms", "slow"),
+    ("result", [1, 2]),
+    ("host.memory_bytes", "lots"),
+    ("command_line", "dbench 8"),
+    ("options", "x"),
+    ("loadfiles", "x"),
+    ("start_time", 12345),
+    ("result.clients", 2 ** 64),
+]
+
+
+class Import(unittest.TestCase):
+    """import refuses badly typed documents (one line, exit 2, nothing
+    stored) and masks every credential form dbench accepts."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.path = os.path.join(self.tmp.name, "h.sqlite")
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def imp(self, text, label="x"):
+        src = os.path.join(self.tmp.name, "doc.json")
+        with open(src, "w") as f:
+            f.write(text)
+        return run_cli(["--history", self.path, "import", "--label", label,
+                        src])
+
+    def count(self):
+        if not os.path.exists(self.path):
+            return 0
+        conn = sqlite3.connect(self.path)
+        try:
+            return conn.execute("SELECT count(*) FROM runs").fetchone()[0]
+        finally:
+            conn.close()
+
+    def test_badly_typed_refused(self):
+        texts = [json.dumps(set_path(DOC, p, v)) for p, v in BAD_VALUES]
+        texts.append(json.dumps(DOC).replace("812.5", "1e999"))
+        texts.append('{"result": %s1%s}' % ("[" * 100000, "]" * 100000))
+        for text in texts:
+            rc, out, err = self.imp(text)
+            self.assertEqual(rc, 2, (text[:80], err))
+            self.assertEqual(len(err.splitlines()), 1, err)
+            self.assertNotIn("Traceback", err)
+            self.assertIn("doc.json", err)
+        self.assertEqual(self.count(), 0)
+        rc, out, err = self.imp(json.dumps(DOC))
+        self.assertEqual((rc, err), (0, ""))
+        self.assertEqual(self.count(), 1)
+
+    def test_checks_agree_with_the_schema(self):
+        """validate.FIELDS gives each path the schema's type and minimum
+        (doc/dbench-result.schema.json, its $refs followed)."""
+        with open(os.path.join(SRCDIR, "doc", "dbench-result.schema.json"),
+                  encoding="utf-8") as f:
+            schema = json.load(f)
+
+        def resolve(node):
+            while "$ref" in node:
+                node_ = schema
+                for part in node["$ref"][2:].split("/"):
+                    node_ = node_[part]
+                node = node_
+            return node
+
+        def at(path):
+            node = schema
+            for part in re.findall(r"[^.\[\]]+|\[\]", path):
+                node = resolve(node)
+                if part == "[]":
+                    node = node.get("items")
+                elif part in node.get("properties", {}):
+                    node = node["properties"][part]
+                else:
+                    sub = [s for s in node.get("allOf", []) +
+                           node.get("anyOf", []) + node.get("oneOf", [])
+                           if part in resolve(s).get("properties", {})]
+                    node = resolve(sub[0])["properties"][part] \
+                        if sub else None
+                if node is None:
+                    return None
+            return resolve(node)
+
+        compared = 0
+        for path, (types, minimum) in validate.FIELDS.items():
+            node = at(path)
+            if node is None:
+                continue    # a path the schema leaves open (label)
+            want = node.get("type")
+            if want is None and "enum" in node:
+                want = sorted(set(validate.json_type(v)
+                                  for v in node["enum"]))
+            if want is None:
+                continue
+            want = [want] if isinstance(want, str) else want
+            self.assertEqual(sorted(types), sorted(want), path)
+            self.assertEqual(minimum, node.get("minimum"), path)
+            compared += 1
+        self.assertGreater(compared, 60)
+        try:
+            import jsonschema
+        except ImportError:
+            return  # python3-jsonschema: a test dependency only
+        # the type and minimum errors (the schema bounds no range)
+        for path, value in [BAD_VALUES[i] for i in (0, 3, 4, 5, 6, 7, 10)]:
+            node = at(path)
+            with self.assertRaises(jsonschema.ValidationError, msg=path):
+                jsonschema.validate(value, dict(node, **{
+                    "$defs": schema["$defs"]}))
+
+    def test_masks_every_credential_form(self):
+        doc = dict(DOC, label="lab", command_line=[
+            "dbench", "-B", "smb", "--smb-user", "dom/bob%hunter1",
+            "--smb-user=bob%hunter2", "--iscsi=iscsi://bob%s3cret@h/iqn/1",
+            'smb://bob:pa"ss@srv/share', "smb://bob:p@ss@server/share",
+            "8"])
+        doc["options"] = dict(DOC["options"], smb_user="alice%wonder1",
+                              extra="--smb-user=carol%wonder2 -x",
+                              url="nfs://dave:wonder3@srv/exp")
+        rc, out, err = self.imp(json.dumps(doc))
+        self.assertEqual((rc, err), (0, ""))
+        with open(self.path, "rb") as f:
+            raw = f.read()
+        for secret in (b"hunter1", b"hunter2", b"s3cret", b'pa"ss',
+                       b'pa\\"ss', b"p@ss", b"ss@server", b"wonder1",
+                       b"wonder2", b"wonder3"):
+            self.assertNotIn(secret, raw)
+        conn = sqlite3.connect(self.path)
+        line = json.loads(conn.execute(
+            "SELECT command_line FROM runs").fetchone()[0])
+        self.assertEqual(line[4:10], [
+            "dom/bob%***", "--smb-user=bob%***",
+            "--iscsi=iscsi://bob%***@h/iqn/1", "smb://bob:***@srv/share",
+            "smb://bob:***@server/share", "8"])
+        stored = json.loads(conn.execute(
+            "SELECT result_json FROM runs").fetchone()[0])
+        self.assertEqual(stored["options"]["smb_user"], "alice%***")
+        self.assertEqual(stored["options"]["url"], "nfs://dave:***@srv/exp")
+
+
+class Readers(unittest.TestCase):
+    """Every command survives any stored value: runs written straight
+    into SQLite with the values import refuses."""
+
+    def test_every_command_survives(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        db_path = os.path.join(tmp.name, "h.sqlite")
+        conn = make_db(db_path, 99)
+        values = BAD_VALUES + [("result.throughput_mb_per_s", None)]
+        for day in (1, 2, 3):
+            raw_insert(conn, json.dumps(dict(
+                DOC, start_time="2026-01-0%dT00:00:00.000Z" % day)), "good")
+        for n, (path, value) in enumerate(values):
+            for day in (1, 2, 3):
+                doc = set_path(dict(DOC, start_time="2026-01-0%dT00:00:00."
+                                    "000Z" % day), path, value)
+                text = json.dumps(doc)
+                if value is None:   # 1e999: SQLite reads it as Inf
+                    text = text.replace("null", "1e999")
+                raw_insert(conn, text, "bad%d" % n)
+        conn.close()
+        argvs = [["list"], ["servers"], ["export", "--json"],
+                 ["export", "--csv"],
+                 ["report", "-o", os.path.join(tmp.name, "r")]]
+        for n, (path, value) in enumerate(values):
+            first = str(4 + 3 * n)
+            argvs += [["show", first], ["show", "--json", first],
+                      ["compare", "good", "bad%d" % n],
+                      ["trend", "bad%d" % n]]
+        for argv in argvs:
+            rc, out, err = run_cli(["--history", db_path] + argv)
+            self.assertEqual(rc, 0, (argv, err))
+            self.assertNotIn("Traceback", err, argv)
+            if argv == ["export", "--json"]:
+                json.loads(out, parse_constant=self.fail)
+
+    def test_curve_summaries_survive(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        db_path = os.path.join(tmp.name, "h.sqlite")
+        conn = make_db(db_path, 99)
+        summaries = ['{"points": "x", "bounds": 5, "answer_clients": "9"}',
+                     '{"points": [1, {"order": "x", "clients": "y"}], '
+                     '"bounds": [1, {"limit_ms": "z"}], '
+                     '"answer_clients": 1e300, "complete": "no"}',
+                     '[1]', '"text"']
+        argvs = [["list"], ["report", "-o", os.path.join(tmp.name, "r")]]
+        for n, summary in enumerate(summaries):
+            for side in "ab":
+                cur = conn.execute(
+                    "INSERT INTO groups (kind, label, created_utc, "
+                    "summary_json) VALUES ('curve', ?, "
+                    "'2026-01-02T00:00:00Z', ?)", (side + str(n), summary))
+                cur = conn.execute(
+                    "INSERT INTO runs (group_id, seq, label, saved_utc, "
+                    "exit_status, result_json) VALUES (?, 0, ?, "
+                    "'2026-01-02T00:00:00Z', 0, ?)",
+                    (cur.lastrowid, side + str(n), json.dumps(DOC)))
+                argvs.append(["show", str(cur.lastrowid)])
+            argvs.append(["compare", "--curve", "a%d" % n, "b%d" % n])
+        conn.commit()
+        conn.close()
+        for argv in argvs:
+            rc, out, err = run_cli(["--history", db_path] + argv)
+            self.assertEqual((rc, err), (0, ""), argv)
+
+    def test_huge_ids_and_times_are_usage_errors(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        db_path = os.path.join(tmp.name, "h.sqlite")
+        conn = make_db(db_path, 99)
+        insert(conn, DOC)
+        conn.close()
+        for argv in (["rm", "--yes", "99999999999999999999999"],
+                     ["show", "99999999999999999999"],
+                     ["list", "--since", "999999999d"],
+                     ["compare", "run:1", "run:99999999999999999999"],
+                     ["compare", "group:99999999999999999999", "srv"]):
+            rc, out, err = run_cli(["--history", db_path] + argv)
+            self.assertEqual(rc, 2, (argv, err))
+            self.assertEqual(len(err.splitlines()), 1, (argv, err))
+
+
+class ReportFiles(unittest.TestCase):
+    """report -o writes through exclusive temporary files: a planted
+    link is never followed, a failure leaves nothing behind."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.path = os.path.join(self.tmp.name, "h.sqlite")
+        conn = make_db(self.path, 99)
+        insert(conn, DOC)
+        conn.close()
+        self.out = os.path.join(self.tmp.name, "www")
+        os.mkdir(self.out)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def test_planted_links_not_followed(self):
+        victim = os.path.join(self.tmp.name, "victim")
+        with open(victim, "w") as f:
+            f.write("precious\n")
+        os.symlink(victim, os.path.join(self.out, "index.html.tmp"))
+        os.symlink(victim, os.path.join(self.out, "index.html"))
+        rc, out, err = run_cli(["--history", self.path, "report", "-o",
+                                self.out])
+        self.assertEqual((rc, err), (0, ""))
+        with open(victim) as f:
+            self.assertEqual(f.read(), "precious\n")
+        self.assertFalse(os.path.islink(os.path.join(self.out,
+                                                     "index.html")))
+        with open(os.path.join(self.out, "index.html")) as f:
+            self.assertIn("<!DOCTYPE html>", f.read())
+        os.unlink(os.path.join(self.out, "index.html.tmp"))
+        self.assertEqual(sorted(os.listdir(self.out)),
+                         ["index.html", "runs"])
+        # a runs/ that is a link elsewhere: refused, nothing written there
+        other = os.path.join(self.tmp.name, "other")
+        os.mkdir(other)
+        os.rename(os.path.join(self.out, "runs"),
+                  os.path.join(self.tmp.name, "old-runs"))
+        os.symlink(other, os.path.join(self.out, "runs"))
+        rc, out, err = run_cli(["--history", self.path, "report", "-o",
+                                self.out])
+        self.assertEqual(rc, common.EXIT_DB)
+        self.assertEqual(len(err.splitlines()), 1)
+        self.assertEqual(os.listdir(other), [])
+
+    def test_failure_leaves_no_partial_file(self):
+        real = os.replace
+
+        def full(src, dst):
+            raise OSError(28, "No space left on device")
+        os.replace = full
+        try:
+            rc, out, err = run_cli(["--history", self.path, "report", "-o",
+                                    self.out])
+        finally:
+            os.replace = real
+        self.assertEqual(rc, common.EXIT_DB)
+        self.assertIn("No space left on device", err)
+        self.assertEqual(len(err.splitlines()), 1)
+        self.assertEqual(os.listdir(self.out), ["runs"])
+        self.assertEqual(os.listdir(os.path.join(self.out, "runs")), [])
 
 
 class Text(unittest.TestCase):

@@ -3,10 +3,13 @@
 import csv
 import datetime
 import json
+import math
 import re
 import shlex
 import sys
 
+from . import validate
+from .validate import figure
 from .common import EXIT_USAGE, HistoryError, clip, fmt_num, safe
 from .runs import metric_sort_key, parse_run_id, where_clause
 
@@ -51,7 +54,7 @@ def cmd_list(hist, args, out):
     for rid, gid, seq, started, label, host, kind, clients, mbps, rc in rows:
         if gid in curves and gid not in shown:
             shown.append(gid)
-        table.append((str(rid), "%d.%d" % (gid, seq),
+        table.append((str(rid), "%s.%s" % (gid, seq),
                       (started or "")[:19].replace("T", " "),
                       clip(label, 40), clip(host, 20),
                       "disk test" if kind == "disk_test" else
@@ -83,13 +86,10 @@ def _run_row(hist, text):
 
 def _show_curve_point(hist, run, out):
     """A curve's point: its status there and the curve's answer."""
-    from .curves import curve_line
+    from .curves import clean_summary, curve_line
     summary = hist.query("SELECT summary_json FROM groups WHERE id = ?",
                          (run["group_id"],))[0][0]
-    try:
-        points = json.loads(summary or "{}").get("points") or []
-    except ValueError:
-        points = []
+    points = clean_summary(summary).get("points", [])
     for p in points:
         if p.get("order") == run["seq"]:
             status = safe(p.get("status"))
@@ -98,6 +98,31 @@ def _show_curve_point(hist, run, out):
             print("%-15s %s at %s clients" % ("curve point:", status,
                                               p.get("clients")), file=out)
     print("%-15s %s" % ("curve answer:", curve_line(summary)), file=out)
+
+
+def _gib(v):
+    """Bytes as GiB for show; "-" when missing, "?" when not a number."""
+    if v is None:
+        return "-"
+    v = figure(v)
+    return "?" if v is None else "%.1f GiB" % (v / 2.0 ** 30)
+
+
+def _json_list(text):
+    """A stored JSON array's items ([] when it is none)."""
+    try:
+        v = json.loads(text) if text else []
+    except (TypeError, ValueError, RecursionError):
+        return []
+    return v if isinstance(v, list) else []
+
+
+def _command_line(text):
+    """The stored command line (a JSON array) as a shell would quote it."""
+    if not text:
+        return "-"
+    args = _json_list(text)
+    return safe(shlex.join(str(a) for a in args)) if args else safe(text)
 
 
 def cmd_show(hist, args, out):
@@ -121,11 +146,9 @@ def cmd_show(hist, args, out):
         ("host", safe(run["host"])),
         ("kernel", safe(run["kernel"])),
         ("CPU", "%s, %s CPUs" % (safe(run["cpu_model"]), run["cpus"])),
-        ("memory", "-" if run["memory_bytes"] is None else
-         "%.1f GiB" % (run["memory_bytes"] / 2.0 ** 30)),
+        ("memory", _gib(run["memory_bytes"])),
         ("dbench", safe(run["version"])),
-        ("command line", safe(shlex.join(str(a) for a in json.loads(
-            run["command_line"]))) if run["command_line"] else "-"),
+        ("command line", _command_line(run["command_line"])),
         ("backend", safe(run["backend"])),
         ("server", safe(run["server_url"])),
         ("loadfile", "%s%s" % (safe(run["loadfile_path"]),
@@ -141,7 +164,7 @@ def cmd_show(hist, args, out):
               file=out)
     if run["group_kind"] == "curve":
         _show_curve_point(hist, run, out)
-    for w in json.loads(run["warnings_json"] or "[]"):
+    for w in _json_list(run["warnings_json"]):
         print("%-15s %s" % ("warning:", safe(w)), file=out)
     targets = hist.query(
         "SELECT path, fs_type, mount_source, mount_options, device_model, "
@@ -153,7 +176,7 @@ def cmd_show(hist, args, out):
         if model:
             extra.append("device " + safe(model))
         if free is not None:
-            extra.append("%.1f GiB free" % (free / 2.0 ** 30))
+            extra.append("%s free" % _gib(free))
         print("%-15s %s: %s" % ("directory:", safe(path), " ".join(extra)),
               file=out)
     metrics = hist.query(
@@ -230,42 +253,126 @@ def cmd_rm(hist, args, out):
     return 0
 
 
+def _finite(text):
+    v = float(text)
+    if not math.isfinite(v):
+        # 1e999: beyond a double; JSON has no infinity
+        raise ValueError("%s is beyond a finite number" % text)
+    return v
+
+
+def _finite_or_none(text):
+    v = float(text)
+    return v if math.isfinite(v) else None
+
+
 def _read_document(path):
+    """(text to store, decoded document) of the file path: JSON, a
+    dbench --json document whose typed values have their schema's types
+    (validate.py), its passwords masked."""
     try:
         with open(path, "rb") as f:
             raw = f.read()
     except OSError as e:
         raise HistoryError("%s: cannot read (%s)" % (path, e.strerror))
+
     def no_constant(name):
         # NaN and Infinity are not JSON (SQLite's json_valid refuses them)
         raise ValueError("%s is not a JSON value" % name)
 
     try:
         text = raw.decode("utf-8")
-        doc = json.loads(text, parse_constant=no_constant)
+        doc = json.loads(text, parse_constant=no_constant,
+                         parse_float=_finite)
+    except RecursionError:
+        raise HistoryError("%s: not a dbench --json document (nested too "
+                           "deeply)" % path)
     except (UnicodeDecodeError, ValueError) as e:
         raise HistoryError("%s: not JSON (%s)" % (path, e))
     if not isinstance(doc, dict) or not ("result" in doc or
                                          "disk_test" in doc):
         raise HistoryError("%s: not a dbench --json document (no result "
                            "or disk_test)" % path)
-    masked = mask_passwords(text)
-    if masked != text:
-        doc = json.loads(masked)
-    return masked, doc
+    try:
+        validate.check_document(doc)
+    except validate.Invalid as e:
+        raise HistoryError("%s: not a dbench --json document: %s" % (
+            path, e))
+    masked = mask_document(doc)
+    if masked != doc:
+        return json.dumps(masked, ensure_ascii=False), masked
+    return text, doc
 
 
-# a URL's password (scheme://USER:PASSWORD@HOST) in the document's text
-URL_PASSWORD = re.compile(r'(://[^/?#,"\s@:]*:)([^@/?#,"\s]+)(@)')
+def _url_passwords(s):
+    """The (start, end) of every password in the URLs of s, as dbench
+    reads them: scheme://USER:PASSWORD@HOST or scheme://USER%PASSWORD@HOST
+    (iSCSI), the user part ending at the last '@' before a '/', '?', '#'
+    or ','."""
+    spans = []
+    p = s.find("://")
+    while p >= 0:
+        auth = p + 3
+        end = auth
+        while end < len(s) and s[end] not in "/?#,":
+            end += 1
+        at = s.rfind("@", auth, end)
+        if at > auth:
+            colon = s.find(":", auth, at)
+            pct = s.find("%", auth, at)
+            sep = colon if colon >= 0 else pct
+            if sep >= 0 and sep + 1 < at and s[sep + 1:at] != "***":
+                spans.append((sep + 1, at))
+        p = s.find("://", max(end, auth))
+    return spans
 
 
-def mask_passwords(text):
-    """The document's text with every URL password replaced by "***",
-    as dbench writes them since it saves runs: a document written by an
-    older dbench may hold one, and no password goes in the database."""
-    return URL_PASSWORD.sub(
-        lambda m: m.group(0) if m.group(2) == "***" else
-        m.group(1) + "***" + m.group(3), text)
+def mask_text(s):
+    """s with every URL password and the PASSWORD of an
+    --smb-user=USER%PASSWORD replaced by "***"."""
+    for start, end in reversed(_url_passwords(s)):
+        s = s[:start] + "***" + s[end:]
+    m = SMB_USER.search(s)
+    while m is not None:
+        if m.group(2) != "***":
+            s = s[:m.start(2)] + "***" + s[m.end(2):]
+        m = SMB_USER.search(s, m.start(2) + 3)
+    return s
+
+
+# --smb-user=[DOMAIN/]USER%PASSWORD (the rest of the word is the password)
+SMB_USER = re.compile(r"--smb-user=([^%\s]*)%(\S+)")
+
+
+def _mask_after_percent(s):
+    pct = s.find("%")
+    return s if pct < 0 or s[pct + 1:] in ("", "***") else \
+        s[:pct + 1] + "***"
+
+
+def mask_document(v, key=""):
+    """A copy of the decoded document v with its passwords masked, as
+    dbench writes them since it saves runs (a document written by an
+    older dbench, or by hand, may hold one; none goes in the database):
+    URLs in any string, --smb-user=USER%PASSWORD anywhere, the argument
+    after a separate --smb-user in an array (the command line), and the
+    value of any key naming a user (smb_user) or a password."""
+    if isinstance(v, dict):
+        return {k: mask_document(x, k) for k, x in v.items()}
+    if isinstance(v, list):
+        out = [mask_document(x, key) for x in v]
+        for i in range(1, len(out)):
+            if v[i - 1] == "--smb-user" and isinstance(out[i], str):
+                out[i] = _mask_after_percent(out[i])
+        return out
+    if isinstance(v, str):
+        low = key.lower()
+        if "password" in low or "passwd" in low or low == "secret":
+            return "***" if v else v
+        if "user" in low:
+            v = _mask_after_percent(v)
+        return mask_text(v)
+    return v
 
 
 def _exit_status(doc):
@@ -353,9 +460,18 @@ def cmd_export(hist, args, out):
     out.write('{"dbench_history_export": 1, "runs": [')
     for i, r in enumerate(rows):
         item = dict(zip(EXPORT_COLUMNS, r[:len(EXPORT_COLUMNS)]))
-        item["warnings"] = json.loads(r[-3])
-        item["group_summary"] = json.loads(r[-1]) if r[-1] else None
-        body = json.dumps(item, ensure_ascii=False)
+        # a column derived from 1e999 stored by hand is infinite: JSON
+        # has no such number, null stands for it
+        for k, v in item.items():
+            if isinstance(v, float) and not math.isfinite(v):
+                item[k] = None
+        item["warnings"] = _json_list(r[-3])
+        try:
+            item["group_summary"] = json.loads(
+                r[-1], parse_float=_finite_or_none) if r[-1] else None
+        except (ValueError, RecursionError):
+            item["group_summary"] = None
+        body = json.dumps(item, ensure_ascii=False, allow_nan=False)
         # the document as stored, verbatim
         out.write("%s\n%s, \"result\": %s}" % (
             "," if i else "", body[:-1], r[-2].rstrip()))

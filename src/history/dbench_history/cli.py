@@ -3,7 +3,7 @@
 import argparse
 import sys
 
-from .common import EXIT_USAGE, PROG, HistoryError, safe
+from .common import EXIT_DB, EXIT_USAGE, PROG, HistoryError, safe
 from .db import History, history_path
 
 VERSION = "5.1.0"
@@ -124,3 +124,10 @@ def main(argv=None):
         return 0
     except KeyboardInterrupt:
         return 130
+    except (ArithmeticError, LookupError, TypeError, ValueError,
+            AttributeError, RecursionError) as e:
+        # the last guard: a value stored by hand (or by an older dbench)
+        # that a command did not expect is one line, never a traceback
+        print("%s: a stored value this command cannot use (%s: %s)" % (
+            PROG, type(e).__name__, safe(str(e))[:200]), file=sys.stderr)
+        return EXIT_DB

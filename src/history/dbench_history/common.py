@@ -4,6 +4,8 @@ their exit statuses, and text made safe to print."""
 import sys
 import unicodedata
 
+from .validate import figure
+
 PROG = "dbench-history"
 
 # exit statuses (dbench-history(1), EXIT STATUS)
@@ -82,9 +84,13 @@ def warn(message):
 
 
 def fmt_num(v, digits=1):
-    """A figure for a table: '-' when missing."""
+    """A figure for a table: '-' when missing, '?' when what is stored
+    is no finite number (text, written into the database by hand)."""
     if v is None:
         return "-"
+    v = figure(v)
+    if v is None:
+        return "?"
     if abs(v) >= 1e6:
         return "%.0f" % v
     return "%.*f" % (digits, v)

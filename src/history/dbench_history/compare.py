@@ -44,26 +44,35 @@ def _value_text(v):
     return str(v)
 
 
+def _object(v):
+    """v when a JSON object, else {} (a value stored by hand)."""
+    return v if isinstance(v, dict) else {}
+
+
+def _list(v):
+    return v if isinstance(v, list) else []
+
+
 def _settings(doc):
     """{setting name: value text} of a document."""
-    opts = doc.get("options") or {}
+    opts = _object(doc.get("options"))
     out = {}
     if "disk_test" in doc:
         out["kind"] = "disk test"
         for key, name in DISK_SETTINGS:
             out[name] = _value_text(opts.get(key))
-        dirs = (doc.get("disk_test") or {}).get("directories") or []
+        dirs = _list(_object(doc.get("disk_test")).get("directories"))
         out["test file size"] = ",".join(
-            _value_text(d.get("file_size_bytes")) for d in dirs)
+            _value_text(_object(d).get("file_size_bytes")) for d in dirs)
     else:
         out["kind"] = "load"
         for key, name in LOAD_SETTINGS:
             if key == "loadfiles":
                 # the loadfile by its content: the same file installed
                 # elsewhere is the same workload
-                files = doc.get("loadfiles") or []
+                files = _list(doc.get("loadfiles"))
                 out[name] = ",".join(
-                    "crc32 %s" % f.get("crc32") for f in files) or \
+                    "crc32 %s" % _object(f).get("crc32") for f in files) or \
                     _value_text(opts.get(key))
             else:
                 out[name] = _value_text(opts.get(key))
@@ -89,7 +98,7 @@ def _one_per_workload(hist, run_ids):
                 "runs_label_workload WHERE label = ?", (label,)):
             if rid not in wanted:
                 continue
-            if workload and json.loads(workload).get("disk_test"):
+            if workload and _object(json.loads(workload)).get("disk_test"):
                 disk.append(rid)
             elif workload not in first:
                 first[workload] = rid
@@ -114,7 +123,8 @@ def workload_diffs(hist, sides):
         for rid in _one_per_workload(hist, side.run_ids):
             row = hist.query("SELECT result_json FROM runs WHERE id = ?",
                              (rid,))
-            for name, value in _settings(json.loads(row[0][0])).items():
+            doc = _object(json.loads(row[0][0]))
+            for name, value in _settings(doc).items():
                 seen.setdefault(name, [])
                 if value not in seen[name]:
                     seen[name].append(value)

@@ -7,6 +7,56 @@ overall response time."""
 import json
 
 from .common import HistoryError, fmt_num, safe
+from .runs import parse_id
+from .validate import figure
+
+
+def _clients(v):
+    """A count of clients, or None unless a whole number in range."""
+    v = figure(v)
+    return int(v) if v is not None and v == int(v) and v >= 0 else None
+
+
+def _text(v):
+    return v if isinstance(v, str) else None
+
+
+def _objects(v):
+    return [x for x in v if isinstance(x, dict)] if isinstance(v, list) \
+        else []
+
+
+def clean_summary(s):
+    """A curve group's summary as the readers expect it, whatever is
+    stored (text in place of a number, by hand or by an older version):
+    each value of the wrong type left out, never an exception."""
+    if isinstance(s, str):
+        try:
+            s = json.loads(s, parse_constant=lambda c: None)
+        except (ValueError, RecursionError):
+            s = None
+    if not isinstance(s, dict):
+        return {}
+    out = {"answer": _text(s.get("answer")),
+           "answer_clients": _clients(s.get("answer_clients")),
+           "answer_mb_per_s": figure(s.get("answer_mb_per_s")),
+           "overall_response_time_ms":
+               figure(s.get("overall_response_time_ms")),
+           "answer_is_lower_bound": s.get("answer_is_lower_bound") is True,
+           "complete": s.get("complete") is not False}
+    out["bounds"] = [{"text": _text(b.get("text")) or "?",
+                      "op": _text(b.get("op")), "stat": _text(b.get("stat")),
+                      "percentile": figure(b.get("percentile")),
+                      "limit_ms": figure(b.get("limit_ms"))}
+                     for b in _objects(s.get("bounds"))]
+    out["points"] = [{"order": _clients(p.get("order")),
+                      "clients": _clients(p.get("clients")),
+                      "mb_per_s": figure(p.get("mb_per_s")),
+                      "p99_ms": figure(p.get("p99_ms")),
+                      "status": _text(p.get("status")),
+                      "broken": _text(p.get("broken"))}
+                     for p in _objects(s.get("points"))]
+    return out
 
 
 class Curve:
@@ -17,7 +67,7 @@ class Curve:
         self.gid = gid
         self.label = label
         self.created = created
-        self.s = summary or {}
+        self.s = clean_summary(summary)
 
     def bounds_text(self):
         return ", ".join(b.get("text", "?") for b in self.s.get("bounds")
@@ -56,7 +106,8 @@ def is_curve_spec(hist, spec):
     that holds curves and nothing else."""
     if spec.startswith("group:"):
         gid = spec[6:]
-        return gid.isdigit() and _group(hist, int(gid))[1] == "curve"
+        return _group(hist, parse_id(gid, "group:N with a group id",
+                                     spec))[1] == "curve"
     if spec.startswith("run:"):
         return False
     label = spec[6:] if spec.startswith("label:") else spec
@@ -68,9 +119,8 @@ def is_curve_spec(hist, spec):
 def resolve_curve(hist, spec):
     """group:N (a curve) or a label (its newest curve) -> Curve."""
     if spec.startswith("group:"):
-        if not spec[6:].isdigit():
-            raise HistoryError("%r: group:N wants a group id" % spec)
-        row = _group(hist, int(spec[6:]))
+        row = _group(hist, parse_id(spec[6:], "group:N with a group id",
+                                    spec))
         if row[1] != "curve":
             raise HistoryError("%r is a group of kind %s, not a curve: "
                                "compare a curve with a curve" % (spec, row[1]))
@@ -87,7 +137,7 @@ def resolve_curve(hist, spec):
             raise HistoryError("%r: no curve saved under this label in %s"
                                % (spec, hist.path))
         row = rows[0]
-    summary = json.loads(row[4]) if row[4] else {}
+    summary = row[4]
     return Curve(spec, row[0], row[2], row[3], summary)
 
 
@@ -196,10 +246,7 @@ def cmd_compare_curves(hist, args, out, workload_diffs, side_class):
 
 def curve_line(summary_json):
     """A curve group's answer line, for list and show."""
-    try:
-        s = json.loads(summary_json) if summary_json else {}
-    except ValueError:
-        s = {}
+    s = clean_summary(summary_json)
     return safe(s.get("answer") or "no answer saved")
 
 
@@ -280,10 +327,7 @@ def curves_html(hist, esc, fmt):
         return ""
     out = ["<h2>Curves</h2>"]
     for gid, _, label, created, summary in rows:
-        try:
-            s = json.loads(summary) if summary else {}
-        except ValueError:
-            s = {}
+        s = clean_summary(summary)
         c = Curve("group:%d" % gid, gid, label, created, s)
         out.append('<section id="curve-group-%d"><h3 class="label">%s '
                    '(group %d, %s)</h3><p>%s</p>%s</section>' % (

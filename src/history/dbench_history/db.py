@@ -6,6 +6,7 @@ touching it, a database made by a newer dbench)."""
 import os
 import re
 import sqlite3
+import urllib.parse
 from importlib import resources
 from pathlib import Path
 
@@ -91,11 +92,15 @@ class History:
             raise HistoryError("%s: a directory, not a history file" % path,
                                EXIT_DB)
         try:
-            self.conn = sqlite3.connect(path, timeout=10.0,
-                                        isolation_level=None)
+            self.conn = self._connect(write)
             self.conn.execute("PRAGMA busy_timeout = 10000")
             version = self.conn.execute("PRAGMA user_version").fetchone()[0]
             self._check_version(version)
+            if not write and version < self.known:
+                # a reader that must bring the schema up to date first
+                self.conn.close()
+                self.conn = self._connect(True)
+                self.conn.execute("PRAGMA busy_timeout = 10000")
             self.conn.execute("PRAGMA foreign_keys = ON")
             if write or version < self.known:
                 self.conn.execute("PRAGMA journal_mode = WAL")
@@ -103,6 +108,38 @@ class History:
             self.exists = True
         except sqlite3.Error as e:
             raise _db_error(path, e)
+
+    def _connect(self, write):
+        """A connection to the file: read-write (made if missing) for a
+        command that writes; else read-only, so that a database one
+        cannot write (a read-only file, directory or file system) still
+        reads, as immutable when SQLite cannot make its -shm file there
+        and no -wal file holds anything."""
+        if write:
+            return sqlite3.connect(self.path, timeout=10.0,
+                                   isolation_level=None)
+        uri = "file:%s" % urllib.parse.quote(os.path.abspath(self.path))
+        try:
+            conn = sqlite3.connect(uri + "?mode=ro", uri=True, timeout=10.0,
+                                   isolation_level=None)
+            conn.execute("PRAGMA user_version").fetchone()
+            return conn
+        except sqlite3.OperationalError as e:
+            try:
+                pending = os.path.getsize(self.path + "-wal") > 0
+            except OSError:
+                pending = False
+            if ("unable to open" not in str(e) and
+                    "readonly" not in str(e)) or pending:
+                raise
+            first = e
+        try:
+            conn = sqlite3.connect(uri + "?immutable=1", uri=True,
+                                   isolation_level=None)
+            conn.execute("PRAGMA user_version").fetchone()
+            return conn
+        except sqlite3.Error:
+            raise first
 
     def _check_version(self, version):
         files = schema_files()

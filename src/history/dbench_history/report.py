@@ -8,6 +8,7 @@ compare gives it), then "Did it get slower?", "How many clients?" and
 
 import io
 import os
+import tempfile
 
 from . import report_data as data
 from .basic import cmd_show
@@ -141,6 +142,11 @@ def cmd_report(hist, args, out):
     except OSError as e:
         raise HistoryError("%s: cannot make the directory (%s)" % (
             target, e.strerror), EXIT_DB)
+    # the pages go into DIR/runs itself, never where a link there points
+    if os.path.islink(os.path.join(target, "runs")):
+        raise HistoryError("%s: a symbolic link, not a directory; not "
+                           "written through" % os.path.join(target, "runs"),
+                           EXIT_DB)
     body, labels, run_ids = index_html(hist, baseline)
     write(os.path.join(target, "index.html"),
           page("dbench run history", body))
@@ -237,10 +243,37 @@ def ops_table(hist, rid):
 
 
 def write(path, text):
+    """text into path through a temporary file of the same directory,
+    created exclusively and never through a link (a planted
+    path.tmp symlink is not followed), then renamed over path; on any
+    failure the temporary file is removed and path is as it was."""
+    data = text.encode("utf-8")
+    tmp = None
     try:
-        with open(path + ".tmp", "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(path + ".tmp", path)
+        folder, name = os.path.split(path)
+        fd, tmp = tempfile.mkstemp(prefix="." + name + ".", suffix=".tmp",
+                                   dir=folder or ".")
+        try:
+            os.fchmod(fd, 0o644 & ~_umask())
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+        tmp = None
     except OSError as e:
-        raise HistoryError("%s: cannot write (%s)" % (path, e.strerror),
-                           EXIT_DB)
+        raise HistoryError("%s: cannot write (%s)" % (
+            path, e.strerror or e), EXIT_DB)
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+
+
+def _umask():
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask

@@ -5,7 +5,8 @@ import datetime
 import json
 import re
 
-from .common import HistoryError
+from .common import HistoryError, safe, warn
+from .validate import INT64_MAX, figure
 
 RELATIVE = re.compile(r"^(\d+)([hdw])$")
 
@@ -17,7 +18,11 @@ def parse_since(text):
     now = datetime.datetime.now(datetime.timezone.utc)
     if m:
         unit = {"h": "hours", "d": "days", "w": "weeks"}[m.group(2)]
-        when = now - datetime.timedelta(**{unit: int(m.group(1))})
+        try:
+            when = now - datetime.timedelta(**{unit: int(m.group(1))})
+        except OverflowError:
+            raise HistoryError("--since: %r reaches back before the year "
+                               "1" % text)
     else:
         try:
             when = datetime.datetime.fromisoformat(text)
@@ -44,11 +49,18 @@ def where_clause(label=None, host=None, since=None):
     return (" WHERE " + " AND ".join(cond)) if cond else "", args
 
 
+def parse_id(text, what, spec=None):
+    """The id text (ASCII digits, at most SQLite's largest integer) as an
+    int, else a usage error naming spec (or text) and what it wants."""
+    if not (text.isascii() and text.isdigit()) or int(text) > INT64_MAX:
+        raise HistoryError("%r is not %s (a number up to %d)" % (
+            spec or text, what, INT64_MAX))
+    return int(text)
+
+
 def parse_run_id(text):
     t = text[4:] if text.startswith("run:") else text
-    if not t.isdigit():
-        raise HistoryError("%r is not a run id (a number, or run:N)" % text)
-    return int(t)
+    return parse_id(t, "a run id (a number, or run:N)", text)
 
 
 class Side:
@@ -67,18 +79,15 @@ def resolve_side(hist, spec, last=None):
     curve = set()
     if spec.startswith("group:"):
         gid = spec[6:]
-        if not gid.isdigit():
-            raise HistoryError("%r: group:N wants a group id" % spec)
         rows = hist.query("SELECT id FROM runs WHERE group_id = ? AND "
                           "exit_status = 0 AND interrupted = 0 "
-                          "ORDER BY started_utc, id", (int(gid),))
+                          "ORDER BY started_utc, id",
+                          (parse_id(gid, "group:N with a group id", spec),))
         what = "group %s" % gid
     elif spec.startswith("run:"):
         ids = []
         for part in spec[4:].split(","):
-            if not part.isdigit():
-                raise HistoryError("%r: run:N[,M...] wants run ids" % spec)
-            ids.append(int(part))
+            ids.append(parse_id(part, "run:N[,M...] with run ids", spec))
         marks = ",".join("?" * len(ids))
         rows = hist.query("SELECT id FROM runs WHERE id IN (%s) "
                           "ORDER BY started_utc, id" % marks, ids)
@@ -112,6 +121,7 @@ def metrics_of(hist, run_ids):
     """{(name, target_seq): {"unit", "better", "values": [per run],
     "samples": [per run: list or None], "target"}} in first-seen order."""
     out = {}
+    skipped = set()
     for chunk in range(0, len(run_ids), 500):
         part = run_ids[chunk:chunk + 500]
         marks = ",".join("?" * len(part))
@@ -122,13 +132,35 @@ def metrics_of(hist, run_ids):
         order = {rid: i for i, rid in enumerate(part)}
         rows.sort(key=lambda r: (order[r[0]], r[2]))
         for rid, name, tseq, target, value, unit, better, samples in rows:
+            value = figure(value)
+            if value is None:
+                # not a number a statistic can use (stored by hand or
+                # by an older import): left out, said once per metric
+                if (name, tseq) not in skipped:
+                    skipped.add((name, tseq))
+                    warn("run %s: %s: the stored value is not a finite "
+                         "number; left out" % (rid, safe(name)))
+                continue
             m = out.setdefault((name, tseq), {
                 "unit": unit, "better": bool(better), "values": [],
                 "samples": [], "target": target, "runs": []})
             m["values"].append(value)
             m["runs"].append(rid)
-            m["samples"].append(json.loads(samples) if samples else None)
+            m["samples"].append(_samples(samples))
     return out
+
+
+def _samples(text):
+    """A disk test's stored per-run figures, or None unless every one is
+    a finite number."""
+    try:
+        v = json.loads(text) if text else None
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(v, list):
+        return None
+    out = [figure(x) for x in v]
+    return out if out and None not in out else None
 
 
 METRIC_NAMES = {"mb_per_s": "MB/s", "ops_per_s": "ops/s",

@@ -5,6 +5,7 @@ from . import stats
 from .basic import print_table
 from .common import HistoryError, clip, fmt_num, safe
 from .runs import metric_sort_key, metric_title, metrics_of
+from .validate import figure
 
 
 def curve_runs(hist, label):
@@ -141,6 +142,9 @@ def servers_table(hist):
             "SELECT r.label, m.name, m.target_seq, m.target, m.value "
             "FROM runs r JOIN metrics m ON m.run_id = r.id WHERE %s AND "
             "m.name NOT IN ('max_latency_ms', 'ops_per_s')" % good):
+        value = figure(value)
+        if value is None:   # text stored by hand: no statistic of it
+            continue
         values.setdefault((label, name, tseq), []).append(value)
         targets.setdefault((label, tseq), target)
     rows, columns = [], []
