@@ -56,6 +56,10 @@ def clean_summary(s):
                       "status": _text(p.get("status")),
                       "broken": _text(p.get("broken"))}
                      for p in _objects(s.get("points"))]
+    # what this reader does not check (a capacity's interval, a fitted
+    # model) goes on as stored, for readers that check it themselves
+    for key, value in s.items():
+        out.setdefault(key, value)
     return out
 
 
