@@ -141,16 +141,13 @@ def ratio_ci(a, b, level=0.95):
 # ---- change points ----
 
 # A change is reported where a segment splits into two parts, each of at
-# least MIN_SEGMENT runs, whose medians differ by more than
-# CHANGE_THRESHOLD robust standard errors and by more than MIN_SHIFT of
-# the segment's median, and whose means (over as many runs on each side
-# of the split as the shorter part has) differ by Welch's t test with
-# p < CHANGE_ALPHA / (the number of splits tried) (dbench-history(1),
-# TREND).
-MIN_SEGMENT = 3
-CHANGE_THRESHOLD = 5.0
-MIN_SHIFT = 0.02
-CHANGE_ALPHA = 0.01
+# least MIN_SEGMENT runs, whose Mann-Whitney test (the verdict's, above)
+# gives p <= CHANGE_ALPHA / (the number of places tried) (a Bonferroni
+# bound) and whose Hodges-Lehmann ratio moves by at least MIN_EFFECT
+# (dbench-history(1), TREND).
+MIN_SEGMENT = 4
+MIN_EFFECT = 0.05
+CHANGE_ALPHA = 0.05
 
 
 def _median(xs):
@@ -159,61 +156,102 @@ def _median(xs):
     return v[h] if len(v) % 2 else (v[h - 1] + v[h]) / 2.0
 
 
-def split_score(xs, k, whole=None):
-    """(z, shift) of splitting xs before index k: z is the difference of
-    the two medians over its robust standard error (the pooled median
-    absolute deviation of each run from its own part's median, scaled
-    to a standard deviation, times sqrt(pi/2) for the median's
-    efficiency), shift the difference relative to the whole median."""
-    left, right = xs[:k], xs[k:]
-    ml, mr = _median(left), _median(right)
-    resid = [abs(x - ml) for x in left] + [abs(x - mr) for x in right]
-    scale = 1.4826 * _median(resid)
-    se = scale * math.sqrt(math.pi / 2.0) * math.sqrt(
-        1.0 / len(left) + 1.0 / len(right))
-    diff = abs(mr - ml)
-    whole = abs(_median(xs)) if whole is None else whole
-    shift = diff / whole if whole > 0 else math.inf
-    if se == 0.0:
-        return (math.inf if diff > 0 else 0.0), shift
-    return diff / se, shift
-
-
-# A segment with fewer than twice this many places to split is searched
-# at every place; a longer one on a grid of about this many places, then
-# ever finer around the best.
-FULL_SEARCH = 60
+def _ranks(xs):
+    """Mid-ranks (1-based) of xs."""
+    order = sorted(range(len(xs)), key=xs.__getitem__)
+    ranks = [0.0] * len(xs)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and xs[order[j + 1]] == xs[order[i]]:
+            j += 1
+        for t in range(i, j + 1):
+            ranks[order[t]] = (i + j) / 2.0 + 1.0
+        i = j + 1
+    return ranks
 
 
 def best_split(seg, min_segment):
-    """(z, shift, k) of the best split of seg: every place of a short
-    segment; of a long one (thousands of runs), a grid of places, refined
-    around the best, so that a trend of 10,000 runs answers in a second."""
-    lo, hi = min_segment, len(seg) - min_segment
-    step = max(1, (hi - lo) // FULL_SEARCH)
-    whole = abs(_median(seg))
+    """(score, k) of the best place to split seg (before index k): the
+    split that most reduces the squared deviations from each part's mean
+    (the likelihood ratio of a step under normal noise), on the logs of
+    the values (the values when not all positive), each first clipped to
+    the segment's median +- 3 robust standard deviations, so that an odd
+    run cannot draw the split to itself.  Linear in the length."""
+    ys = [math.log(v) for v in seg] if min(seg) > 0 else list(seg)
+    med = _median(ys)
+    mad = 1.4826 * _median([abs(y - med) for y in ys])
+    if mad > 0:
+        ys = [min(max(y, med - 3.0 * mad), med + 3.0 * mad) for y in ys]
+    n = len(ys)
+    total = math.fsum(ys)
+    prefix = 0.0
     best = None
-    seen = set()
-    while True:
-        for k in range(lo, hi + 1, step):
-            if k in seen:
-                continue
-            seen.add(k)
-            z, shift = split_score(seg, k, whole)
-            if best is None or z > best[0] or (z == best[0] and
-                                               shift > best[1]):
-                best = (z, shift, k)
-        if step == 1:
-            return best
-        lo = max(min_segment, best[2] - step)
-        hi = min(len(seg) - min_segment, best[2] + step)
-        step = max(1, step // 10)
+    for k in range(1, n - min_segment + 1):
+        prefix += ys[k - 1]
+        if k < min_segment:
+            continue
+        d = prefix / k - (total - prefix) / (n - k)
+        score = k * (n - k) / n * d * d
+        if best is None or score > best[0]:
+            best = (score, k)
+    return best
 
 
-def change_points(xs, min_segment=MIN_SEGMENT, threshold=CHANGE_THRESHOLD,
-                  min_shift=MIN_SHIFT, alpha=CHANGE_ALPHA):
+OUTLIER_SDS = 3.5
+
+
+def outliers(values, min_effect=MIN_EFFECT):
+    """Indexes of the values far from the others: more than OUTLIER_SDS
+    robust standard deviations (1.4826 median absolute deviations, of
+    the logs when every value is positive) and min_effect away from the
+    median; none in fewer than 4 values."""
+    if len(values) < 4:
+        return []
+    positive = min(values) > 0
+    xs = [math.log(v) for v in values] if positive else list(values)
+    med = _median(xs)
+    mad = 1.4826 * _median([abs(x - med) for x in xs])
+    floor = math.log1p(min_effect) if positive else \
+        abs(_median(values)) * min_effect
+    return [i for i, x in enumerate(xs)
+            if abs(x - med) > OUTLIER_SDS * mad and abs(x - med) >= floor]
+
+
+def without_outliers(values, min_effect=MIN_EFFECT, keep=MIN_SEGMENT):
+    """values less their outliers, unless fewer than keep would be left."""
+    odd = set(outliers(values, min_effect))
+    kept = [v for i, v in enumerate(values) if i not in odd]
+    return kept if len(kept) >= keep else list(values)
+
+
+def level_change(before, after, level=0.95, min_effect=MIN_EFFECT,
+                 keep=MIN_SEGMENT):
+    """The verdict (Verdict) on the runs after a change against those
+    before it, each side without its outliers: the ratio of the levels
+    with its interval and p."""
+    return verdict(without_outliers(before, min_effect, keep),
+                   without_outliers(after, min_effect, keep), level=level)
+
+
+def _effect(left, right):
+    """The relative size of the move from left to right: the
+    Hodges-Lehmann ratio less one, or for values that are not all
+    positive the difference of the medians over the median of left."""
+    if min(left) > 0 and min(right) > 0:
+        xs = sorted(math.log(v) for v in left)
+        ys = sorted(math.log(v) for v in right)
+        return math.expm1(_median_difference(xs, ys))
+    base = abs(_median(left))
+    diff = _median(right) - _median(left)
+    return diff / base if base > 0 else (math.inf if diff else 0.0)
+
+
+def change_points(xs, min_segment=MIN_SEGMENT, min_effect=MIN_EFFECT,
+                  alpha=CHANGE_ALPHA):
     """The indexes where a new level starts (sorted), by binary
-    segmentation: the best split of a segment, if it passes the test,
+    segmentation: the best split of a segment, if its Mann-Whitney test
+    passes the Bonferroni bound and its effect reaches min_effect,
     splits it, and each part is searched again."""
     found = []
 
@@ -221,19 +259,22 @@ def change_points(xs, min_segment=MIN_SEGMENT, threshold=CHANGE_THRESHOLD,
         seg = xs[lo:hi]
         if len(seg) < 2 * min_segment:
             return
-        z, shift, k = best_split(seg, min_segment)
+        _, k = best_split(seg, min_segment)
         tried = len(seg) - 2 * min_segment + 1
-        if z > threshold and shift > min_shift:
-            # the test compares as many runs on each side as the shorter
-            # side has, next to the split: a further change farther away
-            # then cannot hide this one
-            w = min(k, len(seg) - k)
-            test = welch(seg[k - w:k], seg[k:k + w])
-            if test is None or test["p"] * tried >= alpha:
-                return
-            found.append(lo + k)
-            search(lo, lo + k)
-            search(lo + k, hi)
+        # each side less its odd runs (a busy machine's): one run far
+        # off must not hide a step, nor make one
+        left = without_outliers(seg[:k], min_effect, min_segment)
+        right = without_outliers(seg[k:], min_effect, min_segment)
+        below, ties = _pair_counts(sorted(left), right)
+        above = len(left) * len(right) - below - ties
+        dist = u_distribution(len(left), len(right))
+        p = min(1.0, 2.0 * min(dist.cdf(below + ties),
+                               dist.cdf(above + ties)))
+        if p * tried > alpha or abs(_effect(left, right)) < min_effect:
+            return
+        found.append(lo + k)
+        search(lo, lo + k)
+        search(lo + k, hi)
 
     search(0, len(xs))
     return sorted(found)
