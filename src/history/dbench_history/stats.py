@@ -401,30 +401,48 @@ def _count_le(xs, ys, d):
     return count
 
 
+class Differences:
+    """Every pairwise difference y - x of sorted xs and ys, for order
+    statistics: sorted once up to a million pairs, else each found by
+    bisection on the value (to 1e-12 of the range)."""
+
+    def __init__(self, xs, ys):
+        self.xs, self.ys = xs, ys
+        self.mn = len(xs) * len(ys)
+        self.all = None
+        if self.mn <= 1000000:
+            self.all = sorted(y - x for x in xs for y in ys)
+
+    def kth(self, k):
+        """The k-th smallest (1-based)."""
+        if self.all is not None:
+            return self.all[k - 1]
+        xs, ys = self.xs, self.ys
+        lo, hi = ys[0] - xs[-1], ys[-1] - xs[0]
+        for _ in range(200):
+            if hi - lo <= 1e-12 * max(1.0, abs(hi)):
+                break
+            mid = (lo + hi) / 2.0
+            if _count_le(xs, ys, mid) >= k:
+                hi = mid
+            else:
+                lo = mid
+        return hi
+
+    def median(self):
+        if self.mn % 2:
+            return self.kth(self.mn // 2 + 1)
+        return (self.kth(self.mn // 2) + self.kth(self.mn // 2 + 1)) / 2.0
+
+
 def kth_difference(xs, ys, k):
     """The k-th smallest (1-based) of y - x over every pair; xs, ys
-    sorted.  Sorted outright up to a million pairs, else by bisection on
-    the value (to 1e-12 of the range)."""
-    if len(xs) * len(ys) <= 1000000:
-        return sorted(y - x for x in xs for y in ys)[k - 1]
-    lo, hi = ys[0] - xs[-1], ys[-1] - xs[0]
-    for _ in range(200):
-        if hi - lo <= 1e-12 * max(1.0, abs(hi)):
-            break
-        mid = (lo + hi) / 2.0
-        if _count_le(xs, ys, mid) >= k:
-            hi = mid
-        else:
-            lo = mid
-    return hi
+    sorted."""
+    return Differences(xs, ys).kth(k)
 
 
 def _median_difference(xs, ys):
-    mn = len(xs) * len(ys)
-    if mn % 2:
-        return kth_difference(xs, ys, mn // 2 + 1)
-    return (kth_difference(xs, ys, mn // 2) +
-            kth_difference(xs, ys, mn // 2 + 1)) / 2.0
+    return Differences(xs, ys).median()
 
 
 class Verdict:
@@ -506,7 +524,8 @@ def verdict(a, b, higher_is_better=True, level=0.95, method="mann-whitney",
     if method == "welch":
         p, est, lo, hi = _welch_log(xs, ys, level)
     else:
-        est = _median_difference(xs, ys)
+        diffs = Differences(xs, ys)
+        est = diffs.median()
         below, ties = _pair_counts(xs, ys)
         above = m * n - below - ties
         dist = u_distribution(m, n)
@@ -516,8 +535,8 @@ def verdict(a, b, higher_is_better=True, level=0.95, method="mann-whitney",
         if c < 0:
             lo = hi = None
         else:
-            lo = kth_difference(xs, ys, c + 1)
-            hi = kth_difference(xs, ys, m * n - c)
+            lo = diffs.kth(c + 1)
+            hi = diffs.kth(m * n - c)
     if m < 2 or n < 2:
         p = None if method == "welch" else p
     spread = _pooled_sd(xs, ys) if positive else None
