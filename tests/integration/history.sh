@@ -2,9 +2,9 @@
 # history.sh - dbench-history on real runs: documents written by --json
 # imported and shown verbatim; labels with quotes, newlines, markup,
 # unicode and 10 KB printed safely; rm refusing without a terminal; a
-# tmpfs directory and a disk directory compared (3 runs each: the tmpfs
-# one named faster with p < 0.05); a trend of 6 runs whose last 3 sleep
-# longer (the change point at run 4); two saved curves compared (the
+# tmpfs directory and a disk directory compared (4 runs each: the tmpfs
+# one named faster with p < 0.05); a trend of 8 runs whose last 4 sleep
+# longer (the change point at run 5); two saved curves compared (the
 # one holding more clients within the bound named, with the counts);
 # the HTML report read by a real
 # browser (headless chromium: the servers table and the SVG charts in
@@ -144,12 +144,13 @@ check_labels() {
 }
 check "labels with quotes, newlines, markup, unicode and 10 KB; rm asks" check_labels
 
-# compare_servers: 3 runs with fsync after each write in a tmpfs
+# compare_servers: 4 runs (the fewest with which the Mann-Whitney test
+# can reach p < 0.05) with fsync after each write in a tmpfs
 # directory and in a disk directory under /var/tmp.  The target rate
 # (-R 200, the same on both: one workload) holds the tmpfs runs at 200
 # MB/s, which a disk flushing every write does not reach (15 MB/s here),
 # so that a loaded machine's noise on the CPU-bound tmpfs runs cannot
-# blur the difference that 3 runs a side must show.
+# blur the difference that 4 runs a side must show.
 check_compare() {
 	local disk tmpfs i
 	disk=$(mktemp -d /var/tmp/dbench-history-it.XXXXXX) ||
@@ -158,7 +159,7 @@ check_compare() {
 	mkdir -p "$tmpfs"
 	[ "$(stat -f -c %T "$W")" = tmpfs ] || { rm -rf "$disk"; skip "$W is not on tmpfs"; }
 	[ "$(stat -f -c %T "$disk")" != tmpfs ] || { rm -rf "$disk"; skip "/var/tmp is tmpfs here"; }
-	for i in 1 2 3; do
+	for i in 1 2 3 4; do
 		run_db -t 1 -F -R 200 -D "$disk" --json="$W/disk$i.json" 1
 		[ "$RC" -eq 0 ] || { rm -rf "$disk"; fail "the disk run failed"; }
 		run_db -t 1 -F -R 200 -D "$tmpfs" --json="$W/tmpfs$i.json" 1
@@ -170,10 +171,10 @@ check_compare() {
 	run_h --history "$W/h.sqlite" compare disk tmpfs
 	assert_rc 0
 	show_file "$W/out" "compare disk tmpfs" 20
-	# 3 runs a side separate a 10x difference unless the machine stalls
+	# 4 runs a side separate a 10x difference unless the machine stalls
 	# runs for a good part of their second: then the spread says so
 	# (a coefficient of variation over 40%) and the check cannot judge
-	if ! grep -Eq '^MB/s: B is [0-9.]+% faster than A \(95% CI [0-9.]+-[0-9.]+%, p(<0\.001|=0\.0[0-4][0-9]), 3 vs 3 runs\)$' "$W/out"; then
+	if ! grep -Eq '^MB/s: tmpfs is [0-9.]+% faster than disk \(95% CI [0-9.]+% to [0-9.]+%, p(<0\.001|=0\.0[0-4][0-9]), 4 vs 4 runs\)$' "$W/out"; then
 		cv=$(awk '$1 == "MB/s" && NF == 6 { a = $3 / $2; b = $5 / $4;
 			print (a > b ? a : b) * 100; exit }' "$W/out")
 		if [ -n "$cv" ] && awk -v c="$cv" 'BEGIN { exit !(c > 40) }'; then
@@ -183,15 +184,15 @@ check_compare() {
 	fi
 	assert_no_grep 'differ in workload' "$W/out" "no workload warning"
 	run_h --history "$W/h.sqlite" compare disk run:1
-	assert_grep 'no interval or test: B has one run' "$W/out" "one run"
+	assert_grep 'no interval or test: run 1 has one run' "$W/out" "one run"
 }
 check "compare: a tmpfs directory faster than a disk directory, p < 0.05" check_compare
 
 check_trend() {
 	local i lf
-	for i in 1 2 3 4 5 6; do
+	for i in 1 2 3 4 5 6 7 8; do
 		lf=$LF_FAST
-		[ "$i" -le 3 ] || lf=$LF_SLOW
+		[ "$i" -le 4 ] || lf=$LF_SLOW
 		run_db -B null -t 1 -c "$lf" --json="$W/t$i.json" 1
 		assert_rc 0
 		# one at a time, so that each has its own time
@@ -201,12 +202,12 @@ check_trend() {
 	run_h --history "$W/h.sqlite" trend nas
 	assert_rc 0
 	show_file "$W/out" "trend nas" 20
-	assert_grep '^change point: MB/s from run #4 ' "$W/out" "the change at run 4"
+	assert_grep '^change point: MB/s fell [0-9.]+% \[[0-9.]+-[0-9.]+%\] from run #5 ' "$W/out" "the change at run 5"
 	[ "$(grep -c '^change point: MB/s' "$W/out")" -eq 1 ] ||
 		fail "expected one MB/s change point"
 	cp "$W/h.sqlite" "$TOP/trend.sqlite"
 }
-check "trend: 6 runs whose last 3 sleep longer: the change point at run 4" check_trend
+check "trend: 8 runs whose last 4 sleep longer: the change point at run 5" check_trend
 
 # Two curves whose knees are known (as sweep.sh's curve_knee: client i
 # runs loadfile i mod N and only the slow one runs Deltree, which a
