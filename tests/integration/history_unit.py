@@ -163,6 +163,21 @@ class MannWhitney(unittest.TestCase):
             seen[v.significant] += 1
         self.assertGreater(min(seen.values()), 300)
 
+    def test_order_statistics_of_many_pairs(self):
+        # past Differences.SORT_LIMIT pairs, found by bisection: the
+        # same as sorting every pair, ties (0 among them) included
+        rng = random.Random(3)
+        for tie in (True, False):
+            a = sorted(rng.gauss(500, 20) for _ in range(300))
+            b = sorted(rng.gauss(505, 20) for _ in range(250))
+            if tie:
+                a, b = [round(x) for x in a], [round(x) for x in b]
+            diffs = stats.Differences(a, b)
+            self.assertIsNone(diffs.all)
+            full = sorted(y - x for x in a for y in b)
+            for k in (1, 7, len(full) // 3, len(full) // 2, len(full)):
+                self.assertEqual(diffs.kth(k), full[k - 1], (tie, k))
+
     def test_three_runs_a_side_cannot_tell(self):
         v = stats.verdict([100.0, 102.0, 98.0], [150.0, 151.0, 152.0])
         self.assertAlmostEqual(v.p, 0.1)

@@ -403,14 +403,17 @@ def _count_le(xs, ys, d):
 
 class Differences:
     """Every pairwise difference y - x of sorted xs and ys, for order
-    statistics: sorted once up to a million pairs, else each found by
-    bisection on the value (to 1e-12 of the range)."""
+    statistics: sorted once up to SORT_LIMIT pairs, else each found by
+    bisection on the value, then snapped to the pairwise difference
+    it converged on (so that a difference of exactly 0 stays 0)."""
+
+    SORT_LIMIT = 40000
 
     def __init__(self, xs, ys):
         self.xs, self.ys = xs, ys
         self.mn = len(xs) * len(ys)
         self.all = None
-        if self.mn <= 1000000:
+        if self.mn <= self.SORT_LIMIT:
             self.all = sorted(y - x for x in xs for y in ys)
 
     def kth(self, k):
@@ -419,15 +422,28 @@ class Differences:
             return self.all[k - 1]
         xs, ys = self.xs, self.ys
         lo, hi = ys[0] - xs[-1], ys[-1] - xs[0]
+        if _count_le(xs, ys, lo) >= k:
+            return lo
+        # count_le(lo) < k <= count_le(hi) all along
         for _ in range(200):
-            if hi - lo <= 1e-12 * max(1.0, abs(hi)):
-                break
             mid = (lo + hi) / 2.0
+            if not lo < mid < hi:
+                break
             if _count_le(xs, ys, mid) >= k:
                 hi = mid
             else:
                 lo = mid
-        return hi
+        # the pairwise difference nearest to where it converged (the
+        # comparisons in _count_le round: snap to a real difference)
+        best = None
+        for y in ys:
+            i = bisect.bisect_left(xs, y - hi)
+            for j in (i - 1, i):
+                if 0 <= j < len(xs):
+                    d = y - xs[j]
+                    if best is None or abs(d - hi) < abs(best - hi):
+                        best = d
+        return best
 
     def median(self):
         if self.mn % 2:
