@@ -8,7 +8,9 @@ continuity correction), the Hodges-Lehmann estimate of the log ratio
 (numpy.median of every pairwise log ratio) and its 95% interval, whose
 order statistic c comes from enumerating every split of the pooled
 values (itertools; up to 100 pairs), SciPy's exact distribution of U
-(up to 400 pairs) or the normal quantile (more; no ties).
+(up to 400 pairs) or the normal quantile (more; no ties); and the
+Universal Scalability Law fitted to a noisy curve by
+scipy.optimize.curve_fit.
 Needs python3-scipy; the test itself does not.  Run from the top of the
 tree: python3 bench/history/stats_reference.py."""
 
@@ -17,7 +19,7 @@ import json
 import math
 
 import numpy as np
-from scipy import stats
+from scipy import optimize, stats
 from scipy.stats._mannwhitneyu import _mwu_state
 
 CASES = [
@@ -79,10 +81,28 @@ def main():
                     "p": float(p), "ratio": float(math.exp(np.median(d))),
                     "lo": float(math.exp(d[c])),
                     "hi": float(math.exp(d[m * n - c - 1]))})
+    # the Universal Scalability Law fitted by scipy.optimize.curve_fit
+    # (least squares on throughput, sigma and kappa bounded to [0, 1])
+    # to a curve with 3% noise
+    clients = np.array([1, 2, 4, 8, 12, 16, 24, 32, 48, 64], dtype=float)
+    truth = 100 * clients / (1 + 0.05 * (clients - 1) +
+                             0.002 * clients * (clients - 1))
+    mbps = np.round(truth * (1 + rng.normal(0, 0.03, len(clients))), 2)
+
+    def usl(n, lam, sigma, kappa):
+        return lam * n / (1 + sigma * (n - 1) + kappa * n * (n - 1))
+    (lam, sigma, kappa), _ = optimize.curve_fit(
+        usl, clients, mbps, p0=(90, 0.1, 0.001),
+        bounds=([0, 0, 0], [np.inf, 1, 1]))
+    fitted = usl(clients, lam, sigma, kappa)
+    r2 = 1 - np.sum((mbps - fitted) ** 2) / np.sum((mbps - mbps.mean()) ** 2)
+    curve = {"clients": clients.tolist(), "mb_per_s": mbps.tolist(),
+             "lam": float(lam), "sigma": float(sigma), "kappa": float(kappa),
+             "r2": float(r2)}
     with open("tests/integration/data/history_stats.json", "w") as f:
         json.dump({"source": "bench/history/stats_reference.py, SciPy %s"
-                   % __import__("scipy").__version__, "cases": out}, f,
-                  indent=1)
+                   % __import__("scipy").__version__, "cases": out,
+                   "usl": curve}, f, indent=1)
         f.write("\n")
 
 

@@ -25,7 +25,7 @@ SRCDIR = os.environ.get("SRCDIR") or os.path.join(
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(SRCDIR, "src", "history"))
 
-from dbench_history import cli, common, compare, curves, db, stats  # noqa: E402,E501
+from dbench_history import cli, common, compare, curves, db, stats, usl  # noqa: E402,E501
 
 SCHEMA = os.path.join(SRCDIR, "src", "history", "schema")
 DATA = os.path.join(SRCDIR, "tests", "integration", "data")
@@ -707,6 +707,57 @@ class CurveVerdict(unittest.TestCase):
         self.assertIn("within its own bounds",
                       curves.verdict(self.curve(1, 1.0),
                                      self.curve(2, 1.0, bounds=looser)))
+
+
+class ScalabilityModel(unittest.TestCase):
+    """The Universal Scalability Law fitted to a curve's points."""
+
+    def test_against_scipy(self):
+        with open(os.path.join(DATA, "history_stats.json")) as f:
+            ref = json.load(f)["usl"]
+        f = usl.fit(list(zip(ref["clients"], ref["mb_per_s"])))
+        for name in ("lam", "sigma", "kappa", "r2"):
+            self.assertAlmostEqual(f[name] / ref[name], 1.0, places=5,
+                                   msg=name)
+        self.assertFalse(f["poor"])
+        # the peak at sqrt((1 - sigma) / kappa) clients
+        self.assertAlmostEqual(f["peak_clients"], math.sqrt(
+            (1 - ref["sigma"]) / ref["kappa"]), places=3)
+        self.assertRegex(usl.text(f), r"^USL model: 105 MB/s a client, "
+                         r"contention sigma 0\.059, coherency kappa "
+                         r"0\.00199, R² 0\.999 \(10 points\); "
+                         r"predicted peak 734 MB/s at 21\.8 clients$")
+
+    def test_known_parameters_and_no_peak(self):
+        pts = [(n, usl.model(50.0, 0.1, 0.0, n)) for n in (1, 2, 4, 8, 16)]
+        f = usl.fit(pts)
+        self.assertAlmostEqual(f["lam"], 50.0, places=4)
+        self.assertAlmostEqual(f["sigma"], 0.1, places=5)
+        self.assertIsNone(f["peak"])
+        self.assertIn("no peak: it levels off towards 500 MB/s",
+                      usl.text(f))
+
+    def test_poor_fit_said_plainly(self):
+        f = usl.fit([(1, 100), (2, 30), (4, 500), (8, 20), (16, 400)])
+        self.assertTrue(f["poor"])
+        self.assertRegex(usl.text(f), r"^USL model: poor fit \(R² "
+                         r"0\.[0-9]+\): the model does not describe this "
+                         r"curve; read the points$")
+        self.assertIn("3 points for 3 parameters", usl.text(
+            usl.fit([(1, 100), (2, 190), (4, 350)])))
+        self.assertIn("too few points", usl.text(usl.fit([(1, 100)])))
+
+    def test_drawn_and_said(self):
+        c = curves.Curve("x", 1, "x", "t", {"points": [
+            {"clients": n, "mb_per_s": usl.model(100, 0.05, 0.002, n),
+             "status": "VALID"} for n in (1, 2, 4, 8, 16, 32, 64)] + [
+            {"clients": 96, "mb_per_s": 1.0, "status": "FAILED"}]})
+        svg = curves.curve_svg(c, 1, lambda t: t, common.fmt_num)
+        self.assertIn('<polyline class="usl"', svg)
+        self.assertIn("   USL model: 100 MB/s a client, contention sigma "
+                      "0.05, coherency kappa 0.002, R² 1.000 (7 points); "
+                      "predicted peak 740 MB/s at 21.8 clients",
+                      curves.side_lines("A", c))
 
 
 class Text(unittest.TestCase):
