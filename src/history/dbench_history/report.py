@@ -148,9 +148,9 @@ def label_section(hist, label, no):
     out.append(chart(t, no))
     for k in t["keys"]:
         for c in t["changes"][k]:
-            out.append("<p>Change point: %s from run #%d (run %d, %s)</p>" % (
-                esc(metric_title(k, t["metrics"][k]["unit"])), c + 1,
-                t["ids"][c], esc(t["runs"][c][1][:10])))
+            # the trend command's own sentence (trend.change_text)
+            text = trend.change_text(t, k, c)
+            out.append("<p>%s</p>" % esc(text[0].upper() + text[1:]))
     out.append("<table><thead><tr><th>#</th><th>run</th><th>started (UTC)"
                "</th>")
     out += ["<th>%s</th>" % esc(metric_title(k, t["metrics"][k]["unit"]))
@@ -180,8 +180,9 @@ def cmd_report(hist, args, out):
     body = ["<h1>dbench run history</h1>",
             "<p>%s</p>" % esc(hist.path),
             "<h2>Servers</h2>", table,
-            "<p>Change points: robust binary segmentation (dbench-history(1),"
-            " TREND); dashed red lines.</p>"]
+            "<p>Change points: binary segmentation, the Mann-Whitney test "
+            "and the Hodges-Lehmann ratio (dbench-history(1), TREND); "
+            "dashed red lines.</p>"]
     run_ids = []
     for no, label in enumerate(labels):
         section, ids = label_section(hist, label, no)
