@@ -216,6 +216,11 @@ class MannWhitney(unittest.TestCase):
             "max latency ms: y is 9.9% lower (better) than x (95% CI "
             "6.1% to 12.7%, p=0.029, 4 vs 4 runs)")
         self.assertEqual(
+            compare.sentence("MB/s", True, [100.0, 100.01, 100.02, 100.03],
+                             [100.05, 100.06, 100.07, 100.08], "x", "y"),
+            "MB/s: y is 0.05% faster than x (95% CI 0.02% to 0.08%, "
+            "p=0.029, 4 vs 4 runs)")
+        self.assertEqual(
             compare.sentence("ops/s", True, [5.0] * 4, [5.0] * 4, "x", "y"),
             "ops/s: no significant difference between x and y (p=1.000; "
             "no change, 95% CI +0.0% to +0.0%, 4 vs 4 runs); any change "
@@ -605,6 +610,7 @@ class BusyNeighbour(unittest.TestCase):
         for i in range(4):  # a quiet label to compare with
             doc = json.loads(json.dumps(DOC))
             doc["result"]["throughput_mb_per_s"] = (498, 496, 500, 497)[i]
+            doc["noise"] = {"busy": False, "client_bound": i == 0}
             doc["start_time"] = "2026-11-%02dT00:00:00.000Z" % (i + 1)
             insert(conn, doc, "quiet")
         conn.commit()
@@ -654,7 +660,10 @@ class BusyNeighbour(unittest.TestCase):
                                 "nas", "--quiet-only"])
         self.assertIn("B: nas (5 runs)\n(nas: 7 runs taken on a busy "
                       "machine left out: --quiet-only)\n", out)
-        self.assertNotIn("Note:", out)
+        self.assertNotIn("Note: nas", out)
+        self.assertIn("\nNote: quiet: 1 of 4 runs bound by dbench's own "
+                      "clients (the CPUs used up): the figures may measure "
+                      "the client machine, not the server\n", out)
         self.assertIn("MB/s: no significant difference between quiet and "
                       "nas (p=", out)
 

@@ -140,7 +140,10 @@ def workload_diffs(hist, sides):
 
 
 def _pct(x):
-    return "%.1f" % (abs(x) * 100.0)
+    """A change in percent: one decimal, two below 0.1% (never "0.0%
+    faster")."""
+    x = abs(x) * 100.0
+    return "%.1f" % x if x >= 0.095 or x == 0 else "%.2g" % x
 
 
 def _ptext(p):
@@ -254,6 +257,15 @@ def _busy_lines(hist, sides):
                              ",".join(str(r) for r in busy[:10]) +
                              (",..." if len(busy) > 10 else ""),
                              noise.run_text(facts[busy[0]])))
+        bound = [r for r in side.run_ids
+                 if (facts.get(r) or {}).get("client_bound") is True]
+        if bound:
+            lines.append("%s: %d of %d run%s bound by dbench's own clients "
+                         "(the CPUs used up): the figures may measure the "
+                         "client machine, not the server" % (
+                             clip(side.name, 40), len(bound),
+                             len(side.run_ids),
+                             "" if len(side.run_ids) == 1 else "s"))
     return lines
 
 

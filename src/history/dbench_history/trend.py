@@ -260,6 +260,8 @@ def cmd_trend(hist, args, out):
             marks.append("outlier")
         if noise.is_busy(t["noise"].get(rid)):
             marks.append("busy machine")
+        elif (t["noise"].get(rid) or {}).get("client_bound") is True:
+            marks.append("client-bound")
         table.append(tuple([str(i + 1), str(rid),
                             (started or "")[:19].replace("T", " ")] +
                            [fmt_num(cols[k][i]) for k in keys] +
