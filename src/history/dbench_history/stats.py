@@ -486,8 +486,9 @@ def _pooled_sd(xs, ys):
     dof = len(xs) + len(ys) - 2
     if dof < 1:
         return None
-    ss = sum((x - statistics.fmean(xs)) ** 2 for x in xs) + \
-        sum((y - statistics.fmean(ys)) ** 2 for y in ys)
+    mx, my = statistics.fmean(xs), statistics.fmean(ys)
+    ss = math.fsum((x - mx) ** 2 for x in xs) + \
+        math.fsum((y - my) ** 2 for y in ys)
     return math.sqrt(ss / dof)
 
 
