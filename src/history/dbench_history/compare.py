@@ -203,7 +203,7 @@ def sentence(title, better, a, b, name_a="A", name_b="B", detect=0.05,
     how = "" if method == "mann-whitney" else ", Welch's t on logs"
     if v.significant:
         if v.ratio is None:
-            size = "by %.3g" % abs(v.shift)
+            size = "%.3g" % abs(v.shift)
             up = v.shift > 0
         else:
             size = "%s%%" % _pct(v.ratio - 1.0)
@@ -212,7 +212,8 @@ def sentence(title, better, a, b, name_a="A", name_b="B", detect=0.05,
             title, name_b, size, _words(better, up), name_a, _interval(v),
             _ptext(v.p), how, counts)
     if v.ratio is None:
-        est = "B-A %+.3g" % v.shift
+        est = "%s-%s %+.3g" % (name_b, name_a, v.shift) if v.shift \
+            else "no change"
     elif v.ratio == 1.0:
         est = "no change"
     else:

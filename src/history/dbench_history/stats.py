@@ -214,6 +214,8 @@ def outliers(values, min_effect=MIN_EFFECT):
     mad = 1.4826 * _median([abs(x - med) for x in xs])
     floor = math.log1p(min_effect) if positive else \
         abs(_median(values)) * min_effect
+    if floor <= 0 and mad <= 0:
+        return []  # zeros with no spread: no scale to be far on
     return [i for i, x in enumerate(xs)
             if abs(x - med) > OUTLIER_SDS * mad and abs(x - med) >= floor]
 
