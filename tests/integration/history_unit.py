@@ -1,10 +1,14 @@
 #!/usr/bin/python3
 """history_unit.py - unit tests of dbench-history's pieces (the package
 src/history/dbench_history): its statistics against values computed
-independently, the change point search, the schema runner (a migration
-from schema 1 only, a newer schema refused and left untouched, a file
-that is no database), the verdict on two curves and the escaping of
-labels.  Run by history_unit.sh; prints TAP (one test point per test, the plan last)."""
+independently (SciPy, kept in data/history_stats.json; enumeration),
+p against the interval over many random samples, the change point
+search and its simulated rates, a planted busy neighbour named by trend
+and compare, the scalability model of a curve, the schema runner (a
+migration from schema 1 only, a newer schema refused and left
+untouched, a file that is no database), the verdict on two curves and
+the escaping of labels.  Run by history_unit.sh; prints TAP (one test
+point per test, the plan last)."""
 
 import hashlib
 import io
@@ -25,7 +29,8 @@ SRCDIR = os.environ.get("SRCDIR") or os.path.join(
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(SRCDIR, "src", "history"))
 
-from dbench_history import cli, common, compare, curves, db, stats, usl  # noqa: E402,E501
+from dbench_history import (cli, common, compare, curves, db,  # noqa: E402
+                            stats, usl)
 
 SCHEMA = os.path.join(SRCDIR, "src", "history", "schema")
 DATA = os.path.join(SRCDIR, "tests", "integration", "data")
