@@ -2,9 +2,10 @@
 # history.sh - dbench-history on real runs: documents written by --json
 # imported and shown verbatim; labels with quotes, newlines, markup,
 # unicode and 10 KB printed safely; rm refusing without a terminal; a
-# runs held at 40 MB/s and runs held at 20 MB/s compared (3 runs each:
-# the faster named with p < 0.05); a trend of 6 runs whose last 3 sleep
-# longer (the change point at run 4); two saved curves compared (the
+# runs held at 40 MB/s and runs held at 20 MB/s compared (4 runs each,
+# the fewest with which the Mann-Whitney test can reach p < 0.05: the
+# faster named); a trend of 8 runs whose last 4 sleep longer (the change
+# point at run 5); two saved curves compared (the
 # one holding more clients within the bound named, with the counts);
 # the HTML report read by a real
 # browser (headless chromium: the servers table and the SVG charts in
@@ -144,15 +145,16 @@ check_labels() {
 }
 check "labels with quotes, newlines, markup, unicode and 10 KB; rm asks" check_labels
 
-# check_compare: two "servers" whose difference the test plants: 3 runs
-# of the null backend held at 20 MB/s (-R 20) and 3 held at 40 MB/s.
-# Paced runs vary by a fraction of a percent, so B is named faster with
-# p < 0.05 whatever the machine's own speed; two real filesystems are no
+# check_compare: two "servers" whose difference the test plants: 4 runs
+# of the null backend held at 20 MB/s (-R 20) and 4 held at 40 MB/s (4
+# a side: the fewest with which the Mann-Whitney test can reach p <
+# 0.05).  Paced runs vary by a fraction of a percent, so "fast" is named
+# faster whatever the machine's own speed; two real filesystems are no
 # known difference on a shared virtual machine.  The target rates differ,
 # so the comparison warns that the workloads differ, naming the setting.
 check_compare() {
 	local i
-	for i in 1 2 3; do
+	for i in 1 2 3 4; do
 		run_db -B null -t 1 -R 20 --json="$W/slow$i.json" 1
 		assert_rc 0
 		run_db -B null -t 1 -R 40 --json="$W/fast$i.json" 1
@@ -168,27 +170,27 @@ check_compare() {
 	# a run starved for most of its second misses its rate: the spread
 	# then says so (a coefficient of variation over 40%) and the check
 	# cannot judge
-	if ! grep -Eq '^MB/s: B is [0-9.]+% faster than A \(95% CI [0-9.]+-[0-9.]+%, p(<0\.001|=0\.0[0-4][0-9]), 3 vs 3 runs\)$' "$W/out"; then
+	if ! grep -Eq '^MB/s: fast is [0-9.]+% faster than slow \(95% CI [0-9.]+% to [0-9.]+%, p(<0\.001|=0\.0[0-4][0-9]), 4 vs 4 runs\)$' "$W/out"; then
 		cv=$(awk '$1 == "MB/s" && NF == 6 { a = $3 / $2; b = $5 / $4;
 			print (a > b ? a : b) * 100; exit }' "$W/out")
 		if [ -n "$cv" ] && awk -v c="$cv" 'BEGIN { exit !(c > 40) }'; then
 			skip "the machine is too busy: runs varied by ${cv%.*}% (CV)"
 		fi
-		fail "fast (B) not named faster with p < 0.05 (MB/s line: $(grep '^MB/s:' "$W/out"))"
+		fail "fast not named faster than slow with p < 0.05 (MB/s line: $(grep '^MB/s:' "$W/out"))"
 	fi
 	assert_grep 'differ in workload' "$W/out" "the workload warning"
 	assert_grep '^ *target rate MB/s \(-R\): 20 \(A\), 40 \(B\)$' "$W/out" \
 		"the differing setting named"
 	run_h --history "$W/h.sqlite" compare slow run:1
-	assert_grep 'no interval or test: B has one run' "$W/out" "one run"
+	assert_grep 'no interval or test: run 1 has one run' "$W/out" "one run"
 }
 check "compare: runs held at 40 MB/s named faster than runs held at 20, p < 0.05" check_compare
 
 check_trend() {
 	local i lf
-	for i in 1 2 3 4 5 6; do
+	for i in 1 2 3 4 5 6 7 8; do
 		lf=$LF_FAST
-		[ "$i" -le 3 ] || lf=$LF_SLOW
+		[ "$i" -le 4 ] || lf=$LF_SLOW
 		run_db -B null -t 1 -c "$lf" --json="$W/t$i.json" 1
 		assert_rc 0
 		# one at a time, so that each has its own time
@@ -198,12 +200,12 @@ check_trend() {
 	run_h --history "$W/h.sqlite" trend nas
 	assert_rc 0
 	show_file "$W/out" "trend nas" 20
-	assert_grep '^change point: MB/s from run #4 ' "$W/out" "the change at run 4"
+	assert_grep '^change point: MB/s fell [0-9.]+% \[[0-9.]+-[0-9.]+%\] from run #5 ' "$W/out" "the change at run 5"
 	[ "$(grep -c '^change point: MB/s' "$W/out")" -eq 1 ] ||
 		fail "expected one MB/s change point"
 	cp "$W/h.sqlite" "$TOP/trend.sqlite"
 }
-check "trend: 6 runs whose last 3 sleep longer: the change point at run 4" check_trend
+check "trend: 8 runs whose last 4 sleep longer: the change point at run 5" check_trend
 
 # Two curves whose knees are known (as sweep.sh's curve_knee: client i
 # runs loadfile i mod N and only the slow one runs Deltree, which a

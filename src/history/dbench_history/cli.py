@@ -61,12 +61,28 @@ def parse_args(argv):
                    help="only each side's N newest runs")
     p.add_argument("--curve", action="store_true",
                    help="compare curves: a label's newest curve")
+    p.add_argument("--difference", type=float, metavar="PCT",
+                   help="the difference (percent) the advice on the "
+                   "number of runs aims to tell apart (default 5)")
+    p.add_argument("--method", choices=("mann-whitney", "welch"),
+                   help="the test: mann-whitney (the default) or welch "
+                   "(Welch's t on the logs)")
+    p.add_argument("--quiet-only", action="store_true",
+                   help="leave out the runs taken on a busy machine")
     p = sub.add_parser("trend", help="a label's runs over time, and where "
                        "their level changed")
     p.add_argument("label", metavar="LABEL")
     p.add_argument("--metric", help="only this metric (mb_per_s, "
                    "ops_per_s, max_latency_ms, or a disk test's "
                    "measurement)")
+    p.add_argument("--min-effect", type=float, metavar="PCT",
+                   help="report a change of at least this size only "
+                   "(percent, default 5)")
+    p.add_argument("--min-runs", type=int, metavar="N",
+                   help="a change must last N runs on each side "
+                   "(default 4)")
+    p.add_argument("--quiet-only", action="store_true",
+                   help="leave out the runs taken on a busy machine")
     sub.add_parser("servers", help="a row per label: MB/s mean ± sd and n")
     p = sub.add_parser("export", help="the runs as CSV or JSON")
     fmt = p.add_mutually_exclusive_group(required=True)
@@ -88,6 +104,14 @@ def parse_args(argv):
                  "servers, export, import, report)")
     if getattr(args, "last", None) is not None and args.last < 1:
         ap.error("--last wants a positive number")
+    if getattr(args, "difference", None) is not None and \
+            not 0 < args.difference < 1000:
+        ap.error("--difference wants a percentage above 0")
+    if getattr(args, "min_effect", None) is not None and \
+            not 0 <= args.min_effect < 1000:
+        ap.error("--min-effect wants a percentage, 0 or more")
+    if getattr(args, "min_runs", None) is not None and args.min_runs < 2:
+        ap.error("--min-runs wants 2 or more")
     return args
 
 

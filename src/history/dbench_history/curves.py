@@ -6,6 +6,7 @@ overall response time."""
 
 import json
 
+from . import usl
 from .common import HistoryError, fmt_num, safe
 from .runs import parse_id
 from .validate import figure
@@ -90,6 +91,10 @@ class Curve:
     def points(self):
         return sorted(self.s.get("points") or [],
                       key=lambda p: p.get("clients") or 0)
+
+    def model(self):
+        """The USL fit of its points (usl.fit), or None."""
+        return usl.fit(usl.curve_points(self.points()))
 
     def first_run(self, hist):
         rows = hist.query("SELECT id FROM runs WHERE group_id = ? "
@@ -178,6 +183,7 @@ def side_lines(tag, c):
     if not c.s.get("complete", True):
         last = c.points()[-1].get("status") if pts else "-"
         lines.append("   the curve did not complete (a point %s)" % last)
+    lines.append("   " + usl.text(c.model()))
     return lines
 
 
@@ -299,6 +305,17 @@ def curve_svg(c, no, esc, fmt):
                    'p99 &lt;= %s ms</title></line>' % (
                        left, y(limit, lmax), w - right, y(limit, lmax),
                        esc(fmt(limit, 3))))
+    fitted = c.model()
+    if fitted is not None and not fitted["poor"]:
+        # the USL model, dotted, over the clients measured
+        xy = []
+        for i in range(41):
+            n = 1 + (cmax - 1) * i / 40.0
+            v = usl.model(fitted["lam"], fitted["sigma"], fitted["kappa"], n)
+            xy.append("%.1f,%.1f" % (x(n), y(min(v, mmax), mmax)))
+        out.append('<polyline class="usl" fill="none" stroke="#1f77b4" '
+                   'stroke-dasharray="2 3" points="%s"><title>%s</title>'
+                   '</polyline>' % (" ".join(xy), esc(usl.text(fitted))))
     for key, top_value, colour in (("mb_per_s", mmax, "#1f77b4"),
                                    ("p99_ms", lmax, "#d62728")):
         xy = [(x(p["clients"]), y(p.get(key) or 0.0, top_value), p)
@@ -334,8 +351,10 @@ def curves_html(hist, esc, fmt):
         s = clean_summary(summary)
         c = Curve("group:%d" % gid, gid, label, created, s)
         out.append('<section id="curve-group-%d"><h3 class="label">%s '
-                   '(group %d, %s)</h3><p>%s</p>%s</section>' % (
+                   '(group %d, %s)</h3><p>%s</p>%s<p class="usl">%s (dotted;'
+                   ' an aid to reading the curve, not its answer)</p>'
+                   '</section>' % (
                        gid, esc(label), gid, esc((created or "")[:10]),
                        esc(s.get("answer") or "no answer saved"),
-                       curve_svg(c, gid, esc, fmt)))
+                       curve_svg(c, gid, esc, fmt), esc(usl.text(c.model()))))
     return "".join(out)

@@ -6,6 +6,7 @@ and p99 per operation of a label's runs over real time)."""
 
 import math
 
+from . import usl
 from . import report_data as data
 from .common import fmt_num, safe
 from .curves import Curve, held_text
@@ -43,6 +44,15 @@ def capacity_interval(s):
     return (lo, hi) if lo is not None and hi is not None else None
 
 
+def _model(c):
+    """The curve's saved model, else dbench-history's USL fit of its
+    points (usl.fit), else None."""
+    m = c.s.get("model")
+    if isinstance(m, dict) and m:
+        return m
+    return c.model()
+
+
 def model_curve(model, clients):
     """[(clients, MB/s)] of a fitted model: its own points where it lists
     them, else the universal scalability law from its parameters."""
@@ -61,7 +71,9 @@ def model_curve(model, clients):
             if n is not None and v is not None:
                 out.append((n, v))
         return sorted(out)
-    lam = _num(model.get("lambda", model.get("gamma")))
+    if model.get("poor"):
+        return []
+    lam = _num(model.get("lambda", model.get("lam", model.get("gamma"))))
     sig = _num(model.get("sigma", model.get("alpha")))
     kap = _num(model.get("kappa", model.get("beta")))
     if lam is None or sig is None or kap is None:
@@ -102,7 +114,7 @@ def curve_chart(c, no):
     limits = [_num(b.get("limit_ms")) for b in c.s.get("bounds") or []
               if isinstance(b, dict)]
     limits = [v for v in limits if v is not None and v > 0]
-    model = model_curve(c.s.get("model"), clients)
+    model = model_curve(_model(c), clients)
     x = Linear(0, max(clients), zero=True)
     y = Linear(0, max([v for v in mbs if v is not None] +
                       [v for _, v in model] + [1e-9]) * 1.05, zero=True)
@@ -215,7 +227,10 @@ def capacity_html(c):
         out.append('<p class="answer">dbench said: %s</p>' % esc(safe(
             c.s["answer"])))
     m = c.s.get("model")
-    if isinstance(m, dict) and m:
+    if not isinstance(m, dict) or not m:
+        # dbench-history's own fit of the points (usl.fit), said plainly
+        out.append('<p class="model usl">%s</p>' % esc(usl.text(c.model())))
+    elif isinstance(m, dict) and m:
         facts = ", ".join("%s %s" % (safe(k), safe(v)) for k, v in
                           sorted(m.items()) if not isinstance(v, (list,
                                                                   dict)))
