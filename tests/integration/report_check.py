@@ -215,20 +215,22 @@ def first_screen(root, outdir):
 
 def slowdown(root, outdir):
     text = open(outdir + "/trend-drift.txt", encoding="utf-8").read()
-    m = re.search(r"^change point: MB/s from run #(\d+) \(run (\d+), "
-                  r"([\d-]+)\): median ([\d.]+) -> ([\d.]+) \(([-+][\d.]+)%"
-                  r"\)", text, re.M)
+    m = re.search(r"^change point: MB/s (fell|rose) ([\d.]+)% \[[\d.]+-"
+                  r"[\d.]+%\] from run #(\d+) \(run (\d+), ([\d-]+)\): "
+                  r"median ([\d.]+) -> ([\d.]+) .*$", text, re.M)
     check(m is not None, "trend printed no MB/s change point")
     if m is None:
         return
-    check(m.group(1) == "6", "trend's change point at run #%s, planted "
-          "at #6" % m.group(1))
+    check(m.group(3) == "6", "trend's change point at run #%s, planted "
+          "at #6" % m.group(3))
+    check(m.group(1) == "fell", "trend says MB/s %s, planted a fall"
+          % m.group(1))
     rows = [r for r in by_class(root, "tr", "server")
             if r.attrs.get("data-label") == "drift"]
     level = [norm(c.text()) for c in by_class(rows[0], "td", "fig")
              if c.attrs.get("data-metric") == "MB/s"] if rows else []
     check(level and level[0].endswith("since run #%s: %s (median)" % (
-        m.group(1), m.group(5))), "drift's level since its change on the "
+        m.group(3), m.group(7))), "drift's level since its change on the "
           "first screen: %r" % level)
     points = [p for p in by_class(root, "li", "change-point")
               if norm(p.text()).startswith("MB/s ")]
@@ -238,8 +240,8 @@ def slowdown(root, outdir):
         return
     p = points[0]
     t = norm(p.text())
-    want = "MB/s from run #%s (run %s, %s): median %s \u2192 %s (%s%%, " \
-        "worse)" % m.groups()
+    # trend's own sentence, word for word, after the title
+    want = "MB/s " + m.group(0)[len("change point: MB/s "):]
     check(t.startswith(want), "the change point: %r, trend says %r"
           % (t, want))
     check("worse" in p.cls(), "the slowdown not marked worse")

@@ -119,6 +119,7 @@ def label_trend(hist, label):
                 "started": t["runs"][c][1], "before": before,
                 "after": after, "rel": rel, "worse": worse,
                 "workload": c in t["workload_changes"],
+                "text": trend.change_text(t, k, c),
                 "env": env_diff(facts[t["ids"][c - 1]],
                                 facts[t["ids"][c]])})
     t["points"] = points

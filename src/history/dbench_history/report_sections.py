@@ -339,17 +339,17 @@ def change_list(t):
             n, "" if n == 1 else "s")
     out = ['<ul class="changes">']
     for cp in t["points"]:
+        # trend's own sentence (direction, size, interval, p, what
+        # changed), the title in bold and the run linked after it
+        words = cp["text"]
+        if words.startswith("change point: " + cp["title"] + " "):
+            words = words[len("change point: " + cp["title"] + " "):]
         out.append('<li class="change-point %s" data-run="%d">'
-                   '<b>%s</b> from run #%d (<a href="runs/%d.html">run %d'
-                   '</a>, %s): median %s \u2192 %s (<span class="rel">'
-                   '%+.1f%%</span>, %s)%s' % (
+                   '<b>%s</b> <span class="rel">%s</span> '
+                   '(<a href="runs/%d.html">run %d</a>)' % (
                        "worse" if cp["worse"] else "better", cp["run"],
-                       esc(cp["title"]), cp["index"] + 1, cp["run"],
-                       cp["run"], esc(cp["started"][:10]),
-                       esc(fmt_num(cp["before"])), esc(fmt_num(cp["after"])),
-                       cp["rel"], "worse" if cp["worse"] else "better",
-                       "; the workload changed there too"
-                       if cp["workload"] else ""))
+                       esc(cp["title"]), esc(safe(words)), cp["run"],
+                       cp["run"]))
         if cp["env"]:
             out.append('<br><span class="env">What changed there: %s</span>'
                        % esc("; ".join(cp["env"])))
