@@ -8,7 +8,7 @@ import shlex
 import sys
 
 from .common import EXIT_USAGE, HistoryError, clip, fmt_num, safe
-from .runs import metric_sort_key, parse_run_id, where_clause
+from .runs import metric_sort_key, select_runs, where_clause
 
 
 def now_utc():
@@ -68,8 +68,7 @@ def cmd_list(hist, args, out):
     return 0
 
 
-def _run_row(hist, text):
-    rid = parse_run_id(text)
+def _run_row(hist, rid):
     rows = hist.query("SELECT r.*, g.kind, g.created_utc FROM runs r "
                       "JOIN groups g ON g.id = r.group_id WHERE r.id = ?",
                       (rid,))
@@ -101,7 +100,14 @@ def _show_curve_point(hist, run, out):
 
 
 def cmd_show(hist, args, out):
-    run = _run_row(hist, args.run)
+    for i, rid in enumerate(select_runs(hist, args.runs)):
+        if i and not args.json:
+            print("", file=out)
+        _show_one(hist, _run_row(hist, rid), args, out)
+    return 0
+
+
+def _show_one(hist, run, args, out):
     if args.json:
         out.write(run["result_json"])
         if not run["result_json"].endswith("\n"):
@@ -195,18 +201,28 @@ def _confirm(question, yes):
     return answer in ("y", "yes")
 
 
+def _ids_text(ids):
+    """Run ids as ranges: "3, 5-9"."""
+    ids = sorted(ids)
+    parts, start = [], 0
+    for i in range(1, len(ids) + 1):
+        if i == len(ids) or ids[i] != ids[i - 1] + 1:
+            lo, hi = ids[start], ids[i - 1]
+            parts.append(str(lo) if lo == hi else "%d-%d" % (lo, hi))
+            start = i
+    return ", ".join(parts)
+
+
 def cmd_rm(hist, args, out):
-    if (args.run is None) == (args.label is None):
-        raise HistoryError("rm: give one RUN or --label LABEL")
-    if args.run is not None:
-        rid = parse_run_id(args.run)
-        ids = [r[0] for r in hist.query("SELECT id FROM runs WHERE id = ?",
-                                        (rid,))]
-        what = "run %d" % rid
-    else:
-        ids = [r[0] for r in hist.query(
-            "SELECT id FROM runs WHERE label = ?", (args.label,))]
-        what = "the %d runs of label %s" % (len(ids), safe(args.label))
+    selectors = list(args.runs)
+    if args.label is not None:
+        selectors.append("label:" + args.label)
+    if not selectors:
+        raise HistoryError("rm: give the runs (ids, N-M, G.S, group:G, "
+                           "labels) or --label LABEL")
+    ids = select_runs(hist, selectors)
+    what = "%s %s" % ("run" if len(ids) == 1 else "%d runs," % len(ids),
+                      _ids_text(ids))
     if not ids:
         raise HistoryError("rm: no such run (%s) in %s" % (
             what, hist.path))
