@@ -5,7 +5,7 @@ as dbench-compare gives, when the runs differ in workload."""
 import json
 
 from . import stats
-from .common import fmt_num, safe, warn
+from .common import fmt_num, safe
 from .runs import (Side, metric_sort_key, metric_title, metrics_of,
                    resolve_side)
 
@@ -26,6 +26,9 @@ LOAD_SETTINGS = [
     ("no_resolve", "--no-resolve"),
     ("stat_check", "--stat-check"),
 ]
+# What says where a run was measured: comparing these is comparing
+# servers (or transports), not a workload that differs.
+SERVER_SETTINGS = ("backend (-B)", "server")
 DISK_SETTINGS = [
     ("block_size_bytes", "block size (--block-size)"),
     ("size_bytes", "size asked (--size, 0: the default)"),
@@ -67,6 +70,7 @@ def _settings(doc):
                     _value_text(opts.get(key))
             else:
                 out[name] = _value_text(opts.get(key))
+        out["server"] = _value_text((doc.get("server") or {}).get("url"))
     return out
 
 
@@ -136,6 +140,28 @@ def workload_diffs(hist, sides):
     return lines
 
 
+def split_servers(lines):
+    """workload_diffs' lines as (server lines, the other lines): the
+    backend and server say where the runs were measured."""
+    where = [x for x in lines if x.split(":")[0] in SERVER_SETTINGS]
+    return where, [x for x in lines if x not in where]
+
+
+def print_diffs(lines, out):
+    """What the sides differ in, once (on stdout): the servers compared
+    (the transport or server differs: the point of comparing them), and
+    a warning for any other difference of workload."""
+    where, other = split_servers(lines)
+    if where:
+        print("Comparing servers: " + "; ".join(where), file=out)
+    if other:
+        print("Warning: these runs differ in workload%s; their figures do "
+              "not measure the same thing:" % (" too" if where else ""),
+              file=out)
+        for line in other:
+            print("  " + line, file=out)
+
+
 def _pct(x):
     return "%.1f" % (abs(x) * 100.0)
 
@@ -203,14 +229,7 @@ def cmd_compare(hist, args, out):
                                "" if len(a.run_ids) == 1 else "s"), file=out)
     print("B: %s (%d run%s)" % (safe(b.name), len(b.run_ids),
                                "" if len(b.run_ids) == 1 else "s"), file=out)
-    diffs = workload_diffs(hist, [a, b])
-    if diffs:
-        warn("these runs differ in workload; their figures do not "
-             "measure the same thing")
-        print("Warning: these runs differ in workload; their figures do "
-              "not measure the same thing:", file=out)
-        for line in diffs:
-            print("  " + line, file=out)
+    print_diffs(workload_diffs(hist, [a, b]), out)
     ma, mb = metrics_of(hist, a.run_ids), metrics_of(hist, b.run_ids)
     keys = sorted((k for k in ma if k in mb), key=metric_sort_key)
     if not keys:
