@@ -261,10 +261,12 @@ def _read_document(path):
         doc = json.loads(text, parse_constant=no_constant)
     except (UnicodeDecodeError, ValueError) as e:
         raise HistoryError("%s: not JSON (%s)" % (path, e))
-    if not isinstance(doc, dict) or not ("result" in doc or
-                                         "disk_test" in doc):
-        raise HistoryError("%s: not a dbench --json document (no result "
-                           "or disk_test)" % path)
+    if not isinstance(doc, dict) or not any(k in doc for k in (
+            "result", "disk_test", "repeats", "curve",
+            "dbench_history_export")):
+        raise HistoryError("%s: not a dbench --json document (no result, "
+                           "disk_test, repeats or curve) nor an export "
+                           "--json" % path)
     masked = mask_passwords(text)
     if masked != text:
         doc = json.loads(masked)
@@ -284,48 +286,18 @@ def mask_passwords(text):
         m.group(1) + "***" + m.group(3), text)
 
 
-def _exit_status(doc):
-    """The exit status the run had, as far as its document tells: 1 when
-    it was interrupted or failed (dbench(1), EXIT STATUS), else 0."""
-    res = doc.get("result") or {}
-    dt = doc.get("disk_test") or {}
-    if res.get("interrupted") or dt.get("interrupted") or dt.get("failed"):
-        return 1
-    return 0
-
-
 def cmd_import(hist, args, out):
+    from .imports import groups_of, save_groups
     docs = []
     for path in args.files:
         text, doc = _read_document(path)
-        label = args.label if args.label is not None else doc.get("label")
-        if not isinstance(label, str) or label == "":
-            raise HistoryError("%s: the document has no label; give "
-                               "--label" % path)
-        docs.append((path, text, doc, label))
+        docs.append((path, groups_of(path, text, doc, args.label)))
     stamp = now_utc()
     done = []
     hist.begin()
     try:
-        for path, text, doc, label in docs:
-            same = hist.conn.execute(
-                "SELECT id FROM runs WHERE started_utc = ? AND "
-                "result_json = ?",
-                (doc.get("start_time") or stamp, text)).fetchone()
-            if same:
-                done.append("%s: already in the history as run %d"
-                            % (safe(path), same[0]))
-                continue
-            cur = hist.conn.execute(
-                "INSERT INTO groups (kind, label, created_utc, summary_json) "
-                "VALUES ('single', ?, ?, NULL)", (label, stamp))
-            cur = hist.conn.execute(
-                "INSERT INTO runs (group_id, seq, label, saved_utc, "
-                "exit_status, warnings_json, result_json) "
-                "VALUES (?, 0, ?, ?, ?, '[]', ?)",
-                (cur.lastrowid, label, stamp, _exit_status(doc), text))
-            done.append("%s: run %d, label %s" % (safe(path), cur.lastrowid,
-                                                  clip(label, 60)))
+        for path, groups in docs:
+            done += save_groups(hist, path, groups, stamp)
     except Exception as e:
         hist.rollback()
         import sqlite3
