@@ -100,7 +100,9 @@ def _show_curve_point(hist, run, out):
 
 
 def cmd_show(hist, args, out):
-    for i, rid in enumerate(select_runs(hist, args.runs)):
+    # args.runs: the selectors; args.run: one run id (the HTML report's)
+    runs = getattr(args, "runs", None) or [str(args.run)]
+    for i, rid in enumerate(select_runs(hist, runs)):
         if i and not args.json:
             print("", file=out)
         _show_one(hist, _run_row(hist, rid), args, out)
