@@ -15,8 +15,10 @@
 /* --label and --history in a dbench built without SQLite: marked */
 #ifdef HAVE_SQLITE3
 #define HISTORY_HELP_NOTE ""
+#define HISTORY_HELP_MARK ""
 #else
 #define HISTORY_HELP_NOTE " (not built: no SQLite; install libsqlite3-dev)"
+#define HISTORY_HELP_MARK " (not built)"
 #endif
 
 /* The common options; every arg points into raw.  backend_help is -B's
@@ -118,7 +120,7 @@ static struct poptOption *common_table(void *mem, struct raw_options *raw,
 		{ "history", 0, POPT_ARG_STRING, &raw->history, 0,
 		  "the history database (with --label; default "
 		  "$DBENCH_HISTORY, else ~/.local/share/dbench/"
-		  "history.sqlite)" HISTORY_HELP_NOTE, "FILE" },
+		  "history.sqlite)" HISTORY_HELP_MARK, "FILE" },
 	};
 
 	*n = sizeof(table) / sizeof(table[0]);
