@@ -20,6 +20,7 @@
 #include <string.h>
 #include <talloc.h>
 
+#include "compare_verdict.h"
 #include "program.h"
 #include "result_load.h"
 
@@ -50,25 +51,36 @@ static void usage(FILE *f)
 		"  -h, --help         show this help\n");
 }
 
+/*
+ * A latency under this is too small to compare in percent: a few steps
+ * of the 0.001 ms the table shows, where the clock reads themselves
+ * weigh (a value of 0.001 against 0.000 is no -100%).
+ */
+#define MIN_COMPARABLE_MS 0.01
+
 struct table {
-	unsigned ncols;		/* runs */
+	unsigned ncols;		/* runs, or the two sides of --a/--b */
 	unsigned nrows;
 	char **head;		/* ncols labels */
 	char **name;		/* nrows row names */
-	char ***cell;		/* [row][col] */
+	char ***cell;		/* [row][col]: the value */
+	char ***chg;		/* [row][col]: its change, or "" */
+	struct json_object ***cols;	/* [col]: the runs of that column */
+	unsigned *ncol;		/* [col]: how many */
 };
 
 /*
  * A row: v[c] formatted with fmt, and after the first column its change
- * against v[0]; v[c] < 0 shows text[c] if text and text[c] are set, else
+ * against v[0] in percent, unless either is under min (too small to
+ * compare); v[c] < 0 shows text[c] if text and text[c] are set, else
  * "-".
  */
 static int add_row_text(struct table *t, const char *name, const double *v,
-			const char *fmt, const char *const *text)
+			const char *fmt, const char *const *text, double min)
 {
 	char **names = talloc_realloc(t, t->name, char *, t->nrows + 1);
-	char ***cells;
-	char **row;
+	char ***cells, ***chgs;
+	char **row, **chg;
 
 	if (names == NULL)
 		return -1;
@@ -77,64 +89,92 @@ static int add_row_text(struct table *t, const char *name, const double *v,
 	if (cells == NULL)
 		return -1;
 	t->cell = cells;
+	chgs = talloc_realloc(t, t->chg, char **, t->nrows + 1);
+	if (chgs == NULL)
+		return -1;
+	t->chg = chgs;
 	row = talloc_array(t, char *, t->ncols);
-	if (row == NULL)
+	chg = talloc_array(t, char *, t->ncols);
+	if (row == NULL || chg == NULL)
 		return -1;
 	names[t->nrows] = talloc_strdup(t, name);
 	for (unsigned c = 0; c < t->ncols; c++) {
-		if (v[c] < 0) {
-			row[c] = talloc_strdup(row, text && text[c] ? text[c]
-								    : "-");
-		} else {
-			row[c] = talloc_asprintf(row, fmt, v[c]);
-			if (c > 0 && v[0] > 0)
-				row[c] = talloc_asprintf_append(
-					row[c], " (%+.1f%%)",
-					(v[c] - v[0]) / v[0] * 100);
-			else if (c > 0 && v[0] >= 0)
-				row[c] = talloc_asprintf_append(row[c],
-								" (n/a)");
-		}
-		if (row[c] == NULL)
+		bool cmp = c > 0 && v[c] >= 0 && v[0] > 0 && v[0] >= min &&
+			   v[c] >= min;
+
+		row[c] = v[c] < 0 ? talloc_strdup(row, text && text[c] ?
+						  text[c] : "-") :
+				    talloc_asprintf(row, fmt, v[c]);
+		chg[c] = cmp ? talloc_asprintf(chg, "(%+.1f%%)", (v[c] - v[0]) /
+					       v[0] * 100) :
+			       talloc_strdup(chg, "");
+		if (row[c] == NULL || chg[c] == NULL)
 			return -1;
 	}
+	chgs[t->nrows] = chg;
 	cells[t->nrows++] = row;
 	return 0;
 }
 
 static int add_row(struct table *t, const char *name, const double *v,
-		   const char *fmt)
+		   const char *fmt, double min)
 {
-	return add_row_text(t, name, v, fmt, NULL);
+	return add_row_text(t, name, v, fmt, NULL, min);
 }
 
+/* Print line without its trailing spaces, and a newline. */
+static void put_line(char *line)
+{
+	size_t n = line != NULL ? strlen(line) : 0;
+
+	while (n > 0 && line[n - 1] == ' ')
+		line[--n] = '\0';
+	printf("%s\n", line != NULL ? line : "");
+}
+
+/*
+ * The text table: per column the values right-aligned, their changes
+ * beside them aligned too, the header over both.
+ */
 static void print_text(const struct table *t)
 {
 	size_t w0 = strlen("Metric");
-	size_t *w = talloc_zero_array(NULL, size_t, t->ncols);
+	size_t *wv = talloc_zero_array(NULL, size_t, t->ncols * 2);
+	size_t *wc = wv != NULL ? wv + t->ncols : NULL;
+	char *line;
 
-	if (w == NULL)
+	if (wv == NULL)
 		return;
 	for (unsigned r = 0; r < t->nrows; r++)
 		if (strlen(t->name[r]) > w0)
 			w0 = strlen(t->name[r]);
 	for (unsigned c = 0; c < t->ncols; c++) {
-		w[c] = strlen(t->head[c]);
-		for (unsigned r = 0; r < t->nrows; r++)
-			if (strlen(t->cell[r][c]) > w[c])
-				w[c] = strlen(t->cell[r][c]);
+		for (unsigned r = 0; r < t->nrows; r++) {
+			if (strlen(t->cell[r][c]) > wv[c])
+				wv[c] = strlen(t->cell[r][c]);
+			if (strlen(t->chg[r][c]) > wc[c])
+				wc[c] = strlen(t->chg[r][c]);
+		}
+		/* a header wider than both: the values move right */
+		if (strlen(t->head[c]) > wv[c] + (wc[c] ? wc[c] + 1 : 0))
+			wv[c] = strlen(t->head[c]) - (wc[c] ? wc[c] + 1 : 0);
 	}
-	printf("%-*s", (int)w0, "Metric");
-	for (unsigned c = 0; c < t->ncols; c++)
-		printf("  %*s", (int)w[c], t->head[c]);
-	printf("\n");
+	line = talloc_asprintf(wv, "%-*s", (int)w0, "Metric");
+	for (unsigned c = 0; line != NULL && c < t->ncols; c++)
+		line = talloc_asprintf_append(line, "  %*s", (int)(wv[c] +
+					      (wc[c] ? wc[c] + 1 : 0)),
+					      t->head[c]);
+	put_line(line);
 	for (unsigned r = 0; r < t->nrows; r++) {
-		printf("%-*s", (int)w0, t->name[r]);
-		for (unsigned c = 0; c < t->ncols; c++)
-			printf("  %*s", (int)w[c], t->cell[r][c]);
-		printf("\n");
+		line = talloc_asprintf(wv, "%-*s", (int)w0, t->name[r]);
+		for (unsigned c = 0; line != NULL && c < t->ncols; c++)
+			line = talloc_asprintf_append(
+				line, "  %*s%s%-*s", (int)wv[c],
+				t->cell[r][c], wc[c] ? " " : "", (int)wc[c],
+				t->chg[r][c]);
+		put_line(line);
 	}
-	talloc_free(w);
+	talloc_free(wv);
 }
 
 /* Markdown cells: escape the characters that would end or format one. */
@@ -166,53 +206,166 @@ static void print_markdown(const struct table *t)
 		for (unsigned c = 0; c < t->ncols; c++) {
 			putchar(' ');
 			md_cell(t->cell[r][c]);
+			if (t->chg[r][c][0] != '\0') {
+				putchar(' ');
+				md_cell(t->chg[r][c]);
+			}
 			printf(" |");
 		}
 		printf("\n");
 	}
 }
 
-static int build(struct table *t, struct json_object **docs)
+/* A figure of a load run: result.KEY, or op OP's percentile PCT. */
+struct metric {
+	const char *key;
+	const char *op;
+	double pct;
+};
+
+/* The figure m of doc, or -1 when it has none. */
+static double metric_value(struct json_object *doc, const struct metric *m)
+{
+	struct json_object *op;
+
+	if (m->op == NULL)
+		return result_num(result_get(doc, "result"), m->key, -1);
+	op = result_op(doc, m->op);
+	return op != NULL ? result_op_percentile(op, m->pct) : -1;
+}
+
+/*
+ * Figure m of each run of column c into vals (those that have it); their
+ * number.
+ */
+static unsigned column_figures(const struct table *t, unsigned c,
+			       const struct metric *m, double *vals)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < t->ncol[c]; i++) {
+		double x = metric_value(t->cols[c][i], m);
+
+		if (x >= 0)
+			vals[n++] = x;
+	}
+	return n;
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+/*
+ * v[c]: figure m of column c (a side of several runs: their median), -1
+ * where none has it.  Returns 0 or -1 (out of memory).
+ */
+static int column_values(struct table *t, const struct metric *m, double *v)
+{
+	for (unsigned c = 0; c < t->ncols; c++) {
+		double *vals = talloc_array(t, double, t->ncol[c] + 1);
+		unsigned n;
+
+		if (vals == NULL)
+			return -1;
+		n = column_figures(t, c, m, vals);
+		qsort(vals, n, sizeof(double), cmp_double);
+		v[c] = n == 0 ? -1 : n % 2 ? vals[n / 2] :
+		       (vals[n / 2 - 1] + vals[n / 2]) / 2;
+		talloc_free(vals);
+	}
+	return 0;
+}
+
+/* The rows of the whole run, before the operations'. */
+static const struct total {
+	const char *name;
+	const char *key;
+	const char *fmt;
+	double min;
+	bool higher_better;
+} totals[] = {
+	{ "Throughput MB/s", "throughput_mb_per_s", "%.2f", 0, true },
+	{ "Operations/s", "ops_per_s", "%.1f", 0, true },
+	{ "Max latency ms", "max_latency_ms", "%.3f", MIN_COMPARABLE_MS,
+	  false },
+};
+#define NTOTALS (sizeof(totals) / sizeof(totals[0]))
+
+/* Does any run of the table have operation name? */
+static bool any_has_op(const struct table *t, const char *name)
+{
+	for (unsigned c = 0; c < t->ncols; c++)
+		for (unsigned i = 0; i < t->ncol[c]; i++)
+			if (result_op(t->cols[c][i], name) != NULL)
+				return true;
+	return false;
+}
+
+static int build(struct table *t)
 {
 	double *v = talloc_array(t, double, t->ncols);
 
 	if (v == NULL)
 		return -1;
-	for (unsigned c = 0; c < t->ncols; c++)
-		v[c] = result_num(result_get(docs[c], "result"),
-				  "throughput_mb_per_s", -1);
-	if (add_row(t, "Throughput MB/s", v, "%.2f") != 0)
-		return -1;
-	for (unsigned c = 0; c < t->ncols; c++)
-		v[c] = result_num(result_get(docs[c], "result"),
-				  "max_latency_ms", -1);
-	if (add_row(t, "Max latency ms", v, "%.3f") != 0)
-		return -1;
+	for (size_t k = 0; k < NTOTALS; k++) {
+		struct metric m = { .key = totals[k].key };
+
+		if (column_values(t, &m, v) != 0 ||
+		    add_row(t, totals[k].name, v, totals[k].fmt,
+			    totals[k].min) != 0)
+			return -1;
+	}
 	/* operations in dbench's table order, if any run has them */
 	for (unsigned k = 0; k < OP_NUM_MEASURED; k++) {
 		static const double ps[] = { 50, 99 };
-		bool any = false;
 
-		for (unsigned c = 0; c < t->ncols; c++)
-			any |= result_op(docs[c],
-					 op_info[k].short_name) != NULL;
-		if (!any)
+		if (!any_has_op(t, op_info[k].short_name))
 			continue;
 		for (unsigned i = 0; i < 2; i++) {
+			struct metric m = { .op = op_info[k].short_name,
+					    .pct = ps[i] };
 			char *name = talloc_asprintf(t, "%s p%g ms",
 						     op_info[k].short_name,
 						     ps[i]);
 
-			for (unsigned c = 0; c < t->ncols; c++) {
-				struct json_object *op = result_op(
-					docs[c], op_info[k].short_name);
-
-				v[c] = op ? result_op_percentile(op, ps[i])
-					  : -1;
-			}
-			if (name == NULL || add_row(t, name, v, "%.3f") != 0)
+			if (name == NULL || column_values(t, &m, v) != 0 ||
+			    add_row(t, name, v, "%.3f",
+				    MIN_COMPARABLE_MS) != 0)
 				return -1;
 		}
+	}
+	return 0;
+}
+
+/*
+ * --a/--b: the verdict on each figure of the whole run, as dbench-history
+ * compare gives it (compare_verdict.h).  Returns 0 or -1.
+ */
+static int print_verdicts(struct table *t)
+{
+	printf("\n");
+	for (size_t k = 0; k < NTOTALS; k++) {
+		struct metric m = { .key = totals[k].key };
+		double *a = talloc_array(t, double, t->ncol[0] + 1);
+		double *b = talloc_array(t, double, t->ncol[1] + 1);
+		unsigned na, nb;
+		char *line;
+
+		if (a == NULL || b == NULL)
+			return -1;
+		na = column_figures(t, 0, &m, a);
+		nb = column_figures(t, 1, &m, b);
+		if (na == 0 || nb == 0)
+			continue;
+		line = verdict_sentence(t, totals[k].name,
+					totals[k].higher_better, a, na, b, nb);
+		if (line == NULL)
+			return -1;
+		printf("%s\n", line);
 	}
 	return 0;
 }
@@ -280,7 +433,7 @@ static int dt_filesystem_row(struct table *t, struct json_object **docs,
 		if (text[c] == NULL)
 			return -1;
 	}
-	return add_row_text(t, row, v, "%.1f", text);
+	return add_row_text(t, row, v, "%.1f", text, 0);
 }
 
 /*
@@ -330,7 +483,7 @@ static int build_disktest(struct table *t, struct json_object **docs)
 			row = talloc_asprintf(t, "%s%s MB/s",
 					      name ? name : "?", dir);
 			if (row == NULL ||
-			    add_row_text(t, row, v, "%.1f", text) != 0)
+			    add_row_text(t, row, v, "%.1f", text, 0) != 0)
 				return -1;
 			for (unsigned c = 0; c < t->ncols; c++) {
 				struct json_object *m =
@@ -341,7 +494,8 @@ static int build_disktest(struct table *t, struct json_object **docs)
 			}
 			row = talloc_asprintf(t, "%s%s p99 ms",
 					      name ? name : "?", dir);
-			if (row == NULL || add_row(t, row, v, "%.3f") != 0)
+			if (row == NULL ||
+			    add_row(t, row, v, "%.3f", MIN_COMPARABLE_MS) != 0)
 				return -1;
 		}
 	}
@@ -489,9 +643,83 @@ static void print_workload_warning(char **lines, int n, bool markdown)
 struct args {
 	const char **files;
 	const char **labels;
+	unsigned char *side;	/* per file: 0, or 1 (--a) or 2 (--b) */
 	unsigned nfiles, nlabels;
 	bool markdown;
+	bool sides;		/* --a/--b given */
 };
+
+/* A file argument s: its side (after --a or --b) noted. */
+static int add_file(struct args *a, const char *s, unsigned char side,
+		    bool *have_stdin)
+{
+	if (strcmp(s, "-") == 0 && *have_stdin) {
+		fprintf(stderr, "dbench-compare: - (standard input) can be "
+			"given once\n");
+		return EXIT_USAGE;
+	}
+	*have_stdin |= strcmp(s, "-") == 0;
+	a->side[a->nfiles] = side;
+	a->files[a->nfiles++] = s;
+	return -1;
+}
+
+/* The checks of --a/--b: every file on a side, both sides given. */
+static int check_sides(const struct args *a)
+{
+	unsigned n[3] = { 0, 0, 0 };
+
+	if (!a->sides)
+		return -1;
+	for (unsigned i = 0; i < a->nfiles; i++)
+		n[a->side[i]]++;
+	if (n[0] > 0 || n[1] == 0 || n[2] == 0) {
+		fprintf(stderr, "dbench-compare: --a FILE... --b FILE...: "
+			"%s\n", n[0] > 0 ? "every file goes after --a or --b" :
+			"each side needs one file or more");
+		return EXIT_USAGE;
+	}
+	if (a->nlabels > 2) {
+		fprintf(stderr, "dbench-compare: %u labels for the two sides "
+			"of --a/--b\n", a->nlabels);
+		return EXIT_USAGE;
+	}
+	return -1;
+}
+
+/* The option s (not a file): -1 to go on, or the exit status. */
+static int parse_option(int argc, char **argv, int *i, struct args *a,
+			unsigned char *side)
+{
+	const char *s = argv[*i];
+
+	if (strcmp(s, "-h") == 0 || strcmp(s, "--help") == 0) {
+		usage(stdout);
+		return 0;
+	} else if (strcmp(s, "-V") == 0 || strcmp(s, "--version") == 0) {
+		printf("dbench-compare %s\n", PACKAGE_VERSION);
+		return 0;
+	} else if (strcmp(s, "-m") == 0 || strcmp(s, "--markdown") == 0) {
+		a->markdown = true;
+	} else if (strcmp(s, "--a") == 0 || strcmp(s, "--b") == 0) {
+		*side = s[2] == 'a' ? 1 : 2;
+		a->sides = true;
+	} else if (strcmp(s, "-l") == 0 || strcmp(s, "--label") == 0) {
+		if (*i + 1 >= argc) {
+			fprintf(stderr, "dbench-compare: %s needs a label\n",
+				s);
+			return EXIT_USAGE;
+		}
+		a->labels[a->nlabels++] = argv[++*i];
+	} else if (strncmp(s, "--label=", 8) == 0) {
+		a->labels[a->nlabels++] = s + 8;
+	} else {
+		fprintf(stderr, "dbench-compare: unknown option '%s' (try "
+			"--help)\n", s);
+		return EXIT_USAGE;
+	}
+	return -1;
+}
 
 /*
  * Parse the command line into a.  Returns -1 to go on, or the exit
@@ -500,44 +728,20 @@ struct args {
 static int parse_args(int argc, char **argv, struct args *a)
 {
 	bool opts_done = false, have_stdin = false;
+	unsigned char side = 0;
+	int rc;
 
 	for (int i = 1; i < argc; i++) {
 		const char *s = argv[i];
 
-		if (opts_done || s[0] != '-' || s[1] == '\0') {
-			if (strcmp(s, "-") == 0 && have_stdin) {
-				fprintf(stderr, "dbench-compare: - (standard "
-					"input) can be given once\n");
-				return EXIT_USAGE;
-			}
-			have_stdin |= strcmp(s, "-") == 0;
-			a->files[a->nfiles++] = s;
-		} else if (strcmp(s, "--") == 0) {
-			opts_done = true;
-		} else if (strcmp(s, "-h") == 0 || strcmp(s, "--help") == 0) {
-			usage(stdout);
-			return 0;
-		} else if (strcmp(s, "-V") == 0 ||
-			   strcmp(s, "--version") == 0) {
-			printf("dbench-compare %s\n", PACKAGE_VERSION);
-			return 0;
-		} else if (strcmp(s, "-m") == 0 ||
-			   strcmp(s, "--markdown") == 0) {
-			a->markdown = true;
-		} else if (strcmp(s, "-l") == 0 || strcmp(s, "--label") == 0) {
-			if (i + 1 >= argc) {
-				fprintf(stderr, "dbench-compare: %s needs a "
-					"label\n", s);
-				return EXIT_USAGE;
-			}
-			a->labels[a->nlabels++] = argv[++i];
-		} else if (strncmp(s, "--label=", 8) == 0) {
-			a->labels[a->nlabels++] = s + 8;
-		} else {
-			fprintf(stderr, "dbench-compare: unknown option '%s' "
-				"(try --help)\n", s);
-			return EXIT_USAGE;
-		}
+		if (opts_done || s[0] != '-' || s[1] == '\0')
+			rc = add_file(a, s, side, &have_stdin);
+		else if (strcmp(s, "--") == 0)
+			opts_done = true, rc = -1;
+		else
+			rc = parse_option(argc, argv, &i, a, &side);
+		if (rc >= 0)
+			return rc;
 	}
 	if (a->nfiles == 0) {
 		fprintf(stderr, "dbench-compare: no result files given "
@@ -545,16 +749,16 @@ static int parse_args(int argc, char **argv, struct args *a)
 			"A.json B.json ...)\n");
 		return EXIT_USAGE;
 	}
-	if (a->nlabels > a->nfiles) {
+	if (!a->sides && a->nlabels > a->nfiles) {
 		fprintf(stderr, "dbench-compare: %u labels for %u files\n",
 			a->nlabels, a->nfiles);
 		return EXIT_USAGE;
 	}
-	return -1;
+	return check_sides(a);
 }
 
-/* Load every file into docs and head its column; 0, or 1 with a message. */
-static int load_all(void *mem, struct table *t, const struct args *a,
+/* Load every file into docs; 0, or 1 with a message. */
+static int load_all(void *mem, const struct args *a,
 		    struct json_object **docs)
 {
 	for (unsigned i = 0; i < a->nfiles; i++) {
@@ -572,8 +776,6 @@ static int load_all(void *mem, struct table *t, const struct args *a,
 				"side by side\n", result_file_name(a->files[i]));
 			return 1;
 		}
-		t->head[i] = i < a->nlabels ? talloc_strdup(t, a->labels[i]) :
-					      result_label(t, docs[i]);
 	}
 	for (unsigned i = 1; i < a->nfiles; i++)
 		if (result_is_disktest(docs[i]) !=
@@ -587,6 +789,60 @@ static int load_all(void *mem, struct table *t, const struct args *a,
 				result_file_name(a->files[dt == 0 ? i : 0]));
 			return 1;
 		}
+	if (a->sides && result_is_disktest(docs[0])) {
+		fprintf(stderr, "dbench-compare: --a/--b compares load runs; "
+			"disk tests compare one file a column\n");
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * The columns of t: a file each, or the two sides of --a/--b (headed
+ * "A (N runs)" unless labelled), each side's files listed above the
+ * table.  Returns 0 or -1 (out of memory).
+ */
+static int make_columns(struct table *t, const struct args *a,
+			struct json_object **docs)
+{
+	t->ncols = a->sides ? 2 : a->nfiles;
+	t->head = talloc_array(t, char *, t->ncols);
+	t->cols = talloc_zero_array(t, struct json_object **, t->ncols);
+	t->ncol = talloc_zero_array(t, unsigned, t->ncols);
+	if (t->head == NULL || t->cols == NULL || t->ncol == NULL)
+		return -1;
+	for (unsigned c = 0; c < t->ncols; c++) {
+		t->cols[c] = talloc_array(t, struct json_object *, a->nfiles);
+		if (t->cols[c] == NULL)
+			return -1;
+	}
+	for (unsigned i = 0; i < a->nfiles; i++) {
+		unsigned c = a->sides ? a->side[i] - 1u : i;
+
+		t->cols[c][t->ncol[c]++] = docs[i];
+	}
+	for (unsigned c = 0; c < t->ncols; c++) {
+		if (c < a->nlabels)
+			t->head[c] = talloc_strdup(t, a->labels[c]);
+		else if (a->sides)
+			t->head[c] = talloc_asprintf(t, "%c (%u run%s)",
+						     'A' + c, t->ncol[c],
+						     t->ncol[c] == 1 ? "" :
+						     "s");
+		else
+			t->head[c] = result_label(t, docs[c]);
+		if (t->head[c] == NULL)
+			return -1;
+	}
+	for (unsigned c = 0; a->sides && c < 2; c++) {
+		printf("%c:", 'A' + c);
+		for (unsigned i = 0; i < a->nfiles; i++)
+			if (a->side[i] == c + 1)
+				printf(" %s", result_file_name(a->files[i]));
+		printf("\n");
+	}
+	if (a->sides)
+		printf("\n");
 	return 0;
 }
 
@@ -597,12 +853,14 @@ int main(int argc, char **argv)
 	struct args a = {
 		.files = talloc_array(mem, const char *, argc),
 		.labels = talloc_array(mem, const char *, argc),
+		.side = talloc_zero_array(mem, unsigned char, argc),
 	};
 	struct json_object **docs = NULL;
 	char **diffs = NULL;
 	int rc, ndiffs;
 
-	if (t == NULL || a.files == NULL || a.labels == NULL) {
+	if (t == NULL || a.files == NULL || a.labels == NULL ||
+	    a.side == NULL) {
 		fprintf(stderr, "dbench-compare: out of memory\n");
 		return 1;
 	}
@@ -613,32 +871,35 @@ int main(int argc, char **argv)
 	}
 	rc = 1;
 	docs = talloc_zero_array(mem, struct json_object *, a.nfiles);
-	t->ncols = a.nfiles;
-	t->head = talloc_array(t, char *, a.nfiles);
-	if (docs == NULL || t->head == NULL) {
+	if (docs == NULL) {
 		fprintf(stderr, "dbench-compare: out of memory\n");
 		goto out;
 	}
-	if (load_all(mem, t, &a, docs) != 0)
+	if (load_all(mem, &a, docs) != 0)
 		goto out;
 	ndiffs = workload_diffs(mem, docs, a.files, a.nfiles, &diffs);
-	if (ndiffs < 0 || (result_is_disktest(docs[0]) ?
-			   build_disktest(t, docs) : build(t, docs)) != 0) {
-		fprintf(stderr, "dbench-compare: out of memory\n");
-		goto out;
-	}
 	if (ndiffs > 0)
 		fprintf(stderr, "dbench-compare: warning: these runs differ "
 			"in workload; their figures do not measure the same "
 			"thing:\n");
 	for (int i = 0; i < ndiffs; i++)
 		fprintf(stderr, "dbench-compare:   %s\n", diffs[i]);
+	if (ndiffs < 0 || make_columns(t, &a, docs) != 0 ||
+	    (result_is_disktest(docs[0]) ? build_disktest(t, docs) :
+					   build(t)) != 0) {
+		fprintf(stderr, "dbench-compare: out of memory\n");
+		goto out;
+	}
 	if (ndiffs > 0)
 		print_workload_warning(diffs, ndiffs, a.markdown);
 	if (a.markdown)
 		print_markdown(t);
 	else
 		print_text(t);
+	if (a.sides && print_verdicts(t) != 0) {
+		fprintf(stderr, "dbench-compare: out of memory\n");
+		goto out;
+	}
 	rc = fflush(stdout) != 0 ? 1 : 0;
 out:
 	for (unsigned i = 0; docs != NULL && i < a.nfiles; i++)
