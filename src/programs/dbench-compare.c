@@ -1,8 +1,12 @@
 /*
  * dbench-compare.c - side-by-side comparison of dbench JSON results
- * (dbench --json): one column per run, rows for the throughput, the worst
- * latency and each operation's p50 and p99, every value after the first
- * column with its change against the first run in percent.  Results of
+ * (dbench --json): one column per run, rows for the throughput, the
+ * operations per second, the worst latency and each operation's p50 and
+ * p99, every value after the first column with its change against the
+ * first run in percent (none on latencies too small to compare), values
+ * and changes in aligned columns.  With --a FILES --b FILES, a column per
+ * side (its runs' medians) and a verdict per figure (compare_verdict.c).
+ * Results of
  * dbench --disk-test compare the same way, a row per measurement (median
  * MB/s and p99 latency) and directory, under a row naming each
  * directory's filesystem (and whether it keeps files in memory).  Plain
@@ -31,6 +35,8 @@ static void usage(FILE *f)
 	fprintf(f,
 		"Usage: dbench-compare [--markdown] [--label LABEL]... "
 		"A.json B.json ...\n"
+		"       dbench-compare [--markdown] [--label LABEL]... "
+		"--a A.json... --b B.json...\n"
 		"Compare dbench results (written by dbench --json) side by "
 		"side:\n"
 		"throughput, worst latency and per-operation p50/p99 latency, "
@@ -42,11 +48,16 @@ static void usage(FILE *f)
 		"named - is standard input.  Runs of different workloads "
 		"(loadfile,\n"
 		"clients, backend, sync flags, ...) get a warning naming what "
-		"differs.\n\n"
+		"differs.  With --a and --b, a column per side (the medians) "
+		"and a verdict\n"
+		"per figure (Hodges-Lehmann on the logarithms, Mann-Whitney "
+		"test).\n\n"
 		"  -l, --label LABEL  name the next column (in the order of "
 		"the files;\n"
 		"                     default: host:directory of the run)\n"
 		"  -m, --markdown     print a Markdown table\n"
+		"  --a FILE... --b FILE...\n"
+		"                     two sides of one or more runs each\n"
 		"  -V, --version      print the version and exit\n"
 		"  -h, --help         show this help\n");
 }
