@@ -48,7 +48,7 @@ static void usage(FILE *f)
 		"named - is standard input.  Runs of different workloads "
 		"(loadfile,\n"
 		"clients, backend, sync flags, ...) get a warning naming what "
-		"differs.  With --a and --b, a column per side (the medians) "
+		"differs.\nWith --a and --b, a column per side (the medians) "
 		"and a verdict\n"
 		"per figure (Hodges-Lehmann on the logarithms, Mann-Whitney "
 		"test).\n\n"
