@@ -117,7 +117,10 @@ static int test_u(void *mem, const double *a, unsigned na, const double *b,
 		double *cum = talloc_array(mem, double, pairs + 1);
 		size_t k = (size_t)u;	/* an integer without ties */
 
-		if (cum == NULL || exact_cdf(mem, na, nb, cum) != 0)
+		/* U's distribution is the same for (na, nb) and (nb, na):
+		 * the smaller as m keeps the rows short */
+		if (cum == NULL || exact_cdf(mem, na > nb ? na : nb,
+					     na > nb ? nb : na, cum) != 0)
 			return -1;
 		s->p = fmin(1, 2 * fmin(cum[k], k ? 1 - cum[k - 1] : 1));
 		*c = -1;
