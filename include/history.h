@@ -39,8 +39,10 @@ struct history_entry {
 /*
  * Saves nentries runs as one group of kind "single", "repeat" or "curve"
  * under label, in one transaction.  summary may be NULL.  Makes the
- * database's directory (mode 0700) and schema as needed.  Returns 0, or
- * -1 with *err (under mem) set to one line naming the file.
+ * database's directory (mode 0700) and schema as needed.  Saved, it
+ * prints one line on stderr naming the run ids, the group, the label and
+ * the file.  Returns 0, or -1 with *err (under mem) set to one line
+ * naming the file.
  */
 int history_save(void *mem, const char *db_path, const char *label,
 		 const char *kind, struct json_object *summary,

@@ -12,6 +12,17 @@
 
 #include "cli_private.h"
 
+/* --label and --history in a dbench built without SQLite: marked */
+#ifdef HAVE_SQLITE3
+#define HISTORY_HELP_NOTE ""
+#define HISTORY_HELP_MARK ""
+#else
+#define HISTORY_HELP_NOTE " (not built: no SQLite; install libsqlite3-dev)"
+#define HISTORY_HELP_MARK " (not built)"
+#endif
+#define LABEL_HELP "save the run to the history under this name" \
+	HISTORY_HELP_NOTE
+
 /* The common options; every arg points into raw.  backend_help is -B's
  * (the registry's backends, backend_list_text()). */
 static struct poptOption *common_table(void *mem, struct raw_options *raw,
@@ -105,12 +116,12 @@ static struct poptOption *common_table(void *mem, struct raw_options *raw,
 		  "and the text to stderr)", "FILE" },
 		{ "series", 0, POPT_ARG_STRING, &raw->series, 0,
 		  "write a once-a-second CSV series", "FILE" },
-		{ "label", 0, POPT_ARG_STRING, &raw->label, 0,
-		  "save the run to the history under this name", "NAME" },
+		{ "label", 0, POPT_ARG_STRING, &raw->label, 0, LABEL_HELP,
+		  "NAME" },
 		{ "history", 0, POPT_ARG_STRING, &raw->history, 0,
 		  "the history database (with --label; default "
 		  "$DBENCH_HISTORY, else ~/.local/share/dbench/"
-		  "history.sqlite)", "FILE" },
+		  "history.sqlite)" HISTORY_HELP_MARK, "FILE" },
 	};
 
 	*n = sizeof(table) / sizeof(table[0]);

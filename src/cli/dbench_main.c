@@ -225,6 +225,49 @@ static int run_load(void *mem, const struct cli *cli,
 	}
 }
 
+/* One line of -V's feature list: NAME, yes or no, what it gives. */
+static void feature_line(const char *name, const char *why_not,
+			 const char *what)
+{
+	if (why_not == NULL)
+		printf("  %-8s yes  %s\n", name, what);
+	else
+		printf("  %-8s no   %s: %s\n", name, what, why_not);
+}
+
+/*
+ * --version: "dbench VERSION" (the line scripts read, unchanged), then
+ * the optional features this dbench was built with, as configure's
+ * summary names them.
+ */
+static void print_version(const struct backend *const *registry)
+{
+	static const char *const backends[] = { "smb", "nfs", "iscsi" };
+
+	printf("dbench %s\n", PACKAGE_VERSION);
+	printf("features:\n");
+	feature_line("history", history_available() ? NULL :
+		     "built without SQLite (install libsqlite3-dev and run "
+		     "configure again)", "--label saves runs");
+	for (size_t i = 0; i < sizeof(backends) / sizeof(backends[0]); i++) {
+		const struct backend *b = backend_find_in(registry,
+							  backends[i]);
+		char what[32];
+
+		if (b == NULL)
+			continue;
+		snprintf(what, sizeof(what), "-B %s", backends[i]);
+		feature_line(backends[i], b->unavailable, what);
+	}
+#ifdef HAVE_BLKID
+	feature_line("blkid", NULL, "-B block/scsi see what a device holds");
+#else
+	feature_line("blkid", "built without libblkid (install "
+		     "libblkid-dev and run configure again)",
+		     "-B block/scsi see what a device holds");
+#endif
+}
+
 int dbench_main(int argc, const char **argv,
 		const struct dbench_hooks *hooks)
 {
@@ -254,7 +297,7 @@ int dbench_main(int argc, const char **argv,
 	if (rc == 0) {
 		switch (cli.action) {
 		case CLI_VERSION:
-			printf("dbench %s\n", PACKAGE_VERSION);
+			print_version(backend_registry);
 			break;
 		case CLI_DISK_TEST:
 			rc = run_disk_test(mem, &cli.opts, &use);

@@ -318,15 +318,18 @@ static int history_open(void *mem, const char *path, sqlite3 **dbp,
 	    writable(mem, path, err) != 0)
 		return -1;
 	if (sqlite3_exec(db, "PRAGMA journal_mode = WAL", NULL, NULL,
-			 NULL) != SQLITE_OK ||
-	    sqlite3_exec(db, "PRAGMA foreign_keys = ON", NULL, NULL,
 			 NULL) != SQLITE_OK)
 		return db_fail(mem, db, path, "cannot set up", err);
+	/* foreign keys off while migrating: 003 remakes the tables the
+	 * derived tables reference, which must not cascade */
 	for (unsigned i = 0; i < history_schema_nfiles; i++)
 		if (history_schema_files[i].version > v &&
 		    migrate_one(mem, db, path, &history_schema_files[i],
 				err) != 0)
 			return -1;
+	if (sqlite3_exec(db, "PRAGMA foreign_keys = ON", NULL, NULL,
+			 NULL) != SQLITE_OK)
+		return db_fail(mem, db, path, "cannot set up", err);
 	return 0;
 }
 
@@ -397,10 +400,14 @@ out:
 	return rc;
 }
 
-/* Insert the runs of group id.  Returns an SQLite code. */
+/*
+ * Insert the runs of group id; the first and last run ids into ids[0]
+ * and ids[1].  Returns an SQLite code.
+ */
 static int insert_runs(void *mem, sqlite3 *db, sqlite3_int64 id,
 		       const char *label, const char *now,
-		       const struct history_entry *entries, unsigned n)
+		       const struct history_entry *entries, unsigned n,
+		       sqlite3_int64 ids[2])
 {
 	sqlite3_stmt *st = NULL;
 	int rc = sqlite3_prepare_v2(db, "INSERT INTO runs (group_id, seq, "
@@ -429,10 +436,36 @@ static int insert_runs(void *mem, sqlite3 *db, sqlite3_int64 id,
 			break;
 		rc = sqlite3_step(st);
 		rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
+		ids[i == 0 ? 0 : 1] = sqlite3_last_insert_rowid(db);
+		if (i == 0)
+			ids[1] = ids[0];
 		talloc_free(warn);
 	}
 	sqlite3_finalize(st);
 	return rc;
+}
+
+/*
+ * The one line a save prints on stderr: the run ids, the group, the
+ * label (its control bytes escaped) and the database.
+ */
+static void say_saved(const char *db_path, const char *label,
+		      sqlite3_int64 gid, const sqlite3_int64 ids[2],
+		      unsigned n)
+{
+	fputs("dbench: saved as ", stderr);
+	if (n == 1)
+		fprintf(stderr, "run %lld", (long long)ids[0]);
+	else
+		fprintf(stderr, "runs %lld-%lld", (long long)ids[0],
+			(long long)ids[1]);
+	fprintf(stderr, " (group %lld, label \"", (long long)gid);
+	for (const unsigned char *p = (const unsigned char *)label; *p; p++)
+		if (*p < 0x20 || *p == 0x7f || *p == '"' || *p == '\\')
+			fprintf(stderr, "\\x%02x", *p);
+		else
+			fputc(*p, stderr);
+	fprintf(stderr, "\") in %s\n", db_path);
 }
 
 int history_save(void *mem_ctx, const char *db_path, const char *label,
@@ -442,7 +475,7 @@ int history_save(void *mem_ctx, const char *db_path, const char *label,
 {
 	void *mem = talloc_new(mem_ctx);
 	sqlite3 *db = NULL;
-	sqlite3_int64 id = 0;
+	sqlite3_int64 id = 0, ids[2] = { 0, 0 };
 	struct busy_wait busy = {
 		.limit_ms = busy_ms(),
 	};
@@ -463,13 +496,15 @@ int history_save(void *mem_ctx, const char *db_path, const char *label,
 		goto out;
 	}
 	if (insert_group(db, kind, label, now, summary, &id) != SQLITE_OK ||
-	    insert_runs(mem, db, id, label, now, entries, nentries) !=
+	    insert_runs(mem, db, id, label, now, entries, nentries, ids) !=
 		    SQLITE_OK ||
 	    sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
 		db_fail(mem, db, db_path, "cannot save the run", err);
 		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
 		goto out;
 	}
+	if (nentries > 0)
+		say_saved(db_path, label, id, ids, nentries);
 	rc = 0;
 out:
 	if (rc != 0 && busy.interrupted)

@@ -1,8 +1,12 @@
 /*
  * dbench-compare.c - side-by-side comparison of dbench JSON results
- * (dbench --json): one column per run, rows for the throughput, the worst
- * latency and each operation's p50 and p99, every value after the first
- * column with its change against the first run in percent.  Results of
+ * (dbench --json): one column per run, rows for the throughput, the
+ * operations per second, the worst latency and each operation's p50 and
+ * p99, every value after the first column with its change against the
+ * first run in percent (none on latencies too small to compare), values
+ * and changes in aligned columns.  With --a FILES --b FILES, a column per
+ * side (its runs' medians) and a verdict per figure (compare_verdict.c).
+ * Results of
  * dbench --disk-test compare the same way, a row per measurement (median
  * MB/s and p99 latency) and directory, under a row naming each
  * directory's filesystem (and whether it keeps files in memory).  Plain
@@ -20,6 +24,8 @@
 #include <string.h>
 #include <talloc.h>
 
+#include "compare_table.h"
+#include "compare_verdict.h"
 #include "program.h"
 #include "result_load.h"
 
@@ -30,6 +36,8 @@ static void usage(FILE *f)
 	fprintf(f,
 		"Usage: dbench-compare [--markdown] [--label LABEL]... "
 		"A.json B.json ...\n"
+		"       dbench-compare [--markdown] [--label LABEL]... "
+		"--a A.json... --b B.json...\n"
 		"Compare dbench results (written by dbench --json) side by "
 		"side:\n"
 		"throughput, worst latency and per-operation p50/p99 latency, "
@@ -41,178 +49,170 @@ static void usage(FILE *f)
 		"named - is standard input.  Runs of different workloads "
 		"(loadfile,\n"
 		"clients, backend, sync flags, ...) get a warning naming what "
-		"differs.\n\n"
+		"differs.\nWith --a and --b, a column per side (the medians) "
+		"and a verdict\n"
+		"per figure (Hodges-Lehmann on the logarithms, Mann-Whitney "
+		"test).\n\n"
 		"  -l, --label LABEL  name the next column (in the order of "
 		"the files;\n"
 		"                     default: host:directory of the run)\n"
 		"  -m, --markdown     print a Markdown table\n"
+		"  --a FILE... --b FILE...\n"
+		"                     two sides of one or more runs each\n"
 		"  -V, --version      print the version and exit\n"
 		"  -h, --help         show this help\n");
 }
 
-struct table {
-	unsigned ncols;		/* runs */
-	unsigned nrows;
-	char **head;		/* ncols labels */
-	char **name;		/* nrows row names */
-	char ***cell;		/* [row][col] */
+/* A figure of a load run: result.KEY, or op OP's percentile PCT. */
+struct metric {
+	const char *key;
+	const char *op;
+	double pct;
 };
 
-/*
- * A row: v[c] formatted with fmt, and after the first column its change
- * against v[0]; v[c] < 0 shows text[c] if text and text[c] are set, else
- * "-".
- */
-static int add_row_text(struct table *t, const char *name, const double *v,
-			const char *fmt, const char *const *text)
+/* The figure m of doc, or -1 when it has none. */
+static double metric_value(struct json_object *doc, const struct metric *m)
 {
-	char **names = talloc_realloc(t, t->name, char *, t->nrows + 1);
-	char ***cells;
-	char **row;
+	struct json_object *op;
 
-	if (names == NULL)
-		return -1;
-	t->name = names;
-	cells = talloc_realloc(t, t->cell, char **, t->nrows + 1);
-	if (cells == NULL)
-		return -1;
-	t->cell = cells;
-	row = talloc_array(t, char *, t->ncols);
-	if (row == NULL)
-		return -1;
-	names[t->nrows] = talloc_strdup(t, name);
-	for (unsigned c = 0; c < t->ncols; c++) {
-		if (v[c] < 0) {
-			row[c] = talloc_strdup(row, text && text[c] ? text[c]
-								    : "-");
-		} else {
-			row[c] = talloc_asprintf(row, fmt, v[c]);
-			if (c > 0 && v[0] > 0)
-				row[c] = talloc_asprintf_append(
-					row[c], " (%+.1f%%)",
-					(v[c] - v[0]) / v[0] * 100);
-			else if (c > 0 && v[0] >= 0)
-				row[c] = talloc_asprintf_append(row[c],
-								" (n/a)");
-		}
-		if (row[c] == NULL)
-			return -1;
+	if (m->op == NULL)
+		return result_num(result_get(doc, "result"), m->key, -1);
+	op = result_op(doc, m->op);
+	return op != NULL ? result_op_percentile(op, m->pct) : -1;
+}
+
+/*
+ * Figure m of each run of column c into vals (those that have it); their
+ * number.
+ */
+static unsigned column_figures(const struct table *t, unsigned c,
+			       const struct metric *m, double *vals)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < t->ncol[c]; i++) {
+		double x = metric_value(t->cols[c][i], m);
+
+		if (x >= 0)
+			vals[n++] = x;
 	}
-	cells[t->nrows++] = row;
+	return n;
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+/*
+ * v[c]: figure m of column c (a side of several runs: their median), -1
+ * where none has it.  Returns 0 or -1 (out of memory).
+ */
+static int column_values(struct table *t, const struct metric *m, double *v)
+{
+	for (unsigned c = 0; c < t->ncols; c++) {
+		double *vals = talloc_array(t, double, t->ncol[c] + 1);
+		unsigned n;
+
+		if (vals == NULL)
+			return -1;
+		n = column_figures(t, c, m, vals);
+		qsort(vals, n, sizeof(double), cmp_double);
+		v[c] = n == 0 ? -1 : n % 2 ? vals[n / 2] :
+		       (vals[n / 2 - 1] + vals[n / 2]) / 2;
+		talloc_free(vals);
+	}
 	return 0;
 }
 
-static int add_row(struct table *t, const char *name, const double *v,
-		   const char *fmt)
-{
-	return add_row_text(t, name, v, fmt, NULL);
-}
+/* The rows of the whole run, before the operations'. */
+static const struct total {
+	const char *name;
+	const char *key;
+	const char *fmt;
+	double min;
+	bool higher_better;
+} totals[] = {
+	{ "Throughput MB/s", "throughput_mb_per_s", "%.2f", 0, true },
+	{ "Operations/s", "ops_per_s", "%.1f", 0, true },
+	{ "Max latency ms", "max_latency_ms", "%.3f", MIN_COMPARABLE_MS,
+	  false },
+};
+#define NTOTALS (sizeof(totals) / sizeof(totals[0]))
 
-static void print_text(const struct table *t)
+/* Does any run of the table have operation name? */
+static bool any_has_op(const struct table *t, const char *name)
 {
-	size_t w0 = strlen("Metric");
-	size_t *w = talloc_zero_array(NULL, size_t, t->ncols);
-
-	if (w == NULL)
-		return;
-	for (unsigned r = 0; r < t->nrows; r++)
-		if (strlen(t->name[r]) > w0)
-			w0 = strlen(t->name[r]);
-	for (unsigned c = 0; c < t->ncols; c++) {
-		w[c] = strlen(t->head[c]);
-		for (unsigned r = 0; r < t->nrows; r++)
-			if (strlen(t->cell[r][c]) > w[c])
-				w[c] = strlen(t->cell[r][c]);
-	}
-	printf("%-*s", (int)w0, "Metric");
 	for (unsigned c = 0; c < t->ncols; c++)
-		printf("  %*s", (int)w[c], t->head[c]);
-	printf("\n");
-	for (unsigned r = 0; r < t->nrows; r++) {
-		printf("%-*s", (int)w0, t->name[r]);
-		for (unsigned c = 0; c < t->ncols; c++)
-			printf("  %*s", (int)w[c], t->cell[r][c]);
-		printf("\n");
-	}
-	talloc_free(w);
+		for (unsigned i = 0; i < t->ncol[c]; i++)
+			if (result_op(t->cols[c][i], name) != NULL)
+				return true;
+	return false;
 }
 
-/* Markdown cells: escape the characters that would end or format one. */
-static void md_cell(const char *s)
-{
-	for (; *s; s++) {
-		if (strchr("|\\*_`", *s) != NULL)
-			putchar('\\');
-		putchar(*s);
-	}
-}
-
-static void print_markdown(const struct table *t)
-{
-	printf("| Metric |");
-	for (unsigned c = 0; c < t->ncols; c++) {
-		putchar(' ');
-		md_cell(t->head[c]);
-		printf(" |");
-	}
-	printf("\n|---|");
-	for (unsigned c = 0; c < t->ncols; c++)
-		printf("---:|");
-	printf("\n");
-	for (unsigned r = 0; r < t->nrows; r++) {
-		printf("| ");
-		md_cell(t->name[r]);
-		printf(" |");
-		for (unsigned c = 0; c < t->ncols; c++) {
-			putchar(' ');
-			md_cell(t->cell[r][c]);
-			printf(" |");
-		}
-		printf("\n");
-	}
-}
-
-static int build(struct table *t, struct json_object **docs)
+static int build(struct table *t)
 {
 	double *v = talloc_array(t, double, t->ncols);
 
 	if (v == NULL)
 		return -1;
-	for (unsigned c = 0; c < t->ncols; c++)
-		v[c] = result_num(result_get(docs[c], "result"),
-				  "throughput_mb_per_s", -1);
-	if (add_row(t, "Throughput MB/s", v, "%.2f") != 0)
-		return -1;
-	for (unsigned c = 0; c < t->ncols; c++)
-		v[c] = result_num(result_get(docs[c], "result"),
-				  "max_latency_ms", -1);
-	if (add_row(t, "Max latency ms", v, "%.3f") != 0)
-		return -1;
+	for (size_t k = 0; k < NTOTALS; k++) {
+		struct metric m = { .key = totals[k].key };
+
+		if (column_values(t, &m, v) != 0 ||
+		    add_row(t, totals[k].name, v, totals[k].fmt,
+			    totals[k].min) != 0)
+			return -1;
+	}
 	/* operations in dbench's table order, if any run has them */
 	for (unsigned k = 0; k < OP_NUM_MEASURED; k++) {
 		static const double ps[] = { 50, 99 };
-		bool any = false;
 
-		for (unsigned c = 0; c < t->ncols; c++)
-			any |= result_op(docs[c],
-					 op_info[k].short_name) != NULL;
-		if (!any)
+		if (!any_has_op(t, op_info[k].short_name))
 			continue;
 		for (unsigned i = 0; i < 2; i++) {
+			struct metric m = { .op = op_info[k].short_name,
+					    .pct = ps[i] };
 			char *name = talloc_asprintf(t, "%s p%g ms",
 						     op_info[k].short_name,
 						     ps[i]);
 
-			for (unsigned c = 0; c < t->ncols; c++) {
-				struct json_object *op = result_op(
-					docs[c], op_info[k].short_name);
-
-				v[c] = op ? result_op_percentile(op, ps[i])
-					  : -1;
-			}
-			if (name == NULL || add_row(t, name, v, "%.3f") != 0)
+			if (name == NULL || column_values(t, &m, v) != 0 ||
+			    add_row(t, name, v, "%.3f",
+				    MIN_COMPARABLE_MS) != 0)
 				return -1;
 		}
+	}
+	return 0;
+}
+
+/*
+ * --a/--b: the verdict on each figure of the whole run, as dbench-history
+ * compare gives it (compare_verdict.h).  Returns 0 or -1.
+ */
+static int print_verdicts(struct table *t)
+{
+	printf("\n");
+	for (size_t k = 0; k < NTOTALS; k++) {
+		struct metric m = { .key = totals[k].key };
+		double *a = talloc_array(t, double, t->ncol[0] + 1);
+		double *b = talloc_array(t, double, t->ncol[1] + 1);
+		unsigned na, nb;
+		char *line;
+
+		if (a == NULL || b == NULL)
+			return -1;
+		na = column_figures(t, 0, &m, a);
+		nb = column_figures(t, 1, &m, b);
+		if (na == 0 || nb == 0)
+			continue;
+		line = verdict_sentence(t, totals[k].name,
+					totals[k].higher_better, a, na, b, nb);
+		if (line == NULL)
+			return -1;
+		printf("%s\n", line);
 	}
 	return 0;
 }
@@ -280,7 +280,7 @@ static int dt_filesystem_row(struct table *t, struct json_object **docs,
 		if (text[c] == NULL)
 			return -1;
 	}
-	return add_row_text(t, row, v, "%.1f", text);
+	return add_row_text(t, row, v, "%.1f", text, 0);
 }
 
 /*
@@ -330,7 +330,7 @@ static int build_disktest(struct table *t, struct json_object **docs)
 			row = talloc_asprintf(t, "%s%s MB/s",
 					      name ? name : "?", dir);
 			if (row == NULL ||
-			    add_row_text(t, row, v, "%.1f", text) != 0)
+			    add_row_text(t, row, v, "%.1f", text, 0) != 0)
 				return -1;
 			for (unsigned c = 0; c < t->ncols; c++) {
 				struct json_object *m =
@@ -341,7 +341,8 @@ static int build_disktest(struct table *t, struct json_object **docs)
 			}
 			row = talloc_asprintf(t, "%s%s p99 ms",
 					      name ? name : "?", dir);
-			if (row == NULL || add_row(t, row, v, "%.3f") != 0)
+			if (row == NULL ||
+			    add_row(t, row, v, "%.3f", MIN_COMPARABLE_MS) != 0)
 				return -1;
 		}
 	}
@@ -489,9 +490,83 @@ static void print_workload_warning(char **lines, int n, bool markdown)
 struct args {
 	const char **files;
 	const char **labels;
+	unsigned char *side;	/* per file: 0, or 1 (--a) or 2 (--b) */
 	unsigned nfiles, nlabels;
 	bool markdown;
+	bool sides;		/* --a/--b given */
 };
+
+/* A file argument s: its side (after --a or --b) noted. */
+static int add_file(struct args *a, const char *s, unsigned char side,
+		    bool *have_stdin)
+{
+	if (strcmp(s, "-") == 0 && *have_stdin) {
+		fprintf(stderr, "dbench-compare: - (standard input) can be "
+			"given once\n");
+		return EXIT_USAGE;
+	}
+	*have_stdin |= strcmp(s, "-") == 0;
+	a->side[a->nfiles] = side;
+	a->files[a->nfiles++] = s;
+	return -1;
+}
+
+/* The checks of --a/--b: every file on a side, both sides given. */
+static int check_sides(const struct args *a)
+{
+	unsigned n[3] = { 0, 0, 0 };
+
+	if (!a->sides)
+		return -1;
+	for (unsigned i = 0; i < a->nfiles; i++)
+		n[a->side[i]]++;
+	if (n[0] > 0 || n[1] == 0 || n[2] == 0) {
+		fprintf(stderr, "dbench-compare: --a FILE... --b FILE...: "
+			"%s\n", n[0] > 0 ? "every file goes after --a or --b" :
+			"each side needs one file or more");
+		return EXIT_USAGE;
+	}
+	if (a->nlabels > 2) {
+		fprintf(stderr, "dbench-compare: %u labels for the two sides "
+			"of --a/--b\n", a->nlabels);
+		return EXIT_USAGE;
+	}
+	return -1;
+}
+
+/* The option s (not a file): -1 to go on, or the exit status. */
+static int parse_option(int argc, char **argv, int *i, struct args *a,
+			unsigned char *side)
+{
+	const char *s = argv[*i];
+
+	if (strcmp(s, "-h") == 0 || strcmp(s, "--help") == 0) {
+		usage(stdout);
+		return 0;
+	} else if (strcmp(s, "-V") == 0 || strcmp(s, "--version") == 0) {
+		printf("dbench-compare %s\n", PACKAGE_VERSION);
+		return 0;
+	} else if (strcmp(s, "-m") == 0 || strcmp(s, "--markdown") == 0) {
+		a->markdown = true;
+	} else if (strcmp(s, "--a") == 0 || strcmp(s, "--b") == 0) {
+		*side = s[2] == 'a' ? 1 : 2;
+		a->sides = true;
+	} else if (strcmp(s, "-l") == 0 || strcmp(s, "--label") == 0) {
+		if (*i + 1 >= argc) {
+			fprintf(stderr, "dbench-compare: %s needs a label\n",
+				s);
+			return EXIT_USAGE;
+		}
+		a->labels[a->nlabels++] = argv[++*i];
+	} else if (strncmp(s, "--label=", 8) == 0) {
+		a->labels[a->nlabels++] = s + 8;
+	} else {
+		fprintf(stderr, "dbench-compare: unknown option '%s' (try "
+			"--help)\n", s);
+		return EXIT_USAGE;
+	}
+	return -1;
+}
 
 /*
  * Parse the command line into a.  Returns -1 to go on, or the exit
@@ -500,44 +575,20 @@ struct args {
 static int parse_args(int argc, char **argv, struct args *a)
 {
 	bool opts_done = false, have_stdin = false;
+	unsigned char side = 0;
+	int rc;
 
 	for (int i = 1; i < argc; i++) {
 		const char *s = argv[i];
 
-		if (opts_done || s[0] != '-' || s[1] == '\0') {
-			if (strcmp(s, "-") == 0 && have_stdin) {
-				fprintf(stderr, "dbench-compare: - (standard "
-					"input) can be given once\n");
-				return EXIT_USAGE;
-			}
-			have_stdin |= strcmp(s, "-") == 0;
-			a->files[a->nfiles++] = s;
-		} else if (strcmp(s, "--") == 0) {
-			opts_done = true;
-		} else if (strcmp(s, "-h") == 0 || strcmp(s, "--help") == 0) {
-			usage(stdout);
-			return 0;
-		} else if (strcmp(s, "-V") == 0 ||
-			   strcmp(s, "--version") == 0) {
-			printf("dbench-compare %s\n", PACKAGE_VERSION);
-			return 0;
-		} else if (strcmp(s, "-m") == 0 ||
-			   strcmp(s, "--markdown") == 0) {
-			a->markdown = true;
-		} else if (strcmp(s, "-l") == 0 || strcmp(s, "--label") == 0) {
-			if (i + 1 >= argc) {
-				fprintf(stderr, "dbench-compare: %s needs a "
-					"label\n", s);
-				return EXIT_USAGE;
-			}
-			a->labels[a->nlabels++] = argv[++i];
-		} else if (strncmp(s, "--label=", 8) == 0) {
-			a->labels[a->nlabels++] = s + 8;
-		} else {
-			fprintf(stderr, "dbench-compare: unknown option '%s' "
-				"(try --help)\n", s);
-			return EXIT_USAGE;
-		}
+		if (opts_done || s[0] != '-' || s[1] == '\0')
+			rc = add_file(a, s, side, &have_stdin);
+		else if (strcmp(s, "--") == 0)
+			opts_done = true, rc = -1;
+		else
+			rc = parse_option(argc, argv, &i, a, &side);
+		if (rc >= 0)
+			return rc;
 	}
 	if (a->nfiles == 0) {
 		fprintf(stderr, "dbench-compare: no result files given "
@@ -545,16 +596,16 @@ static int parse_args(int argc, char **argv, struct args *a)
 			"A.json B.json ...)\n");
 		return EXIT_USAGE;
 	}
-	if (a->nlabels > a->nfiles) {
+	if (!a->sides && a->nlabels > a->nfiles) {
 		fprintf(stderr, "dbench-compare: %u labels for %u files\n",
 			a->nlabels, a->nfiles);
 		return EXIT_USAGE;
 	}
-	return -1;
+	return check_sides(a);
 }
 
-/* Load every file into docs and head its column; 0, or 1 with a message. */
-static int load_all(void *mem, struct table *t, const struct args *a,
+/* Load every file into docs; 0, or 1 with a message. */
+static int load_all(void *mem, const struct args *a,
 		    struct json_object **docs)
 {
 	for (unsigned i = 0; i < a->nfiles; i++) {
@@ -572,8 +623,6 @@ static int load_all(void *mem, struct table *t, const struct args *a,
 				"side by side\n", result_file_name(a->files[i]));
 			return 1;
 		}
-		t->head[i] = i < a->nlabels ? talloc_strdup(t, a->labels[i]) :
-					      result_label(t, docs[i]);
 	}
 	for (unsigned i = 1; i < a->nfiles; i++)
 		if (result_is_disktest(docs[i]) !=
@@ -587,6 +636,60 @@ static int load_all(void *mem, struct table *t, const struct args *a,
 				result_file_name(a->files[dt == 0 ? i : 0]));
 			return 1;
 		}
+	if (a->sides && result_is_disktest(docs[0])) {
+		fprintf(stderr, "dbench-compare: --a/--b compares load runs; "
+			"disk tests compare one file a column\n");
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * The columns of t: a file each, or the two sides of --a/--b (headed
+ * "A (N runs)" unless labelled), each side's files listed above the
+ * table.  Returns 0 or -1 (out of memory).
+ */
+static int make_columns(struct table *t, const struct args *a,
+			struct json_object **docs)
+{
+	t->ncols = a->sides ? 2 : a->nfiles;
+	t->head = talloc_array(t, char *, t->ncols);
+	t->cols = talloc_zero_array(t, struct json_object **, t->ncols);
+	t->ncol = talloc_zero_array(t, unsigned, t->ncols);
+	if (t->head == NULL || t->cols == NULL || t->ncol == NULL)
+		return -1;
+	for (unsigned c = 0; c < t->ncols; c++) {
+		t->cols[c] = talloc_array(t, struct json_object *, a->nfiles);
+		if (t->cols[c] == NULL)
+			return -1;
+	}
+	for (unsigned i = 0; i < a->nfiles; i++) {
+		unsigned c = a->sides ? a->side[i] - 1u : i;
+
+		t->cols[c][t->ncol[c]++] = docs[i];
+	}
+	for (unsigned c = 0; c < t->ncols; c++) {
+		if (c < a->nlabels)
+			t->head[c] = talloc_strdup(t, a->labels[c]);
+		else if (a->sides)
+			t->head[c] = talloc_asprintf(t, "%c (%u run%s)",
+						     'A' + c, t->ncol[c],
+						     t->ncol[c] == 1 ? "" :
+						     "s");
+		else
+			t->head[c] = result_label(t, docs[c]);
+		if (t->head[c] == NULL)
+			return -1;
+	}
+	for (unsigned c = 0; a->sides && c < 2; c++) {
+		printf("%c:", 'A' + c);
+		for (unsigned i = 0; i < a->nfiles; i++)
+			if (a->side[i] == c + 1)
+				printf(" %s", result_file_name(a->files[i]));
+		printf("\n");
+	}
+	if (a->sides)
+		printf("\n");
 	return 0;
 }
 
@@ -597,12 +700,14 @@ int main(int argc, char **argv)
 	struct args a = {
 		.files = talloc_array(mem, const char *, argc),
 		.labels = talloc_array(mem, const char *, argc),
+		.side = talloc_zero_array(mem, unsigned char, argc),
 	};
 	struct json_object **docs = NULL;
 	char **diffs = NULL;
 	int rc, ndiffs;
 
-	if (t == NULL || a.files == NULL || a.labels == NULL) {
+	if (t == NULL || a.files == NULL || a.labels == NULL ||
+	    a.side == NULL) {
 		fprintf(stderr, "dbench-compare: out of memory\n");
 		return 1;
 	}
@@ -613,32 +718,35 @@ int main(int argc, char **argv)
 	}
 	rc = 1;
 	docs = talloc_zero_array(mem, struct json_object *, a.nfiles);
-	t->ncols = a.nfiles;
-	t->head = talloc_array(t, char *, a.nfiles);
-	if (docs == NULL || t->head == NULL) {
+	if (docs == NULL) {
 		fprintf(stderr, "dbench-compare: out of memory\n");
 		goto out;
 	}
-	if (load_all(mem, t, &a, docs) != 0)
+	if (load_all(mem, &a, docs) != 0)
 		goto out;
 	ndiffs = workload_diffs(mem, docs, a.files, a.nfiles, &diffs);
-	if (ndiffs < 0 || (result_is_disktest(docs[0]) ?
-			   build_disktest(t, docs) : build(t, docs)) != 0) {
-		fprintf(stderr, "dbench-compare: out of memory\n");
-		goto out;
-	}
 	if (ndiffs > 0)
 		fprintf(stderr, "dbench-compare: warning: these runs differ "
 			"in workload; their figures do not measure the same "
 			"thing:\n");
 	for (int i = 0; i < ndiffs; i++)
 		fprintf(stderr, "dbench-compare:   %s\n", diffs[i]);
+	if (ndiffs < 0 || make_columns(t, &a, docs) != 0 ||
+	    (result_is_disktest(docs[0]) ? build_disktest(t, docs) :
+					   build(t)) != 0) {
+		fprintf(stderr, "dbench-compare: out of memory\n");
+		goto out;
+	}
 	if (ndiffs > 0)
 		print_workload_warning(diffs, ndiffs, a.markdown);
 	if (a.markdown)
 		print_markdown(t);
 	else
 		print_text(t);
+	if (a.sides && print_verdicts(t) != 0) {
+		fprintf(stderr, "dbench-compare: out of memory\n");
+		goto out;
+	}
 	rc = fflush(stdout) != 0 ? 1 : 0;
 out:
 	for (unsigned i = 0; docs != NULL && i < a.nfiles; i++)

@@ -14,6 +14,25 @@ version() {
 	run_db -V
 	assert_rc 0
 	assert_grep '^dbench.*[0-9]+\.[0-9]+' "$W/out" "-V"
+	assert_eq "dbench $(sed -n 's/^AC_INIT(\[dbench\], *\[\([^]]*\)\].*/\1/p' \
+		"$SRCDIR/configure.ac")" "$(head -n 1 "$W/out")" \
+		"-V's first line: the version alone, as scripts read it"
+	assert_eq "features:" "$(sed -n 2p "$W/out")" "-V's feature list"
+	# the history's line agrees with what --label does
+	if "$DBENCH" -B null --label "" 1 2>&1 | grep -q 'built without SQLite'; then
+		assert_grep '^  history +no +--label saves runs: built without SQLite' \
+			"$W/out" "-V: the history not built"
+		run_db --help
+		assert_grep '^ +--label=NAME ' "$W/out" "--help lists --label"
+		assert_grep '\(not built: no SQLite' "$W/out" \
+			"--help marks --label"
+	else
+		assert_grep '^  history +yes +--label saves runs$' "$W/out" \
+			"-V: the history built"
+	fi
+	for f in smb nfs iscsi blkid; do
+		assert_grep "^  $f +(yes|no) " "$W/out" "-V: $f"
+	done
 }
 
 help() {
@@ -267,7 +286,7 @@ tcp_options_refused() {
 		"$W/err" "-T with --disk-test"
 }
 
-check "--version: exit 0, names dbench and a version" version
+check "--version: exit 0, names dbench and a version; -V lists the features built (the history as --label behaves)" version
 check "--help: exit 0, lists the options" help
 check "0 clients: usage error" zero_clients
 check "-1 clients: usage error" negative_clients

@@ -9,7 +9,8 @@
 # (PRAGMA integrity_check, their count).  A signal while the save waits
 # for a lock ends the wait (exit 130); another program's SQLite database
 # is left untouched; a read-only file system is named as such.  8 runs
-# ending together all saved.  Short -B null runs (1 s): about 30 s in all.
+# ending together all saved.  A schema 2 database migrated, ids not
+# reused.  Short -B null runs (1 s): about 40 s in all.
 if [ -z "$BASH_VERSION" ]; then exec bash "$0" "$@"; fi
 . "$(dirname "$0")/lib.sh"
 
@@ -69,6 +70,31 @@ no_label() {
 	assert_usage_error "an empty label"
 }
 
+# a database of schema 2 (before 003): dbench migrates it; the id of a
+# run removed is not handed out again
+migrate_ids() {
+	local db=$W/old.sqlite
+	{
+		echo 'BEGIN;'
+		cat "$SRCDIR/src/history/schema/001-history.sql" \
+			"$SRCDIR/src/history/schema/002-workload.sql"
+		echo 'PRAGMA user_version = 2; COMMIT;'
+	} | sqlite3 "$db" || fail "cannot make a schema 2 database"
+	run_db "${NULLRUN[@]}" --label one --history "$db" 1
+	assert_rc 0
+	assert_grep '^dbench: saved as run 1 \(group 1,' "$W/err" "the first run"
+	assert_eq 3 "$(q "$db" 'PRAGMA user_version')" "the schema migrated"
+	q "$db" 'PRAGMA foreign_keys = ON; DELETE FROM runs WHERE id = 1;
+		DELETE FROM groups WHERE id = 1' || fail "cannot remove run 1"
+	run_db "${NULLRUN[@]}" --label two --history "$db" 1
+	assert_rc 0
+	assert_grep '^dbench: saved as run 2 \(group 2,' "$W/err" \
+		"a new id after the removed one"
+	assert_intact "$db" 1 "migrated"
+	assert_eq "2|3" "$(q "$db" 'SELECT run_id, count(*) FROM metrics
+		GROUP BY run_id')" "only the new run's metrics"
+}
+
 # the same text (its numbers aside) with and without --label
 saved_run() {
 	local db=$W/a/b/h.sqlite sum
@@ -77,7 +103,8 @@ saved_run() {
 	run_db "${NULLRUN[@]}" --label "srv A" --history "$db" \
 		--json="$W/res.json" 1
 	assert_rc 0
-	assert_eq 0 "$(wc -l <"$W/err")" "lines on stderr"
+	assert_eq "dbench: saved as run 1 (group 1, label \"srv A\") in $db" \
+		"$(cat "$W/err")" "the one line on stderr"
 	assert_eq "$(sed 's/[0-9.]\+/N/g; s/ \+/ /g' "$W/plain.out")" \
 		"$(sed 's/[0-9.]\+/N/g; s/ \+/ /g' "$W/out")" "text with --label"
 	assert_eq 700 "$(stat -c %a "$W/a")" "mode of the directory made"
@@ -167,8 +194,16 @@ two lines, größe ☃ 試験" "$long"; do
 		i=$((i + 1))
 		assert_eq "$l" "$(q "$W/h.sqlite" "SELECT label FROM runs
 			WHERE id = $i")" "label $i"
+		# the saved line stays one line: quotes and newlines escaped
+		assert_eq 1 "$(wc -l <"$W/err")" "label $i: lines on stderr"
 	done
-	assert_intact "$W/h.sqlite" 2 "labels"
+	grep -qF "(group 2, label \"$long\")" "$W/err" ||
+		fail "the saved line of the 10 KB label"
+	run_db "${NULLRUN[@]}" --label 'a "b"
+c' --history "$W/h.sqlite" 1
+	assert_eq "dbench: saved as run 3 (group 3, label \"a \\x22b\\x22\\x0ac\") in $W/h.sqlite" \
+		"$(cat "$W/err")" "the saved line of quotes and a newline"
+	assert_intact "$W/h.sqlite" 3 "labels"
 	assert_eq 10240 "$(q "$W/h.sqlite" 'SELECT length(label) FROM runs
 		WHERE id = 2')" "10 KB label's length"
 }
@@ -395,12 +430,12 @@ together() {
 }
 
 check "without --label: nothing saved, no new line; --history alone refused" no_label
-check "--label: text as before, one run saved, figures as --json, p50/p99" saved_run
+check "--label: text as before, one line on stderr naming the run, group, label and file; figures as --json, p50/p99" saved_run
 check "a run with mismatches (exit 1): saved with its status and a warning" mismatches
 check "\$DBENCH_HISTORY and \$XDG_DATA_HOME name the database" default_paths
 check "--disk-test --label: saved as a disk test with its metrics" disk_test
 check "tbench --label: the server and protocol saved" tbench_run
-check "labels with quotes, newlines, UTF-8, 10 KB stored byte for byte" labels
+check "labels with quotes, newlines, UTF-8, 10 KB stored byte for byte; the saved line one line" labels
 check "a corrupt database: report, --json, one line, exit 3, untouched" corrupt
 check "an unwritable path: report, --json, one line, exit 3" unwritable
 check "a full disk: exit 3, the earlier run intact" full
@@ -410,4 +445,5 @@ check "SIGINT while waiting for a locked database: exit 130 at once" locked_sign
 check "another program's SQLite database: untouched, one line, exit 3" foreign
 check "a read-only file system: says so, exit 3; dbench-history reads it" read_only_fs
 check "8 runs ending at once: all saved" together
+check "a schema 2 database migrated (ids AUTOINCREMENT): a removed run's id not given again" migrate_ids
 finish

@@ -418,7 +418,7 @@ class Schema(unittest.TestCase):
         self.assertEqual(len(out.splitlines()), 3)
         conn = sqlite3.connect(self.path)
         self.assertEqual(conn.execute("PRAGMA user_version").fetchone()[0],
-                         2)
+                         db.schema_files()[-1][0])
         self.assertEqual(conn.execute("PRAGMA integrity_check").fetchone(),
                          ("ok",))
         work = conn.execute("SELECT DISTINCT workload FROM runs").fetchall()
@@ -1100,6 +1100,182 @@ class ScalabilityModel(unittest.TestCase):
                       "predicted peak 740 MB/s at 21.8 clients",
                       curves.side_lines("A", c))
 
+
+class HistoryCommands(unittest.TestCase):
+    """show and rm's selectors, ids never reused, compare across servers,
+    servers and trend on a label of unlike runs, import of --repeat,
+    --curve and export documents."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.path = os.path.join(self.tmp.name, "h.sqlite")
+        conn = make_db(self.path, 99)
+        for i, (label, clients) in enumerate((("a", 8), ("a", 8), ("a", 8),
+                                              ("a", 16), ("b", 8))):
+            insert(conn, self.doc(i, clients), label)
+        conn.close()
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def doc(self, day, clients=8, **opts):
+        doc = json.loads(json.dumps(DOC))
+        doc["start_time"] = "2026-01-%02dT00:00:00.000Z" % (day + 1)
+        doc["options"].update(clients=clients, **opts)
+        doc["result"]["throughput_mb_per_s"] = 100.0 + day
+        return doc
+
+    def cli(self, *argv):
+        return run_cli(["--history", self.path] + list(argv))
+
+    def shown(self, out):
+        return [int(ln.split()[1]) for ln in out.splitlines()
+                if ln.startswith("run:")]
+
+    def test_show_selectors(self):
+        for sel, runs in ((["a"], [1, 2, 3, 4]), (["2-4"], [2, 3, 4]),
+                          (["run:5"], [5]), (["3.0"], [3]),
+                          (["group:2-3", "label:b"], [2, 3, 5]),
+                          (["1", "1-2"], [1, 2])):
+            rc, out, err = self.cli("show", *sel)
+            self.assertEqual((rc, err), (0, ""), sel)
+            self.assertEqual(self.shown(out), runs, sel)
+        for sel in ("nosuch", "9", "4-2", "group:x"):
+            rc, out, err = self.cli("show", sel)
+            self.assertEqual((rc, out), (2, ""), sel)
+            self.assertEqual(len(err.splitlines()), 1, sel)
+
+    def test_rm_several_ids_not_reused(self):
+        rc, out, err = self.cli("rm", "4-5", "1")
+        self.assertEqual(rc, 2)
+        self.assertIn("--yes", err)
+        rc, out, err = self.cli("rm", "--yes", "4-5", "1")
+        self.assertEqual((rc, out), (0, "removed 3 runs, 1, 4-5\n"))
+        src = os.path.join(self.tmp.name, "d.json")
+        with open(src, "w") as f:
+            json.dump(self.doc(20), f)
+        rc, out, err = self.cli("import", "--label", "c", src)
+        self.assertEqual(out, "%s: run 6, group 6, label c\n" % src)
+        rc, out, err = self.cli("list")
+        self.assertEqual([ln.split()[0] for ln in out.splitlines()[1:]],
+                         ["2", "3", "6"])
+
+    def test_migration_from_schema_2_keeps_derived_rows(self):
+        path = os.path.join(self.tmp.name, "old.sqlite")
+        conn = make_db(path, 2)
+        for i in range(3):
+            insert(conn, self.doc(i))
+        conn.close()
+        rc, out, err = run_cli(["--history", path, "rm", "--yes", "3"])
+        self.assertEqual((rc, err), (0, ""))
+        conn = sqlite3.connect(path)
+        self.assertEqual(conn.execute("PRAGMA user_version").fetchone()[0],
+                         3)
+        self.assertEqual(conn.execute("PRAGMA integrity_check").fetchall(),
+                         [("ok",)])
+        self.assertEqual(conn.execute("PRAGMA foreign_key_check").fetchall(),
+                         [])
+        self.assertEqual(conn.execute(
+            "SELECT run_id, count(*) FROM metrics GROUP BY run_id"
+            ).fetchall(), [(1, 3), (2, 3)])
+        self.assertEqual(conn.execute(
+            "SELECT run_id, name FROM ops ORDER BY run_id").fetchall(),
+            [(1, "ReadX"), (2, "ReadX")])
+        conn.close()
+        insert(make_db(path, 0), self.doc(9))
+        conn = sqlite3.connect(path)
+        self.assertEqual(conn.execute("SELECT max(id) FROM runs").fetchone(),
+                         (4,))
+
+    def test_compare_servers(self):
+        conn = sqlite3.connect(self.path)
+        for i in range(2):
+            insert(conn, dict(self.doc(10 + i, backend="smb"), server={
+                "url": "smb://127.0.0.1/share"}), "s")
+            insert(conn, dict(self.doc(12 + i, 16, backend="smb")), "t")
+        conn.commit()
+        conn.close()
+        rc, out, err = self.cli("compare", "b", "s")
+        self.assertEqual((rc, err), (0, ""))
+        self.assertIn("Comparing servers: backend (-B): fileio (A), smb (B); "
+                      "server: - (A), smb://127.0.0.1/share (B)\n", out)
+        self.assertNotIn("differ in workload", out)
+        rc, out, err = self.cli("compare", "b", "t")
+        self.assertEqual((rc, err), (0, ""))
+        self.assertIn("Comparing servers: backend (-B): fileio (A), smb (B)",
+                      out)
+        self.assertEqual(out.count("differ in workload"), 1)
+        self.assertIn("\n  clients: 8 (A), 16 (B)\n", out)
+
+    def test_servers_and_trend_say_what_differs(self):
+        rc, out, err = self.cli("servers")
+        rows = [ln.split("  ")[0] for ln in out.splitlines()[2:]]
+        self.assertEqual(rows, ["a (clients 8)", "a (clients 16)", "b"])
+        self.assertRegex(out, r"a \(clients 8\) +3 .* 101\.0 ± 1\.0 \(3\)")
+        rc, out, err = self.cli("trend", "a")
+        self.assertIn("workload changed at run #4 (run 4): clients 8 -> 16;",
+                      out)
+
+    def test_import_sweeps(self):
+        rep = {k: v for k, v in DOC.items() if k not in (
+            "result", "phases", "operations")}
+        rep["repeats"] = {"requested": 2, "n": 2, "warnings": ["w1"],
+                          "runs": [self.doc(30), self.doc(31)]}
+        cur = dict(rep)
+        del cur["repeats"]
+        bad = dict(self.doc(33), result=dict(self.doc(33)["result"],
+                                             interrupted=True))
+        cur["curve"] = {"answer_clients": 8, "points": [
+            {"order": 1, "clients": 16, "exit_status": 1, "result": bad},
+            {"order": 0, "clients": 8, "exit_status": 0,
+             "result": self.doc(32)}]}
+        paths = []
+        for name, d in (("rep", rep), ("cur", cur)):
+            paths.append(os.path.join(self.tmp.name, name + ".json"))
+            with open(paths[-1], "w") as f:
+                json.dump(d, f)
+        rc, out, err = self.cli("import", "--label", "sw", *paths)
+        self.assertEqual((rc, err), (0, ""))
+        self.assertIn("runs 6, 7, group 6, label sw", out)
+        conn = sqlite3.connect(self.path)
+        self.assertEqual(conn.execute(
+            "SELECT g.kind, r.seq, r.clients, r.exit_status, r.warnings_json, "
+            "json_extract(g.summary_json, '$.points[0].result') FROM runs r "
+            "JOIN groups g ON g.id = r.group_id WHERE r.id > 5 "
+            "ORDER BY r.id").fetchall(),
+            [("repeat", 0, 8, 0, '["w1"]', None),
+             ("repeat", 1, 8, 0, '["w1"]', None),
+             ("curve", 0, 8, 0, "[]", None), ("curve", 1, 8, 1, "[]", None)])
+
+    def test_export_import_round_trip(self):
+        conn = sqlite3.connect(self.path)
+        cur = conn.execute("INSERT INTO groups (kind, label, created_utc, "
+                           "summary_json) VALUES ('repeat', 'r', 'x', "
+                           "'{\"n\": 2}')")
+        for seq in range(2):
+            conn.execute("INSERT INTO runs (group_id, seq, label, saved_utc, "
+                         "exit_status, warnings_json, result_json) VALUES "
+                         "(?, ?, 'r', 'x', ?, '[\"slow\"]', ?)",
+                         (cur.lastrowid, seq, seq, json.dumps(
+                             self.doc(40 + seq))))
+        conn.commit()
+        conn.close()
+        rc, exported, err = self.cli("export", "--json")
+        src = os.path.join(self.tmp.name, "export.json")
+        with open(src, "w") as f:
+            f.write(exported)
+        other = os.path.join(self.tmp.name, "other.sqlite")
+        rc, out, err = run_cli(["--history", other, "import", src])
+        self.assertEqual((rc, err), (0, ""))
+        self.assertEqual(len(out.splitlines()), 6)
+        rc, back, err = run_cli(["--history", other, "export", "--json"])
+
+        def runs(text):
+            return [{k: v for k, v in r.items() if k != "saved_utc"}
+                    for r in json.loads(text)["runs"]]
+        self.assertEqual(runs(back), runs(exported))
+        rc, out, err = run_cli(["--history", other, "import", src])
+        self.assertEqual(out.count("already in the history"), 7)
 
 class Text(unittest.TestCase):
     def test_safe(self):

@@ -321,13 +321,88 @@ compare_text() {
 	assert_match "^Metric +$host:$W/t +$host:$W/t$" "$(head -n 1 "$W/out")" "header"
 	assert_grep '^Throughput MB/s +[0-9]+\.[0-9]{2} +[0-9]+\.[0-9]{2} \([+-][0-9]+\.[0-9]%\)$' \
 		"$W/out" "throughput row"
-	assert_grep '^Max latency ms +[0-9.]+ +[0-9.]+ \([+-][0-9.]+%\)$' "$W/out" "max row"
+	assert_grep '^Operations/s +[0-9]+\.[0-9] +[0-9]+\.[0-9] \([+-][0-9]+\.[0-9]%\)$' \
+		"$W/out" "ops/s row"
+	assert_grep '^Max latency ms +[0-9.]+ +[0-9.]+( \([+-][0-9.]+%\))?$' "$W/out" "max row"
 	# p50 and p99 for every operation of basic.txt, in table order
 	loadfile_counts "$DATA/basic.txt" 1 | awk '{ print $1 " p50 ms"; print $1 " p99 ms" }' |
 		sort >want
-	awk 'NR > 3 { print $1, $2, $3 }' "$W/out" | sort >found
+	awk 'NR > 4 { print $1, $2, $3 }' "$W/out" | sort >found
 	assert_same_lines want found "operation rows"
-	assert_match '^Max latency ms ' "$(sed -n 3p "$W/out")" "third line"
+	assert_match '^Operations/s ' "$(sed -n 3p "$W/out")" "third line"
+	assert_match '^Max latency ms ' "$(sed -n 4p "$W/out")" "fourth line"
+}
+
+# compare_planted: two stored documents whose figures are set here: a
+# percentage only on figures of 0.01 ms and more, the columns aligned
+compare_planted() {
+	make_results
+	python3 - a.json <<'EOF' || fail "cannot plant the figures"
+import json, sys
+d = json.load(open(sys.argv[1]))
+for name, tp, ops, p50 in (("x", 100.0, 1000.0, 0.0004),
+                           ("y", 1250.5, 12000.25, 0.0007)):
+    e = json.loads(json.dumps(d))
+    e["result"].update(throughput_mb_per_s=tp, ops_per_s=ops,
+                       max_latency_ms=12.0 if name == "x" else 9.0)
+    for op in e["operations"]:
+        for p in op["percentiles"]:
+            p["ms"] = p50 if p["percentile"] == 50 else 0.25
+    json.dump(e, open(name + ".json", "w"))
+EOF
+	run_tool compare -l x -l y x.json y.json
+	assert_rc 0
+	assert_eq "Metric                 x                   y
+Throughput MB/s   100.00  1250.50 (+1150.5%)
+Operations/s      1000.0  12000.2 (+1100.0%)
+Max latency ms    12.000    9.000 (-25.0%)" "$(head -n 4 "$W/out")" "totals aligned"
+	assert_grep '^ReadX p50 ms +0\.000 +0\.001$' "$W/out" \
+		"no percentage under 0.01 ms"
+	assert_grep '^ReadX p99 ms +0\.250 +0\.250 \(\+0\.0%\)$' "$W/out" \
+		"a percentage from 0.01 ms"
+	# every change starts in one column
+	assert_eq 1 "$(grep -o '^.* (' "$W/out" | awk '{ print length }' |
+		sort -u | wc -l)" "the changes aligned"
+}
+
+# compare_sides: --a FILES --b FILES, the figures planted: B 10% faster
+# (Hodges-Lehmann +10.0%, exact Mann-Whitney p = 2/252 = 0.008, the 95%
+# interval from the 3rd lowest and highest of the 25 pairwise ratios:
+# +6.8% to +13.3%, computed independently); 3 runs a side cannot reach
+# p < 0.05 and say so
+compare_sides() {
+	make_results
+	python3 - a.json <<'EOF' || fail "cannot plant the figures"
+import json, sys
+d = json.load(open(sys.argv[1]))
+for side, base in (("a", 100.0), ("b", 110.0)):
+    for i, dv in enumerate([0.0, 2.0, -2.0, 1.0, -1.0]):
+        e = json.loads(json.dumps(d))
+        e["result"]["throughput_mb_per_s"] = base * (1 + dv / 100)
+        json.dump(e, open("%s%d.json" % (side, i), "w"))
+EOF
+	run_tool compare --a a0.json a1.json a2.json a3.json a4.json \
+		--b b0.json b1.json b2.json b3.json b4.json
+	assert_rc 0
+	assert_eq "A: a0.json a1.json a2.json a3.json a4.json" \
+		"$(sed -n 1p "$W/out")" "side A's files"
+	assert_grep '^Metric +A \(5 runs\) +B \(5 runs\)$' "$W/out" "header"
+	assert_grep '^Throughput MB/s +100\.00 +110\.00 \(\+10\.0%\)$' \
+		"$W/out" "medians"
+	assert_grep '^Throughput MB/s: B is 10\.0% faster than A \(95% CI \+6\.8% to \+13\.3%, p=0\.008, 5 vs 5 runs\)$' \
+		"$W/out" "the verdict"
+	assert_grep '^Max latency ms: no significant difference \(p=1\.000, 5 vs 5 runs; ' \
+		"$W/out" "no difference in latency"
+	run_tool compare --a a0.json a1.json a2.json --b b0.json b1.json b2.json
+	assert_grep '^Throughput MB/s: no significant difference \(p=0\.100, 3 vs 3 runs; B/A \+10\.0%, no 95% interval from so few runs; 3 and 3 runs cannot reach p<0\.05\)$' \
+		"$W/out" "3 runs a side"
+	run_tool compare a0.json --a b0.json
+	assert_rc 2
+	assert_eq "dbench-compare: --a FILE... --b FILE...: every file goes after --a or --b" \
+		"$(cat "$W/err")" "a file on no side"
+	run_tool compare --a a0.json
+	assert_rc 2
+	assert_grep 'each side needs one file or more' "$W/err" "no side B"
 }
 
 compare_markdown_labels() {
@@ -342,7 +417,7 @@ compare_markdown_labels() {
 		"$W/out" "throughput row"
 	awk 'NR > 2 && !/^\| [^|]+ \| [-0-9.]+ \| [-0-9. ()%+]+ \|$/ { bad = 1 }
 	     END { exit bad }' "$W/out" || fail "Markdown rows"
-	assert_eq "$(($(loadfile_counts "$DATA/basic.txt" 1 | wc -l) * 2 + 4))" \
+	assert_eq "$(($(loadfile_counts "$DATA/basic.txt" 1 | wc -l) * 2 + 5))" \
 		"$(wc -l <"$W/out")" "Markdown lines"
 }
 
@@ -675,6 +750,8 @@ check "--json --series: schema-valid JSON, CSV shape, same series, histograms = 
 check "--json -: the document alone on stdout, the text on stderr; /dev/full fails" json_stdout
 check "dbench-compare: text table of two real results" compare_text
 check "dbench-compare --markdown --label" compare_markdown_labels
+check "dbench-compare: no percentage under 0.01 ms, columns aligned, ops/s" compare_planted
+check "dbench-compare --a FILES --b FILES: the verdict on planted figures" compare_sides
 check "dbench-compare: bad input files" bad_input compare
 check "dbench-plot: bad input files" bad_input plot
 check "dbench-plot: three non-empty PNGs" plot_pngs

@@ -11,7 +11,7 @@ import sys
 from . import validate
 from .validate import figure
 from .common import EXIT_USAGE, HistoryError, clip, fmt_num, safe
-from .runs import metric_sort_key, parse_run_id, where_clause
+from .runs import metric_sort_key, select_runs, where_clause
 
 
 def now_utc():
@@ -71,8 +71,7 @@ def cmd_list(hist, args, out):
     return 0
 
 
-def _run_row(hist, text):
-    rid = parse_run_id(text)
+def _run_row(hist, rid):
     rows = hist.query("SELECT r.*, g.kind, g.created_utc FROM runs r "
                       "JOIN groups g ON g.id = r.group_id WHERE r.id = ?",
                       (rid,))
@@ -126,7 +125,16 @@ def _command_line(text):
 
 
 def cmd_show(hist, args, out):
-    run = _run_row(hist, args.run)
+    # args.runs: the selectors; args.run: one run id (the HTML report's)
+    runs = getattr(args, "runs", None) or [str(args.run)]
+    for i, rid in enumerate(select_runs(hist, runs)):
+        if i and not args.json:
+            print("", file=out)
+        _show_one(hist, _run_row(hist, rid), args, out)
+    return 0
+
+
+def _show_one(hist, run, args, out):
     if args.json:
         out.write(run["result_json"])
         if not run["result_json"].endswith("\n"):
@@ -218,18 +226,28 @@ def _confirm(question, yes):
     return answer in ("y", "yes")
 
 
+def _ids_text(ids):
+    """Run ids as ranges: "3, 5-9"."""
+    ids = sorted(ids)
+    parts, start = [], 0
+    for i in range(1, len(ids) + 1):
+        if i == len(ids) or ids[i] != ids[i - 1] + 1:
+            lo, hi = ids[start], ids[i - 1]
+            parts.append(str(lo) if lo == hi else "%d-%d" % (lo, hi))
+            start = i
+    return ", ".join(parts)
+
+
 def cmd_rm(hist, args, out):
-    if (args.run is None) == (args.label is None):
-        raise HistoryError("rm: give one RUN or --label LABEL")
-    if args.run is not None:
-        rid = parse_run_id(args.run)
-        ids = [r[0] for r in hist.query("SELECT id FROM runs WHERE id = ?",
-                                        (rid,))]
-        what = "run %d" % rid
-    else:
-        ids = [r[0] for r in hist.query(
-            "SELECT id FROM runs WHERE label = ?", (args.label,))]
-        what = "the %d runs of label %s" % (len(ids), safe(args.label))
+    selectors = list(args.runs)
+    if args.label is not None:
+        selectors.append("label:" + args.label)
+    if not selectors:
+        raise HistoryError("rm: give the runs (ids, N-M, G.S, group:G, "
+                           "labels) or --label LABEL")
+    ids = select_runs(hist, selectors)
+    what = "%s %s" % ("run" if len(ids) == 1 else "%d runs," % len(ids),
+                      _ids_text(ids))
     if not ids:
         raise HistoryError("rm: no such run (%s) in %s" % (
             what, hist.path))
@@ -289,19 +307,28 @@ def _read_document(path):
                            "deeply)" % path)
     except (UnicodeDecodeError, ValueError) as e:
         raise HistoryError("%s: not JSON (%s)" % (path, e))
-    if not isinstance(doc, dict) or not ("result" in doc or
-                                         "disk_test" in doc):
-        raise HistoryError("%s: not a dbench --json document (no result "
-                           "or disk_test)" % path)
+    if not isinstance(doc, dict) or not any(k in doc for k in (
+            "result", "disk_test", "repeats", "curve",
+            "dbench_history_export")):
+        raise HistoryError("%s: not a dbench --json document (no result, "
+                           "disk_test, repeats or curve) nor an export "
+                           "--json" % path)
+    if "result" in doc or "disk_test" in doc:
+        check_run_document(path, doc)
+    masked = mask_document(doc)
+    if masked != doc:
+        return json.dumps(masked, ensure_ascii=False), masked
+    return text, doc
+
+
+def check_run_document(path, doc):
+    """A run's document checked against the schema's types (validate.py),
+    else a usage error naming the file."""
     try:
         validate.check_document(doc)
     except validate.Invalid as e:
         raise HistoryError("%s: not a dbench --json document: %s" % (
             path, e))
-    masked = mask_document(doc)
-    if masked != doc:
-        return json.dumps(masked, ensure_ascii=False), masked
-    return text, doc
 
 
 def _url_passwords(s):
@@ -375,48 +402,25 @@ def mask_document(v, key=""):
     return v
 
 
-def _exit_status(doc):
-    """The exit status the run had, as far as its document tells: 1 when
-    it was interrupted or failed (dbench(1), EXIT STATUS), else 0."""
-    res = doc.get("result") or {}
-    dt = doc.get("disk_test") or {}
-    if res.get("interrupted") or dt.get("interrupted") or dt.get("failed"):
-        return 1
-    return 0
-
-
 def cmd_import(hist, args, out):
+    from .imports import groups_of, save_groups
     docs = []
     for path in args.files:
         text, doc = _read_document(path)
-        label = args.label if args.label is not None else doc.get("label")
-        if not isinstance(label, str) or label == "":
-            raise HistoryError("%s: the document has no label; give "
-                               "--label" % path)
-        docs.append((path, text, doc, label))
+        groups = groups_of(path, text, doc, args.label)
+        # the runs of a --repeat or --curve document or of an export,
+        # each checked as a document of its own
+        for g in groups:
+            for run in g.runs:
+                if run[1] is not doc:
+                    check_run_document(path, run[1])
+        docs.append((path, groups))
     stamp = now_utc()
     done = []
     hist.begin()
     try:
-        for path, text, doc, label in docs:
-            same = hist.conn.execute(
-                "SELECT id FROM runs WHERE started_utc = ? AND "
-                "result_json = ?",
-                (doc.get("start_time") or stamp, text)).fetchone()
-            if same:
-                done.append("%s: already in the history as run %d"
-                            % (safe(path), same[0]))
-                continue
-            cur = hist.conn.execute(
-                "INSERT INTO groups (kind, label, created_utc, summary_json) "
-                "VALUES ('single', ?, ?, NULL)", (label, stamp))
-            cur = hist.conn.execute(
-                "INSERT INTO runs (group_id, seq, label, saved_utc, "
-                "exit_status, warnings_json, result_json) "
-                "VALUES (?, 0, ?, ?, ?, '[]', ?)",
-                (cur.lastrowid, label, stamp, _exit_status(doc), text))
-            done.append("%s: run %d, label %s" % (safe(path), cur.lastrowid,
-                                                  clip(label, 60)))
+        for path, groups in docs:
+            done += save_groups(hist, path, groups, stamp)
     except Exception as e:
         hist.rollback()
         import sqlite3

@@ -45,12 +45,14 @@ def parse_args(argv):
     sub.add_parser = add_parser
     p = sub.add_parser("list", help="the saved runs, oldest first")
     add_filters(p)
-    p = sub.add_parser("show", help="one run's facts and figures")
-    p.add_argument("run", metavar="RUN", help="a run id (as list shows)")
+    sel = ("run ids (as list's run column), ranges N-M, G.S (as list's "
+           "group column), group:G, labels (or label:L)")
+    p = sub.add_parser("show", help="runs' facts and figures")
+    p.add_argument("runs", metavar="RUN", nargs="+", help=sel)
     p.add_argument("--json", action="store_true",
                    help="print the run's JSON document as saved")
-    p = sub.add_parser("rm", help="remove a run or a label's runs")
-    p.add_argument("run", metavar="RUN", nargs="?", help="a run id")
+    p = sub.add_parser("rm", help="remove runs (ids are not reused)")
+    p.add_argument("runs", metavar="RUN", nargs="*", help=sel)
     p.add_argument("--label", help="remove every run of this label")
     p.add_argument("--yes", action="store_true",
                    help="do not ask (needed without a terminal)")

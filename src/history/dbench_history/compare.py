@@ -29,6 +29,9 @@ LOAD_SETTINGS = [
     ("no_resolve", "--no-resolve"),
     ("stat_check", "--stat-check"),
 ]
+# What says where a run was measured: comparing these is comparing
+# servers (or transports), not a workload that differs.
+SERVER_SETTINGS = ("backend (-B)", "server")
 DISK_SETTINGS = [
     ("block_size_bytes", "block size (--block-size)"),
     ("size_bytes", "size asked (--size, 0: the default)"),
@@ -79,6 +82,7 @@ def _settings(doc):
                     _value_text(opts.get(key))
             else:
                 out[name] = _value_text(opts.get(key))
+        out["server"] = _value_text((doc.get("server") or {}).get("url"))
     return out
 
 
@@ -147,6 +151,28 @@ def workload_diffs(hist, sides):
                  for vals, tag in zip(shown, ("A", "B"))]
         lines.append("%s: %s" % (name, ", ".join(parts)))
     return lines
+
+
+def split_servers(lines):
+    """workload_diffs' lines as (server lines, the other lines): the
+    backend and server say where the runs were measured."""
+    where = [x for x in lines if x.split(":")[0] in SERVER_SETTINGS]
+    return where, [x for x in lines if x not in where]
+
+
+def print_diffs(lines, out):
+    """What the sides differ in, once (on stdout): the servers compared
+    (the transport or server differs: the point of comparing them), and
+    a warning for any other difference of workload."""
+    where, other = split_servers(lines)
+    if where:
+        print("Comparing servers: " + "; ".join(where), file=out)
+    if other:
+        print("Warning: these runs differ in workload%s; their figures do "
+              "not measure the same thing:" % (" too" if where else ""),
+              file=out)
+        for line in other:
+            print("  " + line, file=out)
 
 
 def _pct(x):
@@ -311,14 +337,7 @@ def cmd_compare(hist, args, out):
             print("(%s: %d run%s taken on a busy machine left out: "
                   "--quiet-only)" % (clip(side.name, 40), n,
                                      "" if n == 1 else "s"), file=out)
-    diffs = workload_diffs(hist, [a, b])
-    if diffs:
-        warn("these runs differ in workload; their figures do not "
-             "measure the same thing")
-        print("Warning: these runs differ in workload; their figures do "
-              "not measure the same thing:", file=out)
-        for line in diffs:
-            print("  " + line, file=out)
+    print_diffs(workload_diffs(hist, [a, b]), out)
     for line in _busy_lines(hist, [a, b]):
         print("Note: " + line, file=out)
     ma, mb = metrics_of(hist, a.run_ids), metrics_of(hist, b.run_ids)

@@ -244,6 +244,10 @@ def cmd_compare_curves(hist, args, out, workload_diffs, side_class):
             side_class(args.a, a.label, [ra]),
             side_class(args.b, b.label, [rb])])
             if not d.startswith("clients:")]
+        from .compare import split_servers
+        where, diffs = split_servers(diffs)
+        if where:
+            print("Comparing servers: " + "; ".join(where), file=out)
         if diffs:
             print("Warning: these curves differ in workload; their points "
                   "do not measure the same thing:", file=out)

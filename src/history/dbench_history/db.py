@@ -101,10 +101,12 @@ class History:
                 self.conn.close()
                 self.conn = self._connect(True)
                 self.conn.execute("PRAGMA busy_timeout = 10000")
-            self.conn.execute("PRAGMA foreign_keys = ON")
             if write or version < self.known:
                 self.conn.execute("PRAGMA journal_mode = WAL")
+            # foreign keys off while migrating: 003 remakes the tables
+            # the derived tables reference, which must not cascade
             self._migrate(version)
+            self.conn.execute("PRAGMA foreign_keys = ON")
             self.exists = True
         except sqlite3.Error as e:
             raise _db_error(path, e)

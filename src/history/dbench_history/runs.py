@@ -63,6 +63,70 @@ def parse_run_id(text):
     return parse_id(t, "a run id (a number, or run:N)", text)
 
 
+RANGE = re.compile(r"^(\d+)-(\d+)$")
+GROUP_SEQ = re.compile(r"^(\d+)\.(\d+)$")
+
+
+def _one_selector(hist, text):
+    """The run ids one selector names (see select_runs), ascending."""
+    body = text[4:] if text.startswith("run:") else text
+    if body.isdigit():
+        return [r[0] for r in hist.query("SELECT id FROM runs WHERE id = ?",
+                                         (parse_id(body, "a run id", text),))]
+    m = RANGE.match(body)
+    if m:
+        lo = parse_id(m.group(1), "a run id", text)
+        hi = parse_id(m.group(2), "a run id", text)
+        if lo > hi:
+            raise HistoryError("%r: a range goes from the lower id to the "
+                               "higher (N-M, N <= M)" % text)
+        return [r[0] for r in hist.query(
+            "SELECT id FROM runs WHERE id BETWEEN ? AND ? ORDER BY id",
+            (lo, hi))]
+    if text.startswith("run:"):
+        raise HistoryError("%r: run: wants a run id or a range N-M" % text)
+    m = GROUP_SEQ.match(text)
+    if m:
+        return [r[0] for r in hist.query(
+            "SELECT id FROM runs WHERE group_id = ? AND seq = ?",
+            (parse_id(m.group(1), "a group id", text),
+             parse_id(m.group(2), "a run of a group", text)))]
+    if text.startswith("group:"):
+        body = text[6:]
+        m = RANGE.match(body)
+        if body.isdigit():
+            lo = hi = parse_id(body, "a group id", text)
+        elif m:
+            lo = parse_id(m.group(1), "a group id", text)
+            hi = parse_id(m.group(2), "a group id", text)
+        else:
+            raise HistoryError("%r: group: wants a group id or a range "
+                               "N-M" % text)
+        return [r[0] for r in hist.query(
+            "SELECT id FROM runs WHERE group_id BETWEEN ? AND ? "
+            "ORDER BY id", (lo, hi))]
+    label = text[6:] if text.startswith("label:") else text
+    return [r[0] for r in hist.query(
+        "SELECT id FROM runs WHERE label = ? ORDER BY id", (label,))]
+
+
+def select_runs(hist, selectors):
+    """The run ids that selectors name, each once, in the order given:
+    N or run:N (a run id, as list's run column), N-M or run:N-M (the runs
+    with ids in that range), G.S (run S of group G, as list's group
+    column), group:G or group:G-H (every run of those groups), label:L or
+    a label.  A selector that names no run is an error naming it."""
+    out, seen = [], set()
+    for text in selectors:
+        ids = _one_selector(hist, text)
+        if not ids:
+            raise HistoryError("%s: no such run, group or label in %s"
+                               % (safe(text), hist.path))
+        out += [i for i in ids if i not in seen]
+        seen.update(ids)
+    return out
+
+
 class Side:
     """One side of a comparison: its name as given and its run ids."""
 

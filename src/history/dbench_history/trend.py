@@ -37,6 +37,60 @@ def label_runs(hist, label):
     return rows
 
 
+# runs.workload's keys as the user knows them
+WORKLOAD_NAMES = {
+    "loadfiles": "loadfiles", "loadfile_crc32": "loadfile (crc32)",
+    "clients": "clients", "clients_per_process": "clients per process",
+    "backend": "backend", "sync_open": "-s", "sync_dirs": "-S",
+    "fsync_writes": "-F", "xattr": "-x", "target_rate_mb_per_s": "-R",
+    "trunc_io": "--trunc-io", "fake_io": "--fake-io",
+    "one_byte_write_fix": "--one-byte-write-fix",
+    "no_resolve": "--no-resolve", "stat_check": "--stat-check",
+    "disk_test": "disk test", "block_size_bytes": "--block-size",
+    "size_bytes": "--size", "repeat": "--repeat",
+    "drop_caches": "--drop-caches"}
+
+
+def _workload(text):
+    try:
+        w = json.loads(text) if text else {}
+    except ValueError:
+        w = {}
+    return w if isinstance(w, dict) else {}
+
+
+def _value(v):
+    if isinstance(v, bool):
+        return "on" if v else "off"
+    return "-" if v is None else safe(str(v))
+
+
+def workload_text(work, others):
+    """What sets workload work (runs.workload) apart from others: the
+    settings in which they differ, with work's values ("clients 2,
+    backend smb")."""
+    mine = _workload(work)
+    all_w = [_workload(o) for o in others]
+    keys = []
+    for w in [mine] + all_w:
+        keys += [k for k in w if k not in keys]
+    parts = ["%s %s" % (WORKLOAD_NAMES.get(k, k), _value(mine.get(k)))
+             for k in keys if len(set(json.dumps(w.get(k))
+                                      for w in all_w)) > 1]
+    return ", ".join(parts) or "another workload"
+
+
+def workload_change(before, after):
+    """The settings that differ from workload before to after: "clients
+    1 -> 2, backend null -> fileio"."""
+    a, b = _workload(before), _workload(after)
+    keys = list(a) + [k for k in b if k not in a]
+    parts = ["%s %s -> %s" % (WORKLOAD_NAMES.get(k, k), _value(a.get(k)),
+                              _value(b.get(k)))
+             for k in keys if a.get(k) != b.get(k)]
+    return ", ".join(parts) or "the workload"
+
+
 # the facts compared across a change point: (title, column of runs)
 ENV_COLUMNS = [("host", "host"), ("kernel", "kernel"),
                ("dbench version", "version"), ("backend", "backend"),
@@ -277,9 +331,10 @@ def cmd_trend(hist, args, out):
         for i in t["outliers"][k]:
             print(outlier_text(t, k, i, cols[k]), file=out)
     for c in t["workload_changes"]:
-        print("workload changed at run #%d (run %d): the runs before and "
-              "after do not measure the same thing" % (c + 1, t["ids"][c]),
-              file=out)
+        print("workload changed at run #%d (run %d): %s; the runs before "
+              "and after do not measure the same thing" % (
+                  c + 1, t["ids"][c], workload_change(
+                      t["runs"][c - 1][2], t["runs"][c][2])), file=out)
     if not any_change:
         print("no change point (of at least %g%%, lasting %d runs on each "
               "side)" % (t["min_effect"] * 100, t["min_runs"]), file=out)
@@ -287,46 +342,56 @@ def cmd_trend(hist, args, out):
 
 
 def servers_table(hist):
-    """The rows of the servers table: (label, directory or None, n runs,
-    last started, {column: (mean, sd, n)}), and the column titles in
-    order: MB/s of load runs, then a disk test's measurements (MB/s); a
-    disk test of several directories has a row per directory.  Two
-    queries over every run that ended well."""
+    """The rows of the servers table: (label, what or None, n runs, last
+    started, {column: (mean, sd, n)}), and the column titles in order:
+    MB/s of load runs, then a disk test's measurements (MB/s); a disk
+    test of several directories has a row per directory, and a label
+    that holds runs of several workloads a row per workload (what: how
+    it differs), never their average.  Two queries over every run that
+    ended well."""
     good = ("r.exit_status = 0 AND r.interrupted = 0 AND r.group_id NOT IN "
             "(SELECT id FROM groups WHERE kind = 'curve')")
     labels = hist.query(
-        "SELECT r.label, count(*), max(r.started_utc) FROM runs r WHERE %s "
-        "GROUP BY r.label ORDER BY r.label" % good)
+        "SELECT r.label, r.workload, count(*), max(r.started_utc) FROM runs r "
+        "WHERE %s GROUP BY r.label, r.workload ORDER BY r.label, "
+        "min(r.started_utc)" % good)
     values = {}
     targets = {}
-    for label, name, tseq, target, value in hist.query(
-            "SELECT r.label, m.name, m.target_seq, m.target, m.value "
-            "FROM runs r JOIN metrics m ON m.run_id = r.id WHERE %s AND "
-            "m.name NOT IN ('max_latency_ms', 'ops_per_s')" % good):
+    for label, work, name, tseq, target, value in hist.query(
+            "SELECT r.label, r.workload, m.name, m.target_seq, m.target, "
+            "m.value FROM runs r JOIN metrics m ON m.run_id = r.id WHERE %s "
+            "AND m.name NOT IN ('max_latency_ms', 'ops_per_s')" % good):
         value = figure(value)
         if value is None:   # text stored by hand: no statistic of it
             continue
-        values.setdefault((label, name, tseq), []).append(value)
+        values.setdefault((label, work, name, tseq), []).append(value)
         targets.setdefault((label, tseq), target)
+    works = {}
+    for label, work, _, _ in labels:
+        works.setdefault(label, []).append(work)
     rows, columns = [], []
-    for label, n, last in labels:
+    for label, work, n, last in labels:
         per_dir = {}
-        keys = sorted((k[1:] for k in values if k[0] == label),
+        keys = sorted((k[2:] for k in values if k[:2] == (label, work)),
                       key=metric_sort_key)
         for name, tseq in keys:
             title = "MB/s" if name == "mb_per_s" else name
-            vals = values[(label, name, tseq)]
+            vals = values[(label, work, name, tseq)]
             mean, sd = stats.mean_sd(vals)
             where = None if tseq is None or tseq < 0 else tseq
             row = per_dir.setdefault(where, [targets[(label, tseq)], {}])
             row[1][title] = (mean, sd, len(vals))
             if title not in columns:
                 columns.append(title)
+        what = (workload_text(work, works[label])
+                if len(works[label]) > 1 else None)
         several = len([d for d in per_dir if d is not None]) > 1
         for where in sorted(per_dir, key=lambda d: -1 if d is None else d):
             target, cells = per_dir[where]
             shown = ("directory %d: %s" % (where + 1, target)
                      if several and where is not None else None)
+            if what:
+                shown = what + ("; " + shown if shown else "")
             rows.append((label, shown, n, last, cells))
     if "MB/s" in columns:
         columns.remove("MB/s")
