@@ -297,16 +297,19 @@ int coord_mpi_gather(struct coord *c, void *mem, struct run_result *local,
 		     struct run_result **merged)
 {
 	struct mpi_coord *m = c->priv;
-	int rc = 0;
+	int rc = 0, flat = 0;
 
 	*merged = NULL;
 	m->merge_sent = 0;
 	m->merge_held = 0;
 	TALLOC_FREE(m->flat);
+	/* a failed flat merge still lets the others through the tree */
 	if (!m->broken && getenv("DBENCH_MPI_MERGE_CHECK") != NULL)
-		rc = gather_flat(m, m, local, &m->flat);
-	if (!m->broken && rc == 0)
+		flat = gather_flat(m, m, local, &m->flat);
+	if (!m->broken)
 		rc = gather_tree(m, mem, local, merged);
+	if (rc == 0 && flat != 0)
+		rc = -1;
 	if (m->broken || rc != 0) {
 		if (!m->broken && m->rank == 0)
 			fprintf(stderr, "dbench-mpi: the results could not "
