@@ -6,11 +6,15 @@
  * prints the progress and the one report, the other ranks' stdout goes
  * to /dev/null.  Every line a rank or its clients write on stderr is
  * prefixed with "rank R (host H): " by a small forwarding process, so a
- * client's failure names its rank, host, client and loadfile line.
+ * client's failure names its rank, host, client and loadfile line, under
+ * mpirun, srun --mpi=pmix or any launcher (MPI_Comm_rank's rank when the
+ * launcher's variables say none or another).
  */
 #include "config.h"
 
 #include <fcntl.h>
+#include <json-c/json.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -20,6 +24,7 @@
 #include <unistd.h>
 
 #include "run/coord_mpi.h"
+#include "report_json.h"
 #include "dbench_main.h"
 #include "dirlock.h"
 #include "supervisor.h"
@@ -53,25 +58,62 @@ static void forward_lines(int in, const char *prefix)
 	}
 }
 
-/*
- * Prefix this rank's stderr (and its clients') with "rank R (host H): ".
- * Done before MPI_Init, so that the fork is safe: the rank comes from the
- * launcher's environment (Open MPI, MPICH).  Best effort.
- */
-static void prefix_stderr(void)
+/* The launchers' variables naming a rank, most specific first: Open MPI's
+ * mpirun, any PMIx launcher (srun --mpi=pmix, prterun), MPICH's Hydra
+ * and PMI-1/2 launchers, then Slurm's task id (which a batch script's
+ * own mpirun passes on to every rank, so it comes last). */
+static const char *const rank_vars[] = {
+	"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID",
+};
+
+/* This rank's number as its launcher gave it, or -1. */
+static long launcher_rank(void)
 {
-	const char *rank = getenv("OMPI_COMM_WORLD_RANK");
+	for (size_t i = 0; i < sizeof(rank_vars) / sizeof(rank_vars[0]); i++) {
+		const char *v = getenv(rank_vars[i]);
+		char *end;
+		long r;
+
+		if (v == NULL || *v == '\0')
+			continue;
+		r = strtol(v, &end, 10);
+		if (*end == '\0' && r >= 0 && r < INT_MAX)
+			return r;
+	}
+	return -1;
+}
+
+/* the rank the prefix of stderr names, or -1: none yet; and the
+ * launcher's stderr, which every forwarder writes to */
+static long prefixed_rank = -1;
+static int launcher_stderr = -1;
+
+/*
+ * Prefix this rank's stderr (and its clients') with "rank R (host H): "
+ * through a forwarding process.  Called before MPI_Init with the rank its
+ * launcher gave (so MPI_Init's own complaints carry it), and again after
+ * with MPI_Comm_rank's when that differs or none was given: the new
+ * forwarder takes over fd 2 and the old one ends at its EOF (no client
+ * is forked yet, so fd 2 of this process was its only writer; the fork
+ * is safe after MPI_Init: the forwarder never calls MPI and leaves with
+ * _exit).  Best effort: without a pipe or a process, stderr stays as is.
+ */
+static void prefix_stderr(long rank)
+{
 	char host[64] = "", prefix[128];
 	int p[2];
 	pid_t pid;
 
-	if (rank == NULL)
-		rank = getenv("PMI_RANK");
-	if (rank == NULL || pipe(p) != 0)
+	if (rank < 0 || rank == prefixed_rank)
+		return;
+	if (launcher_stderr < 0)
+		launcher_stderr = fcntl(2, F_DUPFD_CLOEXEC, 3);
+	if (launcher_stderr < 0 || pipe(p) != 0)
 		return;
 	if (gethostname(host, sizeof(host) - 1) != 0)
 		strcpy(host, "?");
-	snprintf(prefix, sizeof(prefix), "rank %s (host %s): ", rank, host);
+	snprintf(prefix, sizeof(prefix), "rank %ld (host %s): ", rank, host);
+	fflush(stderr);
 	pid = fork();
 	if (pid < 0) {
 		close(p[0]);
@@ -85,27 +127,55 @@ static void prefix_stderr(void)
 		signal(SIGINT, SIG_IGN);
 		signal(SIGHUP, SIG_IGN);
 		close(p[1]);
+		dup2(launcher_stderr, 2);
 		forward_lines(p[0], prefix);
 		_exit(0);
 	}
 	close(p[0]);
 	dup2(p[1], 2);
 	close(p[1]);
+	prefixed_rank = rank;
 }
 
 /* Has this rank reached the run (and so the coordinator)? */
 static bool run_reached;
 
+/*
+ * Test hook (DBENCH_MPI_MERGE_CHECK=FILE, on every rank): the job's
+ * results were also merged the old, flat way (coord_mpi_merge.c); rank 0
+ * writes that merge's JSON document to FILE, to be compared with --json's.
+ */
+static void write_flat_merge(void *mem_ctx, const struct dbench_options *o)
+{
+	const char *path = getenv("DBENCH_MPI_MERGE_CHECK");
+	struct run_result *flat = coord_mpi_flat_result(the_coord);
+	struct json_object *doc;
+	char *err = NULL;
+
+	if (path == NULL || flat == NULL)
+		return;
+	doc = report_json_build(mem_ctx, o, flat);
+	if (doc == NULL || report_json_write(mem_ctx, doc, path, &err) != 0)
+		fprintf(stderr, "dbench-mpi: DBENCH_MPI_MERGE_CHECK: %s\n",
+			err != NULL ? err : "out of memory");
+	if (doc != NULL)
+		json_object_put(doc);
+}
+
 /* The run hook: N clients of this rank under the MPI coordinator. */
 static int dbench_mpi_run(void *mem_ctx, const struct run_setup *su)
 {
+	int rc;
+
 	run_reached = true;
 	/* ranks that ran different things must not add up into one
 	 * report: refuse before any client is prepared */
 	if (coord_mpi_check_workload(the_coord, su->opts) != 0)
 		return 2;	/* a usage error, as dbench's */
 	coord_mpi_setup(the_coord, su->opts, su->opts->nclients);
-	return run_benchmark_with(mem_ctx, su, the_coord);
+	rc = run_benchmark_with(mem_ctx, su, the_coord);
+	write_flat_merge(mem_ctx, su->opts);
+	return rc;
 }
 
 /*
@@ -160,12 +230,14 @@ int main(int argc, char **argv)
 	};
 	int rank = 0, rc;
 
-	prefix_stderr();
+	prefix_stderr(launcher_rank());
 	if (MPI_Init(&argc, &argv) != MPI_SUCCESS) {
 		fprintf(stderr, "dbench-mpi: MPI_Init failed\n");
 		return 1;
 	}
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	/* MPI's own word on the rank, whatever (or whoever) launched it */
+	prefix_stderr(rank);
 	/* errors come back to us: a lost rank must not abort in a call */
 	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
 	if (rank != 0 && freopen("/dev/null", "w", stdout) == NULL)

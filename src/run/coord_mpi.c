@@ -13,9 +13,9 @@
  * point-to-point; the ranks that do not answer are named, the others are
  * told to abort, and the coordination is broken (the job then ends with
  * MPI_Abort).  A rank that hears nothing from rank 0 (no tick, no ping)
- * for as long gives up by itself.  At the end every rank serialises its
- * result (with the facts of its host, gathered at the start of the run),
- * rank 0 gathers and merges them in rank order.
+ * for as long gives up by itself.  At the end the ranks' results (with
+ * the facts of their hosts, gathered at the start of the run) merge up a
+ * tree to rank 0 (coord_mpi_merge.c).
  */
 #include "config.h"
 
@@ -425,106 +425,12 @@ static int mpi_step(struct coord *c, enum coord_when when, uint64_t elapsed_ns,
 	return 0;
 }
 
-/* Rank 0: the results of every rank (bufs at displs), merged. */
-static struct run_result *merge_all(struct mpi_coord *m, void *mem,
-				    struct run_result *local,
-				    const uint8_t *all, const int *counts,
-				    const int *displs)
-{
-	struct run_result *res = result_new(mem);
-
-	for (int r = 0; res != NULL && r < m->size; r++) {
-		struct run_result *part = local;
-
-		if (r != 0) {
-			part = result_parse(res, all + displs[r],
-					    (size_t)counts[r]);
-			if (part == NULL) {
-				fprintf(stderr, "dbench-mpi: the result of "
-					"rank %d (host %s) cannot be read\n",
-					r, coord_mpi_host_of(m, r));
-				return NULL;
-			}
-			/* the series is rank 0's, from the job's samples */
-			part->series = NULL;
-		}
-		if (result_merge(res, part) != 0)
-			return NULL;
-	}
-	if (res == NULL)
-		return NULL;
-	res->series = local->series != NULL ?
-		      talloc_steal(res, local->series) : NULL;
-	res->nhosts = (uint32_t)m->size;
-	res->host_names = talloc_array(res, char *, (size_t)m->size);
-	for (int r = 0; res->host_names != NULL && r < m->size; r++)
-		res->host_names[r] = talloc_strdup(res->host_names,
-						   coord_mpi_host_of(m, r));
-	return res;
-}
-
-static int mpi_gather(struct coord *c, void *mem, struct run_result *local,
-		      struct run_result **merged)
-{
-	struct mpi_coord *m = c->priv;
-	void *tmp = talloc_new(mem);
-	size_t len = 0;
-	uint8_t *buf = tmp ? result_serialise(tmp, local, &len) : NULL;
-	uint64_t mylen = buf != NULL && len < INT_MAX ? len : 0;
-	uint64_t *lens = NULL, total = 0;
-	int *counts = NULL, *displs = NULL;
-	uint8_t *all = NULL;
-	MPI_Request req;
-
-	*merged = NULL;
-	if (m->broken)
-		goto fail;
-	if (m->rank == 0 &&
-	    (lens = talloc_zero_array(tmp, uint64_t, (size_t)m->size)) == NULL)
-		goto fail;
-	MPI_Igather(&mylen, 1, MPI_UINT64_T, lens, 1, MPI_UINT64_T, 0,
-		    m->comm, &req);
-	if (coord_mpi_wait(m, &req, LONG_TIMEOUT_NS, "the final gather") != 0)
-		goto fail;
-	if (m->rank == 0) {
-		counts = talloc_array(tmp, int, (size_t)m->size);
-		displs = talloc_array(tmp, int, (size_t)m->size);
-		for (int r = 0; counts && displs && r < m->size; r++) {
-			counts[r] = (int)lens[r];
-			displs[r] = (int)total;
-			total += lens[r];
-		}
-		if (total >= INT_MAX || counts == NULL || displs == NULL ||
-		    (all = talloc_size(tmp, total + 1)) == NULL)
-			total = UINT64_MAX;
-	}
-	MPI_Igatherv(buf, (int)mylen, MPI_BYTE, all, counts, displs, MPI_BYTE,
-		     0, m->comm, &req);
-	if (coord_mpi_wait(m, &req, LONG_TIMEOUT_NS, "the final gather") != 0)
-		goto fail;
-	if (m->rank == 0) {
-		if (total == UINT64_MAX)
-			goto fail;
-		*merged = merge_all(m, mem, local, all, counts, displs);
-		if (*merged == NULL)
-			goto fail;
-	}
-	talloc_free(tmp);
-	return 0;
-fail:
-	if (!m->broken && (m->rank == 0 || mylen == 0))
-		fprintf(stderr, "dbench-mpi: the results could not be "
-			"gathered\n");
-	talloc_free(tmp);
-	return -1;
-}
-
 static const struct coord_ops coord_mpi_ops = {
 	.name = "mpi",
 	.noted = mpi_noted,
 	.start = mpi_start,
 	.step = mpi_step,
-	.gather = mpi_gather,
+	.gather = coord_mpi_gather,
 	.count = coord_mpi_count,
 	.serial = coord_mpi_serial,
 };

@@ -9,6 +9,7 @@
 #include <mpi.h>
 
 #include "coord.h"
+#include "result.h"
 
 /*
  * The MPI coordinator of this rank in comm, under mem_ctx: rank 0 prints,
@@ -47,6 +48,26 @@ int coord_mpi_check_workload(struct coord *c, const struct dbench_options *o);
 
 /* How this rank must end, once the run is over. */
 enum coord_mpi_end coord_mpi_end(const struct coord *c);
+
+/*
+ * The merge tree of the end (coord_mpi_merge.c): of rank in a job of size
+ * ranks, its parent (-1 for rank 0) and the end of the run of ranks it
+ * merges, [rank, *end).
+ */
+void coord_mpi_tree(int size, int rank, int *parent, int *end);
+
+/*
+ * Test hook: with DBENCH_MPI_MERGE_CHECK in the environment of every
+ * rank, the last run's results were also merged the old way (rank 0
+ * gathers them all, then merges in rank order); that flat merge on rank 0
+ * (NULL elsewhere, or when the hook is off), freed with the coordinator
+ * or at the next run's gather.
+ */
+struct run_result *coord_mpi_flat_result(struct coord *c);
+
+/* For bench/: the bytes this rank sent up the tree at the last run's end,
+ * and the largest result it received there. */
+void coord_mpi_merge_stats(struct coord *c, uint64_t *sent, uint64_t *held);
 
 /* The size of the per-second message every rank sends (for bench/). */
 size_t coord_mpi_tick_bytes(void);

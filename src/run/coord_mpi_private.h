@@ -1,7 +1,7 @@
 /*
- * coord_mpi_private.h - what coord_mpi.c (ticks, start, gather) and
- * coord_mpi_sync.c (the counts of the progress lines, the turns at the
- * end) share: the coordinator's state and its bounded wait.
+ * coord_mpi_private.h - what coord_mpi.c (ticks, start), coord_mpi_sync.c
+ * (the counts of the progress lines, the turns at the end) and
+ * coord_mpi_merge.c (the results merged at the end) share: the coordinator's state and its bounded wait.
  */
 #ifndef DBENCH_COORD_MPI_PRIVATE_H
 #define DBENCH_COORD_MPI_PRIVATE_H
@@ -11,14 +11,17 @@
 #include <stdint.h>
 
 #include "coord.h"
+#include "result.h"
 #include "util.h"
 
 /* the start waits for every rank to prepare its clients, the gather for
  * every rank to clean up: both may take long on a slow filesystem */
 #define LONG_TIMEOUT_NS (600 * NS_PER_SEC)
 
-/* point-to-point tags: rank 0's control, the counts, the turns */
-enum { TAG_PING = 7101, TAG_PONG, TAG_ABORT, TAG_COUNT, TAG_TURN };
+/* point-to-point tags: rank 0's control, the counts, the turns, the
+ * results merged up the tree */
+enum { TAG_PING = 7101, TAG_PONG, TAG_ABORT, TAG_COUNT, TAG_TURN,
+       TAG_RESULT };
 
 /* Rank 0's decision, broadcast. */
 struct decision_msg {
@@ -59,6 +62,10 @@ struct mpi_coord {
 	unsigned clients;	/* clients per rank (the same on all) */
 	uint64_t cleanup_wait;	/* rank 0: when its own cleanup ended */
 	uint64_t prepared_wait;	/* rank 0: when its own preparation did */
+	/* the end (coord_mpi_merge.c) */
+	struct run_result *flat;	/* rank 0, test hook: the flat merge */
+	uint64_t merge_sent;	/* bytes this rank sent its parent */
+	uint64_t merge_held;	/* the largest result it received */
 };
 
 /* The host name of rank (rank 0 knows all; the others know rank 0's). */
@@ -73,6 +80,10 @@ int coord_mpi_wait(struct mpi_coord *m, MPI_Request *req, uint64_t timeout,
 unsigned coord_mpi_count(struct coord *c, enum coord_count what,
 			 unsigned local, bool final, bool *others_final);
 void coord_mpi_serial(struct coord *c, bool enter);
+
+/* The gather hook: the results merged up the tree (coord_mpi_merge.c). */
+int coord_mpi_gather(struct coord *c, void *mem, struct run_result *local,
+		     struct run_result **merged);
 
 /* Rank 0's table of counts for size ranks of clients each (under m). */
 int coord_mpi_counts_init(struct mpi_coord *m, unsigned clients);

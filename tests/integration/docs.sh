@@ -64,7 +64,7 @@ check_paths() {
 # Long options of other programs that the documents quote.
 FOREIGN="--hostfile --map-by --oversubscribe --mca --allow-run-as-root
 --tool --trace-children --toggle-collect --call-graph --all-user --prefix
---always --dirty"
+--always --dirty --mpi --ntasks-per-node --wrap"
 
 # known_options: every long option some program of the project knows
 known_options() {

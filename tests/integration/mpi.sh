@@ -173,6 +173,27 @@ jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))
 EOF
 }
 
+# The results merge up a tree (rank 0 receives at most 4, rank 4 merges
+# rank 5's): the job's JSON is the flat merge's in rank order, byte for
+# byte (the test hook DBENCH_MPI_MERGE_CHECK writes the flat one).
+merge_tree_flat() {
+	need_mpi
+	mkdir t
+	DBENCH_MPI_MERGE_CHECK=$W/flat.json run_mpi "${LOCAL_MPI[@]}" -np 6 \
+		"$DBENCH_MPI" --run-once -t 60 --warmup 0 -c "$DATA/tree.txt" \
+		-D "$W/t" --json "$W/tree.json" 2
+	assert_clean_run "dbench-mpi -np 6"
+	[ -s "$W/flat.json" ] || fail "no flat merge written (DBENCH_MPI_MERGE_CHECK)"
+	cmp -s "$W/flat.json" "$W/tree.json" || {
+		diff "$W/flat.json" "$W/tree.json" | head -n 20 >"$W/diff"
+		show_file "$W/diff" "flat vs tree"
+		fail "the tree merge's JSON differs from the flat merge's"
+	}
+	assert_eq "[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11] [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5] 6" \
+		"$(json_field "$W/tree.json" '" ".join(str(x) for x in ([c["client"] for c in d["clients"]], [c["rank"] for c in d["clients"]], len(d["hosts"])))')" \
+		"every rank's clients, in rank order"
+}
+
 # ---- two hosts: network namespaces joined by a veth pair ----------------
 NS_NET=169.254.77
 NS_PIDS=()
@@ -466,6 +487,7 @@ unlike_ranks() {
 check "-np 3, 2 clients each, one directory: 6 passes, clients 0..5, single-host shape" three_ranks_shared
 check "-np 2, --warmup auto and a timed loadfile: steady state and response times of the job" steady_response
 check "-np 3: the --json document fits the schema" three_ranks_schema
+check "-np 6: the results merged up the tree = merged flat in rank order (same JSON)" merge_tree_flat
 check "-np 3, -t 2: the cleanup lines count every rank's clients; nothing left when mpirun returns" ranks_end_together
 check "two hosts (namespaces + veth, MPI over TCP): merged = sum of the parts" two_hosts
 check "clients fail: messages name rank, host, client, line; clean" client_fails
