@@ -100,6 +100,34 @@ static void test_outlier(void **state)
 	/* two runs: no outlier rule */
 	sweep_stats_compute(x + 3, 2, &s);
 	assert_false(sweep_outlier(&s, 150));
+	/* nor with 3 or 4: a median and MAD of so few say too little */
+	sweep_stats_compute(x + 1, 4, &s);
+	assert_false(sweep_outlier(&s, 150));
+	sweep_stats_compute(x + 2, 3, &s);
+	assert_false(sweep_outlier(&s, 150));
+}
+
+/* The order-statistic interval of the median, against the binomial. */
+static void test_median_interval(void **state)
+{
+	const double x[] = { 9, 1, 8, 2, 7, 3, 6, 4, 5, 10 };
+	struct sweep_stats s;
+
+	(void)state;
+	/* n 5, k 1: 1 - 2/32 */
+	assert_true(fabs(sweep_median_coverage(5, 1) - 0.9375) < 1e-12);
+	/* n 10, k 2: 1 - 2 (1 + 10) / 1024; k 3: 1 - 2 (1 + 10 + 45) / 1024 */
+	assert_true(fabs(sweep_median_coverage(10, 2) - 0.978515625) < 1e-12);
+	assert_true(fabs(sweep_median_coverage(10, 3) - 0.890625) < 1e-12);
+	assert_true(sweep_median_coverage(4, 3) == 0);
+	sweep_stats_compute(x, 10, &s);
+	assert_int_equal(s.med_k, 2);
+	assert_true(s.med_lo == 2 && s.med_hi == 9 && s.median == 5.5);
+	/* fewer than 6: min to max, with the coverage it has */
+	sweep_stats_compute(x, 5, &s);
+	assert_int_equal(s.med_k, 1);
+	assert_true(s.med_lo == 1 && s.med_hi == 9);
+	assert_true(fabs(s.med_coverage - 0.9375) < 1e-12);
 }
 
 static void test_bound_parse(void **state)
@@ -400,6 +428,7 @@ int main(void)
 		cmocka_unit_test(test_t_quantiles),
 		cmocka_unit_test(test_stats_known),
 		cmocka_unit_test(test_outlier),
+		cmocka_unit_test(test_median_interval),
 		cmocka_unit_test_setup_teardown(test_bound_parse, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_curve_auto_knee, setup,
