@@ -171,6 +171,8 @@ static void test_bound_parse(void **state)
 static unsigned knee;		/* above this many clients: 50 ms */
 static unsigned fail_at;	/* this many clients: the run fails */
 static unsigned ran[64], nran;
+static unsigned noisy_at;	/* this many clients: 15 and 25 ms in turn */
+static unsigned noisy_calls;
 
 static int fake_run(void *mem, const struct run_setup *su)
 {
@@ -180,7 +182,11 @@ static int fake_run(void *mem, const struct run_setup *su)
 	struct op_stats *op;
 	int rc;
 
-	ran[nran++] = n;
+	if (n == noisy_at)
+		lat = noisy_calls++ % 2 ? 25000000ull : 15000000ull;
+	if (nran < 64)
+		ran[nran] = n;
+	nran++;
 	if (n == fail_at || r == NULL)
 		return 1;
 	r->seconds = 1;
@@ -320,8 +326,71 @@ static void test_curve_list_and_failure(void **state)
 		json_object_array_get_idx(pts, 2), "status")), "FAILED");
 	assert_true(json_object_object_get_ex(sec, "complete", &c));
 	assert_false(json_object_get_boolean(c));
-	assert_int_equal(get_int(sec, "answer_clients"), 2);
+	/* a failed point is no broken bound: no capacity, what held so far */
+	assert_int_equal(get_int(sec, "answer_clients"), -1);
+	assert_int_equal(get_int(sec, "held_clients"), 2);
+	assert_true(json_object_object_get_ex(sec, "ended_early", &c));
+	assert_true(json_object_get_boolean(c));
+	assert_non_null(strstr(json_object_get_string(json_object_object_get(
+		sec, "answer")), "the curve ended early: the point of 3 "
+		"clients failed (exit status 1)"));
 	json_object_put(sec);
+	talloc_free(mem);
+}
+
+/* --curve with --repeat: medians, the re-run of a point within its noise
+ * of the bound, the capacity's interval; a failed run ends it early. */
+static void test_curve_repeat(void **state)
+{
+	struct tstate *ts = *state;
+	void *mem = talloc_new(ts->ctx);
+	struct dbench_options o = { .curve_auto = true, .curve_max = 64,
+				    .repeat = 3 };
+	struct json_object *sec, *pts = NULL, *p4, *rep = NULL;
+	int rc;
+
+	knee = 5;
+	fail_at = 0;
+	noisy_at = 0;
+	sec = curve(mem, &o, "p99<=20ms", &rc);
+	assert_int_equal(rc, 0);
+	/* 1 2 4 8 6 5, three runs each; every point sure: [5-5] */
+	assert_int_equal(nran, 18);
+	assert_int_equal(get_int(sec, "answer_clients"), 5);
+	assert_int_equal(get_int(sec, "answer_clients_low"), 5);
+	assert_int_equal(get_int(sec, "answer_clients_high"), 5);
+	json_object_put(sec);
+	/* 4 clients read 15 and 25 ms in turn against 20 ms: 3 more runs
+	 * to confirm (median 20: held), but never surely: [2-5] */
+	noisy_at = 4;
+	noisy_calls = 0;
+	sec = curve(mem, &o, "p99<=20ms", &rc);
+	assert_int_equal(rc, 0);
+	assert_int_equal(nran, 21);
+	assert_int_equal(get_int(sec, "answer_clients"), 5);
+	assert_int_equal(get_int(sec, "answer_clients_low"), 2);
+	assert_int_equal(get_int(sec, "answer_clients_high"), 5);
+	assert_true(json_object_object_get_ex(sec, "points", &pts));
+	p4 = json_object_array_get_idx(pts, 2);
+	assert_int_equal(get_int(p4, "clients"), 4);
+	assert_true(json_object_object_get_ex(p4, "repeats", &rep));
+	assert_int_equal(get_int(rep, "n"), 6);
+	assert_true(json_object_get_boolean(json_object_object_get(
+		rep, "confirmed")));
+	assert_non_null(strstr(json_object_get_string(json_object_object_get(
+		sec, "answer")), "at most 5 clients [2-5] within p99<=20ms"));
+	json_object_put(sec);
+	/* a run of the point of 4 fails: ended early, never "at most" */
+	noisy_at = 0;
+	fail_at = 4;
+	sec = curve(mem, &o, "p99<=20ms", &rc);
+	assert_int_equal(rc, 1);
+	assert_int_equal(get_int(sec, "answer_clients"), -1);
+	assert_int_equal(get_int(sec, "held_clients"), 2);
+	assert_null(strstr(json_object_get_string(json_object_object_get(
+		sec, "answer")), "at most"));
+	json_object_put(sec);
+	fail_at = 0;
 	talloc_free(mem);
 }
 
@@ -432,6 +501,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_bound_parse, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_curve_auto_knee, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_curve_repeat, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_curve_list_and_failure,
 						setup, teardown),
