@@ -25,6 +25,7 @@
 
 #include "talloc_fixture.h"
 #include "histogram.h"
+#include "noise.h"
 #include "result.h"
 #include "supervisor.h"
 #include "sweep.h"
@@ -105,6 +106,44 @@ static void test_outlier(void **state)
 	assert_false(sweep_outlier(&s, 150));
 	sweep_stats_compute(x + 2, 3, &s);
 	assert_false(sweep_outlier(&s, 150));
+}
+
+/* The noise shares from counter deltas, busy, client-bound, the note. */
+static void test_noise_shares(void **state)
+{
+	struct run_noise n = { 0 };
+	char *note;
+
+	(void)state;
+	/* 1000 ticks of every CPU: 700 busy, of which dbench 200; 50 stolen */
+	noise_shares(700, 50, 1000, 200.0, &n);
+	assert_true(n.has_cpu);
+	assert_true(fabs(n.other_cpu_share - 0.5) < 1e-12);
+	assert_true(fabs(n.dbench_cpu_share - 0.2) < 1e-12);
+	assert_true(fabs(n.steal_share - 0.05) < 1e-12);
+	assert_true(n.busy && !n.client_bound);
+	note = noise_note(NULL, &n);
+	assert_non_null(note);
+	assert_string_equal(note, "dbench: note: busy: the machine was busy "
+			    "besides dbench (other processes 50%, steal 5% of "
+			    "the CPUs): the figures may be low");
+	talloc_free(note);
+	/* dbench took 95%: client-bound, the rest is not busy */
+	n = (struct run_noise){ 0 };
+	noise_shares(970, 0, 1000, 950.0, &n);
+	assert_true(!n.busy && n.client_bound);
+	note = noise_note(NULL, &n);
+	assert_non_null(strstr(note, "client-bound: dbench itself used 95%"));
+	talloc_free(note);
+	/* a quiet machine: nothing to say; dbench over the busy: clamped */
+	n = (struct run_noise){ 0 };
+	noise_shares(100, 0, 1000, 150.0, &n);
+	assert_true(n.other_cpu_share == 0 && !n.busy && !n.client_bound);
+	assert_null(noise_note(NULL, &n));
+	/* no time passed: no shares */
+	n = (struct run_noise){ 0 };
+	noise_shares(0, 0, 0, 0, &n);
+	assert_false(n.has_cpu);
 }
 
 /* The order-statistic interval of the median, against the binomial. */
@@ -498,6 +537,7 @@ int main(void)
 		cmocka_unit_test(test_stats_known),
 		cmocka_unit_test(test_outlier),
 		cmocka_unit_test(test_median_interval),
+		cmocka_unit_test(test_noise_shares),
 		cmocka_unit_test_setup_teardown(test_bound_parse, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_curve_auto_knee, setup,
