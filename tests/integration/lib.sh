@@ -184,14 +184,16 @@ run_db() {
 # split_noise_notes: the notes a run gives on stderr when the machine was
 # busy besides it or it was client-bound ("dbench: note: busy: ...") come
 # and go with whatever else the machine runs (another test under make -j2):
-# they move from $W/err to $W/err.noise, where the checks of them look.
+# they move from $W/err to $NOISE_NOTES (outside $W, whose listings checks
+# compare), where the checks of them look.
 split_noise_notes() {
 	local re='^dbench: note: (busy|client-bound): '
-	: >"$W/err.noise"
+	NOISE_NOTES=$W.noise
+	: >"$NOISE_NOTES"
 	[ -s "$W/err" ] && grep -Eq "$re" "$W/err" || return 0
-	grep -E "$re" "$W/err" >"$W/err.noise"
-	grep -Ev "$re" "$W/err" >"$W/err.rest"
-	mv "$W/err.rest" "$W/err"
+	grep -E "$re" "$W/err" >"$NOISE_NOTES"
+	grep -Ev "$re" "$W/err" >"$W.err.rest"
+	mv "$W.err.rest" "$W/err"
 }
 
 # run_db_unprivileged ARGS...: run_db, but as uid/gid 65534 when running

@@ -354,7 +354,7 @@ noise_planted() {
 	wait "${hogs[@]}" 2>/dev/null
 	assert_rc 0
 	assert_grep '^dbench: note: busy: the machine was busy besides dbench \(other processes [0-9]+%' \
-		"$W/err.noise" "the note on stderr"
+		"$NOISE_NOTES" "the note on stderr"
 	assert_no_grep 'note|busy' "$W/out" "a note on stdout"
 	sqlite3 "$db" "SELECT json_type(r.result_json, '\$.noise'),
 		json_extract(r.result_json, '\$.noise.busy'),
