@@ -47,6 +47,13 @@ void report_percentiles(FILE *f, const struct dbench_options *o,
 			const struct op_stats *ops);
 
 /*
+ * The one line on stderr when run r's machine was busy besides dbench or
+ * dbench itself was client-bound (noise_note()); nothing otherwise, nor
+ * for an interrupted run.
+ */
+void report_noise_note(void *mem, const struct run_result *r);
+
+/*
  * Every output of a finished run r: the mismatch summary on stderr, the
  * text report on options_text_stream(o), and the --json and --series
  * files, then saves the run to the history (--label).  Returns 0, -1

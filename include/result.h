@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "host.h"
+#include "noise.h"
 #include "program.h"
 #include "series.h"
 #include "stats.h"
@@ -135,6 +136,11 @@ struct run_result {
 	 * maximum).  Set on the merged result by the deciding rank only:
 	 * neither serialised nor merged. */
 	bool warmup_steady;
+
+	/* how busy the machine was besides dbench over the reported phase:
+	 * this host's (rank 0's under dbench-mpi).  Set on the merged result
+	 * only: neither serialised nor merged. */
+	struct run_noise noise;
 };
 
 /* What result_build() cannot read from the region. */

@@ -27,6 +27,13 @@ struct sweep_stats {
 	double mad;		/* median absolute deviation, unscaled */
 	double t;		/* Student t quantile 0.975, n - 1 degrees */
 	double ci_lo, ci_hi;	/* 95% CI of the mean; = mean when n < 2 */
+	/* the distribution-free interval of the median: the k-th smallest
+	 * and k-th largest value, k the largest whose coverage (from the
+	 * binomial distribution with p = 1/2) is at least 95%, or k = 1
+	 * (min and max) when fewer than 6 runs reach it */
+	double med_lo, med_hi;
+	unsigned med_k;
+	double med_coverage;	/* that interval's coverage, 0..1 */
 };
 
 /* The statistics of x[0..n) (n >= 1) into *s. */
@@ -44,9 +51,18 @@ double sweep_t_cdf(double t, unsigned df);
 /*
  * Does x lie beyond 3 MADs of the median of s?  The MAD is scaled by
  * 1.4826 (so that it estimates the standard deviation of normal data);
- * never with fewer than 3 measurements or a MAD of 0.
+ * never with fewer than SWEEP_OUTLIER_MIN_RUNS measurements (the median
+ * and MAD of fewer say too little) or a MAD of 0.
  */
+#define SWEEP_OUTLIER_MIN_RUNS 5
 bool sweep_outlier(const struct sweep_stats *s, double x);
+
+/*
+ * The coverage (0..1) of the interval from the k-th smallest to the k-th
+ * largest of n values as an interval of their median: 1 - 2 P(B <= k-1),
+ * B binomial with n trials of p = 1/2; 0 when there is no such interval.
+ */
+double sweep_median_coverage(unsigned n, unsigned k);
 
 /* The CV over which the runs are said to vary. */
 #define SWEEP_CV_WARN 0.05

@@ -130,9 +130,6 @@ int cli_sweep_options(void *mem, const struct raw_options *raw,
 			return usage_error("%s goes with --curve",
 					   raw->nslo > 0 ? "--slo" :
 					   "--curve-max");
-	} else if (o->repeat > 1) {
-		return usage_error("--repeat and --curve do not go together "
-				   "(each point of a curve is one run)");
 	}
 	if (o->repeat > 1 || raw->curve != NULL) {
 		if (raw->skip_cleanup)

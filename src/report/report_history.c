@@ -88,7 +88,7 @@ void report_json_history_percentiles(struct json_object *doc,
 static const char **run_warnings(void *mem, const struct run_result *r,
 				 unsigned *n)
 {
-	const char **w = talloc_array(mem, const char *, 4);
+	const char **w = talloc_array(mem, const char *, 6);
 	uint64_t mismatches = 0;
 
 	*n = 0;
@@ -109,6 +109,12 @@ static const char **run_warnings(void *mem, const struct run_result *r,
 	if (r->failed)
 		w[(*n)++] = talloc_strdup(w, "a client failed or a worker "
 					  "died");
+	if (r->noise.busy)
+		w[(*n)++] = talloc_strdup(w, "the machine was busy besides "
+					  "dbench: the figures may be low");
+	if (r->noise.client_bound)
+		w[(*n)++] = talloc_strdup(w, "client-bound: the run measured "
+					  "the client, not the server");
 	for (unsigned i = 0; i < *n; i++)
 		if (w[i] == NULL)
 			*n = i;

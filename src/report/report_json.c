@@ -308,6 +308,30 @@ static struct json_object *cpu_json(const struct result_cpu *c)
 	return j;
 }
 
+/* How busy the machine was besides dbench (noise.h); figures unknown
+ * are left out. */
+static struct json_object *noise_json(const struct run_noise *n)
+{
+	static const char *const psi_key[NOISE_PSI_N] = {
+		"psi_cpu_some_avg", "psi_io_some_avg", "psi_memory_some_avg",
+	};
+	struct json_object *j = json_object_new_object();
+
+	if (n->has_loadavg)
+		put_num(j, "loadavg_1m", n->loadavg_1m, 2);
+	if (n->has_cpu) {
+		put_num(j, "other_cpu_share", n->other_cpu_share, 4);
+		put_num(j, "steal_share", n->steal_share, 4);
+		put_num(j, "dbench_cpu_share", n->dbench_cpu_share, 4);
+	}
+	for (unsigned i = 0; i < NOISE_PSI_N; i++)
+		if (n->has_psi[i])
+			put_num(j, psi_key[i], n->psi_some_avg[i], 2);
+	put_bool(j, "busy", n->busy);
+	put_bool(j, "client_bound", n->client_bound);
+	return j;
+}
+
 /*
  * One loadfile: its path, the CRC-32 (zlib's, of its bytes as stored) and
  * its size and line count, so that results say which workload they
@@ -606,6 +630,7 @@ struct json_object *report_json_build(void *mem_ctx,
 	total_errors(r, errors);
 	put(j, "result", result_json(r));
 	put(j, "cpu", cpu_json(&r->cpu));
+	put(j, "noise", noise_json(&r->noise));
 	put(j, "loadfiles", loadfiles_json(o));
 	if (o->server_protocol != NULL)
 		put(j, "server", server_json(o));

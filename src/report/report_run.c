@@ -12,6 +12,7 @@
 #include <talloc.h>
 
 #include "report.h"
+#include "noise.h"
 #include "report_json.h"
 #include "series.h"
 #include "supervisor.h"
@@ -49,6 +50,18 @@ static int json_to_stdout(struct json_object *doc)
 	return flush_checked(stdout, "the JSON document");
 }
 
+void report_noise_note(void *mem, const struct run_result *r)
+{
+	char *note;
+
+	/* an interrupted run's window is cut short: nothing to judge */
+	if (r->interrupted)
+		return;
+	note = noise_note(mem, &r->noise);
+	if (note != NULL)
+		fprintf(stderr, "%s\n", note);
+}
+
 int report_write_all(void *mem_ctx, const struct dbench_options *o,
 		     const struct run_result *r)
 {
@@ -65,6 +78,7 @@ int report_write_all(void *mem_ctx, const struct dbench_options *o,
 	report_text(text, mem, o, r);
 	if (flush_checked(text, "the report") != 0)
 		rc = -1;
+	report_noise_note(mem, r);
 	doc = options_wants_document(o) ? report_json_build(mem, o, r) : NULL;
 	if (o->json_path != NULL && strcmp(o->json_path, "-") == 0) {
 		if (json_to_stdout(doc) != 0)

@@ -20,6 +20,7 @@
 #include "atomic.h"
 #include "coord.h"
 #include "memcheck.h"
+#include "noise.h"
 #include "pool.h"
 #include "progress.h"
 #include "runloop.h"
@@ -54,6 +55,8 @@ struct loop {
 	bool memory_low;		/* memory ran low: said once */
 	unsigned polls;			/* of the run phases */
 	unsigned busy_seen;		/* clients busy at the last reap */
+	struct noise_sample noise_start;	/* of the reported phase */
+	struct run_noise noise;
 };
 
 static double secs(uint64_t ns)
@@ -158,6 +161,17 @@ static void series_row(struct loop *l, const struct coord_out *out,
 	l->last_tick = now;
 }
 
+/* The machine's counters now, dbench's CPU with its live workers'. */
+static void noise_now(struct loop *l, struct noise_sample *s)
+{
+	double own = noise_own_cpu_s();
+
+	for (unsigned i = 0; i < l->pool->nprocs; i++)
+		if (!l->pool->workers[i].reaped && l->pool->workers[i].pid > 0)
+			own += noise_proc_cpu_s(l->pool->workers[i].pid);
+	noise_sample(s, own);
+}
+
 /* Apply a phase the coordinator decided. */
 static void set_phase(struct loop *l, uint32_t phase, uint64_t elapsed)
 {
@@ -167,6 +181,7 @@ static void set_phase(struct loop *l, uint32_t phase, uint64_t elapsed)
 	l->phase = phase;
 	l->phase_start = elapsed;
 	STORE(l->hdr->phase, phase);
+	noise_now(l, &l->noise_start);
 }
 
 /* One step of the coordinator; a failed coordination stops the run. */
@@ -243,8 +258,11 @@ static void finish_phases(struct loop *l)
 	uint64_t stop = now_ns(), last = pool_last_end(l->pool);
 	struct coord_sample s = { 0 };
 	struct coord_out out;
+	struct noise_sample end;
 
 	l->ended_wall = wall_ns();
+	noise_now(l, &end);
+	noise_finish(&l->noise_start, &end, &l->noise);
 	util_stop_raise(&l->hdr->stop);
 	pool_count(l->pool, &s);
 	sample_sums(l, &s, false);
@@ -364,6 +382,7 @@ static void release(struct loop *l)
 	if (l->coord->prints && !l->o->machine_readable)
 		fprintf(options_text_stream(l->o), "releasing clients\n");
 	check_output(l);
+	noise_now(l, &l->noise_start);
 	pool_open_gate(l->pool);
 }
 
@@ -408,5 +427,8 @@ struct run_result *runloop_run(void *mem, struct run *pool, struct coord *c,
 	if (c->ops->gather(c, mem, local, &merged) != 0)
 		return NULL;
 	*status = 0;
-	return merged != NULL ? merged : local;
+	if (merged == NULL)
+		merged = local;
+	merged->noise = l->noise;
+	return merged;
 }

@@ -87,6 +87,8 @@ static int sweep_capture(void *mem_ctx, const struct dbench_options *o,
 	for (unsigned k = 0; k < OP_NUM_MEASURED; k++)
 		ops += r->ops[k].count;
 	pt->seconds = r->seconds;
+	pt->noise = r->noise;
+	report_noise_note(mem_ctx, r);
 	pt->ops_per_s = r->seconds > 0 ? (double)ops / r->seconds : 0;
 	res = NULL;
 	json_object_object_get_ex(pt->doc, "result", &res);
@@ -161,6 +163,9 @@ struct json_object *sweep_stats_json(const struct sweep_stats *s)
 		put_num(j, "t_975", s->t, 6);
 		put_num(j, "ci95_low", s->ci_lo, 6);
 		put_num(j, "ci95_high", s->ci_hi, 6);
+		put_num(j, "median_ci_low", s->med_lo, 6);
+		put_num(j, "median_ci_high", s->med_hi, 6);
+		put_num(j, "median_ci_coverage", s->med_coverage, 6);
 	}
 	return j;
 }

@@ -5,9 +5,13 @@
  * from one client (per rank) until a point breaks a bound or reaches
  * --curve-max, then bisects between the last valid and the first
  * invalid count until they are within 10% or one client apart.  The
- * table, the answer and the summary figure are in sweep_table.c.  A
+ * table, the answer and the summary figure are in sweep_table.c.  With
+ * --repeat N each point is N runs, judged on the medians of their
+ * figures (sweep_curve_runs.c); a point whose figure lies within its
+ * own noise of its bound runs N more before the search turns on it.  A
  * point that fails, or a signal, ends the curve: the points so far are
- * reported and the status is the failed run's.
+ * reported (the answer says the curve ended early, never that a bound
+ * broke) and the status is the failed run's.
  */
 #include "config.h"
 
@@ -45,12 +49,53 @@ void curve_judge(const struct dbench_options *o, struct curve_point *cp)
 		cp->unsteady = !json_object_get_boolean(st);
 }
 
-/* Run the point of count clients (NUMCLIENTS over all ranks). */
+/* Runs first..last-1 of the point cp (of count clients); with several,
+ * a line each.  Returns the exit status of the last run made. */
+static int run_runs(void *mem, const struct sweep_setup *ss,
+		    struct curve_point *cp, unsigned count, unsigned last)
+{
+	const struct dbench_options *o = ss->base->opts;
+	FILE *text = options_text_stream(o);
+	unsigned nb = o->nbounds ? o->nbounds : 1;
+	int rc = 0;
+
+	cp->runs = talloc_realloc(mem, cp->runs, struct sweep_point, last);
+	cp->run_figure = talloc_realloc(mem, cp->run_figure, double,
+					last * nb);
+	if (cp->runs == NULL || cp->run_figure == NULL)
+		return 1;
+	for (unsigned i = cp->nruns * nb; i < last * nb; i++)
+		cp->run_figure[i] = -1;
+	while (rc == 0 && cp->nruns < last) {
+		struct sweep_point *pt = &cp->runs[cp->nruns++];
+		char prefix[64];
+
+		rc = sweep_agree(ss, sweep_run_point(mem, ss, count, pt));
+		pt->status = rc;
+		if (o->repeat < 2)
+			continue;
+		snprintf(prefix, sizeof(prefix), "Point %u, run %u: ",
+			 cp->order + 1, cp->nruns);
+		if (rc == 0 && pt->doc != NULL)
+			sweep_point_line(text, prefix, pt);
+		else
+			fprintf(text, "%s%s (exit status %d)\n", prefix,
+				rc >= 128 ? "interrupted" : "failed", rc);
+		fflush(text);
+	}
+	return rc;
+}
+
+/* Run the point of count clients (NUMCLIENTS over all ranks): once, or
+ * --repeat times and as many again when a figure lies within its noise
+ * of its bound. */
 static int run_point(void *mem, const struct sweep_setup *ss,
 		     struct curve *cv, unsigned count)
 {
 	const struct dbench_options *o = ss->base->opts;
 	FILE *text = options_text_stream(o);
+	unsigned nb = o->nbounds ? o->nbounds : 1;
+	unsigned reps = o->repeat > 1 ? o->repeat : 1;
 	struct curve_point *cp;
 	int rc;
 
@@ -58,19 +103,27 @@ static int run_point(void *mem, const struct sweep_setup *ss,
 	if (cv->pts == NULL)
 		return 1;
 	cp = &cv->pts[cv->n];
-	*cp = (struct curve_point){ .order = cv->n };
-	cp->figure = talloc_zero_array(cv->pts, double,
-				       o->nbounds ? o->nbounds : 1);
-	if (cp->figure == NULL)
+	*cp = (struct curve_point){ .order = cv->n, .count = count };
+	cp->figure = talloc_zero_array(mem, double, nb);
+	cp->fig_lo = talloc_zero_array(mem, double, nb);
+	cp->fig_hi = talloc_zero_array(mem, double, nb);
+	if (cp->figure == NULL || cp->fig_lo == NULL || cp->fig_hi == NULL)
 		return 1;
 	cv->n++;
 	fprintf(text, "\nPoint %u: %u client%s\n", cv->n,
 		count * o->clients_per_process,
 		count * o->clients_per_process == 1 ? "" : "s");
 	fflush(text);
-	rc = sweep_run_point(mem, ss, count, &cp->pt);
-	cp->count = count;
-	curve_judge(o, cp);
+	rc = run_runs(mem, ss, cp, count, reps);
+	curve_judge_runs(o, cp);
+	if (rc == 0 && sweep_agree(ss, curve_near_bound(cp))) {
+		fprintf(text, "Point %u: a figure lies within its noise of "
+			"its bound: %u more runs to confirm\n", cv->n, reps);
+		fflush(text);
+		cp->confirmed = true;
+		rc = run_runs(mem, ss, cp, count, 2 * reps);
+		curve_judge_runs(o, cp);
+	}
 	curve_point_line(text, o, cp);
 	return rc;
 }
@@ -145,6 +198,7 @@ int sweep_curve(void *mem, const struct sweep_setup *ss)
 	struct curve *cv = talloc_zero(mem, struct curve);
 	const struct sweep_point **ptrs;
 	struct json_object *sec;
+	unsigned nruns = 0;
 	int rc, saved = 0;
 
 	if (cv == NULL) {
@@ -155,21 +209,26 @@ int sweep_curve(void *mem, const struct sweep_setup *ss)
 			     curve_list_run(mem, ss, cv);
 	cv->complete = rc == 0;
 	sec = curve_report(mem, options_text_stream(o), o, cv);
-	ptrs = talloc_zero_array(mem, const struct sweep_point *, cv->n + 1);
+	for (unsigned i = 0; i < cv->n; i++)
+		nruns += cv->pts[i].nruns;
+	ptrs = talloc_zero_array(mem, const struct sweep_point *, nruns + 1);
+	nruns = 0;
 	for (unsigned i = 0; ptrs != NULL && i < cv->n; i++)
-		ptrs[i] = &cv->pts[i].pt;
+		for (unsigned k = 0; k < cv->pts[i].nruns; k++)
+			ptrs[nruns++] = &cv->pts[i].runs[k];
 	if (ptrs == NULL || sec == NULL) {
 		fprintf(stderr, "dbench: out of memory\n");
 		rc = rc != 0 ? rc : 1;
 	} else if (ss->rank == 0) {
-		saved = sweep_save(mem, o, "curve", sec, ptrs, cv->n);
+		saved = sweep_save(mem, o, "curve", sec, ptrs, nruns);
 		curve_attach_results(sec, cv);
-		if (sweep_write_json(mem, o, ptrs, cv->n, "curve",
+		if (sweep_write_json(mem, o, ptrs, nruns, "curve",
 				     json_object_get(sec)) != 0 && rc == 0)
 			rc = 1;
 	}
 	json_object_put(sec);
 	for (unsigned i = 0; i < cv->n; i++)
-		json_object_put(cv->pts[i].pt.doc);
+		for (unsigned k = 0; k < cv->pts[i].nruns; k++)
+			json_object_put(cv->pts[i].runs[k].doc);
 	return rc != 0 ? rc : saved;
 }

@@ -10,12 +10,29 @@
 struct curve_point {
 	unsigned order;		/* 0.. in the order run */
 	unsigned count;		/* NUMCLIENTS over all ranks */
-	struct sweep_point pt;
+	struct sweep_point pt;	/* the run shown: the only one, or (with
+				 * --repeat) the one nearest the median
+				 * MB/s, with the medians of MB/s and ops/s
+				 * (its doc is runs[]'s: not released
+				 * through pt) */
 	bool valid;		/* ran, and held every bound */
 	bool unsteady;		/* its warmup never reached a steady state */
 	bool response;		/* a bound read the response time */
 	int broken;		/* the first bound broken, or -1 */
-	double *figure;		/* each bound's figure in ms (-1: none) */
+	double *figure;		/* each bound's figure in ms (-1: none); the
+				 * median of the runs' with --repeat */
+	/* --repeat with --curve: every run of the point, in order */
+	struct sweep_point *runs;
+	unsigned nruns;
+	double *run_figure;	/* [run * nbounds + bound] */
+	double *fig_lo, *fig_hi;	/* each figure's interval (of the
+					 * median); = figure with one run */
+	double mb_lo, mb_hi;	/* the interval of the median MB/s */
+	double mb_coverage;	/* those intervals' coverage, 0..1 */
+	bool confirmed;		/* re-run: a figure lay within its noise
+				 * of its bound */
+	bool sure_held;		/* every figure's interval within its bound */
+	bool sure_broken;	/* some figure's interval beyond its bound */
 };
 
 struct curve {
@@ -23,6 +40,20 @@ struct curve {
 	unsigned n;
 	bool complete;		/* no point failed or was interrupted */
 };
+
+/*
+ * Judge cp from its runs (cp->runs[0..nruns), cp->figure, fig_lo,
+ * fig_hi and run_figure sized for o's bounds and the runs): one run is
+ * judged by curve_judge(); a run that failed makes the point that run;
+ * else each bound's figure is the median of the runs', with its
+ * order-statistic interval, and sure_held/sure_broken say whether the
+ * intervals lie wholly within or beyond the bounds.
+ */
+void curve_judge_runs(const struct dbench_options *o, struct curve_point *cp);
+
+/* Does a figure of cp (judged from several runs) lie within its noise of
+ * its bound: neither surely held nor surely broken? */
+bool curve_near_bound(const struct curve_point *cp);
 
 /*
  * Judge cp (its run done, cp->figure sized for o's bounds) against the

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "noise.h"
 #include "supervisor.h"
 #include "sweep.h"
 
@@ -20,6 +21,7 @@ struct sweep_point {
 	struct json_object *doc;	/* its whole --json document, or NULL
 					 * when no result came back */
 	double mb_per_s, ops_per_s, seconds;
+	struct run_noise noise;	/* how busy the machine was besides it */
 };
 
 /*

@@ -28,13 +28,53 @@ static double metric(const struct sweep_point *pt, unsigned m)
 /* The summary line of metric m. */
 static void stats_line(FILE *f, unsigned m, const struct sweep_stats *s)
 {
+	if (s->n < 2) {
+		/* one figure has no spread: an sd or CV of 0 would claim one */
+		fprintf(f, "%-8s %.2f (1 run: no spread)\n", metric_unit[m],
+			s->mean);
+		return;
+	}
 	fprintf(f, "%-8s mean %.2f +/- %.2f sd, min %.2f, max %.2f, "
-		"CV %.2f%%", metric_unit[m], s->mean, s->sd, s->min, s->max,
-		s->cv * 100);
-	if (s->n > 1)
-		fprintf(f, ", 95%% CI of the mean %.2f to %.2f", s->ci_lo,
-			s->ci_hi);
-	fprintf(f, "\n");
+		"CV %.2f%%, 95%% CI of the mean %.2f to %.2f\n", metric_unit[m],
+		s->mean, s->sd, s->min, s->max, s->cv * 100, s->ci_lo,
+		s->ci_hi);
+	fprintf(f, "%-8s median %.2f, %.1f%% interval of the median %.2f to "
+		"%.2f (runs ranked %u and %u)\n", "", s->median,
+		floor(s->med_coverage * 1000) / 10, s->med_lo, s->med_hi,
+		s->med_k, s->n + 1 - s->med_k);
+}
+
+/* What the noise of one run says of its figure. */
+static const char *noise_said(const struct run_noise *nz)
+{
+	if (nz->busy)
+		return "the machine was busy besides dbench during it";
+	if (nz->client_bound)
+		return "it was client-bound (dbench itself saturated the CPUs)";
+	if (!nz->has_cpu)
+		return "was the machine busy?";
+	return "the machine was not busy during it";
+}
+
+/* Which runs were busy or client-bound, as the end of a CV warning. */
+static const char *busy_runs(void *mem, const struct sweep_point *pts,
+			     unsigned n)
+{
+	char *s = talloc_strdup(mem, "");
+	unsigned busy = 0;
+
+	for (unsigned i = 0; s != NULL && i < n; i++)
+		if (pts[i].noise.busy || pts[i].noise.client_bound)
+			s = talloc_asprintf_append(s, "%s%u", busy++ ? ", " :
+						   "", i + 1);
+	if (s == NULL)
+		return "was the machine busy?";
+	if (busy == 0)
+		return "the machine was not busy besides dbench: the "
+		       "variation is the system measured";
+	return talloc_asprintf(mem, "the machine was busy besides dbench "
+			       "(or dbench client-bound) during run%s %s",
+			       busy > 1 ? "s" : "", s);
 }
 
 /*
@@ -49,9 +89,9 @@ static void stats_warn(void *mem, struct json_object *warn, unsigned m,
 
 	if (s->n > 1 && s->cv > SWEEP_CV_WARN) {
 		w = talloc_asprintf(mem, "%s: CV %.2f%% is over %.0f%%: "
-				    "results vary; was the machine busy?",
-				    metric_unit[m], s->cv * 100,
-				    SWEEP_CV_WARN * 100);
+				    "results vary; %s", metric_unit[m],
+				    s->cv * 100, SWEEP_CV_WARN * 100,
+				    busy_runs(mem, pts, n));
 		if (w != NULL) {
 			fprintf(stderr, "dbench: warning: %s\n", w);
 			add(warn, json_object_new_string(w));
@@ -62,8 +102,9 @@ static void stats_warn(void *mem, struct json_object *warn, unsigned m,
 			continue;
 		w = talloc_asprintf(mem, "%s: run %u (%.2f) lies beyond 3 "
 				    "MADs of the median (%.2f): results vary; "
-				    "was the machine busy?", metric_unit[m],
-				    i + 1, metric(&pts[i], m), s->median);
+				    "%s", metric_unit[m], i + 1,
+				    metric(&pts[i], m), s->median,
+				    noise_said(&pts[i].noise));
 		if (w != NULL) {
 			fprintf(stderr, "dbench: warning: %s\n", w);
 			add(warn, json_object_new_string(w));

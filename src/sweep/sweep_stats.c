@@ -126,6 +126,33 @@ static double median_of(double *v, unsigned n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
 }
 
+double sweep_median_coverage(unsigned n, unsigned k)
+{
+	double tail = 0;
+
+	/* P(x_(k) <= median <= x_(n-k+1)) = 1 - 2 P(B(n, 1/2) <= k - 1) */
+	if (n == 0 || k == 0 || 2 * k > n + 1)
+		return 0;
+	for (unsigned i = 0; i < k; i++)
+		tail += exp(lgamma(n + 1.0) - lgamma(i + 1.0) -
+			    lgamma(n - i + 1.0) - n * log(2.0));
+	return 1.0 - 2.0 * tail;
+}
+
+/* The interval of the median from sorted v[0..n) into s. */
+static void median_interval(const double *v, unsigned n,
+			    struct sweep_stats *s)
+{
+	unsigned k = 1;
+
+	while (sweep_median_coverage(n, k + 1) >= 0.95)
+		k++;
+	s->med_k = k;
+	s->med_coverage = sweep_median_coverage(n, k);
+	s->med_lo = v[k - 1];
+	s->med_hi = v[n - k];
+}
+
 void sweep_stats_compute(const double *x, unsigned n, struct sweep_stats *s)
 {
 	double sum = 0, ss = 0, *tmp;
@@ -156,6 +183,7 @@ void sweep_stats_compute(const double *x, unsigned n, struct sweep_stats *s)
 		return;
 	memcpy(tmp, x, n * sizeof(*tmp));
 	s->median = median_of(tmp, n);
+	median_interval(tmp, n, s);
 	for (unsigned i = 0; i < n; i++)
 		tmp[i] = fabs(x[i] - s->median);
 	s->mad = median_of(tmp, n);
@@ -164,7 +192,7 @@ void sweep_stats_compute(const double *x, unsigned n, struct sweep_stats *s)
 
 bool sweep_outlier(const struct sweep_stats *s, double x)
 {
-	if (s->n < 3 || !(s->mad > 0))
+	if (s->n < SWEEP_OUTLIER_MIN_RUNS || !(s->mad > 0))
 		return false;
 	return fabs(x - s->median) > OUTLIER_MADS * MAD_SCALE * s->mad &&
 	       fabs(x - s->median) > OUTLIER_MIN_FRACTION * fabs(s->median);

@@ -38,10 +38,34 @@ static const char *status_of(const struct curve_point *cp)
 	return cp->unsteady ? "UNSTEADY" : "VALID";
 }
 
+/* The line after a point of several runs: the medians, their intervals. */
+static void repeated_line(FILE *f, const struct dbench_options *o,
+			  const struct curve_point *cp)
+{
+	fprintf(f, "%u client%s, %u runs: %.2f MB/sec [%.2f-%.2f]",
+		cp->pt.clients, cp->pt.clients == 1 ? "" : "s", cp->nruns,
+		cp->pt.mb_per_s, cp->mb_lo, cp->mb_hi);
+	for (unsigned b = 0; b < o->nbounds; b++)
+		if (cp->figure[b] >= 0)
+			fprintf(f, ", %s %.3f ms [%.3f-%.3f]",
+				o->bounds[b].text, cp->figure[b],
+				cp->fig_lo[b], cp->fig_hi[b]);
+	fprintf(f, ": %s", status_of(cp));
+	if (cp->broken >= 0)
+		fprintf(f, " (%s)", o->bounds[cp->broken].text);
+	fprintf(f, "%s\n", cp->sure_held || cp->sure_broken ? "" :
+		" (within its noise of the bound)");
+	fflush(f);
+}
+
 void curve_point_line(FILE *f, const struct dbench_options *o,
 		      const struct curve_point *cp)
 {
 	fprintf(f, "Point %u: ", cp->order + 1);
+	if (cp->nruns > 1 && cp->pt.doc != NULL && cp->pt.status == 0) {
+		repeated_line(f, o, cp);
+		return;
+	}
 	if (cp->pt.doc == NULL || cp->pt.status != 0) {
 		fprintf(f, "%u client%s: failed (exit status %d)\n",
 			cp->pt.clients, cp->pt.clients == 1 ? "" : "s",
@@ -204,6 +228,50 @@ static struct json_object *bounds_json(const struct dbench_options *o)
 	return a;
 }
 
+/* A point of several runs: each run's figures, the medians' intervals. */
+static struct json_object *repeats_json(const struct dbench_options *o,
+					const struct curve_point *cp)
+{
+	struct json_object *j = json_object_new_object();
+	struct json_object *runs = json_object_new_array();
+	struct json_object *bs = json_object_new_array();
+
+	put_int(j, "n", cp->nruns);
+	put_bool(j, "confirmed", cp->confirmed);
+	put_num(j, "mb_per_s_low", cp->mb_lo, 6);
+	put_num(j, "mb_per_s_high", cp->mb_hi, 6);
+	put_num(j, "interval_coverage", cp->mb_coverage, 6);
+	put_bool(j, "surely_held", cp->sure_held);
+	put_bool(j, "surely_broken", cp->sure_broken);
+	for (unsigned b = 0; b < o->nbounds; b++) {
+		struct json_object *e = json_object_new_object();
+
+		put_str(e, "text", o->bounds[b].text);
+		put_latency(e, "figure_ms", cp->figure[b]);
+		put_latency(e, "low_ms", cp->fig_lo[b]);
+		put_latency(e, "high_ms", cp->fig_hi[b]);
+		add(bs, e);
+	}
+	put(j, "bounds", bs);
+	for (unsigned i = 0; i < cp->nruns; i++) {
+		const struct sweep_point *pt = &cp->runs[i];
+		struct json_object *r = json_object_new_object();
+		struct json_object *f = json_object_new_array();
+
+		put_int(r, "exit_status", pt->status);
+		put_num(r, "mb_per_s", pt->mb_per_s, 6);
+		put_num(r, "ops_per_s", pt->ops_per_s, 3);
+		for (unsigned b = 0; b < o->nbounds; b++)
+			add(f, cp->run_figure[i * o->nbounds + b] >= 0 ?
+			    new_num(cp->run_figure[i * o->nbounds + b], 6) :
+			    NULL);
+		put(r, "figures_ms", f);
+		add(runs, r);
+	}
+	put(j, "runs", runs);
+	return j;
+}
+
 /* One point as JSON (without its document). */
 static struct json_object *point_json(const struct dbench_options *o,
 				      const struct curve_point *cp)
@@ -232,15 +300,102 @@ static struct json_object *point_json(const struct dbench_options *o,
 		add(bs, e);
 	}
 	put(j, "bounds", bs);
+	if (cp->nruns > 1)
+		put(j, "repeats", repeats_json(o, cp));
 	return j;
+}
+
+/* The point (of cv, in the order run) that ended the curve: the one that
+ * failed or was interrupted, or NULL. */
+static const struct curve_point *ending_point(const struct curve *cv)
+{
+	for (unsigned i = cv->n; i-- > 0;)
+		if (cv->pts[i].pt.status != 0 || cv->pts[i].pt.doc == NULL)
+			return &cv->pts[i];
+	return NULL;
+}
+
+/* A curve that ended early: what it found so far, never a capacity. */
+static char *ended_line(void *mem, const char *bt,
+			const struct curve_point *end,
+			const struct curve_point *held)
+{
+	char *s = talloc_asprintf(mem, "the curve ended early: the point of "
+				  "%u client%s %s (exit status %d), so it "
+				  "gives no capacity; ", end->pt.clients,
+				  end->pt.clients == 1 ? "" : "s",
+				  end->pt.status >= 128 ? "was interrupted" :
+				  "failed", end->pt.status);
+
+	if (held == NULL)
+		return talloc_asprintf_append(s, "no point held within %s "
+					      "before it", bt);
+	return talloc_asprintf_append(s, "up to then %u client%s held within "
+				      "%s: %.2f MB/sec", held->pt.clients,
+				      held->pt.clients == 1 ? "" : "s", bt,
+				      held->pt.mb_per_s);
+}
+
+/*
+ * The interval of the capacity from points of several runs: *lo the
+ * most clients up to which every point surely held (0: not the first),
+ * *hi the most clients before the first point that surely broke.
+ */
+static void capacity_interval(const struct curve_point *const *v,
+			      unsigned n, unsigned *lo, unsigned *hi)
+{
+	*lo = *hi = 0;
+	for (unsigned i = 0; i < n && v[i]->sure_held; i++)
+		*lo = v[i]->pt.clients;
+	for (unsigned i = 0; i < n && !v[i]->sure_broken; i++)
+		*hi = v[i]->pt.clients;
+}
+
+/* The answer of a complete curve (a: its point, -1 none). */
+static char *capacity_line(void *mem, const struct dbench_options *o,
+			   const char *bt, const struct curve_point *const *v,
+			   unsigned n, int a, bool all,
+			   struct json_object *sec)
+{
+	unsigned lo, hi;
+	char *s;
+
+	if (a < 0)
+		return talloc_asprintf(mem, "no client count within %s: %u "
+				       "client%s already breaks it", bt,
+				       n ? v[0]->pt.clients : 0,
+				       n && v[0]->pt.clients == 1 ? "" : "s");
+	s = talloc_asprintf(mem, "%s %u client%s", all ? "at least" :
+			    "at most", v[a]->pt.clients,
+			    v[a]->pt.clients == 1 ? "" : "s");
+	if (o->repeat > 1) {
+		capacity_interval(v, n, &lo, &hi);
+		s = talloc_asprintf_append(s, " [%u-%u]", lo, hi);
+		put_int(sec, "answer_clients_low", lo);
+		put_int(sec, "answer_clients_high", hi);
+		put_num(sec, "answer_mb_per_s_low", v[a]->mb_lo, 6);
+		put_num(sec, "answer_mb_per_s_high", v[a]->mb_hi, 6);
+	}
+	s = talloc_asprintf_append(s, " within %s: %.2f MB/sec",
+				   o->nbounds ? bt : "no bound",
+				   v[a]->pt.mb_per_s);
+	if (o->repeat > 1)
+		s = talloc_asprintf_append(s, " [%.2f-%.2f] (medians of %u "
+					   "runs a point)", v[a]->mb_lo,
+					   v[a]->mb_hi, o->repeat);
+	if (v[a]->unsteady)
+		s = talloc_asprintf_append(s, " (UNSTEADY: its warmup never "
+					   "settled; run longer)");
+	return s;
 }
 
 /* The answer lines on f and into sec. */
 static void answer(void *mem, FILE *f, const struct dbench_options *o,
-		   const struct curve_point *const *v, unsigned n,
-		   struct json_object *sec)
+		   const struct curve *cv, const struct curve_point *const *v,
+		   unsigned n, struct json_object *sec)
 {
 	char *bt = bounds_text(mem, o);
+	const struct curve_point *end = ending_point(cv);
 	bool all;
 	int a = answer_index(v, n, &all);
 	double *x = talloc_array(mem, double, n + 1);
@@ -248,22 +403,15 @@ static void answer(void *mem, FILE *f, const struct dbench_options *o,
 	double ort;
 	char *line;
 
-	if (a < 0)
-		line = talloc_asprintf(mem, "no client count within %s: %u "
-				       "client%s already %s", bt,
-				       n ? v[0]->pt.clients : 0,
-				       n && v[0]->pt.clients == 1 ? "" : "s",
-				       n && v[0]->pt.status == 0 ?
-				       "breaks it" : "failed");
-	else
-		line = talloc_asprintf(mem, "%s %u client%s within %s: %.2f "
-				       "MB/sec%s", all ? "at least" : "at most",
-				       v[a]->pt.clients,
-				       v[a]->pt.clients == 1 ? "" : "s",
-				       o->nbounds ? bt : "no bound",
-				       v[a]->pt.mb_per_s, v[a]->unsteady ?
-				       " (UNSTEADY: its warmup never "
-				       "settled; run longer)" : "");
+	if (end != NULL || !cv->complete) {
+		line = end != NULL ? ended_line(mem, bt, end, a >= 0 ? v[a] :
+						NULL) :
+			talloc_strdup(mem, "the curve ended early: it gives "
+				      "no capacity");
+		all = false;
+	} else {
+		line = capacity_line(mem, o, bt, v, n, a, all, sec);
+	}
 	for (int i = 0; x != NULL && y != NULL && i <= a; i++) {
 		x[i] = v[i]->pt.ops_per_s;
 		y[i] = all_ops(o, v[i]->pt.doc, SWEEP_MEAN, 0);
@@ -276,10 +424,18 @@ static void answer(void *mem, FILE *f, const struct dbench_options *o,
 			"ops/sec, to %u client%s)\n", ort, v[a]->pt.clients,
 			v[a]->pt.clients == 1 ? "" : "s");
 	put_str(sec, "answer", line);
-	put(sec, "answer_clients", a >= 0 ?
-	    json_object_new_int64(v[a]->pt.clients) : NULL);
-	put(sec, "answer_mb_per_s", a >= 0 ?
-	    new_num(v[a]->pt.mb_per_s, 6) : NULL);
+	put_bool(sec, "ended_early", !cv->complete || end != NULL);
+	if (cv->complete && end == NULL) {
+		put(sec, "answer_clients", a >= 0 ?
+		    json_object_new_int64(v[a]->pt.clients) : NULL);
+		put(sec, "answer_mb_per_s", a >= 0 ?
+		    new_num(v[a]->pt.mb_per_s, 6) : NULL);
+	} else {
+		put(sec, "answer_clients", NULL);
+		put(sec, "answer_mb_per_s", NULL);
+		put(sec, "held_clients", a >= 0 ?
+		    json_object_new_int64(v[a]->pt.clients) : NULL);
+	}
 	put_bool(sec, "answer_is_lower_bound", a >= 0 && all);
 	put(sec, "overall_response_time_ms", ort >= 0 ? new_num(ort, 6) : NULL);
 }
@@ -315,7 +471,7 @@ struct json_object *curve_report(void *mem, FILE *f,
 	put_bool(sec, "response_time", resp);
 	put_bool(sec, "complete", cv->complete);
 	put(sec, "points", pts);
-	answer(mem, f, o, v, cv->n, sec);
+	answer(mem, f, o, cv, v, cv->n, sec);
 	fflush(f);
 	return sec;
 }

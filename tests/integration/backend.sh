@@ -102,6 +102,7 @@ run_limited() {
 	) >"$W/out" 2>"$W/err" </dev/null
 	RC=$?
 	[ "$RC" -eq 99 ] && skip "cannot set ulimit $limit"
+	split_noise_notes
 	return 0
 }
 

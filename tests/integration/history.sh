@@ -279,6 +279,31 @@ check_curves() {
 }
 check "curves: compare names the one holding more clients" check_curves
 
+# A curve whose second point failed (its second client's loadfile does)
+# gives no capacity: compare --curve says it ended early and decides
+# nothing, whichever side it is.
+check_curve_early() {
+	local db=$W/e.sqlite f=$W/fast.txt
+	mkdir "$W/t"
+	printf '%s\n' 'Mkdir "\clients" NT_STATUS_OK' \
+		'NTCreateX "\clients\client1" 0x1 0x3 1 NT_STATUS_OK' \
+		'Close 1 NT_STATUS_OK' >"$f"
+	set -- -D "$W/t" --strict -t 1 --warmup 0 --history "$db" \
+		--slo 'p99<=10s'
+	run_db "$@" -c "$f" --curve=1,2 --label good
+	assert_rc 0
+	run_db "$@" -c "$f,$DATA/unlink_mismatch.txt" --curve=1,2 --label early
+	assert_rc 1
+	run_h --history "$db" compare --curve good early
+	assert_rc 0
+	assert_grep "^undecided: B's curve ended early \(a point failed or was interrupted\), so it gives no capacity to compare: run it again$" \
+		"$W/out" "the verdict"
+	assert_grep '^   within the bounds: no capacity: the curve ended early \(1 client held before it\)$' \
+		"$W/out" "the early side"
+	assert_no_grep 'holds' "$W/out" "a side said to hold more"
+}
+check "curves: one that ended early gives no capacity to compare" check_curve_early
+
 check_browser() {
 	local browser="" b
 	for b in chromium chromium-browser google-chrome; do

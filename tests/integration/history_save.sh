@@ -254,6 +254,7 @@ full() {
 	*) fail "the full-disk setup failed" ;;
 	esac
 	RC=$(cat "$W/rc")
+	split_noise_notes
 	assert_not_saved "$m/h.sqlite"
 	assert_eq ok "$(cat "$W/integrity")" "integrity_check after a full disk"
 	assert_eq 1 "$(cat "$W/count")" "runs after a full disk"

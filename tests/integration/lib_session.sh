@@ -65,6 +65,7 @@ wait_exit() {
 	fi
 	wait "$BG"
 	RC=$?
+	split_noise_notes
 	assert_no_orphans
 }
 

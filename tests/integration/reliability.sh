@@ -110,6 +110,7 @@ in_cgroup() {
 	timeout -k 5 "$IT_TIMEOUT" bash -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' \
 		_ "$dir" "$DBENCH" "$@" >"$W/out" 2>"$W/err" </dev/null
 	RC=$?
+	split_noise_notes
 }
 
 cgroup_pids_max() {

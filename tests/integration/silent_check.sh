@@ -84,6 +84,7 @@ end_within() {
 	fi
 	wait "$RUN_PID"
 	RC=$?
+	split_noise_notes
 }
 
 need() {

@@ -3,8 +3,10 @@
 # the statistics, the JSON "repeats" section, the output without it
 # unchanged) and --curve with --slo bounds (a curve over fileio on
 # tmpfs, the bounds refused before anything starts, a point that fails,
-# Ctrl-C mid-curve, three points over a real smbd in a private network
-# namespace, dbench-mpi over 2 ranks).  Each run is short (-t 1 or 2): a few seconds in all, the
+# Ctrl-C mid-curve (both "ended early", never a capacity), --curve with
+# --repeat (medians, intervals, the capacity's interval), three points
+# over a real smbd in a private network namespace, dbench-mpi over 2
+# ranks) and the noise a run records (a busy neighbour planted).  Each run is short (-t 1 or 2): a few seconds in all, the
 # smbd check about ten.
 if [ -z "$BASH_VERSION" ]; then exec bash "$0" "$@"; fi
 . "$(dirname "$0")/lib.sh"
@@ -84,14 +86,30 @@ repeat_fails() {
 	assert_empty_dir "$W/t" "target"
 }
 
+# Ctrl-C in the second run of three: one run completed, and one figure
+# has no spread: no sd, no CV, no interval.
+repeat_sigint_one() {
+	mkdir t
+	start_session -D "$W/t" -c "$DATA/basic.txt" -t 3 --warmup 0 \
+		--repeat 3 1
+	wait_for_line '^Run 2 of 3$'
+	wait_for_line '^releasing clients' 10
+	kill -INT "$BG"
+	wait_exit 30
+	assert_rc 130
+	assert_grep '^Run 1 of 3: [0-9.]+ MB/sec' "$W/out" "the first run"
+	assert_grep '^1 run of 1 client, 3 s each:$' "$W/out" "the summary's head"
+	assert_grep '^MB/sec +[0-9.]+ \(1 run: no spread\)$' "$W/out" "no spread"
+	assert_no_grep 'sd|CV|CI' "$W/out" "a spread of one run"
+	assert_empty_dir "$W/t" "target"
+}
+
 # What does not go with --repeat or --curve: exit 2 before anything.
 sweep_refusals() {
 	run_db -B null --repeat 0 1
 	assert_usage_error "--repeat 0"
 	run_db -B null --repeat 2 --skip-cleanup 1
 	assert_usage_error "--repeat with --skip-cleanup"
-	run_db -B null --repeat 2 --curve=1,2 --slo 'p99<=1s'
-	assert_usage_error "--repeat with --curve"
 	run_db -B null --slo 'p99<=1s' 1
 	assert_usage_error "--slo without --curve"
 	run_db -B null --curve=auto
@@ -120,15 +138,20 @@ bad_bound() {
 # loadfile i mod 6, and only the sixth (client 5) runs Deltree, which a
 # bound of 1 ns cannot hold.  So 5 clients hold and 6 do not: auto
 # doubles 1 2 4 8 (broken), bisects 6 (broken), 5, and answers exactly 5.
-curve_knee() {
-	need_python
-	mkdir t
+# knee_loadfiles: those loadfiles, fast.txt and slow.txt.
+knee_loadfiles() {
 	printf '%s\n' 'Mkdir "\clients" NT_STATUS_OK' \
 		'NTCreateX "\clients\client1" 0x1 0x3 1 NT_STATUS_OK' \
 		'Close 1 NT_STATUS_OK' >fast.txt
 	cp fast.txt slow.txt
 	printf '%s\n' 'Mkdir "\clients\client1\d" NT_STATUS_OK' \
 		'Deltree "\clients\client1\d" NT_STATUS_OK' >>slow.txt
+}
+
+curve_knee() {
+	need_python
+	mkdir t
+	knee_loadfiles
 	local f=$W/fast.txt
 	run_db -D "$W/t" -c "$f,$f,$f,$f,$f,$W/slow.txt" --strict -t 1 \
 		--warmup 0 --curve=auto --curve-max 16 \
@@ -249,7 +272,10 @@ curve_point_fails() {
 	assert_grep '^ +1 .* VALID$' "$W/out" "the first point"
 	assert_grep '^ +2 .* FAILED \(exit status 1\)$' "$W/out" "the failed point"
 	assert_no_grep '^Point 3' "$W/out" "a point after the failure"
-	assert_grep '^at most 1 client within p99<=10s' "$W/out" "the answer"
+	# a failed point is no broken bound: no capacity is given
+	assert_grep '^the curve ended early: the point of 2 clients failed \(exit status 1\), so it gives no capacity; up to then 1 client held within p99<=10s: ' \
+		"$W/out" "the answer"
+	assert_no_grep '^at (most|least) ' "$W/out" "a capacity"
 	assert_empty_dir "$W/t" "target after the curve"
 }
 
@@ -268,7 +294,78 @@ curve_sigint() {
 	assert_grep '^ +1 .* VALID$' "$W/out" "the first point"
 	assert_grep '^ +2 .* INTERRUPTED' "$W/out" "the interrupted point"
 	assert_no_grep '^Point 3' "$W/out" "a point after Ctrl-C"
+	assert_grep '^the curve ended early: the point of 2 clients was interrupted \(exit status 130\)' \
+		"$W/out" "the answer"
+	assert_no_grep '^at (most|least) ' "$W/out" "a capacity"
 	assert_empty_dir "$W/t" "target after the curve"
+}
+
+# --curve with --repeat 2 over the known knee of curve_knee (6 clients
+# run a Deltree, which a bound of 1 ns cannot hold): each point twice,
+# the medians and their intervals, the capacity with its interval.
+curve_repeat_knee() {
+	need_python
+	mkdir t
+	knee_loadfiles
+	local f=$W/fast.txt
+	run_db -D "$W/t" -c "$f,$f,$f,$f,$f,$W/slow.txt" --strict -t 1 \
+		--warmup 0 --curve=5,6 --repeat 2 --slo 'Deltree:max<=1ns' \
+		--json "$W/k.json"
+	assert_rc 0
+	assert_grep '^Point 2, run 2: ' "$W/out" "a line per run"
+	assert_grep '^Point 2: 6 clients, 2 runs: [0-9.]+ MB/sec \[[0-9.]+-[0-9.]+\], Deltree:max<=1ns [0-9.]+ ms \[[0-9.]+-[0-9.]+\]: INVALID' \
+		"$W/out" "the point's medians and intervals"
+	assert_grep '^at most 5 clients \[5-5\] within Deltree:max<=1ns: [0-9.]+ MB/sec \[[0-9.]+-[0-9.]+\] \(medians of 2 runs a point\)$' \
+		"$W/out" "the capacity and its interval"
+	python3 - "$W/k.json" "$SRCDIR/doc/dbench-result.schema.json" <<'PY' || fail "the curve section"
+import json, sys
+d = json.load(open(sys.argv[1]))
+try:
+    import jsonschema
+    jsonschema.validate(d, json.load(open(sys.argv[2])))
+except ImportError:
+    pass
+c = d["curve"]
+p = {x["clients"]: x for x in c["points"]}
+ok = (c["answer_clients"] == 5 and c["answer_clients_low"] == 5 and
+      c["answer_clients_high"] == 5 and not c["ended_early"] and
+      [len(p[n]["repeats"]["runs"]) for n in (5, 6)] == [2, 2] and
+      p[6]["repeats"]["surely_broken"] and p[5]["repeats"]["surely_held"])
+sys.exit(0 if ok else 1)
+PY
+	assert_empty_dir "$W/t" "target after the curve"
+}
+
+# A busy neighbour planted during the second run of a labelled series
+# (two CPU hogs started here, stopped by their PIDs): the run records it
+# in its document and the history (noise.busy, other_cpu_share), and
+# says it in one note on stderr; stdout says nothing new.
+noise_planted() {
+	command -v sqlite3 >/dev/null || skip "sqlite3 is not installed"
+	local db=$W/h.sqlite hogs=() i
+	run_db -B null -t 1 --warmup 0 --label nz --history "$db" 1
+	assert_rc 0
+	for i in 1 2; do
+		( while :; do :; done ) &
+		hogs+=($!)
+	done
+	run_db -B null -t 2 --warmup 0 --label nz --history "$db" 1
+	kill "${hogs[@]}"
+	wait "${hogs[@]}" 2>/dev/null
+	assert_rc 0
+	assert_grep '^dbench: note: busy: the machine was busy besides dbench \(other processes [0-9]+%' \
+		"$NOISE_NOTES" "the note on stderr"
+	assert_no_grep 'note|busy' "$W/out" "a note on stdout"
+	sqlite3 "$db" "SELECT json_type(r.result_json, '\$.noise'),
+		json_extract(r.result_json, '\$.noise.busy'),
+		json_extract(r.result_json, '\$.noise.other_cpu_share') > 0.25,
+		json_extract(r.result_json, '\$.noise.dbench_cpu_share') >= 0,
+		instr(r.warnings_json, 'busy besides dbench') > 0
+		FROM runs r JOIN groups g ON g.id = r.group_id
+		ORDER BY g.id" >rows
+	# the first run may be busy too (whatever else the machine runs)
+	sed -n 1p rows | grep -q '^object|' || fail "the first run's noise: $(sed -n 1p rows)"
+	assert_eq "object|1|1|1|1" "$(sed -n 2p rows)" "the busy run's noise"
 }
 
 # Three points over a real smbd, both in a network namespace of their
@@ -373,6 +470,7 @@ sys.exit(0 if [x["clients"] for x in p] == [2, 4] and
 check "--repeat 3: a line per run, statistics that match the runs" repeat_null
 check "--repeat 1: the output of a single run" repeat_one_unchanged
 check "--repeat: a failing run ends the series, exit 1" repeat_fails
+check "--repeat: Ctrl-C after one run: no spread claimed" repeat_sigint_one
 check "--repeat, --curve, --slo: misuse refused with exit 2" sweep_refusals
 check "--slo: an unknown op is refused before anything starts" \
 	bad_bound 'Frob:p99<=1ms' "--slo 'Frob:p99<=1ms': unknown operation 'Frob'"
@@ -388,6 +486,8 @@ check "--curve: UNSTEADY points; bounds on response times (-R)" curve_steady_res
 check "dbench-plot: a curve's chart, the bounds as lines" curve_plot
 check "--curve: a failing point ends the curve, exit 1" curve_point_fails
 check "--curve: Ctrl-C mid-curve, exit 130, trees cleaned" curve_sigint
+check "--curve --repeat 2: medians, intervals, the capacity's interval" curve_repeat_knee
+check "a busy neighbour planted: recorded in the run, its history, a note" noise_planted
 check "--curve: three points over smbd in a private network namespace" curve_smbd
 check "dbench-mpi --curve: the job's counts over 2 ranks" curve_mpi
 check "--label: a repeat and a curve saved as one group each" sweep_saved

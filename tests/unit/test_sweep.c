@@ -25,6 +25,7 @@
 
 #include "talloc_fixture.h"
 #include "histogram.h"
+#include "noise.h"
 #include "result.h"
 #include "supervisor.h"
 #include "sweep.h"
@@ -100,6 +101,72 @@ static void test_outlier(void **state)
 	/* two runs: no outlier rule */
 	sweep_stats_compute(x + 3, 2, &s);
 	assert_false(sweep_outlier(&s, 150));
+	/* nor with 3 or 4: a median and MAD of so few say too little */
+	sweep_stats_compute(x + 1, 4, &s);
+	assert_false(sweep_outlier(&s, 150));
+	sweep_stats_compute(x + 2, 3, &s);
+	assert_false(sweep_outlier(&s, 150));
+}
+
+/* The noise shares from counter deltas, busy, client-bound, the note. */
+static void test_noise_shares(void **state)
+{
+	struct run_noise n = { 0 };
+	char *note;
+
+	(void)state;
+	/* 1000 ticks of every CPU: 700 busy, of which dbench 200; 50 stolen */
+	noise_shares(700, 50, 1000, 200.0, &n);
+	assert_true(n.has_cpu);
+	assert_true(fabs(n.other_cpu_share - 0.5) < 1e-12);
+	assert_true(fabs(n.dbench_cpu_share - 0.2) < 1e-12);
+	assert_true(fabs(n.steal_share - 0.05) < 1e-12);
+	assert_true(n.busy && !n.client_bound);
+	note = noise_note(NULL, &n);
+	assert_non_null(note);
+	assert_string_equal(note, "dbench: note: busy: the machine was busy "
+			    "besides dbench (other processes 50%, steal 5% of "
+			    "the CPUs): the figures may be low");
+	talloc_free(note);
+	/* dbench took 95%: client-bound, the rest is not busy */
+	n = (struct run_noise){ 0 };
+	noise_shares(970, 0, 1000, 950.0, &n);
+	assert_true(!n.busy && n.client_bound);
+	note = noise_note(NULL, &n);
+	assert_non_null(strstr(note, "client-bound: dbench itself used 95%"));
+	talloc_free(note);
+	/* a quiet machine: nothing to say; dbench over the busy: clamped */
+	n = (struct run_noise){ 0 };
+	noise_shares(100, 0, 1000, 150.0, &n);
+	assert_true(n.other_cpu_share == 0 && !n.busy && !n.client_bound);
+	assert_null(noise_note(NULL, &n));
+	/* no time passed: no shares */
+	n = (struct run_noise){ 0 };
+	noise_shares(0, 0, 0, 0, &n);
+	assert_false(n.has_cpu);
+}
+
+/* The order-statistic interval of the median, against the binomial. */
+static void test_median_interval(void **state)
+{
+	const double x[] = { 9, 1, 8, 2, 7, 3, 6, 4, 5, 10 };
+	struct sweep_stats s;
+
+	(void)state;
+	/* n 5, k 1: 1 - 2/32 */
+	assert_true(fabs(sweep_median_coverage(5, 1) - 0.9375) < 1e-12);
+	/* n 10, k 2: 1 - 2 (1 + 10) / 1024; k 3: 1 - 2 (1 + 10 + 45) / 1024 */
+	assert_true(fabs(sweep_median_coverage(10, 2) - 0.978515625) < 1e-12);
+	assert_true(fabs(sweep_median_coverage(10, 3) - 0.890625) < 1e-12);
+	assert_true(sweep_median_coverage(4, 3) == 0);
+	sweep_stats_compute(x, 10, &s);
+	assert_int_equal(s.med_k, 2);
+	assert_true(s.med_lo == 2 && s.med_hi == 9 && s.median == 5.5);
+	/* fewer than 6: min to max, with the coverage it has */
+	sweep_stats_compute(x, 5, &s);
+	assert_int_equal(s.med_k, 1);
+	assert_true(s.med_lo == 1 && s.med_hi == 9);
+	assert_true(fabs(s.med_coverage - 0.9375) < 1e-12);
 }
 
 static void test_bound_parse(void **state)
@@ -143,6 +210,8 @@ static void test_bound_parse(void **state)
 static unsigned knee;		/* above this many clients: 50 ms */
 static unsigned fail_at;	/* this many clients: the run fails */
 static unsigned ran[64], nran;
+static unsigned noisy_at;	/* this many clients: 15 and 25 ms in turn */
+static unsigned noisy_calls;
 
 static int fake_run(void *mem, const struct run_setup *su)
 {
@@ -152,7 +221,11 @@ static int fake_run(void *mem, const struct run_setup *su)
 	struct op_stats *op;
 	int rc;
 
-	ran[nran++] = n;
+	if (n == noisy_at)
+		lat = noisy_calls++ % 2 ? 25000000ull : 15000000ull;
+	if (nran < 64)
+		ran[nran] = n;
+	nran++;
 	if (n == fail_at || r == NULL)
 		return 1;
 	r->seconds = 1;
@@ -292,8 +365,71 @@ static void test_curve_list_and_failure(void **state)
 		json_object_array_get_idx(pts, 2), "status")), "FAILED");
 	assert_true(json_object_object_get_ex(sec, "complete", &c));
 	assert_false(json_object_get_boolean(c));
-	assert_int_equal(get_int(sec, "answer_clients"), 2);
+	/* a failed point is no broken bound: no capacity, what held so far */
+	assert_int_equal(get_int(sec, "answer_clients"), -1);
+	assert_int_equal(get_int(sec, "held_clients"), 2);
+	assert_true(json_object_object_get_ex(sec, "ended_early", &c));
+	assert_true(json_object_get_boolean(c));
+	assert_non_null(strstr(json_object_get_string(json_object_object_get(
+		sec, "answer")), "the curve ended early: the point of 3 "
+		"clients failed (exit status 1)"));
 	json_object_put(sec);
+	talloc_free(mem);
+}
+
+/* --curve with --repeat: medians, the re-run of a point within its noise
+ * of the bound, the capacity's interval; a failed run ends it early. */
+static void test_curve_repeat(void **state)
+{
+	struct tstate *ts = *state;
+	void *mem = talloc_new(ts->ctx);
+	struct dbench_options o = { .curve_auto = true, .curve_max = 64,
+				    .repeat = 3 };
+	struct json_object *sec, *pts = NULL, *p4, *rep = NULL;
+	int rc;
+
+	knee = 5;
+	fail_at = 0;
+	noisy_at = 0;
+	sec = curve(mem, &o, "p99<=20ms", &rc);
+	assert_int_equal(rc, 0);
+	/* 1 2 4 8 6 5, three runs each; every point sure: [5-5] */
+	assert_int_equal(nran, 18);
+	assert_int_equal(get_int(sec, "answer_clients"), 5);
+	assert_int_equal(get_int(sec, "answer_clients_low"), 5);
+	assert_int_equal(get_int(sec, "answer_clients_high"), 5);
+	json_object_put(sec);
+	/* 4 clients read 15 and 25 ms in turn against 20 ms: 3 more runs
+	 * to confirm (median 20: held), but never surely: [2-5] */
+	noisy_at = 4;
+	noisy_calls = 0;
+	sec = curve(mem, &o, "p99<=20ms", &rc);
+	assert_int_equal(rc, 0);
+	assert_int_equal(nran, 21);
+	assert_int_equal(get_int(sec, "answer_clients"), 5);
+	assert_int_equal(get_int(sec, "answer_clients_low"), 2);
+	assert_int_equal(get_int(sec, "answer_clients_high"), 5);
+	assert_true(json_object_object_get_ex(sec, "points", &pts));
+	p4 = json_object_array_get_idx(pts, 2);
+	assert_int_equal(get_int(p4, "clients"), 4);
+	assert_true(json_object_object_get_ex(p4, "repeats", &rep));
+	assert_int_equal(get_int(rep, "n"), 6);
+	assert_true(json_object_get_boolean(json_object_object_get(
+		rep, "confirmed")));
+	assert_non_null(strstr(json_object_get_string(json_object_object_get(
+		sec, "answer")), "at most 5 clients [2-5] within p99<=20ms"));
+	json_object_put(sec);
+	/* a run of the point of 4 fails: ended early, never "at most" */
+	noisy_at = 0;
+	fail_at = 4;
+	sec = curve(mem, &o, "p99<=20ms", &rc);
+	assert_int_equal(rc, 1);
+	assert_int_equal(get_int(sec, "answer_clients"), -1);
+	assert_int_equal(get_int(sec, "held_clients"), 2);
+	assert_null(strstr(json_object_get_string(json_object_object_get(
+		sec, "answer")), "at most"));
+	json_object_put(sec);
+	fail_at = 0;
 	talloc_free(mem);
 }
 
@@ -400,9 +536,13 @@ int main(void)
 		cmocka_unit_test(test_t_quantiles),
 		cmocka_unit_test(test_stats_known),
 		cmocka_unit_test(test_outlier),
+		cmocka_unit_test(test_median_interval),
+		cmocka_unit_test(test_noise_shares),
 		cmocka_unit_test_setup_teardown(test_bound_parse, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_curve_auto_knee, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_curve_repeat, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_curve_list_and_failure,
 						setup, teardown),

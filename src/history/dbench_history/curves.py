@@ -150,6 +150,13 @@ def resolve_curve(hist, spec):
     return Curve(spec, row[0], row[2], row[3], summary)
 
 
+def ended_early(c):
+    """Did a point fail or get interrupted?  Such a curve gives no
+    capacity (dbench says "the curve ended early"); older documents
+    only say complete: false."""
+    return bool(c.s.get("ended_early")) or not c.s.get("complete", True)
+
+
 def held_text(c):
     """'at most 24 clients' / 'at least 4 clients' / 'no point'."""
     n = c.s.get("answer_clients")
@@ -170,7 +177,13 @@ def side_lines(tag, c):
         tag, safe(c.label), c.gid, span, safe(c.created))]
     lines.append("   bounds: %s" % safe(c.bounds_text()))
     held = held_text(c)
-    if held is None:
+    if ended_early(c):
+        n = c.s.get("held_clients", c.s.get("answer_clients"))
+        lines.append("   within the bounds: no capacity: the curve ended "
+                     "early%s" % ("" if n is None else
+                                  " (%d client%s held before it)" % (
+                                      n, "" if n == 1 else "s")))
+    elif held is None:
         small = pts[0].get("clients") if pts else "-"
         lines.append("   within the bounds: no point (not even %s "
                      "client%s)" % (small, "" if small == 1 else "s"))
@@ -190,6 +203,13 @@ def side_lines(tag, c):
 def verdict(a, b):
     """The one-line answer: which side holds more clients."""
     na, nb = a.s.get("answer_clients"), b.s.get("answer_clients")
+    early = [t for t, c in (("A", a), ("B", b)) if ended_early(c)]
+    if early:
+        return ("undecided: %s ended early (a point failed or was "
+                "interrupted), so %s no capacity to compare: run %s again"
+                % (" and ".join("%s's curve" % t for t in early),
+                   "they give" if len(early) > 1 else "it gives",
+                   "them" if len(early) > 1 else "it"))
     same = a.bounds_key() == b.bounds_key()
     within = "within " + (safe(a.bounds_text()) if same else
                           "its own bounds")
