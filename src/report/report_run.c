@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <json-c/json.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <talloc.h>
 
@@ -54,8 +55,11 @@ void report_noise_note(void *mem, const struct run_result *r)
 {
 	char *note;
 
-	/* an interrupted run's window is cut short: nothing to judge */
-	if (r->interrupted)
+	/* an interrupted run's window is cut short: nothing to judge; a
+	 * test suite whose checks compare stderr turns the note off
+	 * (DBENCH_TEST_NO_NOISE_NOTE=1): under make -j2 the test beside it
+	 * makes the machine busy; the JSON and the history keep the facts */
+	if (r->interrupted || getenv("DBENCH_TEST_NO_NOISE_NOTE") != NULL)
 		return;
 	note = noise_note(mem, &r->noise);
 	if (note != NULL)

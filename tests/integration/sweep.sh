@@ -343,6 +343,7 @@ PY
 noise_planted() {
 	command -v sqlite3 >/dev/null || skip "sqlite3 is not installed"
 	local db=$W/h.sqlite hogs=() i
+	unset DBENCH_TEST_NO_NOISE_NOTE
 	run_db -B null -t 1 --warmup 0 --label nz --history "$db" 1
 	assert_rc 0
 	for i in 1 2; do
