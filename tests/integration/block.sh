@@ -177,6 +177,28 @@ zero_length() {
 	assert_no_grep 'NO_MEMORY' "$W/err" "no wrong status"
 }
 
+# every WRITE refused by a read-only device (not fatal: the default): the
+# run moved none of its data, so exit 1 with one line naming the op and
+# the error, and the history keeps it as failed; its READs still count
+all_writes_failed() {
+	local ro
+	command -v sqlite3 >/dev/null || skip "sqlite3 is not installed"
+	ro=$(losetup -r -f --show "$SMALL_FILE") ||
+		skip "losetup cannot attach a read-only loop device"
+	trap "losetup -d '$ro'" EXIT
+	printf 'LOOP 20\nWRITE */4096 4096 0x00000000\nREAD */4096 4096 0x00000000\nENDLOOP\n' \
+		>"$W/ro.load"
+	run_db -B block --block="$ro" -c "$W/ro.load" --run-once \
+		--allow-block-writes --label ro --history "$W/h.sqlite" 1
+	assert_rc 1
+	assert_grep '^ WRITE +20 ' "$W/out" "the 20 WRITEs counted"
+	assert_eq 1 "$(grep -c '^dbench: every' "$W/err")" "lines naming a failed kind"
+	assert_grep "^dbench: every WRITE failed \\(20 of 20 in the run\\), first: client 0, $W/ro.load:2: expected NT_STATUS_OK, got NT_STATUS_[A-Z_]+: (Operation not permitted|Read-only file system); the run is not a success\$" \
+		"$W/err" "the line names the op, file:line and the error"
+	assert_eq 1 "$(sqlite3 "$W/h.sqlite" 'SELECT exit_status FROM runs')" \
+		"the saved run's exit status"
+}
+
 mounted_refused() {
 	local fs
 	command -v mkfs.ext4 >/dev/null || skip "mkfs.ext4 is not installed"
@@ -249,6 +271,7 @@ check "a random offset past the end: refused before the run, file:line" past_end
 check "a relative offset past the end: fatal at the op, file:line, exit 1" past_end_relative
 check "'*/4096+B': every offset at or above B, inside the device" floor_kept
 check "'*/4096+B' with B past the end: refused before the run, file:line" floor_past_end
+check "every WRITE failed on a read-only device: exit 1, one line, saved as failed" all_writes_failed
 check "READ 0 0: a loadfile error naming file:line, not a status" zero_length
 check "a mounted device or one holding ext4 refused (--force-device overrides)" mounted_refused
 check "device options, -D and --block misused: usage errors" misplaced_options
