@@ -23,7 +23,9 @@ struct device_range {
 /*
  * Check every op of p against r: a write without r->allow_writes, a
  * constant or bounded random offset (with its size) past the device's
- * end.  Returns 0, or -1 with *err (under mem) "FILE:LINE: ...".
+ * end, an unbounded random offset whose smallest value is past it, a
+ * block READ or WRITE of size 0.  Returns 0, or -1 with *err (under mem)
+ * "FILE:LINE: ...".
  */
 int device_range_check(void *mem, const struct device_range *r,
 		       const struct program *p, char **err);
