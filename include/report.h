@@ -36,6 +36,15 @@ void report_mismatches(FILE *f, void *mem_ctx,
 		       const struct dbench_options *o,
 		       const struct run_result *r);
 
+/*
+ * One line when every op of kind k (run_failed_kind()) failed in the
+ * reported phase: the op, how many, and the first failure with its
+ * loadfile line and error.
+ */
+void report_failed_kind(FILE *f, void *mem_ctx,
+			const struct dbench_options *o,
+			const struct run_result *r, unsigned k);
+
 /* Op kind k's name in o's dialect ("Qpathinfo" / "QUERY_PATH_INFORMATION"). */
 const char *report_op_name(const struct dbench_options *o, unsigned k);
 

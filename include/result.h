@@ -65,6 +65,7 @@ struct result_client {
 struct result_mismatch {
 	uint64_t count;		/* not fatal */
 	uint64_t fatal;		/* stopped their client */
+	uint64_t phase_count;	/* of count, in the reported phase */
 	/* the first one; valid when wall_ns != 0 */
 	uint64_t wall_ns;	/* CLOCK_REALTIME, ns since the epoch */
 	uint32_t client_id;

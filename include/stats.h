@@ -56,6 +56,7 @@ struct op_stats {
 struct mismatch_stats {
 	uint64_t count;		/* not fatal: counted and summarised */
 	uint64_t fatal;		/* stopped the client (reported on stderr) */
+	uint64_t phase_count;	/* of count, in the current phase */
 	/* the first non-fatal one: when, where, what */
 	uint64_t first_wall_ns;	/* CLOCK_REALTIME, so that the first of
 				 * two hosts can be told; 0 = none yet */

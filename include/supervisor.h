@@ -56,9 +56,18 @@ int run_benchmark_with(void *mem_ctx, const struct run_setup *setup,
 
 /*
  * The exit status of a finished run: 128+signal when interrupted, 1 when
- * a client failed or a worker died, or mismatches were counted under
- * --keep-going, else 0.
+ * a client failed or a worker died, every op of a kind failed
+ * (run_failed_kind()), or mismatches were counted under --keep-going,
+ * else 0.
  */
 int run_exit_status(const struct run_result *r, const struct dbench_options *o);
+
+/*
+ * The first op kind of r that moves data (the reads and writes of every
+ * dialect), ran in the reported phase and never once did what the
+ * loadfile asks (each of its ops a mismatch, none fatal): a run that
+ * moved none of that data is no success.  -1 when there is none.
+ */
+int run_failed_kind(const struct run_result *r);
 
 #endif

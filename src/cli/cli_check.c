@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <popt.h>
 #include <stdarg.h>
@@ -81,29 +82,64 @@ static int parse_percentiles(void *mem, const char *s,
 }
 
 /*
- * An output file must be creatable before the run starts: its directory
- * exists and is writable, and the file itself, if present, is not a
- * directory.
+ * Can a file be made in dir (the writers make a new file beside the one
+ * they replace)?  Tried, not inferred from the mode bits, which root
+ * passes even where nothing can be created (/proc).  0 or an errno.
+ */
+static int probe_dir(void *mem, const char *dir)
+{
+	char *probe = talloc_asprintf(mem, "%s/.dbench-probe.%ld", dir,
+				      (long)getpid());
+	struct stat st;
+	int fd, err = 0;
+
+	if (probe == NULL)
+		return ENOMEM;
+	if (stat(dir, &st) != 0)
+		err = errno;
+	else if (!S_ISDIR(st.st_mode))
+		err = ENOTDIR;
+	else if ((fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+			    0600)) < 0)
+		err = errno;
+	else {
+		close(fd);
+		unlink(probe);
+	}
+	talloc_free(probe);
+	return err;
+}
+
+/*
+ * An output file must be writable before the run starts: a regular file
+ * (or none yet) in a directory where a file can be made, or something
+ * else that opens for writing (a pipe, /dev/stdout); never a directory.
  */
 static int check_output_file(void *mem, const char *opt, const char *path)
 {
 	char *dir = talloc_strdup(mem, path), *slash;
 	struct stat st;
-	int err = 0;
+	int err, fd;
 
 	if (dir == NULL)
 		return EXIT_USAGE;
 	if (*path == '\0')
 		return usage_error("%s: the file name is empty", opt);
-	if (stat(path, &st) == 0) {
-		if (S_ISDIR(st.st_mode))
-			return usage_error("%s '%s': is a directory", opt,
-					   path);
-		if (access(path, W_OK) != 0)
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return usage_error("%s '%s': is a directory", opt, path);
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		if (S_ISFIFO(st.st_mode))
+			return 0;	/* its reader may come later */
+		fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+		if (fd < 0)
 			return usage_error("%s '%s': not writable: %s", opt,
 					   path, strerror(errno));
+		close(fd);
 		return 0;
 	}
+	if (stat(path, &st) == 0 && access(path, W_OK) != 0)
+		return usage_error("%s '%s': not writable: %s", opt, path,
+				   strerror(errno));
 	slash = strrchr(dir, '/');
 	if (slash == NULL)
 		dir = talloc_strdup(mem, ".");
@@ -113,15 +149,12 @@ static int check_output_file(void *mem, const char *opt, const char *path)
 		*slash = '\0';
 	if (dir == NULL)
 		return EXIT_USAGE;
-	if (stat(dir, &st) != 0)
-		err = errno;
-	else if (!S_ISDIR(st.st_mode))
-		err = ENOTDIR;
-	else if (access(dir, W_OK | X_OK) != 0)
-		err = errno;
+	err = probe_dir(mem, dir);
 	if (err != 0)
-		return usage_error("%s '%s': cannot create the file there: %s",
-				   opt, path, strerror(err));
+		return usage_error("%s '%s': cannot %s the file there: %s",
+				   opt, path,
+				   stat(path, &st) == 0 ? "replace" : "create",
+				   strerror(err));
 	return 0;
 }
 

@@ -169,8 +169,8 @@ static int64_t resolve_value(struct client *c, enum op_kind k,
 			case '%':
 				x %= y;
 				break;
-			default:
-				x += y;
+			default: /* two's complement, never undefined */
+				x = (int64_t)((uint64_t)x + (uint64_t)y);
 				break;
 			}
 		}

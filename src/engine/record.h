@@ -89,6 +89,7 @@ static void record_mismatch(struct client *c, const struct op *op,
 				 __ATOMIC_RELEASE);
 	}
 	STORE(m->count, m->count + 1);
+	STORE(m->phase_count, m->phase_count + 1);
 }
 
 #endif

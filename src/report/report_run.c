@@ -78,6 +78,9 @@ int report_write_all(void *mem_ctx, const struct dbench_options *o,
 	/* on stderr, where no parser of the table reads it */
 	fflush(text);
 	report_mismatches(stderr, mem, o, r);
+	if (!r->interrupted && run_failed_kind(r) >= 0)
+		report_failed_kind(stderr, mem, o, r,
+				   (unsigned)run_failed_kind(r));
 	errno = 0;
 	report_text(text, mem, o, r);
 	if (flush_checked(text, "the report") != 0)

@@ -175,6 +175,25 @@ void report_mismatches(FILE *f, void *mem_ctx,
 	fflush(f);
 }
 
+void report_failed_kind(FILE *f, void *mem_ctx,
+			const struct dbench_options *o,
+			const struct run_result *r, unsigned k)
+{
+	const struct result_mismatch *m = &r->mm[k];
+	char *what = m->has_op ? mismatch_what(mem_ctx, m, k) : NULL;
+
+	fprintf(f, "dbench: every %s failed (%llu of %llu in the run)",
+		report_op_name(o, k),
+		(unsigned long long)r->ops[k].count,
+		(unsigned long long)r->ops[k].count);
+	if (what != NULL)
+		fprintf(f, ", first: client %u, %s:%u: %s", m->client_id,
+			m->loadfile, m->line, what);
+	fprintf(f, "; the run is not a success\n");
+	fflush(f);
+	talloc_free(what);
+}
+
 static void per_client(FILE *f, void *mem_ctx, const struct dbench_options *o,
 		       const struct run_result *r)
 {

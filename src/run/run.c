@@ -16,11 +16,29 @@
 #include "runloop.h"
 #include "supervisor.h"
 
+/* The kinds that move data, in every dialect. */
+#define RUN_DATA_KINDS                                                  \
+	(1ull << OP_READX | 1ull << OP_WRITEX | 1ull << OP_READ3 |       \
+	 1ull << OP_WRITE3 | 1ull << OP_READ5 | 1ull << OP_WRITE5 |       \
+	 1ull << OP_BREAD | 1ull << OP_BWRITE | 1ull << OP_READ6 |        \
+	 1ull << OP_READ10 | 1ull << OP_READ16 | 1ull << OP_WRITE10 |     \
+	 1ull << OP_WRITE16)
+_Static_assert(OP_NUM_MEASURED <= 64, "a kind is a bit of RUN_DATA_KINDS");
+
+int run_failed_kind(const struct run_result *r)
+{
+	for (unsigned k = 0; k < OP_NUM_MEASURED; k++)
+		if ((RUN_DATA_KINDS & (1ull << k)) && r->ops[k].count != 0 &&
+		    r->mm[k].phase_count >= r->ops[k].count)
+			return (int)k;
+	return -1;
+}
+
 int run_exit_status(const struct run_result *r, const struct dbench_options *o)
 {
 	if (r->interrupted)
 		return 128 + (r->signal ? r->signal : SIGINT);
-	if (r->failed)
+	if (r->failed || run_failed_kind(r) >= 0)
 		return 1;
 	for (unsigned k = 0; k < OP_NUM_MEASURED; k++)
 		if (r->mm[k].count != 0 && o->mismatch == MISMATCH_KEEP_GOING)

@@ -132,6 +132,7 @@ static int build_mismatch(struct run_result *res, const struct stats_region *r,
 
 	out->count = m->count;
 	out->fatal = m->fatal;
+	out->phase_count = m->phase_count;
 	if (m->first_wall_ns == 0)
 		return 0;
 	out->wall_ns = m->first_wall_ns;

@@ -27,12 +27,14 @@ static int copy_mismatch(struct run_result *dst, struct result_mismatch *d,
 			 const struct result_mismatch *s)
 {
 	uint64_t count = d->count + s->count, fatal = d->fatal + s->fatal;
+	uint64_t phase_count = d->phase_count + s->phase_count;
 
 	talloc_free(d->loadfile);
 	talloc_free(d->path);
 	*d = *s;
 	d->count = count;
 	d->fatal = fatal;
+	d->phase_count = phase_count;
 	d->loadfile = s->loadfile ? talloc_strdup(dst, s->loadfile) : NULL;
 	d->path = s->path ? talloc_strdup(dst, s->path) : NULL;
 	return (s->loadfile && !d->loadfile) || (s->path && !d->path) ? -1 : 0;
@@ -45,6 +47,7 @@ static int merge_mismatch(struct run_result *dst, struct result_mismatch *d,
 		return copy_mismatch(dst, d, s);
 	d->count += s->count;
 	d->fatal += s->fatal;
+	d->phase_count += s->phase_count;
 	return 0;
 }
 

@@ -106,6 +106,7 @@ static void put_mismatch(struct wbuf *w, const struct result_mismatch *m)
 {
 	put_u64(w, m->count);
 	put_u64(w, m->fatal);
+	put_u64(w, m->phase_count);
 	put_u64(w, m->wall_ns);
 	put_u32(w, m->client_id);
 	put_u32(w, m->has_op);
@@ -390,6 +391,7 @@ static void get_mismatch(struct rbuf *r, struct result_mismatch *m)
 {
 	m->count = get_u64(r);
 	m->fatal = get_u64(r);
+	m->phase_count = get_u64(r);
 	m->wall_ns = get_u64(r);
 	m->client_id = get_u32(r);
 	m->has_op = get_u32(r) != 0;

@@ -79,7 +79,11 @@ void stats_slot_reset(const struct stats_region *r, unsigned slot,
 		struct slot_op *os = &s->ops[o];
 
 		/* keep untouched pages untouched */
-		if (!(used & (1ull << o)) || os->count == 0)
+		if (!(used & (1ull << o)))
+			continue;
+		if (s->mm[o].phase_count != 0)
+			STORE(s->mm[o].phase_count, 0);
+		if (os->count == 0)
 			continue;
 		os->count = 0;
 		os->sum_ns = 0;
@@ -234,6 +238,7 @@ static void mismatch_add(struct mismatch_stats *dst,
 
 	dst->count += LOAD(src->count);
 	dst->fatal += LOAD(src->fatal);
+	dst->phase_count += LOAD(src->phase_count);
 	if (first != 0 &&
 	    (dst->first_wall_ns == 0 || first < dst->first_wall_ns)) {
 		dst->first_wall_ns = first;

@@ -5,7 +5,9 @@
 # nothing is written without --allow-block-writes, a device that is
 # mounted or holds a filesystem is refused (unless --force-device), an
 # offset past the device's end is an error naming file:line (before the
-# run when known, at the op for relative ones), and the device options
+# run when known, at the op for relative ones), a random offset keeps
+# every term of its form (a '+B' floor is never wrapped below), a
+# zero-length READ is a loadfile error, and the device options
 # and the dialect are refused where they do not belong.
 # Skipped visibly when this host gives no loop devices (not root, no
 # losetup, no /dev/loop-control).
@@ -124,6 +126,79 @@ past_end_relative() {
 	assert_counts "$W/want" "the reads up to the end"
 }
 
+# '*/4096+B': every offset at or above B and the op inside the device
+# (dbench 5.0 took the draw modulo the device after adding B, so most
+# offsets fell below a floor of 60 MiB on a 64 MiB device)
+floor_kept() {
+	local below_before below_after
+	below_before=$(head -c 62914560 "$SMALL_FILE" | md5sum)
+	printf 'WRITEPATTERN floor kept\nLOOP 300\nWRITE */4096+62914560 4096 *\nENDLOOP\n' \
+		>"$W/floor.load"
+	run_db -B block --block="$SMALL" -c "$W/floor.load" --run-once \
+		--allow-block-writes 1
+	assert_clean_run "WRITE */4096+62914560"
+	echo "WRITE 300" >"$W/want"
+	assert_counts "$W/want" "the writes"
+	below_after=$(head -c 62914560 "$SMALL_FILE" | md5sum)
+	assert_eq "$below_before" "$below_after" "the device's first 60 MiB"
+	tail -c 4194304 "$SMALL_FILE" | grep -qa 'floor kept' ||
+		fail "no write landed in the last 4 MiB"
+	# reads: the offsets the kernel was asked for
+	command -v strace >/dev/null || skip "strace is not installed"
+	! ldd "$DBENCH" 2>/dev/null | grep -q libasan ||
+		skip "a sanitized build (LeakSanitizer does not run under strace)"
+	printf 'LOOP 300\nREAD */512+62914560 4096 *\nENDLOOP\n' >"$W/rfloor.load"
+	LAST_CMD="strace dbench -B block READ */512+62914560"
+	strace -f -e trace=pread64 -o "$W/trace" "$DBENCH" -B block \
+		--block="$SMALL" -c "$W/rfloor.load" --run-once 1 \
+		>"$W/out" 2>"$W/err"
+	RC=$?
+	assert_clean_run "READ */512+62914560"
+	awk 'match($0, /pread64\(.*, 4096, [0-9]+\) = 4096$/) { n++; o = $0; sub(/\) = .*/, "", o); sub(/.*, /, "", o); if (o < 62914560 || o % 512 || o > 67104768) bad++ }
+	     END { if (n != 300 || bad) { print n " reads, " bad+0 " out of range"; exit 1 } }' \
+		"$W/trace" >"$W/awk.out" ||
+		fail "pread64 offsets: $(cat "$W/awk.out")"
+}
+
+floor_past_end() {
+	printf 'READ 0 4096 *\nREAD */4096+67108864 4096 *\n' >"$W/high.load"
+	run_db -B block --block="$SMALL" -c "$W/high.load" --run-once 1
+	assert_usage_error "a floor past the device's end"
+	assert_grep "high.load:2: READ: a random offset is at least 67108864, past the last offset at which the op fits in '$SMALL' \\(67104768\\)" \
+		"$W/err" "the refusal names file:line, the floor and the limit"
+}
+
+zero_length() {
+	printf 'READ 0 4096 *\nREAD 0 0 *\n' >"$W/zero.load"
+	run_db -B block --block="$SMALL" -c "$W/zero.load" --run-once 1
+	assert_usage_error "READ 0 0"
+	assert_grep 'zero.load:2: READ: size 0 transfers nothing; expected at least 1 byte' \
+		"$W/err" "the refusal names file:line"
+	assert_no_grep 'NO_MEMORY' "$W/err" "no wrong status"
+}
+
+# every WRITE refused by a read-only device (not fatal: the default): the
+# run moved none of its data, so exit 1 with one line naming the op and
+# the error, and the history keeps it as failed; its READs still count
+all_writes_failed() {
+	local ro
+	command -v sqlite3 >/dev/null || skip "sqlite3 is not installed"
+	ro=$(losetup -r -f --show "$SMALL_FILE") ||
+		skip "losetup cannot attach a read-only loop device"
+	trap "losetup -d '$ro'" EXIT
+	printf 'LOOP 20\nWRITE */4096 4096 0x00000000\nREAD */4096 4096 0x00000000\nENDLOOP\n' \
+		>"$W/ro.load"
+	run_db -B block --block="$ro" -c "$W/ro.load" --run-once \
+		--allow-block-writes --label ro --history "$W/h.sqlite" 1
+	assert_rc 1
+	assert_grep '^ WRITE +20 ' "$W/out" "the 20 WRITEs counted"
+	assert_eq 1 "$(grep -c '^dbench: every' "$W/err")" "lines naming a failed kind"
+	assert_grep "^dbench: every WRITE failed \\(20 of 20 in the run\\), first: client 0, $W/ro.load:2: expected NT_STATUS_OK, got NT_STATUS_[A-Z_]+: (Operation not permitted|Read-only file system); the run is not a success\$" \
+		"$W/err" "the line names the op, file:line and the error"
+	assert_eq 1 "$(sqlite3 "$W/h.sqlite" 'SELECT exit_status FROM runs')" \
+		"the saved run's exit status"
+}
+
 mounted_refused() {
 	local fs
 	command -v mkfs.ext4 >/dev/null || skip "mkfs.ext4 is not installed"
@@ -194,6 +269,10 @@ check "reads open the device read-only with O_DIRECT" direct_reads
 check "WRITEPATTERN's bytes land at the loadfile's offsets" pattern_lands
 check "a random offset past the end: refused before the run, file:line" past_end_known
 check "a relative offset past the end: fatal at the op, file:line, exit 1" past_end_relative
+check "'*/4096+B': every offset at or above B, inside the device" floor_kept
+check "'*/4096+B' with B past the end: refused before the run, file:line" floor_past_end
+check "every WRITE failed on a read-only device: exit 1, one line, saved as failed" all_writes_failed
+check "READ 0 0: a loadfile error naming file:line, not a status" zero_length
 check "a mounted device or one holding ext4 refused (--force-device overrides)" mounted_refused
 check "device options, -D and --block misused: usage errors" misplaced_options
 check "block loadfiles need -B block; -B block needs them" dialect_refused

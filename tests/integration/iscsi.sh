@@ -4,7 +4,7 @@
 # made: dbench 5.0's iscsi loadfiles run unchanged with the loadfile's
 # counts, writes need --allow-scsi-writes, a WRITEPATTERN written through
 # iSCSI reads back identical through a loop device over the same file, a
-# wrong IQN is a usage error, two initiators meet a reservation conflict
+# random lba keeps its '+B' floor, a wrong IQN is a usage error, two initiators meet a reservation conflict
 # with the statuses 5.0's reservation loadfiles expect, a reservation is
 # released at the end also after Ctrl-C, and a target killed mid-run
 # ends the run at once with a clear line and exit 1.
@@ -104,6 +104,23 @@ sys.stdout.buffer.write(chunk * 16)' >"$W/want.bin"
 		>"$W/rd.load"
 	run_db -B block --block="$loop" -c "$W/rd.load" --run-once 1
 	assert_clean_run "-B block over the LUN's file"
+}
+
+# '*/8+B' (B in blocks): every WRITE10 at or above B, inside the LUN
+# (the draw the block backend shares; dbench 5.0 wrapped below B)
+floor_kept() {
+	local before after
+	before=$(head -c 532676608 "$LUN" | md5sum)
+	printf 'WRITEPATTERN floor kept\nLOOP 200\nWRITE10 */8+1040384 8 0 0 0x00\nENDLOOP\n' \
+		>"$W/floor.load"
+	run_db -B iscsi --iscsi="$URL" -c "$W/floor.load" --run-once \
+		--allow-scsi-writes 1
+	assert_clean_run "WRITE10 */8+1040384"
+	assert_grep '^ WRITE10 +200 ' "$W/out" "200 WRITE10s"
+	after=$(head -c 532676608 "$LUN" | md5sum)
+	assert_eq "$before" "$after" "the LUN's first 508 MiB"
+	tail -c 4194304 "$LUN" | grep -qa 'floor kept' ||
+		fail "no WRITE10 landed in the last 4 MiB"
 }
 
 wrong_iqn() {
@@ -261,6 +278,7 @@ check "its random and sequential READ10 loadfiles: clean" read10_others
 check "dbench 5.0's iscsi.load: its counts; tgt's one refusal" iscsi_load
 check "no write without --allow-scsi-writes" writes_need_flag
 check "a pattern written through iSCSI reads back identical through a loop device" pattern_both_paths
+check "'*/8+B': every WRITE10 at or above block B, inside the LUN" floor_kept
 check "a wrong IQN or port: a usage error" wrong_iqn
 check "scsi-basic.txt (INQUIRY, REPORTLUNS, READ6/10/16, PRIN): clean" basic_sample
 check "two initiators: the reservation conflict 5.0's loadfiles expect, released at the end" conflict

@@ -181,13 +181,27 @@ stop_first() {
 two_runs() {
 	decoy
 	mkdir elsewhere
-	# a loadfile whose passes leave the tree as it was
-	printf '%s\n' 'NTCreateX "\clients\client1\f" 0 3 1 *' \
-		'WriteX 1 0 4096 4096 *' 'Close 1 *' 'Qfsinfo 1 *' >stable.txt
+	# a loadfile whose passes leave the tree as it was: a directory and
+	# a file of 4 KiB in each client's (the same after every pass)
+	printf '%s\n' 'Mkdir "\clients" *' 'Mkdir "\clients\client1" *' \
+		'Mkdir "\clients\client1\d" *' \
+		'NTCreateX "\clients\client1\d\f" 0 3 1 NT_STATUS_OK' \
+		'WriteX 1 0 4096 4096 NT_STATUS_OK' 'Close 1 NT_STATUS_OK' \
+		'Qfsinfo 1 *' >stable.txt
 	decoy_sum >before
 	start_first -t 600 -c "$W/stable.txt" -D "$W/t" 2
 	[ -f t/.dbench.lock ] || { stop_first; fail "no t/.dbench.lock during the run"; }
-	tree_listing t/clients >tree.before
+	# (bounded: the first pass makes the files)
+	for _ in $(seq 1 600); do
+		tree_listing t/clients >tree.before
+		[ "$(grep -c '^client[01]/d/f f 4096$' tree.before)" -eq 2 ] &&
+			break
+		sleep 0.1
+	done
+	[ "$(grep -c '^client[01]/d/f f 4096$' tree.before)" -eq 2 ] || {
+		stop_first
+		fail "the first run's trees hold no files: $(tr '\n' ' ' <tree.before)"
+	}
 	run_db --run-once -c "$BASIC" -D "$W/t" 3
 	keep second
 	run_db --disk-test --size 1M --repeat 1 -D "$W/t"

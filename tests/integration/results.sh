@@ -110,6 +110,24 @@ output_file_errors() {
 	assert_rc 2
 	assert_grep "^dbench: --series '$W/t': is a directory$" "$W/err" \
 		"--series naming a directory"
+	# a file where nothing can be made, even by root: refused before
+	# the run (and before a curve), not after it
+	local opt
+	for opt in --json --series; do
+		run_db --run-once -c "$DATA/basic.txt" -D "$W/t" $opt /proc/version 1
+		assert_rc 2
+		assert_eq 1 "$(wc -l <"$W/err")" "$opt /proc/version: lines on stderr"
+		assert_grep "^dbench: $opt '/proc/version': cannot replace the file there: " \
+			"$W/err" "$opt /proc/version"
+		assert_no_grep 'releasing clients' "$W/out" "$opt /proc/version: no run"
+	done
+	run_db --run-once -c "$DATA/basic.txt" -D "$W/t" --curve=1,2 \
+		--json /proc/version
+	assert_rc 2
+	assert_no_grep 'releasing clients' "$W/out" "a curve's --json /proc/version: no run"
+	# a device that opens for writing still does
+	run_db --run-once -c "$DATA/basic.txt" -D "$W/t" --json /dev/null 1
+	assert_rc 0
 }
 
 # The JSON of a --run-once run counts exactly what the loadfile holds.

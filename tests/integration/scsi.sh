@@ -6,7 +6,9 @@
 # given: it would be a real disk).  This test makes none: an sg node comes
 # from the kernel's iSCSI initiator (iscsiadm) or scsi_debug, and where
 # neither is (no iscsi_tcp, no modprobe), the device checks are skipped,
-# saying so.  The CDBs themselves: tests/unit/test_scsi_cdb.c.
+# saying so.  The CDBs themselves: tests/unit/test_scsi_cdb.c; the
+# offsets and lbas drawn within a device: tests/unit/test_device_range.c
+# (the code -B block, scsi and iscsi share; -B iscsi in iscsi.sh).
 if [ -z "$BASH_VERSION" ]; then exec bash "$0" "$@"; fi
 . "$(dirname "$0")/lib.sh"
 

@@ -299,6 +299,8 @@ static uint32_t block_read(void *state, struct op_call *call)
 
 	if (block_range(s, call, &off, &len) != 0)
 		return OP_STATUS_NONE;
+	if (len == 0) /* a random size drew 0 (a constant 0 is refused) */
+		return NT_STATUS_OK;
 	buf = block_buf(s, len);
 	if (buf == NULL)
 		return block_fail(s, call, ENOMEM, "reading");

@@ -1,10 +1,13 @@
 /*
  * device_range.c - a block or SCSI loadfile against the size of its
  * device, before the run: writes the command line did not allow, and
- * offsets past the end (constants, and random values a '%' bounds),
- * each refused naming the loadfile's line.  Never a wrap: dbench 5.0
- * wrapped such offsets around the device, which hides a loadfile
- * written for a larger device.
+ * offsets past the end (constants, random values a '%' bounds, and
+ * unbounded random values whose smallest value is past it), each refused
+ * naming the loadfile's line; and at the op, the draw of an unbounded
+ * random offset among the values its '/' and '+' terms allow that fit in
+ * the device.  Never a wrap: dbench 5.0 wrapped such offsets around the
+ * device, which hides a loadfile written for a larger device and moves
+ * an offset below the floor its '+' term sets.
  */
 #include "config.h"
 
@@ -60,6 +63,62 @@ static bool range_max(const struct program *p, const struct op *op,
 	return bounded;
 }
 
+/* The value the '/' and '+' modifiers of v make of r (no '%': see
+ * device_range_unbounded), saturating instead of wrapping. */
+static uint64_t apply_mods(const struct program *p, const struct value *v,
+			   uint64_t r)
+{
+	for (unsigned m = 0; m < v->nmods; m++) {
+		const struct value_mod *mod = &p->mods[v->mods + m];
+		uint64_t y = (uint64_t)mod->y;
+
+		if (mod->op == '/')
+			r -= r % y;
+		else
+			r = r > UINT64_MAX - y ? UINT64_MAX : r + y;
+	}
+	return r;
+}
+
+/*
+ * The largest random number r whose value (apply_mods) is at most limit,
+ * or false when even r = 0 gives more.  The modifiers only round down and
+ * add, so the value never falls as r grows: undo them right to left.
+ */
+static bool largest_draw(const struct program *p, const struct value *v,
+			 uint64_t limit, uint64_t *r)
+{
+	uint64_t x = limit;
+
+	for (unsigned m = v->nmods; m-- > 0;) {
+		const struct value_mod *mod = &p->mods[v->mods + m];
+		uint64_t y = (uint64_t)mod->y;
+
+		if (mod->op == '/') {
+			/* r - r % y <= x  <=>  r <= x - x % y + y - 1 */
+			uint64_t top = x - x % y;
+
+			x = top > UINT64_MAX - (y - 1) ? UINT64_MAX
+						       : top + y - 1;
+		} else {
+			if (x < y)
+				return false;
+			x -= y;
+		}
+	}
+	*r = x < (uint64_t)INT64_MAX ? x : (uint64_t)INT64_MAX;
+	return apply_mods(p, v, 0) <= limit;
+}
+
+/* The smallest value an unbounded '*' argument takes (its draw of 0). */
+static uint64_t unbounded_min(const struct program *p, const struct op *op,
+			      unsigned i)
+{
+	struct value v = program_arg(p, op, i);
+
+	return apply_mods(p, &v, 0);
+}
+
 static bool kind_writes(unsigned kind)
 {
 	return kind == OP_BWRITE || kind == OP_WRITE10 || kind == OP_WRITE16;
@@ -84,6 +143,29 @@ static bool kind_has_extent(unsigned kind)
 	}
 }
 
+/* An unbounded '*' offset is drawn within the device at the op, among
+ * the values its modifiers allow: refuse one whose smallest value is
+ * already past limit (the last offset at which the op's extent fits). */
+static int range_unbounded(void *mem, const struct device_range *r,
+			   const struct program *p, const struct op *op,
+			   uint64_t limit, char **err)
+{
+	bool blocks = op_kind_is_scsi(op->kind);
+	uint64_t lo = unbounded_min(p, op, 0);
+
+	if (lo <= limit)
+		return 0;
+	*err = talloc_asprintf(mem, "%s:%u: %s: a random %s is at least "
+			       "%llu, past the last %s at which the op fits "
+			       "in '%s' (%llu)", p->filename, op->line,
+			       op_info[op->kind].name,
+			       blocks ? "lba" : "offset",
+			       (unsigned long long)lo,
+			       blocks ? "lba" : "offset", r->device,
+			       (unsigned long long)limit);
+	return -1;
+}
+
 static int range_op(void *mem, const struct device_range *r,
 		    const struct program *p, const struct op *op, char **err)
 {
@@ -102,6 +184,12 @@ static int range_op(void *mem, const struct device_range *r,
 	}
 	if (!kind_has_extent(op->kind) || !nknown)
 		return 0;
+	if (nmax == 0 && (op->kind == OP_BREAD || op->kind == OP_BWRITE)) {
+		*err = talloc_asprintf(mem, "%s:%u: %s: size 0 transfers "
+				       "nothing; expected at least 1 byte",
+				       p->filename, op->line, name);
+		return -1;
+	}
 	if (nmax > units) {
 		*err = talloc_asprintf(mem, "%s:%u: %s: %s %llu is more than "
 				       "'%s' holds (%llu %s)", p->filename,
@@ -112,6 +200,8 @@ static int range_op(void *mem, const struct device_range *r,
 				       blocks ? "blocks" : "bytes");
 		return -1;
 	}
+	if (!oknown && device_range_unbounded(p, op, 0))
+		return range_unbounded(mem, r, p, op, units - nmax, err);
 	if (oknown && omax > units - nmax) {
 		struct value v = program_arg(p, op, 0);
 
@@ -144,17 +234,25 @@ int device_range_check(void *mem, const struct device_range *r,
 	return 0;
 }
 
+/* A well-mixed 64-bit number from x (the engine's draw has lost its low
+ * bits to '/' and gained the '+' terms). */
+static uint64_t mix(uint64_t x)
+{
+	x ^= x >> 31;
+	x *= 0x7fb5d329728ea185ull;
+	x ^= x >> 27;
+	x *= 0x81dadef4bc2dd44dull;
+	x ^= x >> 33;
+	return x;
+}
+
 uint64_t device_range_draw(const struct program *p, const struct op *op,
 			   unsigned i, uint64_t raw, uint64_t span)
 {
 	struct value v = program_arg(p, op, i);
-	uint64_t x = raw % span;
+	uint64_t rmax;
 
-	for (unsigned m = 0; m < v.nmods; m++) {
-		const struct value_mod *mod = &p->mods[v.mods + m];
-
-		if (mod->op == '/')
-			x -= x % (uint64_t)mod->y;
-	}
-	return x;
+	if (span == 0 || !largest_draw(p, &v, span - 1, &rmax))
+		return apply_mods(p, &v, 0);
+	return apply_mods(p, &v, mix(raw) % (rmax + 1));
 }

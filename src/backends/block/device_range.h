@@ -23,7 +23,9 @@ struct device_range {
 /*
  * Check every op of p against r: a write without r->allow_writes, a
  * constant or bounded random offset (with its size) past the device's
- * end.  Returns 0, or -1 with *err (under mem) "FILE:LINE: ...".
+ * end, an unbounded random offset whose smallest value is past it, a
+ * block READ or WRITE of size 0.  Returns 0, or -1 with *err (under mem)
+ * "FILE:LINE: ...".
  */
 int device_range_check(void *mem, const struct device_range *r,
 		       const struct program *p, char **err);
@@ -47,8 +49,13 @@ static inline bool device_range_unbounded(const struct program *p,
 }
 
 /*
- * raw (the engine's draw of an unbounded '*' value, see above) brought
- * below span (> 0), keeping its '/' alignment.
+ * An offset below span for argument i of op, an unbounded '*' value (see
+ * above), from raw (the engine's draw of it): a value its modifiers can
+ * make (every '/' alignment and '+' term, left to right) at most span - 1,
+ * never a wrap.  When there is none (span 0, or the smallest value is
+ * span or more; device_range_check refuses that before the run when the
+ * size is known) it returns the smallest value, which the caller finds
+ * past the end.
  */
 uint64_t device_range_draw(const struct program *p, const struct op *op,
 			   unsigned i, uint64_t raw, uint64_t span);
