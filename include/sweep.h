@@ -34,7 +34,16 @@ struct sweep_stats {
 	double med_lo, med_hi;
 	unsigned med_k;
 	double med_coverage;	/* that interval's coverage, 0..1 */
+	/* runs each side of a comparison would need to tell a
+	 * SWEEP_DETECT difference apart, from this spread (the sample sd
+	 * of the logs, as dbench-history compare says it); 0 when it
+	 * cannot be said (fewer than 2 runs, a figure not above 0) */
+	unsigned runs_needed;
 };
+
+/* The difference the advice on runs is for: 5%, dbench-history
+ * compare's default (--difference). */
+#define SWEEP_DETECT 0.05
 
 /* The statistics of x[0..n) (n >= 1) into *s. */
 void sweep_stats_compute(const double *x, unsigned n, struct sweep_stats *s);

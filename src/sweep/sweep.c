@@ -166,6 +166,8 @@ struct json_object *sweep_stats_json(const struct sweep_stats *s)
 		put_num(j, "median_ci_low", s->med_lo, 6);
 		put_num(j, "median_ci_high", s->med_hi, 6);
 		put_num(j, "median_ci_coverage", s->med_coverage, 6);
+		if (s->runs_needed > 0)
+			put_int(j, "runs_needed_5_percent", s->runs_needed);
 	}
 	return j;
 }

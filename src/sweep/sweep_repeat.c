@@ -42,6 +42,10 @@ static void stats_line(FILE *f, unsigned m, const struct sweep_stats *s)
 		"%.2f (runs ranked %u and %u)\n", "", s->median,
 		floor(s->med_coverage * 1000) / 10, s->med_lo, s->med_hi,
 		s->med_k, s->n + 1 - s->med_k);
+	if (s->runs_needed > 0)
+		fprintf(f, "%-8s telling %.0f%% apart from this spread needs "
+			"about %u runs a side\n", "", SWEEP_DETECT * 100,
+			s->runs_needed);
 }
 
 /* What the noise of one run says of its figure. */

@@ -169,6 +169,29 @@ static void test_median_interval(void **state)
 	assert_true(fabs(s.med_coverage - 0.9375) < 1e-12);
 }
 
+/* The runs a side would need to tell 5% apart: the values
+ * dbench-history's stats.runs_needed gives for the same figures. */
+static void test_runs_needed(void **state)
+{
+	const double a[] = { 100, 104, 97, 103, 96 };
+	const double b[] = { 50, 50.5, 49.5 };
+	const double c[] = { 200, 150, 250, 180 };
+	const double z[] = { 100, 0 };
+	struct sweep_stats s;
+
+	(void)state;
+	sweep_stats_compute(a, 5, &s);
+	assert_int_equal(s.runs_needed, 9);
+	sweep_stats_compute(b, 3, &s);
+	assert_int_equal(s.runs_needed, 4);	/* the test's floor */
+	sweep_stats_compute(c, 4, &s);
+	assert_int_equal(s.runs_needed, 315);
+	sweep_stats_compute(a, 1, &s);
+	assert_int_equal(s.runs_needed, 0);	/* one run: no spread */
+	sweep_stats_compute(z, 2, &s);
+	assert_int_equal(s.runs_needed, 0);	/* no log of 0 */
+}
+
 static void test_bound_parse(void **state)
 {
 	struct tstate *ts = *state;
@@ -537,6 +560,7 @@ int main(void)
 		cmocka_unit_test(test_stats_known),
 		cmocka_unit_test(test_outlier),
 		cmocka_unit_test(test_median_interval),
+		cmocka_unit_test(test_runs_needed),
 		cmocka_unit_test(test_noise_shares),
 		cmocka_unit_test_setup_teardown(test_bound_parse, setup,
 						teardown),
