@@ -33,7 +33,7 @@ host.h stats
 memcheck.h safety
 nbsmb5.h smb_semantics
 nbvfs.h smb_semantics
-ntstatus.h smb_semantics
+ntstatus.h loadfile
 options.h util
 program.h loadfile
 report.h report
@@ -76,12 +76,42 @@ if [ -d include ] && [ -z "$(ls -A include)" ]; then
 	rmdir include
 fi
 
+# 1b. files moved between folders of src/ (old path, new path): the
+# NT status table is the loadfile's vocabulary (status names, the
+# expected-status check), used by the layers above it
+SRC_MOVES='
+src/smb_semantics/ntstatus.c src/loadfile/ntstatus.c
+src/smb_semantics/ntstatus.h src/loadfile/ntstatus.h
+'
+echo "$SRC_MOVES" | while read -r old new; do
+	[ -n "$old" ] || continue
+	[ -e "$old" ] || continue
+	if [ -e "$new" ]; then
+		echo "move-headers: both $old and $new exist; merge them by hand" >&2
+		exit 1
+	fi
+	if $ingit; then
+		git mv "$old" "$new"
+	else
+		mv "$old" "$new"
+	fi
+	echo "moved $old -> $new"
+done
+
 # 2. the references: one perl program built from the map
 prog=$(echo "$MAP" | while read -r h dir; do
 	[ -n "$h" ] || continue
 	q=$(printf '%s' "$h" | sed 's/\./\\./g')
 	printf 's{^(\\s*#\\s*include\\s*)"%s"}{$1"%s/%s"};\n' "$q" "$dir" "$h"
 	printf 's{(?<![\\w/.\$-])include/%s\\b}{src/%s/%s}g;\n' "$q" "$dir" "$h"
+	printf 's{(\\$(?:SRCDIR|\\(top_srcdir\\)|\\(srcdir\\)|\\{SRCDIR\\})/)include/%s\\b}{$1src/%s/%s}g;\n' "$q" "$dir" "$h"
+done
+echo "$SRC_MOVES" | while read -r old new; do
+	[ -n "$old" ] || continue
+	qo=$(printf '%s' "$old" | sed 's/\./\\./g')
+	qi=$(printf '%s' "${old#src/}" | sed 's/\./\\./g')
+	printf 's{(?<![\\w/.-])%s\\b}{%s}g;\n' "$qo" "$new"
+	printf 's{^(\\s*#\\s*include\\s*)"%s"}{$1"%s"};\n' "$qi" "${new#src/}"
 done)
 
 # the files to rewrite: every tracked (or, outside git, every) text file
