@@ -15,13 +15,13 @@
 #include <talloc.h>
 #include <unistd.h>
 
-#include "backend.h"
-#include "backends.h"
-#include "nbsmb5.h"
-#include "nbvfs.h"
-#include "util.h"
-#include "vfs.h"
-#include "vfs_kept.h"
+#include "backends/backend.h"
+#include "backends/backends.h"
+#include "smb_semantics/nbsmb5.h"
+#include "smb_semantics/nbvfs.h"
+#include "util/util.h"
+#include "vfs/vfs.h"
+#include "vfs/vfs_kept.h"
 
 static int fileio_setup(void *mem_ctx, const struct backend_client_config *cfg,
 			void **state, char **err)

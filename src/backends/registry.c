@@ -2,7 +2,7 @@
  * registry.c - the list of backends and its start-up check.
  *
  * Adding a backend: its file in src/backends/, its line in
- * DBENCH_BACKENDS (include/backends.h), its source in Makefile.am.  A
+ * DBENCH_BACKENDS (src/backends/backends.h), its source in Makefile.am.  A
  * backend that cannot be built here still gets a line, with ->unavailable
  * saying why.  A backend built as a module (smb, nfs: their libraries are
  * heavy) is listed by its stub, ->module set (module.c loads the rest).
@@ -13,8 +13,8 @@
 #include <string.h>
 #include <talloc.h>
 
-#include "backend.h"
-#include "backends.h"
+#include "backends/backend.h"
+#include "backends/backends.h"
 
 #define BACKEND_REGISTRY_ENTRY(name) &name##_backend,
 const struct backend *const backend_registry[] = {

@@ -15,7 +15,7 @@
 #include <talloc.h>
 
 #include "cli_private.h"
-#include "util.h"
+#include "util/util.h"
 
 /* Note a backend option popt returned (as its composed val). */
 static int note_backend_option(void *mem, struct cli_parse *cp, int val,

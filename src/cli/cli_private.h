@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 
 #define EXIT_USAGE CLI_EXIT_USAGE
 #define MAX_CLIENTS 100000

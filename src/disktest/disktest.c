@@ -45,9 +45,9 @@
 
 #include <talloc.h>
 
-#include "disktest.h"
+#include "disktest/disktest.h"
 #include "dt_private.h"
-#include "stats.h"
+#include "stats/stats.h"
 
 const char *const disktest_kind_name[DT_NUM_KINDS] = {
 	[DT_WRITE] = "write+fdatasync",

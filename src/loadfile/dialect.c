@@ -13,7 +13,7 @@
 
 #include <talloc.h>
 
-#include "program.h"
+#include "loadfile/program.h"
 #include "lf_private.h"
 
 /* ---- dbench 5.0's smb dialect ---- */

@@ -2,7 +2,7 @@
  * lf_private.h - what the parts of the loadfile compiler share: its
  * limits, the compilation state (struct lf_state) and the functions one
  * part calls in another.  Private to src/loadfile/; the public interface
- * is include/program.h.
+ * is src/loadfile/program.h.
  *
  * The parts: reader.c (errors, the line reader, the tokenizer), store.c
  * (the program's growing arrays), values.c (numbers, value forms,
@@ -22,7 +22,7 @@
 
 #include <zlib.h>
 
-#include "program.h"
+#include "loadfile/program.h"
 
 #define LF_MAX_LINE	  (1u << 20)   /* bytes, without the line end */
 #define LF_MAX_INPUT	  (1ull << 30) /* bytes, after decompression */

@@ -11,7 +11,7 @@
 
 #include <talloc.h>
 
-#include "program.h"
+#include "loadfile/program.h"
 #include "lf_private.h"
 
 /* ---- paths ---- */

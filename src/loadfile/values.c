@@ -10,8 +10,8 @@
 
 #include <talloc.h>
 
-#include "util.h"
-#include "program.h"
+#include "util/util.h"
+#include "loadfile/program.h"
 #include "lf_private.h"
 
 /* ---- numbers ---- */

@@ -20,8 +20,8 @@
 #include <string.h>
 #include <talloc.h>
 
-#include "program.h"
-#include "result_load.h"
+#include "loadfile/program.h"
+#include "report/result_load.h"
 
 #define EXIT_USAGE 2
 

@@ -20,9 +20,9 @@
 #include <unistd.h>
 
 #include "run/coord_mpi.h"
-#include "dbench_main.h"
-#include "dirlock.h"
-#include "supervisor.h"
+#include "cli/dbench_main.h"
+#include "safety/dirlock.h"
+#include "run/supervisor.h"
 
 /* how long a rank told to abort waits for rank 0 to end the job */
 #define ABORT_WAIT_S 60

@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 #include "programs/plot_private.h"
-#include "result_load.h"
+#include "report/result_load.h"
 
 #define EXIT_USAGE 2
 #define BINS_PER_OCTAVE 4	/* distribution chart: 4 bins per doubling */

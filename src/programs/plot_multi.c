@@ -14,7 +14,7 @@
 #include <talloc.h>
 
 #include "programs/plot_private.h"
-#include "result_load.h"
+#include "report/result_load.h"
 
 /* Line colours of the runs, in order (then again). */
 static const char *const run_colour[] = {

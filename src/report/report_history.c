@@ -12,9 +12,9 @@
 #include <string.h>
 #include <talloc.h>
 
-#include "history.h"
-#include "report.h"
-#include "report_json.h"
+#include "history/history.h"
+#include "report/report.h"
+#include "report/report_json.h"
 #include "json_put.h"
 
 /* Does the percentiles array a hold an entry for p? */

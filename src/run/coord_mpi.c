@@ -29,9 +29,9 @@
 
 #include "coord_mpi.h"
 #include "coord_mpi_private.h"
-#include "histogram.h"
+#include "stats/histogram.h"
 #include "pool.h"
-#include "util.h"
+#include "util/util.h"
 
 #define TICK_TIMEOUT_NS (5 * NS_PER_SEC)
 /* the start waits for every rank to prepare its clients, the gather for

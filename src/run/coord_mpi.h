@@ -8,7 +8,7 @@
 
 #include <mpi.h>
 
-#include "coord.h"
+#include "run/coord.h"
 
 /*
  * The MPI coordinator of this rank in comm, under mem_ctx: rank 0 prints,

@@ -10,8 +10,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "coord.h"
-#include "util.h"
+#include "run/coord.h"
+#include "util/util.h"
 
 /* the start waits for every rank to prepare its clients, the gather for
  * every rank to clean up: both may take long on a slow filesystem */

@@ -24,14 +24,14 @@
 #include <talloc.h>
 #include <unistd.h>
 
-#include "atomic.h"
-#include "client.h"
-#include "client_tree.h"
+#include "util/atomic.h"
+#include "engine/client.h"
+#include "loadfile/client_tree.h"
 #include "pool.h"
 #include "progress.h"
-#include "options.h"
-#include "timer.h"
-#include "util.h"
+#include "util/options.h"
+#include "util/timer.h"
+#include "util/util.h"
 #include "worker.h"
 
 #define POLL_NS (10 * 1000000ull)

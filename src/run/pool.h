@@ -12,9 +12,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "coord.h"
-#include "stats.h"
-#include "supervisor.h"
+#include "run/coord.h"
+#include "stats/stats.h"
+#include "run/supervisor.h"
 
 struct worker {
 	pid_t pid;

@@ -13,10 +13,10 @@
 #include <string.h>
 #include <talloc.h>
 
-#include "report.h"
-#include "report_json.h"
-#include "result.h"
-#include "supervisor.h"
+#include "report/report.h"
+#include "report/report_json.h"
+#include "stats/result.h"
+#include "run/supervisor.h"
 #include "sweep_private.h"
 #include "report/json_put.h"
 

@@ -10,8 +10,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "supervisor.h"
-#include "sweep.h"
+#include "run/supervisor.h"
+#include "sweep/sweep.h"
 
 /* One whole run of a sweep. */
 struct sweep_point {

@@ -32,7 +32,7 @@
 #include <talloc.h>
 
 #include "talloc_fixture.h"
-#include "util.h"
+#include "util/util.h"
 
 /* ---- stand-ins for openat and pwrite ---- */
 

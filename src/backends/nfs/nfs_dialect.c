@@ -21,7 +21,7 @@
 #include <sys/statvfs.h>
 #include <talloc.h>
 
-#include "nbvfs.h"
+#include "smb_semantics/nbvfs.h"
 #include "nfs_vfs.h"
 
 /* NFS3 status codes (RFC 1813) the dialect's ops answer. */

@@ -26,7 +26,7 @@
 #include <unistd.h>
 
 #include "nfs_vfs.h"
-#include "util.h"
+#include "util/util.h"
 
 /* ---- mounting ---- */
 

@@ -20,12 +20,12 @@
 
 #include <nfsc/libnfs.h>
 
-#include "backend.h"
+#include "backends/backend.h"
 #include "nfs_nlm.h"
 #include "nfs_raw.h"
-#include "ntstatus.h"
-#include "options.h"
-#include "vfs.h"
+#include "loadfile/ntstatus.h"
+#include "util/options.h"
+#include "vfs/vfs.h"
 
 /* Times a client tries to mount again after a lost connection
  * (--keep-going), at most one try per NFS_REMOUNT_GAP_NS: a server that

@@ -12,9 +12,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "backend.h"
-#include "options.h"
-#include "program.h"
+#include "backends/backend.h"
+#include "util/options.h"
+#include "loadfile/program.h"
 
 /*
  * The most handles a program holds open at once, from one pass over its

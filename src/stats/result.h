@@ -23,10 +23,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "host.h"
-#include "program.h"
-#include "series.h"
-#include "stats.h"
+#include "stats/host.h"
+#include "loadfile/program.h"
+#include "stats/series.h"
+#include "stats/stats.h"
 
 /* A histogram in sparse form: the non-zero buckets, in ascending order. */
 struct result_hist {

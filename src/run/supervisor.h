@@ -8,9 +8,9 @@
 
 #include <stdbool.h>
 
-#include "backend.h"
-#include "options.h"
-#include "program.h"
+#include "backends/backend.h"
+#include "util/options.h"
+#include "loadfile/program.h"
 
 struct coord;
 struct run_result;

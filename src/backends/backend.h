@@ -2,7 +2,7 @@
  * backend.h - the interface every backend implements.
  *
  * A backend is one file (or folder) in src/backends/ exporting one const
- * struct backend, listed once in DBENCH_BACKENDS (include/backends.h).
+ * struct backend, listed once in DBENCH_BACKENDS (src/backends/backends.h).
  * The client engine resolves everything that is loadfile-specific (paths
  * per client, $i substitution, random and relative values, the write
  * pattern) and hands the backend one struct op_call per operation.
@@ -32,8 +32,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "options.h"
-#include "program.h"
+#include "util/options.h"
+#include "loadfile/program.h"
 
 struct vfs_hint;
 

@@ -21,7 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "backend.h"
+#include "backends/backend.h"
 
 #define TBENCH_DEFAULT_PORT 7003
 #define TBENCH_DEFAULT_PORT_STR "7003"
