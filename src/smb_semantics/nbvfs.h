@@ -20,7 +20,7 @@
 
 #include <stdint.h>
 
-#include "backends/backend.h"
+#include "loadfile/op_call.h"
 #include "util/options.h"
 #include "vfs/vfs.h"
 

@@ -3,20 +3,21 @@
 # between the folders of src/ goes down the layers, never up and never in
 # a circle, and no file or function grows past its size limit.
 #
-# The layers, lowest first (a folder may use its own layer's folders, as
-# long as no two of them use each other, and any lower layer's):
-#     0 util (src/util, src/safety)
-#     1 vfs, smb_semantics, stats, loadfile, net
-#     2 backends (with backends/nfs), engine
+# The layers are doc/ARCHITECTURE.md's table ("    layer N: folder ..."),
+# lowest first; today:
+#     0 util safety
+#     1 vfs smb_semantics stats loadfile net history
+#     2 backends engine
 #     3 run
-#     4 report, disktest
-#     5 cli
-#     6 programs
-# Includes: the #include "..." lines of src/**/*.[ch]; a header of include/
-# belongs to the folder that defines what it declares (found with nm in
-# the build tree; else the folder with the .c of its name; else the table
-# HEADER_HOME below).  Calls: nm of the object files in the build tree, each
-# undefined symbol mapped to the folder whose object defines it.  Sizes: no
+#     4 report disktest
+#     5 sweep
+#     6 cli
+#     7 programs
+# (a folder may use its own layer's folders, as long as no two of them use
+# each other, and any lower layer's).  Includes: the #include "..." lines
+# of src/**/*.[ch]; every header sits in the folder of its owner and is
+# included as "folder/x.h" (or by its bare name beside it).  Calls: nm of
+# the object files in the build tree, each undefined symbol mapped to the folder whose object defines it.  Sizes: no
 # .c file of src/ over 800 lines, no function over 100 lines (from its
 # opening brace to its closing one).  Each violation is a failed check of
 # its own (one line in make check's summary); a rule that holds is one
@@ -55,12 +56,6 @@ for d in sorted(os.listdir(os.path.join(srcdir, "src"))):
     if os.path.isdir(os.path.join(srcdir, "src", d)) and d not in LAYER \
             and d != "capture":
         print(f"src/{d}/ is in no layer of doc/ARCHITECTURE.md")
-# headers of include/ that declare nothing nm can place, nor share a
-# name with a .c file: their folder
-HEADER_HOME = {"atomic.h": "util", "backend.h": "backends",
-               "options.h": "util", "program.h": "loadfile",
-               "coord.h": "run", "supervisor.h": "run", "client.h": "engine"}
-
 def folder_of(path):
     """src/F/... -> F (the folder of the layer table), or None."""
     parts = os.path.normpath(path).split(os.sep)
@@ -126,28 +121,6 @@ def strip_code(text):
             i += 1
     return "".join(out)
 
-def header_homes(defs):
-    homes = {}
-    cfiles = {os.path.basename(p)[:-2]: folder_of(p) for p in sources((".c",))}
-    inc = os.path.join(srcdir, "include")
-    for h in sorted(os.listdir(inc)):
-        if not h.endswith(".h"):
-            continue
-        text = strip_code(open(os.path.join(inc, h), errors="replace").read())
-        votes = {}
-        for name in set(re.findall(r"\b([A-Za-z_]\w*)\s*\(", text)):
-            for f in defs.get(name, ()):
-                votes[f] = votes.get(f, 0) + 1
-        if votes:
-            homes["include/" + h] = max(sorted(votes), key=lambda f: votes[f])
-        elif h[:-2] in cfiles:
-            homes["include/" + h] = cfiles[h[:-2]]
-        elif h in HEADER_HOME:
-            homes["include/" + h] = HEADER_HOME[h]
-        else:
-            homes["include/" + h] = None
-    return homes
-
 def report_edges(edges):
     """edges: (from_folder, to_folder) -> first example; print upward ones
     and circles between folders of one layer."""
@@ -159,8 +132,6 @@ def report_edges(edges):
             print(f"circle: {a} <-> {b}: {ex}; {edges[(b, a)]}")
 
 if mode == "includes":
-    defs, _ = defined_symbols()
-    homes = header_homes(defs)
     edges = {}
     for p in sources((".c", ".h")):
         src = folder_of(p)
@@ -172,18 +143,12 @@ if mode == "includes":
                 continue
             name = m.group(1)
             cands = [os.path.join(os.path.dirname(p), name),
-                     os.path.join("include", name), os.path.join("src", name)]
+                     os.path.join("src", name)]
             target = next((os.path.normpath(c) for c in cands
                            if os.path.exists(os.path.join(srcdir, c))), None)
             if target is None:
                 continue        # config.h and other generated headers
-            if target.startswith("include/"):
-                dst = homes.get(target)
-                if dst is None:
-                    print(f"unplaced header: {target} (included by {p}:{ln}): add it to HEADER_HOME in layers.sh")
-                    continue
-            else:
-                dst = folder_of(target)
+            dst = folder_of(target)
             if dst is None or dst == src:
                 continue
             edges.setdefault((src, dst), f"{p}:{ln} includes {name}")
