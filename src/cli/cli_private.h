@@ -121,6 +121,12 @@ int cli_table(void *mem, struct cli_parse *cp);
  */
 char *cli_mask_url(void *mem, const char *s);
 
+/*
+ * The next password of a URL in s (scheme://USER:PASSWORD@HOST...): its
+ * start and *len, or NULL when s has no more (cli_mask.c).
+ */
+const char *cli_url_password(const char *s, size_t *len);
+
 /* Check a load run's options (clients: NUMCLIENTS as given) into *cli.
  * Returns 0 or the exit status of a usage error (said on stderr). */
 int cli_resolve_options(void *mem, const struct cli_parse *cp,

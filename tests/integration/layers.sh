@@ -163,6 +163,82 @@ elif mode == "calls":
         dst = min(homes, key=lambda f: LAYER[f])
         edges.setdefault((src, dst), f"{obj} calls {sym}")
     report_edges(edges)
+elif mode == "circles":
+    # inside one folder: the objects of its .c files, each undefined
+    # symbol tied to the file of the folder that defines it; a circle is
+    # a strongly connected group of two files or more
+    objs = {}
+    for root, dirs, files in os.walk(os.path.join(builddir, "src")):
+        for f in sorted(files):
+            if not f.endswith(".o"):
+                continue
+            rel = os.path.relpath(root, builddir)
+            stem, c = f[:-2], None
+            while True:
+                if os.path.exists(os.path.join(srcdir, rel, stem + ".c")):
+                    c = os.path.join(rel, stem + ".c")
+                    break
+                if "-" not in stem:
+                    break
+                stem = stem.split("-", 1)[1]
+            if c is None or c in objs:
+                continue
+            out = subprocess.run(["nm", "-P", os.path.join(root, f)],
+                                 capture_output=True, text=True).stdout
+            d, u = set(), set()
+            for line in out.splitlines():
+                fields = line.split()
+                if len(fields) < 2:
+                    continue
+                if fields[1] == "U":
+                    u.add(fields[0])
+                elif fields[1] in "TDBR":
+                    d.add(fields[0])
+            objs[c] = (d, u)
+    by_dir = {}
+    for c in objs:
+        by_dir.setdefault(os.path.dirname(c), []).append(c)
+    for folder, cs in sorted(by_dir.items()):
+        edges = {}
+        for a in cs:
+            for b in cs:
+                if a != b:
+                    names = sorted(objs[a][1] & objs[b][0])
+                    if names:
+                        edges[(a, b)] = names
+        # Tarjan's strongly connected components
+        index, low, stack, on, comps, n = {}, {}, [], set(), [], [0]
+        def visit(v):
+            index[v] = low[v] = n[0]
+            n[0] += 1
+            stack.append(v)
+            on.add(v)
+            for w in sorted(cs):
+                if (v, w) not in edges:
+                    continue
+                if w not in index:
+                    visit(w)
+                    low[v] = min(low[v], low[w])
+                elif w in on:
+                    low[v] = min(low[v], index[w])
+            if low[v] == index[v]:
+                comp = []
+                while True:
+                    w = stack.pop()
+                    on.discard(w)
+                    comp.append(w)
+                    if w == v:
+                        break
+                if len(comp) > 1:
+                    comps.append(sorted(comp))
+        for v in sorted(cs):
+            if v not in index:
+                visit(v)
+        for comp in comps:
+            ties = "; ".join(f"{os.path.basename(a)} -> {os.path.basename(b)} "
+                             f"({', '.join(edges[(a, b)][:3])})"
+                             for a in comp for b in comp if (a, b) in edges)
+            print(f"circle inside {folder}/: {ties}")
 elif mode == "files":
     for p in sources((".c",)):
         n = sum(1 for _ in open(os.path.join(srcdir, p), errors="replace"))
@@ -224,6 +300,7 @@ rule() {
 
 rule includes "includes (quoted include lines) go down the layers, no circle"
 rule calls "calls (nm of the built objects) go down the layers, no circle"
+rule circles "calls (nm) inside a folder: no circle between its files"
 rule files "no .c file of src/ over 800 lines"
 rule functions "no function over 100 lines"
 finish
