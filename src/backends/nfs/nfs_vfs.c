@@ -25,6 +25,7 @@
 #include <talloc.h>
 #include <unistd.h>
 
+#include "nfs_status.h"
 #include "nfs_vfs.h"
 #include "util/util.h"
 

@@ -181,10 +181,6 @@ static inline int nfsv_touch(struct nfsv *m, const char *abs)
 	return nfsv_ret(m, nfs_utimes(m->ctx, abs, tv));
 }
 
-/* The errno an NFS3 status other than NFS3_OK stands for (EIO when none
- * does), for messages (nfs_dialect.c). */
-int nfs3_errno_of(uint32_t st);
-
 /* The dialect's ops and the client's cleanup (nfs_dialect.c; state: the
  * client's nbvfs). */
 uint32_t nfs3_op(void *state, struct op_call *call);
