@@ -54,27 +54,6 @@ static int fileio_setup(void *mem_ctx, const struct backend_client_config *cfg,
  */
 #define FILEIO_TRANSIENT_FDS	4
 
-int fileio_target_check(void *mem_ctx, const struct dbench_options *o,
-			const char *target, char **err)
-{
-	struct stat sb;
-
-	(void)o;
-	if (stat(target, &sb) != 0)
-		*err = talloc_asprintf(mem_ctx, "directory '%s': %s", target,
-				       strerror(errno));
-	else if (!S_ISDIR(sb.st_mode))
-		*err = talloc_asprintf(mem_ctx, "directory '%s': %s", target,
-				       strerror(ENOTDIR));
-	else if (access(target, W_OK | X_OK) != 0)
-		*err = talloc_asprintf(mem_ctx,
-				       "directory '%s' is not writable: %s",
-				       target, strerror(errno));
-	else
-		return 0;
-	return -1;
-}
-
 /*
  * The client directory, the kept directories (at most VFS_POSIX_DIRCACHE,
  * one per distinct directory the loadfile names), every open handle and
