@@ -44,7 +44,8 @@ struct run_setup {
  */
 int run_benchmark(void *mem_ctx, const struct run_setup *setup);
 
-/* The same as run_benchmark() (the name main.c calls). */
+/* The same as run_benchmark() (the name dbench_main() calls: the default
+ * run hook). */
 int supervisor_run(void *mem_ctx, const struct run_setup *setup);
 
 /*
