@@ -16,8 +16,8 @@
 #include <sys/resource.h>
 #include <talloc.h>
 
-#include "program.h"
-#include "stats.h"
+#include "loadfile/program.h"
+#include "stats/stats.h"
 
 /* User plus system time of a getrusage() answer, in seconds. */
 static double cpu_s(const struct rusage *ru)

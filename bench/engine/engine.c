@@ -19,13 +19,13 @@
 #include <string.h>
 #include <talloc.h>
 
-#include "backend.h"
-#include "client.h"
-#include "histogram.h"
-#include "program.h"
-#include "stats.h"
-#include "timer.h"
-#include "util.h"
+#include "backends/backend.h"
+#include "engine/client.h"
+#include "stats/histogram.h"
+#include "loadfile/program.h"
+#include "stats/stats.h"
+#include "util/timer.h"
+#include "util/util.h"
 
 int main(int argc, char **argv)
 {

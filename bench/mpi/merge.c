@@ -18,8 +18,8 @@
 #include <talloc.h>
 
 #include "run/coord_mpi.h"
-#include "histogram.h"
-#include "util.h"
+#include "stats/histogram.h"
+#include "util/util.h"
 
 static int cmp_u64(const void *a, const void *b)
 {

@@ -15,7 +15,7 @@
 #include <talloc.h>
 
 #include "run/coord_mpi.h"
-#include "histogram.h"
+#include "stats/histogram.h"
 
 static int cmp_u64(const void *a, const void *b)
 {

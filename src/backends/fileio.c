@@ -15,13 +15,13 @@
 #include <talloc.h>
 #include <unistd.h>
 
-#include "backend.h"
-#include "backends.h"
-#include "nbsmb5.h"
-#include "nbvfs.h"
-#include "util.h"
-#include "vfs.h"
-#include "vfs_kept.h"
+#include "backends/backend.h"
+#include "backends/backends.h"
+#include "smb_semantics/nbsmb5.h"
+#include "smb_semantics/nbvfs.h"
+#include "util/util.h"
+#include "vfs/vfs.h"
+#include "vfs/vfs_kept.h"
 
 static int fileio_setup(void *mem_ctx, const struct backend_client_config *cfg,
 			void **state, char **err)
@@ -53,27 +53,6 @@ static int fileio_setup(void *mem_ctx, const struct backend_client_config *cfg,
  * walk where the kernel has no openat2.
  */
 #define FILEIO_TRANSIENT_FDS	4
-
-int fileio_target_check(void *mem_ctx, const struct dbench_options *o,
-			const char *target, char **err)
-{
-	struct stat sb;
-
-	(void)o;
-	if (stat(target, &sb) != 0)
-		*err = talloc_asprintf(mem_ctx, "directory '%s': %s", target,
-				       strerror(errno));
-	else if (!S_ISDIR(sb.st_mode))
-		*err = talloc_asprintf(mem_ctx, "directory '%s': %s", target,
-				       strerror(ENOTDIR));
-	else if (access(target, W_OK | X_OK) != 0)
-		*err = talloc_asprintf(mem_ctx,
-				       "directory '%s' is not writable: %s",
-				       target, strerror(errno));
-	else
-		return 0;
-	return -1;
-}
 
 /*
  * The client directory, the kept directories (at most VFS_POSIX_DIRCACHE,

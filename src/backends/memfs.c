@@ -24,11 +24,11 @@
 
 #include <talloc.h>
 
-#include "backend.h"
-#include "backends.h"
-#include "nbsmb5.h"
-#include "nbvfs.h"
-#include "vfs.h"
+#include "backends/backend.h"
+#include "backends/backends.h"
+#include "smb_semantics/nbsmb5.h"
+#include "smb_semantics/nbvfs.h"
+#include "vfs/vfs.h"
 
 struct mem_node {
 	struct mem_node *parent;	/* NULL: the root, or unlinked */

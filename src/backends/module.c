@@ -7,7 +7,7 @@
  * selects it, the command line asks backend_module_load() for the whole
  * struct, before its options are parsed and before anything is forked.
  * The module stays loaded for the life of the process (the workers
- * inherit it).  Where modules are looked for: include/backend.h.
+ * inherit it).  Where modules are looked for: src/backends/backend.h.
  */
 #include "config.h"
 
@@ -19,8 +19,8 @@
 #include <talloc.h>
 #include <unistd.h>
 
-#include "backend.h"
-#include "util.h"
+#include "backends/backend.h"
+#include "util/util.h"
 
 char *backend_module_path(void *mem_ctx, const char *module)
 {

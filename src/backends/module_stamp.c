@@ -6,7 +6,7 @@
  */
 #include "config.h"
 
-#include "backend.h"
+#include "backends/backend.h"
 
 /* Read through dlsym() only; a declaration for -Wmissing-declarations. */
 extern const char dbench_module_stamp[];

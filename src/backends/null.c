@@ -10,9 +10,9 @@
 
 #include <talloc.h>
 
-#include "backend.h"
-#include "backends.h"
-#include "ntstatus.h"
+#include "backends/backend.h"
+#include "backends/backends.h"
+#include "loadfile/ntstatus.h"
 
 static int null_setup(void *mem_ctx, const struct backend_client_config *cfg,
 		      void **state, char **err)

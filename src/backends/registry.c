@@ -2,7 +2,7 @@
  * registry.c - the list of backends and its start-up check.
  *
  * Adding a backend: its file in src/backends/, its line in
- * DBENCH_BACKENDS (include/backends.h), its source in Makefile.am.  A
+ * DBENCH_BACKENDS (src/backends/backends.h), its source in Makefile.am.  A
  * backend that cannot be built here still gets a line, with ->unavailable
  * saying why.  A backend built as a module (smb, nfs: their libraries are
  * heavy) is listed by its stub, ->module set (module.c loads the rest).
@@ -13,8 +13,8 @@
 #include <string.h>
 #include <talloc.h>
 
-#include "backend.h"
-#include "backends.h"
+#include "backends/backend.h"
+#include "backends/backends.h"
 
 #define BACKEND_REGISTRY_ENTRY(name) &name##_backend,
 const struct backend *const backend_registry[] = {
@@ -177,40 +177,6 @@ int backend_list_check(const struct backend *const *list, const char **bad,
 int backend_registry_check(const char **bad)
 {
 	return backend_list_check(backend_registry, bad, NULL);
-}
-
-char *backend_tree_refusal(void *mem_ctx, const char *target,
-			   const char *path, const char *why)
-{
-	const char *slash = strchr(path, '/');
-	/* a share or an export: no local command removes it */
-	bool remote = strncmp(target, "//", 2) == 0 ||
-		      strstr(target, "://") != NULL;
-
-	if (strcmp(why, BACKEND_TREE_OLD_RUN) == 0 && slash != NULL && remote)
-		return talloc_asprintf(
-			mem_ctx, "%s/%s looks like dbench 4.00's leftovers "
-			"(client.txt's %s tree, which 4.00 leaves behind "
-			"with --skip-cleanup or when stopped; or a killed "
-			"run's): dbench removes only what it creates; if "
-			"%s/%.*s holds nothing else of yours, remove it on "
-			"the server, or use another target",
-			target, path, BACKEND_TREE_OLD_RUN_MARK, target,
-			(int)(slash - path), path);
-	if (strcmp(why, BACKEND_TREE_OLD_RUN) == 0 && slash != NULL)
-		return talloc_asprintf(
-			mem_ctx, "%s/%s looks like dbench 4.00's leftovers "
-			"(client.txt's %s tree, which 4.00 leaves behind "
-			"with --skip-cleanup or when stopped; or a killed "
-			"run's): dbench removes only what it creates; if "
-			"%s/%.*s holds nothing else of yours, remove it "
-			"(rm -r -- '%s/%.*s'), or use another -D",
-			target, path, BACKEND_TREE_OLD_RUN_MARK, target,
-			(int)(slash - path), path, target,
-			(int)(slash - path), path);
-	return talloc_asprintf(mem_ctx, "%s/%s %s: dbench removes only what "
-			       "it creates; remove it or use another -D",
-			       target, path, why);
 }
 
 int backend_program_check(void *mem_ctx, const struct backend *be,

@@ -22,10 +22,10 @@
 #include <talloc.h>
 #include <unistd.h>
 
-#include "backend.h"
-#include "backends.h"
-#include "ntstatus.h"
-#include "tbench_wire.h"
+#include "backends/backend.h"
+#include "backends/backends.h"
+#include "loadfile/ntstatus.h"
+#include "net/tbench_wire.h"
 
 #define SOCKIO_OPT_SERVER 1
 #define SOCKIO_STR_(x) #x

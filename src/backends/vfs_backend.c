@@ -12,9 +12,9 @@
 #include <sys/stat.h>
 #include <talloc.h>
 
-#include "nbvfs.h"
+#include "smb_semantics/nbvfs.h"
 #include "vfs_backend.h"
-#include "vfs_kept.h"
+#include "vfs/vfs_kept.h"
 
 int vfs_backend_setup(const struct vfs_backend *vb, void *mem_ctx,
 		      const struct backend_client_config *cfg, void **state,

@@ -17,9 +17,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "backend.h"
-#include "options.h"
-#include "vfs.h"
+#include "backends/backend.h"
+#include "util/options.h"
+#include "vfs/vfs.h"
 
 struct vfs_backend {
 	/* How many targets o names (its options are done: at least 1). */

@@ -15,7 +15,7 @@
 #include <talloc.h>
 
 #include "cli_private.h"
-#include "util.h"
+#include "util/util.h"
 
 /* Note a backend option popt returned (as its composed val). */
 static int note_backend_option(void *mem, struct cli_parse *cp, int val,
@@ -267,48 +267,6 @@ static void mask_secret_args(void *mem, int argc, const char **argv,
 }
 
 /*
- * The next password of a URL in s (scheme://USER:PASSWORD@HOST...): its
- * start and length, or NULL when s has no more.
- */
-static const char *url_password(const char *s, size_t *len)
-{
-	for (const char *p = strstr(s, "://"); p != NULL;
-	     p = strstr(p + 3, "://")) {
-		const char *auth = p + 3, *at = NULL, *colon;
-		size_t n = strcspn(auth, "/?#,");
-
-		for (size_t i = 0; i < n; i++)
-			if (auth[i] == '@')
-				at = auth + i;
-		colon = at != NULL ? memchr(auth, ':', (size_t)(at - auth)) :
-				     NULL;
-		if (colon != NULL && colon + 1 < at) {
-			*len = (size_t)(at - colon - 1);
-			return colon + 1;
-		}
-	}
-	return NULL;
-}
-
-char *cli_mask_url(void *mem, const char *s)
-{
-	char *out = talloc_strdup(mem, s);
-	const char *pw;
-	size_t len, from = 0;
-
-	while (out != NULL && (pw = url_password(out + from, &len)) != NULL) {
-		size_t at = (size_t)(pw - out);
-		char *old = out;
-
-		out = talloc_asprintf(mem, "%.*s***%s", (int)at, old,
-				      old + at + len);
-		talloc_free(old);
-		from = at + 3;
-	}
-	return out;
-}
-
-/*
  * Hide the passwords of URLs (scheme://USER:PASSWORD@HOST) in argv as
  * mask_secret_args() does for %PASSWORD: zeroed in place, argv[i] shown
  * with "***".
@@ -320,13 +278,13 @@ static void mask_url_args(void *mem, int argc, const char **argv)
 		const char *pw, *from;
 		size_t len;
 
-		if (url_password(orig, &len) == NULL)
+		if (cli_url_password(orig, &len) == NULL)
 			continue;
 		shown = cli_mask_url(mem, orig);
 		copy = talloc_strdup(mem, orig);
 		/* find them all on a copy: zeroing ends the string */
 		for (from = copy; copy != NULL &&
-		     (pw = url_password(from, &len)) != NULL; from = pw + len)
+		     (pw = cli_url_password(from, &len)) != NULL; from = pw + len)
 			explicit_bzero(orig + (pw - copy), len);
 		talloc_free(copy);
 		if (shown != NULL)

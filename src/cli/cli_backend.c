@@ -10,7 +10,7 @@
 #include <talloc.h>
 
 #include "cli_private.h"
-#include "tbench_wire.h"
+#include "net/tbench_wire.h"
 
 /*
  * -T is the socket backend's (tbench): refused, rather than ignored,

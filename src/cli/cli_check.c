@@ -19,10 +19,10 @@
 #include <unistd.h>
 
 #include "cli_private.h"
-#include "disktest.h"
-#include "steady.h"
-#include "history.h"
-#include "util.h"
+#include "disktest/disktest.h"
+#include "stats/steady.h"
+#include "history/history.h"
+#include "util/util.h"
 
 /* Split "a,b,c" into a talloc array of strings; empty items are errors. */
 static int split_list(void *mem, const char *s, const char ***out,

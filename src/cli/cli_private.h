@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 
 #define EXIT_USAGE CLI_EXIT_USAGE
 #define MAX_CLIENTS 100000
@@ -120,6 +120,12 @@ int cli_table(void *mem, struct cli_parse *cp);
  * shown as "***"; a copy under mem (NULL: out of memory).
  */
 char *cli_mask_url(void *mem, const char *s);
+
+/*
+ * The next password of a URL in s (scheme://USER:PASSWORD@HOST...): its
+ * start and *len, or NULL when s has no more (cli_mask.c).
+ */
+const char *cli_url_password(const char *s, size_t *len);
 
 /* Check a load run's options (clients: NUMCLIENTS as given) into *cli.
  * Returns 0 or the exit status of a usage error (said on stderr). */

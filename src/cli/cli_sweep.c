@@ -12,8 +12,8 @@
 #include <talloc.h>
 
 #include "cli_private.h"
-#include "sweep.h"
-#include "util.h"
+#include "sweep/sweep.h"
+#include "util/util.h"
 
 static int cmp_unsigned(const void *a, const void *b)
 {

@@ -18,22 +18,22 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "backend.h"
-#include "cli.h"
-#include "dbench_main.h"
-#include "dirlock.h"
-#include "history.h"
-#include "host.h"
-#include "disktest.h"
-#include "options.h"
-#include "program.h"
-#include "report.h"
-#include "report_json.h"
-#include "memcheck.h"
-#include "rlimits.h"
-#include "supervisor.h"
-#include "sweep.h"
-#include "util.h"
+#include "backends/backend.h"
+#include "cli/cli.h"
+#include "cli/dbench_main.h"
+#include "safety/dirlock.h"
+#include "history/history.h"
+#include "stats/host.h"
+#include "disktest/disktest.h"
+#include "util/options.h"
+#include "loadfile/program.h"
+#include "report/report.h"
+#include "report/report_json.h"
+#include "safety/memcheck.h"
+#include "safety/rlimits.h"
+#include "run/supervisor.h"
+#include "sweep/sweep.h"
+#include "util/util.h"
 
 /* --disk-test with the checked options o.  Returns the exit status. */
 static int run_disk_test(void *mem, struct dbench_options *o,

@@ -24,9 +24,9 @@
 
 #include <talloc.h>
 
-#include "disktest.h"
+#include "disktest/disktest.h"
 #include "dt_private.h"
-#include "stats.h"
+#include "stats/stats.h"
 
 /* Is row k finished for good (nothing more to run)? */
 static bool dt_row_closed(const struct disktest_row *row)

@@ -10,8 +10,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "disktest.h"
-#include "options.h"
+#include "disktest/disktest.h"
+#include "util/options.h"
 #include "report/json_put.h"
 
 static const char *dt_state_name(enum disktest_state s)

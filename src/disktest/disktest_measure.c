@@ -24,9 +24,9 @@
 
 #include <talloc.h>
 
-#include "disktest.h"
+#include "disktest/disktest.h"
 #include "dt_private.h"
-#include "stats.h"
+#include "stats/stats.h"
 
 #ifndef STATX_DIOALIGN
 #define STATX_DIOALIGN 0x2000U	/* Linux 6.1; glibc < 2.37 lacks it */

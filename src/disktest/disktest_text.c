@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <talloc.h>
 
-#include "disktest.h"
+#include "disktest/disktest.h"
 #include "dt_private.h"
 
 /* Longest directory name shown in the tables; longer ones get a number

@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "disktest.h"
+#include "disktest/disktest.h"
 
 #define DT_DROP_CACHES	"/proc/sys/vm/drop_caches"
 #define DT_MIN_BLOCK	512u

@@ -17,13 +17,13 @@
 #include <sys/mman.h>
 #include <talloc.h>
 
-#include "atomic.h"
-#include "client.h"
-#include "client_tree.h"
-#include "ntstatus.h"
-#include "timer.h"
-#include "util.h"
-#include "vfs.h"
+#include "util/atomic.h"
+#include "engine/client.h"
+#include "loadfile/client_tree.h"
+#include "loadfile/ntstatus.h"
+#include "util/timer.h"
+#include "util/util.h"
+#include "vfs/vfs.h"
 
 #include "client_private.h"
 #include "pace.h"

@@ -10,13 +10,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "backend.h"
-#include "client.h"
-#include "histogram.h"
-#include "options.h"
-#include "program.h"
-#include "stats.h"
-#include "vfs.h"
+#include "backends/backend.h"
+#include "engine/client.h"
+#include "stats/histogram.h"
+#include "util/options.h"
+#include "loadfile/program.h"
+#include "stats/stats.h"
+#include "vfs/vfs.h"
 
 /* latencies staged for the histograms (struct client.hstage) */
 #define CLIENT_HSTAGE		128

@@ -10,10 +10,10 @@
 #include <sys/mman.h>
 #include <talloc.h>
 
-#include "atomic.h"
-#include "client.h"
-#include "client_tree.h"
-#include "util.h"
+#include "util/atomic.h"
+#include "engine/client.h"
+#include "loadfile/client_tree.h"
+#include "util/util.h"
 
 #include "client_private.h"
 

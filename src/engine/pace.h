@@ -9,8 +9,8 @@
 #define DBENCH_ENGINE_PACE_H
 
 #include "client_private.h"
-#include "stats.h"
-#include "util.h"
+#include "stats/stats.h"
+#include "util/util.h"
 
 /*
  * When the op may run: its timestamp (timed loadfiles) or the -R pace; 0

@@ -10,11 +10,11 @@
 #ifndef DBENCH_ENGINE_RECORD_H
 #define DBENCH_ENGINE_RECORD_H
 
-#include "atomic.h"
+#include "util/atomic.h"
 #include "client_private.h"
-#include "histogram.h"
-#include "stats.h"
-#include "util.h"
+#include "stats/histogram.h"
+#include "stats/stats.h"
+#include "util/util.h"
 
 /* Count the staged latencies into the slot's histograms. */
 HOT_PATH __attribute__((unused))

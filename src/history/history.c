@@ -19,7 +19,7 @@
 #include <sqlite3.h>
 #endif
 
-#include "history.h"
+#include "history/history.h"
 #include "history/schema.h"
 
 #define HISTORY_BUSY_MS 10000

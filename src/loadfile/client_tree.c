@@ -7,7 +7,7 @@
 #include <string.h>
 #include <talloc.h>
 
-#include "client_tree.h"
+#include "loadfile/client_tree.h"
 
 /*
  * By hand: the first snprintf() of a fresh worker faults in the pages of

@@ -6,8 +6,8 @@
  */
 #include "config.h"
 
-#include "ntstatus.h"
-#include "program.h"
+#include "loadfile/ntstatus.h"
+#include "loadfile/program.h"
 #include "lf_private.h"
 
 /* What each command looks like, for messages. */

@@ -6,7 +6,7 @@
  */
 #include "config.h"
 
-#include "program.h"
+#include "loadfile/program.h"
 #include "lf_private.h"
 
 /* the client's directory, "clients/client1", at the start of a path */

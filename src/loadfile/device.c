@@ -10,8 +10,8 @@
 
 #include <stdint.h>
 
-#include "ntstatus.h"
-#include "program.h"
+#include "loadfile/ntstatus.h"
+#include "loadfile/program.h"
 #include "lf_private.h"
 
 /* A field: a value form (offsets, lengths) or a plain number up to max,

@@ -13,60 +13,10 @@
 
 #include <talloc.h>
 
-#include "program.h"
+#include "loadfile/program.h"
 #include "lf_private.h"
 
 /* ---- dbench 5.0's smb dialect ---- */
-
-/*
- * Its paths are written from the share's root (or -D), as dbench 5.0
- * has resolved them since it stopped assuming "/clients/client1": each
- * client replaces "client1" in them with its own name, so
- * "\client1\f" is client0/f for client 0 and "\clients\client1\d" is
- * clients/client0/d.
- */
-#define LF_SMB5_NAME "client1"
-#define LF_SMB5_NAME_LEN (sizeof(LF_SMB5_NAME) - 1)
-
-/*
- * The substitution point of the normalised smb-dialect path
- * st->scratch[0..len): where "client1" (as spelt) occurs.  dbench 5.0
- * replaces every occurrence anywhere in the text; a path holds one
- * substitution point, so a second occurrence is refused, and so is one
- * inside a longer name ("client1.txt", "client10"): the client's name is
- * a whole component, the directory that is the client's own (what a
- * removal may reach, and what the end of the run removes).
- */
-int lf_smb5_client(struct lf_state *st, struct op *op, const char *what,
-		   size_t len, int32_t *client_pos)
-{
-	const char *t = st->scratch;
-	const char *hit = memmem(t, len, LF_SMB5_NAME, LF_SMB5_NAME_LEN);
-	size_t pos, end;
-
-	*client_pos = -1;
-	if (hit == NULL)
-		return 0;
-	pos = (size_t)(hit - t);
-	end = pos + LF_SMB5_NAME_LEN;
-	if ((pos > 0 && t[pos - 1] != '/') || (end < len && t[end] != '/'))
-		return lf_error(st,
-				"%s: %s: path \"%s\" has \"%s\" inside a "
-				"longer name; expected it as a whole component, "
-				"the client's directory (dbench 5.0's smb "
-				"dialect)",
-				lf_op_name(op), what, lf_show(st, t, len),
-				LF_SMB5_NAME);
-	if (memmem(t + end, len - end, LF_SMB5_NAME, LF_SMB5_NAME_LEN) != NULL)
-		return lf_error(st,
-				"%s: %s: path \"%s\" has \"%s\" more than "
-				"once; expected it once, the client's directory "
-				"(dbench 5.0's smb dialect)",
-				lf_op_name(op), what, lf_show(st, t, len),
-				LF_SMB5_NAME);
-	*client_pos = (int32_t)pos;
-	return 0;
-}
 
 /* The smb dialect names an open file by its path: one handle slot per
  * path, opened by OPEN, used by READ, WRITE and CLOSE. */
@@ -76,17 +26,6 @@ int lf_smb5_handle(struct lf_state *st, struct op *op)
 	    op->kind != OP_WRITE5 && op->kind != OP_CLOSE5)
 		return 0;
 	return lf_handle_num(st, op, op->path[0], op->kind == OP_OPEN5);
-}
-
-/* lf_check_handles()'s refusal for a path the smb dialect never opens. */
-int lf_smb5_never_opened(struct lf_state *st, const struct lf_handle *bad)
-{
-	const struct path *pp = &st->prog->paths[bad->num];
-
-	return lf_error(st,
-			"%s: \"\\%s\" is never opened; expected an OPEN of "
-			"it somewhere in the file",
-			op_info[bad->first_kind].name, lf_show_dos(st, pp));
 }
 
 /* Is s a status as dbench 5.0 writes it: SUCCESS, ERROR or '*'? */

@@ -2,7 +2,7 @@
  * lf_private.h - what the parts of the loadfile compiler share: its
  * limits, the compilation state (struct lf_state) and the functions one
  * part calls in another.  Private to src/loadfile/; the public interface
- * is include/program.h.
+ * is src/loadfile/program.h.
  *
  * The parts: reader.c (errors, the line reader, the tokenizer), store.c
  * (the program's growing arrays), values.c (numbers, value forms,
@@ -22,7 +22,7 @@
 
 #include <zlib.h>
 
-#include "program.h"
+#include "loadfile/program.h"
 
 #define LF_MAX_LINE	  (1u << 20)   /* bytes, without the line end */
 #define LF_MAX_INPUT	  (1ull << 30) /* bytes, after decompression */
@@ -201,6 +201,7 @@ int lf_check_handles(struct lf_state *st);
 int lf_text(struct lf_state *st, struct op *op, const char *p, size_t len);
 int lf_random_pattern(struct lf_state *st, struct op *op,
 		      const struct lf_field *f, unsigned idx);
+int lf_smb5_never_opened(struct lf_state *st, const struct lf_handle *bad);
 
 /* paths.c: paths and directories */
 int lf_path(struct lf_state *st, struct op *op, const char *what,
@@ -208,6 +209,8 @@ int lf_path(struct lf_state *st, struct op *op, const char *what,
 int lf_dirs_init(struct lf_state *st);
 int lf_check_randoms(struct lf_state *st);
 int lf_check_random_dots(struct lf_state *st);
+int lf_smb5_client(struct lf_state *st, struct op *op, const char *what,
+		   size_t len, int32_t *client_pos);
 
 /* confine.c: where removals may reach */
 int lf_removal_confined(struct lf_state *st, const struct op *op);
@@ -215,10 +218,7 @@ int lf_confine_earlier(struct lf_state *st, uint32_t n);
 
 /* dialect.c: the dialects */
 int lf_smb5_handle(struct lf_state *st, struct op *op);
-int lf_smb5_never_opened(struct lf_state *st, const struct lf_handle *bad);
 bool lf_smb5_status(const struct lf_field *s);
-int lf_smb5_client(struct lf_state *st, struct op *op, const char *what,
-		   size_t len, int32_t *client_pos);
 int lf_dialect(struct lf_state *st, struct op *op, const struct lf_field *f,
 	       unsigned nf);
 int lf_one_dialect(struct lf_state *st);

@@ -26,7 +26,7 @@
 #include <talloc.h>
 #include <zlib.h>
 
-#include "program.h"
+#include "loadfile/program.h"
 #include "lf_private.h"
 
 /* The leading time "12.345": digits, '.', digits. */

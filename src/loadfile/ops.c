@@ -10,8 +10,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "ntstatus.h"
-#include "program.h"
+#include "loadfile/ntstatus.h"
+#include "loadfile/program.h"
 
 /*
  * Shapes, in loadfile order: npaths quoted paths, then the handle (if

@@ -11,7 +11,7 @@
 
 #include <talloc.h>
 
-#include "program.h"
+#include "loadfile/program.h"
 #include "lf_private.h"
 
 /* ---- paths ---- */
@@ -447,5 +447,57 @@ int lf_check_random_dots(struct lf_state *st)
 				t++;
 		}
 	}
+	return 0;
+}
+
+/* ---- dbench 5.0's smb dialect: the client's name in a path ---- */
+
+/*
+ * Its paths are written from the share's root (or -D), as dbench 5.0
+ * has resolved them since it stopped assuming "/clients/client1": each
+ * client replaces "client1" in them with its own name, so
+ * "\client1\f" is client0/f for client 0 and "\clients\client1\d" is
+ * clients/client0/d.
+ */
+#define LF_SMB5_NAME "client1"
+#define LF_SMB5_NAME_LEN (sizeof(LF_SMB5_NAME) - 1)
+
+/*
+ * The substitution point of the normalised smb-dialect path
+ * st->scratch[0..len): where "client1" (as spelt) occurs.  dbench 5.0
+ * replaces every occurrence anywhere in the text; a path holds one
+ * substitution point, so a second occurrence is refused, and so is one
+ * inside a longer name ("client1.txt", "client10"): the client's name is
+ * a whole component, the directory that is the client's own (what a
+ * removal may reach, and what the end of the run removes).
+ */
+int lf_smb5_client(struct lf_state *st, struct op *op, const char *what,
+		   size_t len, int32_t *client_pos)
+{
+	const char *t = st->scratch;
+	const char *hit = memmem(t, len, LF_SMB5_NAME, LF_SMB5_NAME_LEN);
+	size_t pos, end;
+
+	*client_pos = -1;
+	if (hit == NULL)
+		return 0;
+	pos = (size_t)(hit - t);
+	end = pos + LF_SMB5_NAME_LEN;
+	if ((pos > 0 && t[pos - 1] != '/') || (end < len && t[end] != '/'))
+		return lf_error(st,
+				"%s: %s: path \"%s\" has \"%s\" inside a "
+				"longer name; expected it as a whole component, "
+				"the client's directory (dbench 5.0's smb "
+				"dialect)",
+				lf_op_name(op), what, lf_show(st, t, len),
+				LF_SMB5_NAME);
+	if (memmem(t + end, len - end, LF_SMB5_NAME, LF_SMB5_NAME_LEN) != NULL)
+		return lf_error(st,
+				"%s: %s: path \"%s\" has \"%s\" more than "
+				"once; expected it once, the client's directory "
+				"(dbench 5.0's smb dialect)",
+				lf_op_name(op), what, lf_show(st, t, len),
+				LF_SMB5_NAME);
+	*client_pos = (int32_t)pos;
 	return 0;
 }

@@ -13,7 +13,7 @@
 #include <talloc.h>
 #include <zlib.h>
 
-#include "program.h"
+#include "loadfile/program.h"
 #include "lf_private.h"
 
 /* ---- messages ---- */

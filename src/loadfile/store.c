@@ -12,8 +12,8 @@
 
 #include <talloc.h>
 
-#include "util.h"
-#include "program.h"
+#include "util/util.h"
+#include "loadfile/program.h"
 #include "lf_private.h"
 
 /* Bytes of the chunks program texts (paths, directories, patterns) are

@@ -10,8 +10,8 @@
 
 #include <talloc.h>
 
-#include "util.h"
-#include "program.h"
+#include "util/util.h"
+#include "loadfile/program.h"
 #include "lf_private.h"
 
 /* ---- numbers ---- */
@@ -420,4 +420,15 @@ int lf_random_pattern(struct lf_state *st, struct op *op,
 	st->random_defined[idx] = true;
 	st->random_dots[idx] = dots;
 	return lf_text(st, op, p, len);
+}
+
+/* lf_check_handles()'s refusal for a path the smb dialect never opens. */
+int lf_smb5_never_opened(struct lf_state *st, const struct lf_handle *bad)
+{
+	const struct path *pp = &st->prog->paths[bad->num];
+
+	return lf_error(st,
+			"%s: \"\\%s\" is never opened; expected an OPEN of "
+			"it somewhere in the file",
+			op_info[bad->first_kind].name, lf_show_dos(st, pp));
 }

@@ -17,8 +17,8 @@
 #include <talloc.h>
 #include <unistd.h>
 
-#include "tbench_wire.h"
-#include "util.h"
+#include "net/tbench_wire.h"
+#include "util/util.h"
 
 int tbench_apply_sockopts(int fd, const struct tbench_sockopt *opts,
 			  size_t n, const char **bad)

@@ -14,8 +14,8 @@
 #include <sys/socket.h>
 #include <talloc.h>
 
-#include "tbench_wire.h"
-#include "util.h"
+#include "net/tbench_wire.h"
+#include "util/util.h"
 
 /* Room for the largest header overhead of an op (NTCreateX's 74 bytes
  * plus two path lengths are capped separately). */

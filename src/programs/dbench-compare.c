@@ -26,8 +26,8 @@
 
 #include "compare_table.h"
 #include "compare_verdict.h"
-#include "program.h"
-#include "result_load.h"
+#include "loadfile/program.h"
+#include "report/result_load.h"
 
 #define EXIT_USAGE 2
 

@@ -24,10 +24,10 @@
 #include <unistd.h>
 
 #include "run/coord_mpi.h"
-#include "report_json.h"
-#include "dbench_main.h"
-#include "dirlock.h"
-#include "supervisor.h"
+#include "report/report_json.h"
+#include "cli/dbench_main.h"
+#include "safety/dirlock.h"
+#include "run/supervisor.h"
 
 /* how long a rank told to abort waits for rank 0 to end the job */
 #define ABORT_WAIT_S 60

@@ -7,7 +7,7 @@
 #include <signal.h>
 #include <stddef.h>
 
-#include "dbench_main.h"
+#include "cli/dbench_main.h"
 
 int main(int argc, const char **argv)
 {

@@ -13,7 +13,7 @@
 #include <talloc.h>
 
 #include "programs/plot_private.h"
-#include "result_load.h"
+#include "report/result_load.h"
 
 /* A figure in ms for a log axis: "?" where there is none. */
 static void put_ms(FILE *f, double ms)

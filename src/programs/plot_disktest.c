@@ -10,7 +10,7 @@
 #include <talloc.h>
 
 #include "programs/plot_private.h"
-#include "result_load.h"
+#include "report/result_load.h"
 
 /* The directories of every disk test, in order: a bar series each. */
 struct dt_series {

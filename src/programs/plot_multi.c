@@ -14,7 +14,7 @@
 #include <talloc.h>
 
 #include "programs/plot_private.h"
-#include "result_load.h"
+#include "report/result_load.h"
 
 /* Line colours of the runs, in order (then again). */
 static const char *const run_colour[] = {
@@ -22,17 +22,6 @@ static const char *const run_colour[] = {
 	"#7f7f7f", "#bcbd22",
 };
 #define NCOLOURS (sizeof(run_colour) / sizeof(run_colour[0]))
-
-char *plot_run_title(struct plot *p, unsigned i)
-{
-	struct json_object *doc = p->docs[i];
-	const char *label = p->labels != NULL ? p->labels[i] : NULL;
-	char *dflt = label ? NULL : result_label(p->mem, doc);
-
-	return gp_quote(p->mem, talloc_asprintf(p->mem, "%s, %s",
-		label ? label : dflt ? dflt : "?",
-		result_str(doc, "start_time", "?")));
-}
 
 /* Run i's per-second series as series_I.dat; the last second in *end. */
 static int write_series(struct plot *p, unsigned i, double *end)

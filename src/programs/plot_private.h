@@ -2,7 +2,8 @@
  * plot_private.h - what dbench-plot.c (one result's charts),
  * plot_multi.c (several results on the same charts), plot_disktest.c
  * (disk tests) and plot_curve.c (load curves) share: the state of
- * a drawing, gnuplot quoting and the data writers both use.
+ * a drawing, and gnuplot quoting and the data writers, which live in
+ * plot_gp.c, below all of them.
  */
 #ifndef DBENCH_PLOT_PRIVATE_H
 #define DBENCH_PLOT_PRIVATE_H

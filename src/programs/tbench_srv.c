@@ -45,8 +45,8 @@
 #include <talloc.h>
 #include <unistd.h>
 
-#include "tbench_wire.h"
-#include "util.h"
+#include "net/tbench_wire.h"
+#include "util/util.h"
 
 #define PROG "tbench_srv"
 #define CONN_BUF 16384

@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "histogram.h"
+#include "stats/histogram.h"
 
 static inline void put(struct json_object *o, const char *key, struct json_object *v)
 {

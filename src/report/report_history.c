@@ -13,10 +13,10 @@
 #include <talloc.h>
 #include <time.h>
 
-#include "history.h"
-#include "report.h"
+#include "history/history.h"
+#include "report/report.h"
 #include "run/pool.h"
-#include "report_json.h"
+#include "report/report_json.h"
 #include "json_put.h"
 
 /* Does the percentiles array a hold an entry for p? */

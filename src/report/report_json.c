@@ -16,10 +16,10 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "report.h"
-#include "report_json.h"
+#include "report/report.h"
+#include "report/report_json.h"
 #include "json_put.h"
-#include "series.h"
+#include "stats/series.h"
 
 /* ---- times ----------------------------------------------------------- */
 

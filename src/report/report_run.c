@@ -12,11 +12,11 @@
 #include <string.h>
 #include <talloc.h>
 
-#include "report.h"
-#include "noise.h"
-#include "report_json.h"
-#include "series.h"
-#include "supervisor.h"
+#include "report/report.h"
+#include "stats/noise.h"
+#include "report/report_json.h"
+#include "stats/series.h"
+#include "run/supervisor.h"
 
 /*
  * Flush f; a failure (a closed pipe, a full disk) is said once on stderr.

@@ -11,8 +11,8 @@
 #include <string.h>
 #include <talloc.h>
 
-#include "ntstatus.h"
-#include "report.h"
+#include "loadfile/ntstatus.h"
+#include "report/report.h"
 
 const char *report_op_name(const struct dbench_options *o, unsigned k)
 {

@@ -11,8 +11,8 @@
 #include <string.h>
 #include <talloc.h>
 
-#include "report_json.h"
-#include "result_load.h"
+#include "report/report_json.h"
+#include "report/result_load.h"
 
 /*
  * The whole file ("-": standard input, left open), NUL-terminated, or

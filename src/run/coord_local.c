@@ -7,7 +7,7 @@
 
 #include <talloc.h>
 
-#include "coord.h"
+#include "run/coord.h"
 
 static int local_start(struct coord *c, bool local_ok, bool *go)
 {

@@ -8,8 +8,8 @@
 
 #include <mpi.h>
 
-#include "coord.h"
-#include "result.h"
+#include "run/coord.h"
+#include "stats/result.h"
 
 /*
  * The MPI coordinator of this rank in comm, under mem_ctx: rank 0 prints,

@@ -10,13 +10,17 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "coord.h"
-#include "result.h"
-#include "util.h"
+#include "run/coord.h"
+#include "stats/result.h"
+#include "util/util.h"
 
 /* the start waits for every rank to prepare its clients, the gather for
  * every rank to clean up: both may take long on a slow filesystem */
 #define LONG_TIMEOUT_NS (600 * NS_PER_SEC)
+/* a wait cut short by a signal (coord_mpi_wait.c, the ticks) */
+#define SIGNAL_TIMEOUT_NS (400 * 1000000ull)
+/* the room of one host name in the table of hosts */
+#define HOST_LEN 64
 
 /* point-to-point tags: rank 0's control, the counts, the turns, the
  * results merged up the tree */
@@ -71,10 +75,13 @@ struct mpi_coord {
 /* The host name of rank (rank 0 knows all; the others know rank 0's). */
 const char *coord_mpi_host_of(const struct mpi_coord *m, int rank);
 
-/* Wait for req within timeout (see coord_mpi.c's top).  Returns 0, or
- * -1 with the coordination broken. */
+/* Wait for req within timeout (coord_mpi_wait.c; see coord_mpi.c's
+ * top).  Returns 0, or -1 with the coordination broken. */
 int coord_mpi_wait(struct mpi_coord *m, MPI_Request *req, uint64_t timeout,
 		   const char *what);
+
+/* Mark the coordination broken; returns -1 (for return coord_mpi_broken(m)). */
+int coord_mpi_broken(struct mpi_coord *m);
 
 /* The count hook of coord.h, and the turns (serial hook). */
 unsigned coord_mpi_count(struct coord *c, enum coord_count what,

@@ -10,8 +10,8 @@
 
 #include <string.h>
 
-#include "coord.h"
-#include "util.h"
+#include "run/coord.h"
+#include "util/util.h"
 
 static double secs(uint64_t ns)
 {

@@ -24,50 +24,17 @@
 #include <talloc.h>
 #include <unistd.h>
 
-#include "atomic.h"
-#include "client.h"
-#include "client_tree.h"
+#include "util/atomic.h"
+#include "engine/client.h"
+#include "loadfile/client_tree.h"
 #include "pool.h"
 #include "progress.h"
-#include "options.h"
-#include "timer.h"
-#include "util.h"
+#include "util/options.h"
+#include "util/timer.h"
+#include "util/util.h"
 #include "worker.h"
 
 #define POLL_NS (10 * 1000000ull)
-
-/* a repeat of a signal from the same sender within this is the same
- * request sent twice (see on_signal()): timeout and systemd send both at
- * once; a script that means two sends them further apart */
-#define SIGNAL_ECHO_NS (50 * 1000000ull)
-
-static volatile sig_atomic_t got_signal;
-static volatile sig_atomic_t signal_count;
-static volatile sig_atomic_t last_sender;	/* pid, 0 = the kernel */
-static uint64_t last_signal_ns;
-
-/*
- * Note a stop request.  `timeout` and systemd send the same signal to the
- * process and then to its whole group, so the parent gets it twice from
- * one sender within microseconds: that is one request, not the "second
- * Ctrl-C" that abandons the cleanup.  A repeat from another sender, or
- * later than SIGNAL_ECHO_NS, or from the terminal (which signals each
- * process of the group once) does count.
- */
-static void on_signal(int sig, siginfo_t *si, void *ctx)
-{
-	uint64_t now = now_ns();
-	pid_t from = si != NULL && si->si_code == SI_USER ? si->si_pid : 0;
-
-	(void)ctx;
-	if (signal_count > 0 && from != 0 && from == last_sender &&
-	    sig == got_signal && now - last_signal_ns < SIGNAL_ECHO_NS)
-		return;
-	got_signal = sig;
-	last_sender = from;
-	last_signal_ns = now;
-	signal_count++;
-}
 
 /*
  * The k-th path outside the per-client trees op may create, or NULL
@@ -210,31 +177,7 @@ void pool_count(const struct run *run, struct coord_sample *s)
 	}
 	s->failed += run->failed;
 	s->alive = run->alive;
-	s->signal = got_signal;
-}
-
-/* The loadfile line a client was at, for crash reports (pool.h). */
-void pool_describe_position(FILE *f, const struct run *run, unsigned c)
-{
-	const struct client_slot *s = &run->region.slots[c];
-	const struct program *prog =
-		run->su->programs[s->program % run->su->nprograms];
-	uint32_t i = LOAD(run->region.live[c].cur_op);
-
-	if (i < prog->nops)
-		fprintf(f, " at %s:%u (%s)", prog->filename,
-			prog->ops[i].line, op_info[prog->ops[i].kind].name);
-}
-
-uint64_t pool_stall_ns(const struct run *run)
-{
-	if (!run->remote)
-		return POOL_STALL_SECONDS * NS_PER_SEC;
-	if (got_signal)
-		return POOL_SIGNAL_STALL_MS * 1000000ull;
-	if (run->preparing)
-		return POOL_SETUP_STALL_SECONDS * NS_PER_SEC;
-	return POOL_REMOTE_STALL_SECONDS * NS_PER_SEC;
+	s->signal = pool_signal();
 }
 
 /* A worker has exited: note it, and report it if it died abnormally. */
@@ -307,7 +250,7 @@ static void install_handlers(void)
 	struct sigaction sa, ign;
 
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = on_signal;
+	sa.sa_sigaction = pool_on_signal;
 	sa.sa_flags = SA_SIGINFO;
 	sigemptyset(&sa.sa_mask);
 	/* one handler at a time: it keeps a little state */
@@ -467,7 +410,7 @@ static bool wait_prepared(void *mem, struct run *run, struct coord *c)
 		unsigned ready, failed,
 			procs_ready = count_prepared(run, &ready, &failed);
 		bool done = ready == run->opts->nclients;
-		bool stop = !done && (failed > 0 || got_signal ||
+		bool stop = !done && (failed > 0 || pool_signal() ||
 				      pool_reap(mem, run, false) < run->nprocs ||
 				      run->failed);
 		bool others = true;
@@ -543,8 +486,7 @@ struct run *pool_new(void *mem, const struct run_setup *su,
 		talloc_free(run);
 		return NULL;
 	}
-	got_signal = 0;
-	signal_count = 0;
+	pool_signals_reset();
 	install_handlers();
 	return run;
 nomem:
@@ -619,7 +561,7 @@ void pool_abort(void *mem, struct run *run)
 	/* a worker still connecting to a server that does not answer is
 	 * ended by the stall watch, as in the cleanup phase */
 	while (pool_reap(mem, run, false) > 0) {
-		if (signal_count > 1) {
+		if (pool_signal_count() > 1) {
 			pool_abandon(mem, run);
 			return;
 		}
@@ -640,25 +582,8 @@ uint64_t pool_last_end(const struct run *run)
 	return last;
 }
 
-void pool_output_lost(struct run *run, int err)
-{
-	if (err == EPIPE)
-		got_signal = SIGPIPE;
-	else
-		run->failed = true;
-}
-
 void pool_fail(struct run *run)
 {
 	run->failed = true;
 }
 
-int pool_signal(void)
-{
-	return got_signal;
-}
-
-unsigned pool_signal_count(void)
-{
-	return (unsigned)signal_count;
-}

@@ -10,11 +10,12 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <signal.h>
 #include <stdio.h>
 
-#include "coord.h"
-#include "stats.h"
-#include "supervisor.h"
+#include "run/coord.h"
+#include "stats/stats.h"
+#include "run/supervisor.h"
 
 struct worker {
 	pid_t pid;
@@ -195,6 +196,12 @@ void pool_output_lost(struct run *run, int err);
 /* Stop the run as a failure (exit status 1); the clients still clean up. */
 void pool_fail(struct run *run);
 unsigned pool_signal_count(void);
+
+/* pool_signal.c: the handler of SIGINT, SIGTERM and SIGHUP that pool.c
+ * installs (a repeat from the same sender within 50 ms is one request),
+ * and the reset of what it noted, before a run. */
+void pool_on_signal(int sig, siginfo_t *si, void *ctx);
+void pool_signals_reset(void);
 
 /* Whether the ops have due times (-R, or a timed loadfile): then their
  * response times are kept as well (struct client_response). */

@@ -19,10 +19,10 @@
 #include <talloc.h>
 #include <unistd.h>
 
-#include "client_tree.h"
+#include "loadfile/client_tree.h"
 #include "pool.h"
-#include "options.h"
-#include "util.h"
+#include "util/options.h"
+#include "util/util.h"
 
 #define POLL_NS (10 * 1000000ull)
 /* the bound of a remote backend's removal of the shared paths */

@@ -6,8 +6,8 @@
 
 #include <stdio.h>
 
-#include "options.h"
-#include "stats.h"
+#include "util/options.h"
+#include "stats/stats.h"
 
 /* One progress line for a warmup or execute tick, flushed. */
 void progress_line(FILE *f, const struct dbench_options *o,

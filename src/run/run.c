@@ -9,12 +9,12 @@
 #include <stdio.h>
 #include <talloc.h>
 
-#include "coord.h"
-#include "host.h"
+#include "run/coord.h"
+#include "stats/host.h"
 #include "pool.h"
-#include "result.h"
+#include "stats/result.h"
 #include "runloop.h"
-#include "supervisor.h"
+#include "run/supervisor.h"
 
 /* The kinds that move data, in every dialect. */
 #define RUN_DATA_KINDS                                                  \

@@ -17,16 +17,16 @@
 #include <string.h>
 #include <talloc.h>
 
-#include "atomic.h"
-#include "coord.h"
-#include "memcheck.h"
-#include "noise.h"
+#include "util/atomic.h"
+#include "run/coord.h"
+#include "safety/memcheck.h"
+#include "stats/noise.h"
 #include "pool.h"
 #include "progress.h"
 #include "runloop.h"
-#include "series.h"
-#include "timer.h"
-#include "util.h"
+#include "stats/series.h"
+#include "util/timer.h"
+#include "util/util.h"
 
 #define POLL_NS (10 * 1000000ull)
 /* reap at least once in this many polls (see count_and_reap()) */

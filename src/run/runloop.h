@@ -5,9 +5,9 @@
 #ifndef DBENCH_RUN_RUNLOOP_H
 #define DBENCH_RUN_RUNLOOP_H
 
-#include "coord.h"
+#include "run/coord.h"
 #include "pool.h"
-#include "result.h"
+#include "stats/result.h"
 
 /*
  * Run pool's clients under coordinator c: start them, pass the start

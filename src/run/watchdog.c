@@ -9,9 +9,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "atomic.h"
+#include "util/atomic.h"
 #include "pool.h"
-#include "util.h"
+#include "util/util.h"
 
 /*
  * What the kernel says worker pid is doing: its state letter (R, S, D,

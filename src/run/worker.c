@@ -14,10 +14,10 @@
 #include <talloc.h>
 #include <unistd.h>
 
-#include "atomic.h"
-#include "client.h"
+#include "util/atomic.h"
+#include "engine/client.h"
 #include "pool.h"
-#include "util.h"
+#include "util/util.h"
 #include "worker.h"
 
 /* a worker's memory pool: see worker_pool() */

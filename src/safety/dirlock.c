@@ -26,7 +26,7 @@
 
 #include <talloc.h>
 
-#include "dirlock.h"
+#include "safety/dirlock.h"
 #include "safety/dirlock_private.h"
 
 /* attempts when the lock file is replaced between our open and our lock */

@@ -35,7 +35,7 @@
 
 #include <talloc.h>
 
-#include "dirlock.h"
+#include "safety/dirlock.h"
 #include "safety/dirlock_private.h"
 
 /* more levels than this is a loop of bind mounts, not a path */

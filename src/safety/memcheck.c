@@ -19,7 +19,7 @@
 
 #include <talloc.h>
 
-#include "memcheck.h"
+#include "safety/memcheck.h"
 
 #define MC_PAGE 4096u
 #define MC_TMPFS_MAGIC 0x01021994

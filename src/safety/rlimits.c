@@ -29,7 +29,7 @@
 
 #include <talloc.h>
 
-#include "rlimits.h"
+#include "safety/rlimits.h"
 
 /* capability bits that lift RLIMIT_NPROC (linux/capability.h) */
 #define RL_CAP_SYS_ADMIN	21

@@ -10,9 +10,9 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "nbsmb5.h"
-#include "nbvfs.h"
-#include "ntstatus.h"
+#include "smb_semantics/nbsmb5.h"
+#include "smb_semantics/nbvfs.h"
+#include "loadfile/ntstatus.h"
 
 /* nbvfs_dialect_flags(): the client's directory was made */
 #define SMB5_DIR_MADE	1u

@@ -26,10 +26,10 @@
 
 #include <talloc.h>
 
-#include "nbvfs.h"
+#include "smb_semantics/nbvfs.h"
 #include "nbvfs_private.h"
-#include "ntstatus.h"
-#include "util.h"
+#include "loadfile/ntstatus.h"
+#include "util/util.h"
 
 /* NTCreateX create_options bits honoured */
 #define NB_OPT_DIRECTORY	0x1	/* FILE_DIRECTORY_FILE */

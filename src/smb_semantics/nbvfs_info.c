@@ -13,10 +13,10 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "nbvfs.h"
+#include "smb_semantics/nbvfs.h"
 #include "nbvfs_private.h"
-#include "ntstatus.h"
-#include "util.h"
+#include "loadfile/ntstatus.h"
+#include "util/util.h"
 
 /* ---- extended attributes (-x) ---- */
 

@@ -19,10 +19,10 @@
 
 #include <talloc.h>
 
-#include "nbvfs.h"
+#include "smb_semantics/nbvfs.h"
 #include "nbvfs_private.h"
-#include "ntstatus.h"
-#include "util.h"
+#include "loadfile/ntstatus.h"
+#include "util/util.h"
 
 /* The read buffer grows to the largest ReadX seen, up to this; larger
  * reads (and direct transfers) are done in pieces of this size. */

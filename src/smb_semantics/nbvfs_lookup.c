@@ -19,11 +19,11 @@
 
 #include <talloc.h>
 
-#include "nbvfs.h"
+#include "smb_semantics/nbvfs.h"
 #include "nbvfs_private.h"
-#include "ntstatus.h"
-#include "util.h"
-#include "wildcard.h"
+#include "loadfile/ntstatus.h"
+#include "util/util.h"
+#include "smb_semantics/wildcard.h"
 
 /* ---- statuses ---- */
 

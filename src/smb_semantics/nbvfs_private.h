@@ -20,9 +20,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "nbvfs.h"
-#include "ntstatus.h"
-#include "util.h"
+#include "smb_semantics/nbvfs.h"
+#include "loadfile/ntstatus.h"
+#include "util/util.h"
 
 /* All zero (the table is calloc'ed: untouched slots cost no memory; a
  * loadfile can have tens of thousands) means not open. */

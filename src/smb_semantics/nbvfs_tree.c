@@ -14,10 +14,10 @@
 
 #include <talloc.h>
 
-#include "nbvfs.h"
+#include "smb_semantics/nbvfs.h"
 #include "nbvfs_private.h"
-#include "ntstatus.h"
-#include "util.h"
+#include "loadfile/ntstatus.h"
+#include "util/util.h"
 
 /* ---- removing trees ---- */
 

@@ -24,8 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
-#include "wildcard.h"
+#include "util/util.h"
+#include "smb_semantics/wildcard.h"
 
 /* Position sets of names up to this long live on the stack. */
 #define WILDCARD_STACK	256

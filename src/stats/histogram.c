@@ -7,7 +7,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "histogram.h"
+#include "stats/histogram.h"
 
 uint64_t hist_bucket_low(unsigned i)
 {

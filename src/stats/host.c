@@ -18,7 +18,7 @@
 #include <talloc.h>
 #include <unistd.h>
 
-#include "host.h"
+#include "stats/host.h"
 
 /*
  * The options of a mount: its own (per mount point), then those of its

@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "noise.h"
+#include "stats/noise.h"
 
 static const char *const psi_file[NOISE_PSI_N] = {
 	"/proc/pressure/cpu", "/proc/pressure/io", "/proc/pressure/memory",

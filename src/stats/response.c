@@ -10,8 +10,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "atomic.h"
-#include "stats.h"
+#include "util/atomic.h"
+#include "stats/stats.h"
 
 int stats_map_response(struct stats_region *r)
 {

@@ -10,9 +10,9 @@
 #include <sys/resource.h>
 #include <talloc.h>
 
-#include "atomic.h"
-#include "client_tree.h"
-#include "result.h"
+#include "util/atomic.h"
+#include "loadfile/client_tree.h"
+#include "stats/result.h"
 
 /* ---- sparse histograms ---------------------------------------------- */
 

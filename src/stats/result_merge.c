@@ -8,7 +8,7 @@
 #include <string.h>
 #include <talloc.h>
 
-#include "result.h"
+#include "stats/result.h"
 
 static int hist_copy_sparse(void *mem, struct result_hist *dst,
 			    const struct result_hist *src)

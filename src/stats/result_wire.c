@@ -9,7 +9,7 @@
 #include <string.h>
 #include <talloc.h>
 
-#include "result.h"
+#include "stats/result.h"
 
 #define RESULT_MAGIC 0x32524244u	/* "DBR2" read as little-endian */
 

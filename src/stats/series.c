@@ -12,7 +12,7 @@
 #include <talloc.h>
 #include <unistd.h>
 
-#include "series.h"
+#include "stats/series.h"
 
 struct series *series_new(void *mem_ctx)
 {

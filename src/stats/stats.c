@@ -9,8 +9,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "atomic.h"
-#include "stats.h"
+#include "util/atomic.h"
+#include "stats/stats.h"
 
 /* Round n up to a whole number of pages. */
 static size_t page_round(size_t n)

@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-#include "steady.h"
+#include "stats/steady.h"
 
 void steady_init(struct steady *s, unsigned window, double bound_pct)
 {

@@ -13,10 +13,10 @@
 #include <string.h>
 #include <talloc.h>
 
-#include "report.h"
-#include "report_json.h"
-#include "result.h"
-#include "supervisor.h"
+#include "report/report.h"
+#include "report/report_json.h"
+#include "stats/result.h"
+#include "run/supervisor.h"
 #include "sweep_private.h"
 #include "report/json_put.h"
 
@@ -244,49 +244,9 @@ int sweep_write_json(void *mem, const struct dbench_options *o,
 	return rc;
 }
 
-int sweep_check(void *mem, const struct dbench_options *o,
-		struct program *const *progs, unsigned nranks,
-		struct dbench_options *checked, char **err)
+void sweep_between(bool on)
 {
-	unsigned most = 0;
-
-	*checked = *o;
-	if (!o->curve)
-		return 0;
-	if (sweep_bounds_check(mem, o, progs, o->nloadfiles, err) != 0)
-		return -1;
-	for (unsigned i = 0; i < o->ncurve_points; i++) {
-		if (o->curve_points[i] % nranks != 0) {
-			*err = talloc_asprintf(mem, "--curve: %u clients "
-					       "cannot be spread evenly over "
-					       "%u ranks (give multiples of "
-					       "%u)", o->curve_points[i],
-					       nranks, nranks);
-			return -1;
-		}
-		most = o->curve_points[i] > most ? o->curve_points[i] : most;
-	}
-	if (o->curve_auto)
-		most = o->curve_max;
-	checked->nclients = most / nranks * o->clients_per_process;
-	if (checked->nclients == 0)
-		checked->nclients = o->clients_per_process;
-	return 0;
-}
-
-bool sweep_wanted(const struct dbench_options *o)
-{
-	return o->repeat > 1 || o->curve;
-}
-
-int sweep_main(void *mem, const struct sweep_setup *ss)
-{
-	int rc;
-
-	between_signal = 0;
-	between_handlers(true);
-	rc = ss->base->opts->curve ? sweep_curve(mem, ss) :
-				     sweep_repeat(mem, ss);
-	between_handlers(false);
-	return rc;
+	if (on)
+		between_signal = 0;
+	between_handlers(on);
 }

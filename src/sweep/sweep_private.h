@@ -10,9 +10,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "noise.h"
-#include "supervisor.h"
-#include "sweep.h"
+#include "stats/noise.h"
+#include "run/supervisor.h"
+#include "sweep/sweep.h"
 
 /* One whole run of a sweep. */
 struct sweep_point {
@@ -34,6 +34,11 @@ int sweep_run_point(void *mem, const struct sweep_setup *setup,
 
 /* Rank 0's v, the same on every rank (dbench-mpi); v on one host. */
 int sweep_agree(const struct sweep_setup *setup, int v);
+
+/* Hold stop requests (SIGINT, SIGTERM, SIGHUP) between the runs of a
+ * sweep (on: from now, forgetting an earlier one; off: give the
+ * handlers back); each run handles its own meanwhile. */
+void sweep_between(bool on);
 
 /* The one line a finished run gets: "... MB/sec, ... ops/sec ...". */
 void sweep_point_line(FILE *f, const char *prefix,

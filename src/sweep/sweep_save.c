@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <talloc.h>
 
-#include "history.h"
+#include "history/history.h"
 #include "sweep_private.h"
 
 /* The strings of summary.warnings (NULL when none), *n of them. */

@@ -17,10 +17,10 @@
 #include <strings.h>
 #include <talloc.h>
 
-#include "report.h"
-#include "result_load.h"
-#include "sweep.h"
-#include "util.h"
+#include "report/report.h"
+#include "report/result_load.h"
+#include "sweep/sweep.h"
+#include "util/util.h"
 
 /* The op kind named name (either spelling, any case), or -1. */
 static int op_by_name(const char *name, size_t len)

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sweep.h"
+#include "sweep/sweep.h"
 
 /* 1.4826 * MAD estimates the standard deviation of normal data */
 #define MAD_SCALE 1.4826

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <talloc.h>
 
-#include "report.h"
+#include "report/report.h"
 #include "sweep_curve.h"
 #include "report/json_put.h"
 

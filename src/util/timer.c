@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <time.h>
 
-#include "timer.h"
+#include "util/timer.h"
 
 #if TIMER_HAVE_TSC
 #include <cpuid.h>

@@ -19,7 +19,7 @@
 
 #include <talloc.h>
 
-#include "util.h"
+#include "util/util.h"
 
 /* a build with LeakSanitizer (see util_leak_check_alone()) */
 #if defined(__SANITIZE_ADDRESS__)

@@ -12,7 +12,7 @@
 #include <talloc.h>
 #include <unistd.h>
 
-#include "vfs_kept.h"
+#include "vfs/vfs_kept.h"
 
 /* Is name one a client tree may have (a single, ordinary component)? */
 static bool kept_name_ok(const char *name)

@@ -34,8 +34,8 @@
 
 #include <talloc.h>
 
-#include "util.h"
-#include "vfs.h"
+#include "util/util.h"
+#include "vfs/vfs.h"
 #include "vfs_posix_private.h"
 
 /* Alignment of the direct I/O buffer: a page, which is at least the

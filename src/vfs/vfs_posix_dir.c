@@ -27,8 +27,8 @@
 
 #include <talloc.h>
 
-#include "util.h"
-#include "vfs.h"
+#include "util/util.h"
+#include "vfs/vfs.h"
 #include "vfs_posix_private.h"
 
 struct vp_dirent64 {		/* the kernel's struct linux_dirent64 */

@@ -34,8 +34,8 @@
 
 #include <talloc.h>
 
-#include "util.h"
-#include "vfs.h"
+#include "util/util.h"
+#include "vfs/vfs.h"
 #include "vfs_posix_private.h"
 
 /* Set once openat2 is known to be missing (tests set it too). */

@@ -22,8 +22,8 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-#include "util.h"
-#include "vfs.h"
+#include "util/util.h"
+#include "vfs/vfs.h"
 
 /* Directories kept open per vfs; see vp_dircache_get(). */
 #define VP_DIRCACHE	VFS_POSIX_DIRCACHE

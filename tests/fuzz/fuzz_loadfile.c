@@ -8,11 +8,11 @@
  *
  * Build and run (seed corpus in tests/fuzz/corpus/):
  *   clang -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined \
- *       -Iinclude -Isrc -I<dir with config.h> src/loadfile/ops.c \
+ *       -Isrc -I<dir with config.h> src/loadfile/ops.c \
  *       src/loadfile/reader.c src/loadfile/store.c src/loadfile/values.c \
  *       src/loadfile/paths.c src/loadfile/confine.c src/loadfile/dialect.c \
  *       src/loadfile/commands.c src/loadfile/loadfile.c src/util/util.c \
- *       src/smb_semantics/ntstatus.c tests/fuzz/fuzz_loadfile.c \
+ *       src/loadfile/ntstatus.c tests/fuzz/fuzz_loadfile.c \
  *       -ltalloc -lz -o fuzz_loadfile
  *   ./fuzz_loadfile -max_total_time=120 corpus-copy/ tests/fuzz/corpus/
  */
@@ -24,7 +24,7 @@
 
 #include <talloc.h>
 
-#include "program.h"
+#include "loadfile/program.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

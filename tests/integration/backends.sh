@@ -49,10 +49,10 @@ memfs_name_confined() {
 	local hits
 	hits=$(cd "$SRCDIR" && { grep -rl --include='*.[ch]' memfs src include
 		grep -l memfs Makefile.am; } |
-		grep -v -x -e src/backends/memfs.c -e include/backends.h \
+		grep -v -x -e src/backends/memfs.c -e src/backends/backends.h \
 			-e Makefile.am)
 	[ -z "$hits" ] || fail "memfs named outside its file: $hits"
-	assert_eq 1 "$(grep -c 'X(memfs)' "$SRCDIR/include/backends.h")" \
+	assert_eq 1 "$(grep -c 'X(memfs)' "$SRCDIR/src/backends/backends.h")" \
 		"backends.h list lines naming memfs"
 	assert_eq 1 "$(grep -c 'src/backends/memfs\.c' "$SRCDIR/Makefile.am")" \
 		"Makefile.am lines naming memfs.c"

@@ -2,7 +2,7 @@
 """capture_unit.py - unit tests of dbench-capture's pieces (the package
 src/capture/dbench_capture): strace argument splitting and string
 decoding, open flags to NTCreateX, the errno -> NT status table (checked
-against src/smb_semantics/ntstatus.c), and the SMB2 converter on messages
+against src/loadfile/ntstatus.c), and the SMB2 converter on messages
 built by hand (compounds, locks, info levels, the statuses SMB uses for
 "no more data").  Run by capture_unit.sh; prints TAP (one test point per
 test, the plan last) for make check's TAP driver."""
@@ -94,7 +94,7 @@ class OpenFlags(unittest.TestCase):
 
 
 class ErrnoTable(unittest.TestCase):
-    """ERRNO_NT must be the errno table of src/smb_semantics/ntstatus.c."""
+    """ERRNO_NT must be the errno table of src/loadfile/ntstatus.c."""
 
     def c_table(self):
         path = os.path.join(SRCDIR, "src", "smb_semantics", "ntstatus.c")

@@ -74,6 +74,29 @@ tarball_layout() {
 		fail "tarball $size bytes for a client.txt of $one compressed: stored twice?"
 }
 
+# Every file of the checkout is in the tarball, but for these, left out
+# on purpose: the CI job and the editors' settings (they serve the
+# repository, not a build), and scripts/house/ (a tool for merging
+# branches of the repository).
+DIST_LEFT_OUT='^(\.ci/|\.clang-format$|\.editorconfig$|\.gitignore$|scripts/house/)'
+
+# The tarball against `git ls-files` (the checkout's own files): a file a
+# document names and `make dist` forgets is caught here.
+tarball_complete() {
+	command -v git >/dev/null 2>&1 || skip "git is not installed"
+	git -C "$SRCDIR" rev-parse --is-inside-work-tree >/dev/null 2>&1 ||
+		skip "$SRCDIR is not a git checkout (a tarball's tree)"
+	make_tarball
+	tar tzf "$TARBALL" | sed -n "s|^$TOPDIR/||p" | grep -v '/$' |
+		sort >in_tarball
+	git -C "$SRCDIR" ls-files | grep -Ev "$DIST_LEFT_OUT" | sort >tracked
+	comm -23 tracked in_tarball >missing
+	[ ! -s missing ] || {
+		sed 's/^/#     not in the tarball: /' missing
+		fail "$(wc -l <missing) file(s) of git ls-files not in make dist's tarball (add them to EXTRA_DIST, or to DIST_LEFT_OUT in dist_layout.sh)"
+	}
+}
+
 # The Phoronix Test Suite, profile pts/dbench (AppVersion 4.0), its
 # install.sh (phoronix-test-suite/phoronix-test-suite,
 # pts/test-profiles/dbench/install.sh; the same lines in the profiles
@@ -265,6 +288,7 @@ mmtests_install() {
 }
 
 check "make dist: one top directory, listed first; client.txt at the top, stored once" tarball_layout
+check "make dist: every file of git ls-files but the deliberate exclusions" tarball_complete
 check "Phoronix Test Suite pts/dbench install.sh on our tarball: builds, copies client.txt, runs" pts_install
 check "mmtests dbench install script on our tarball: builds, finds loadfiles/client.txt; DESTDIR; its warmup and tiny cuts replay (over the warmup's kept tree)" mmtests_install
 finish

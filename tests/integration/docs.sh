@@ -5,7 +5,7 @@
 # script of bench/ or configure knows, or one of the few options of other
 # tools (mpirun, valgrind, perf, ...) they quote.  Reads the source tree
 # and runs the built programs' --help; and every function they name in
-# backquotes is one of src/ or include/.  Writes nothing outside $W.
+# backquotes is one of src/.  Writes nothing outside $W.
 if [ -z "$BASH_VERSION" ]; then exec bash "$0" "$@"; fi
 . "$(dirname "$0")/lib.sh"
 
@@ -111,7 +111,7 @@ check_options() {
 }
 
 # Functions and macros the documents name as code (`name()`, in backquotes,
-# or NAME() in a manual page) are defined or declared in src/ or include/;
+# or NAME() in a manual page) are defined or declared in src/;
 # C library and system calls they cite are listed here.
 FOREIGN_CALLS="open openat openat2 close read write pread pwrite fsync
 fdatasync stat fstat lstat fstatat unlink unlinkat rename renameat mkdir
@@ -128,9 +128,9 @@ check_symbols() {
 		while read -r n; do
 			case " $(echo $FOREIGN_CALLS) " in *" $n "*) continue ;; esac
 			if ! grep -rqE "(^|[^A-Za-z0-9_])$n *\(" "$SRCDIR/src" \
-				"$SRCDIR/include" --include='*.c' --include='*.h' \
+				--include='*.c' --include='*.h' \
 				--include='*.py'; then
-				note "$d names $n(), which src/ and include/ do not define"
+				note "$d names $n(), which src/ does not define"
 				bad=1
 			fi
 		done <"$W/calls"

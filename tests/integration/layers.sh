@@ -3,20 +3,21 @@
 # between the folders of src/ goes down the layers, never up and never in
 # a circle, and no file or function grows past its size limit.
 #
-# The layers, lowest first (a folder may use its own layer's folders, as
-# long as no two of them use each other, and any lower layer's):
-#     0 util (src/util, src/safety)
-#     1 vfs, smb_semantics, stats, loadfile, net
-#     2 backends (with backends/nfs), engine
+# The layers are doc/ARCHITECTURE.md's table ("    layer N: folder ..."),
+# lowest first; today:
+#     0 util safety
+#     1 vfs smb_semantics stats loadfile net history
+#     2 backends engine
 #     3 run
-#     4 report, disktest
-#     5 cli
-#     6 programs
-# Includes: the #include "..." lines of src/**/*.[ch]; a header of include/
-# belongs to the folder that defines what it declares (found with nm in
-# the build tree; else the folder with the .c of its name; else the table
-# HEADER_HOME below).  Calls: nm of the object files in the build tree, each
-# undefined symbol mapped to the folder whose object defines it.  Sizes: no
+#     4 report disktest
+#     5 sweep
+#     6 cli
+#     7 programs
+# (a folder may use its own layer's folders, as long as no two of them use
+# each other, and any lower layer's).  Includes: the #include "..." lines
+# of src/**/*.[ch]; every header sits in the folder of its owner and is
+# included as "folder/x.h" (or by its bare name beside it).  Calls: nm of
+# the object files in the build tree, each undefined symbol mapped to the folder whose object defines it.  Sizes: no
 # .c file of src/ over 800 lines, no function over 100 lines (from its
 # opening brace to its closing one).  Each violation is a failed check of
 # its own (one line in make check's summary); a rule that holds is one
@@ -55,12 +56,6 @@ for d in sorted(os.listdir(os.path.join(srcdir, "src"))):
     if os.path.isdir(os.path.join(srcdir, "src", d)) and d not in LAYER \
             and d != "capture":
         print(f"src/{d}/ is in no layer of doc/ARCHITECTURE.md")
-# headers of include/ that declare nothing nm can place, nor share a
-# name with a .c file: their folder
-HEADER_HOME = {"atomic.h": "util", "backend.h": "backends",
-               "options.h": "util", "program.h": "loadfile",
-               "coord.h": "run", "supervisor.h": "run", "client.h": "engine"}
-
 def folder_of(path):
     """src/F/... -> F (the folder of the layer table), or None."""
     parts = os.path.normpath(path).split(os.sep)
@@ -126,28 +121,6 @@ def strip_code(text):
             i += 1
     return "".join(out)
 
-def header_homes(defs):
-    homes = {}
-    cfiles = {os.path.basename(p)[:-2]: folder_of(p) for p in sources((".c",))}
-    inc = os.path.join(srcdir, "include")
-    for h in sorted(os.listdir(inc)):
-        if not h.endswith(".h"):
-            continue
-        text = strip_code(open(os.path.join(inc, h), errors="replace").read())
-        votes = {}
-        for name in set(re.findall(r"\b([A-Za-z_]\w*)\s*\(", text)):
-            for f in defs.get(name, ()):
-                votes[f] = votes.get(f, 0) + 1
-        if votes:
-            homes["include/" + h] = max(sorted(votes), key=lambda f: votes[f])
-        elif h[:-2] in cfiles:
-            homes["include/" + h] = cfiles[h[:-2]]
-        elif h in HEADER_HOME:
-            homes["include/" + h] = HEADER_HOME[h]
-        else:
-            homes["include/" + h] = None
-    return homes
-
 def report_edges(edges):
     """edges: (from_folder, to_folder) -> first example; print upward ones
     and circles between folders of one layer."""
@@ -159,8 +132,6 @@ def report_edges(edges):
             print(f"circle: {a} <-> {b}: {ex}; {edges[(b, a)]}")
 
 if mode == "includes":
-    defs, _ = defined_symbols()
-    homes = header_homes(defs)
     edges = {}
     for p in sources((".c", ".h")):
         src = folder_of(p)
@@ -172,18 +143,12 @@ if mode == "includes":
                 continue
             name = m.group(1)
             cands = [os.path.join(os.path.dirname(p), name),
-                     os.path.join("include", name), os.path.join("src", name)]
+                     os.path.join("src", name)]
             target = next((os.path.normpath(c) for c in cands
                            if os.path.exists(os.path.join(srcdir, c))), None)
             if target is None:
                 continue        # config.h and other generated headers
-            if target.startswith("include/"):
-                dst = homes.get(target)
-                if dst is None:
-                    print(f"unplaced header: {target} (included by {p}:{ln}): add it to HEADER_HOME in layers.sh")
-                    continue
-            else:
-                dst = folder_of(target)
+            dst = folder_of(target)
             if dst is None or dst == src:
                 continue
             edges.setdefault((src, dst), f"{p}:{ln} includes {name}")
@@ -198,6 +163,82 @@ elif mode == "calls":
         dst = min(homes, key=lambda f: LAYER[f])
         edges.setdefault((src, dst), f"{obj} calls {sym}")
     report_edges(edges)
+elif mode == "circles":
+    # inside one folder: the objects of its .c files, each undefined
+    # symbol tied to the file of the folder that defines it; a circle is
+    # a strongly connected group of two files or more
+    objs = {}
+    for root, dirs, files in os.walk(os.path.join(builddir, "src")):
+        for f in sorted(files):
+            if not f.endswith(".o"):
+                continue
+            rel = os.path.relpath(root, builddir)
+            stem, c = f[:-2], None
+            while True:
+                if os.path.exists(os.path.join(srcdir, rel, stem + ".c")):
+                    c = os.path.join(rel, stem + ".c")
+                    break
+                if "-" not in stem:
+                    break
+                stem = stem.split("-", 1)[1]
+            if c is None or c in objs:
+                continue
+            out = subprocess.run(["nm", "-P", os.path.join(root, f)],
+                                 capture_output=True, text=True).stdout
+            d, u = set(), set()
+            for line in out.splitlines():
+                fields = line.split()
+                if len(fields) < 2:
+                    continue
+                if fields[1] == "U":
+                    u.add(fields[0])
+                elif fields[1] in "TDBR":
+                    d.add(fields[0])
+            objs[c] = (d, u)
+    by_dir = {}
+    for c in objs:
+        by_dir.setdefault(os.path.dirname(c), []).append(c)
+    for folder, cs in sorted(by_dir.items()):
+        edges = {}
+        for a in cs:
+            for b in cs:
+                if a != b:
+                    names = sorted(objs[a][1] & objs[b][0])
+                    if names:
+                        edges[(a, b)] = names
+        # Tarjan's strongly connected components
+        index, low, stack, on, comps, n = {}, {}, [], set(), [], [0]
+        def visit(v):
+            index[v] = low[v] = n[0]
+            n[0] += 1
+            stack.append(v)
+            on.add(v)
+            for w in sorted(cs):
+                if (v, w) not in edges:
+                    continue
+                if w not in index:
+                    visit(w)
+                    low[v] = min(low[v], low[w])
+                elif w in on:
+                    low[v] = min(low[v], index[w])
+            if low[v] == index[v]:
+                comp = []
+                while True:
+                    w = stack.pop()
+                    on.discard(w)
+                    comp.append(w)
+                    if w == v:
+                        break
+                if len(comp) > 1:
+                    comps.append(sorted(comp))
+        for v in sorted(cs):
+            if v not in index:
+                visit(v)
+        for comp in comps:
+            ties = "; ".join(f"{os.path.basename(a)} -> {os.path.basename(b)} "
+                             f"({', '.join(edges[(a, b)][:3])})"
+                             for a in comp for b in comp if (a, b) in edges)
+            print(f"circle inside {folder}/: {ties}")
 elif mode == "files":
     for p in sources((".c",)):
         n = sum(1 for _ in open(os.path.join(srcdir, p), errors="replace"))
@@ -259,6 +300,7 @@ rule() {
 
 rule includes "includes (quoted include lines) go down the layers, no circle"
 rule calls "calls (nm of the built objects) go down the layers, no circle"
+rule circles "calls (nm) inside a folder: no circle between its files"
 rule files "no .c file of src/ over 800 lines"
 rule functions "no function over 100 lines"
 finish

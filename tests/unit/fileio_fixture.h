@@ -36,17 +36,17 @@
 #include <cmocka.h>
 #include <talloc.h>
 
-#include "backend.h"
-#include "backends.h"
-#include "client.h"
-#include "nbvfs.h"
-#include "ntstatus.h"
-#include "options.h"
-#include "report.h"
-#include "util.h"
-#include "vfs.h"
+#include "backends/backend.h"
+#include "backends/backends.h"
+#include "engine/client.h"
+#include "smb_semantics/nbvfs.h"
+#include "loadfile/ntstatus.h"
+#include "util/options.h"
+#include "report/report.h"
+#include "util/util.h"
+#include "vfs/vfs.h"
 #include "vfs/vfs_posix_private.h"
-#include "wildcard.h"
+#include "smb_semantics/wildcard.h"
 
 /* ---- failure injection (test_fileio_inject.c) ---- */
 

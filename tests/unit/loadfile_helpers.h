@@ -19,8 +19,8 @@
 #include <cmocka.h>
 #include <talloc.h>
 
-#include "ntstatus.h"
-#include "program.h"
+#include "loadfile/ntstatus.h"
+#include "loadfile/program.h"
 
 #include "talloc_fixture.h"
 

@@ -27,14 +27,14 @@
 #include <cmocka.h>
 #include <talloc.h>
 
-#include "backend.h"
-#include "backends.h"
-#include "cli.h"
-#include "ntstatus.h"
-#include "program.h"
-#include "rlimits.h"
+#include "backends/backend.h"
+#include "backends/backends.h"
+#include "cli/cli.h"
+#include "loadfile/ntstatus.h"
+#include "loadfile/program.h"
+#include "safety/rlimits.h"
 #include "talloc_fixture.h"
-#include "vfs.h"
+#include "vfs/vfs.h"
 
 /* ---- fake backends ---- */
 

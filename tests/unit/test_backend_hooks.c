@@ -23,13 +23,13 @@
 #include <cmocka.h>
 #include <talloc.h>
 
-#include "backend.h"
-#include "backends.h"
+#include "backends/backend.h"
+#include "backends/backends.h"
 #include "backends/vfs_backend.h"
-#include "program.h"
-#include "rlimits.h"
+#include "loadfile/program.h"
+#include "safety/rlimits.h"
 #include "talloc_fixture.h"
-#include "vfs.h"
+#include "vfs/vfs.h"
 
 /* ---- fileio's hooks and the descriptor estimate ---- */
 

@@ -15,10 +15,10 @@
 #include <talloc.h>
 #include <cmocka.h>
 
-#include "client.h"
-#include "ntstatus.h"
-#include "util.h"
-#include "vfs.h"
+#include "engine/client.h"
+#include "loadfile/ntstatus.h"
+#include "util/util.h"
+#include "vfs/vfs.h"
 
 /* ---- the mock backend ---- */
 

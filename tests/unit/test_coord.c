@@ -17,9 +17,9 @@
 #include <cmocka.h>
 
 #include "talloc_fixture.h"
-#include "coord.h"
-#include "supervisor.h"
-#include "util.h"
+#include "run/coord.h"
+#include "run/supervisor.h"
+#include "util/util.h"
 
 #define S NS_PER_SEC
 

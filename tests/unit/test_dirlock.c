@@ -23,7 +23,7 @@
 #include <cmocka.h>
 #include <talloc.h>
 
-#include "dirlock.h"
+#include "safety/dirlock.h"
 
 #include "talloc_fixture.h"
 

@@ -32,7 +32,7 @@
 #include <talloc.h>
 
 #include "talloc_fixture.h"
-#include "util.h"
+#include "util/util.h"
 
 /* ---- stand-ins for openat and pwrite ---- */
 
@@ -91,6 +91,7 @@ static ssize_t test_pwrite(int fd, const void *buf, size_t n, off_t off)
 
 #define openat test_openat
 #define pwrite test_pwrite
+#include "../../src/disktest/disktest_common.c"
 #include "../../src/disktest/disktest.c"
 #include "../../src/disktest/disktest_measure.c"
 #include "../../src/disktest/disktest_dir.c"

@@ -17,7 +17,7 @@
 #include <cmocka.h>
 #include <talloc.h>
 
-#include "disktest.h"
+#include "disktest/disktest.h"
 #include "talloc_fixture.h"
 
 /* The text the printer makes of res (allocated under mem). */

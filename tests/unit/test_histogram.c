@@ -13,7 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "histogram.h"
+#include "stats/histogram.h"
 
 static uint64_t rng = 88172645463325252ull;
 

@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 #include "talloc_fixture.h"
-#include "history.h"
+#include "history/history.h"
 #include "history/schema.h"
 
 /* A fresh directory for one test, under mem. */

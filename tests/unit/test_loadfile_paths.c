@@ -6,7 +6,7 @@
 #include "config.h"
 
 #include "loadfile_helpers.h"
-#include "client_tree.h"
+#include "loadfile/client_tree.h"
 
 /* ---- paths ---- */
 

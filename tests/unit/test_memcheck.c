@@ -18,8 +18,8 @@
 #include <cmocka.h>
 #include <talloc.h>
 
-#include "memcheck.h"
-#include "program.h"
+#include "safety/memcheck.h"
+#include "loadfile/program.h"
 
 #include "talloc_fixture.h"
 

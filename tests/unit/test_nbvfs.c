@@ -23,12 +23,12 @@
 #include <cmocka.h>
 #include <talloc.h>
 
-#include "backend.h"
-#include "nbvfs.h"
-#include "ntstatus.h"
-#include "options.h"
-#include "vfs.h"
-#include "wildcard.h"
+#include "backends/backend.h"
+#include "smb_semantics/nbvfs.h"
+#include "loadfile/ntstatus.h"
+#include "util/options.h"
+#include "vfs/vfs.h"
+#include "smb_semantics/wildcard.h"
 
 #include "talloc_fixture.h"
 

@@ -16,7 +16,7 @@
 #include <cmocka.h>
 #include <talloc.h>
 
-#include "ntstatus.h"
+#include "loadfile/ntstatus.h"
 
 #include "talloc_fixture.h"
 

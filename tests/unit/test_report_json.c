@@ -22,10 +22,10 @@
 #include <cmocka.h>
 
 #include "talloc_fixture.h"
-#include "disktest.h"
-#include "report_json.h"
-#include "result_load.h"
-#include "series.h"
+#include "disktest/disktest.h"
+#include "report/report_json.h"
+#include "report/result_load.h"
+#include "stats/series.h"
 
 static const char *dirs[] = { "." };
 static const char *loadfiles[] = { "t.txt" };

@@ -17,7 +17,7 @@
 #include <cmocka.h>
 
 #include "talloc_fixture.h"
-#include "report.h"
+#include "report/report.h"
 
 /* The report of r under o, as a string under mem. */
 static char *text_of(void *mem, const struct dbench_options *o,

@@ -21,7 +21,7 @@
 #include <cmocka.h>
 
 #include "talloc_fixture.h"
-#include "result.h"
+#include "stats/result.h"
 
 #define NCLIENTS 4
 

@@ -17,8 +17,8 @@
 #include <cmocka.h>
 #include <talloc.h>
 
-#include "program.h"
-#include "rlimits.h"
+#include "loadfile/program.h"
+#include "safety/rlimits.h"
 
 #include "talloc_fixture.h"
 

@@ -16,7 +16,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "stats.h"
+#include "stats/stats.h"
 #include "engine/record.h"
 
 /* A client of the engine recording into slot c of r (what record()

@@ -15,9 +15,9 @@
 #include <talloc.h>
 #include <cmocka.h>
 
-#include "coord.h"
-#include "steady.h"
-#include "util.h"
+#include "run/coord.h"
+#include "stats/steady.h"
+#include "util/util.h"
 
 /* Feed series v[0..n) into a window-5, 10% detector: the 1-based index
  * of the first sample at which it is steady, 0 if never. */

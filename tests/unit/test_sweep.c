@@ -24,11 +24,11 @@
 #include <cmocka.h>
 
 #include "talloc_fixture.h"
-#include "histogram.h"
-#include "noise.h"
-#include "result.h"
-#include "supervisor.h"
-#include "sweep.h"
+#include "stats/histogram.h"
+#include "stats/noise.h"
+#include "stats/result.h"
+#include "run/supervisor.h"
+#include "sweep/sweep.h"
 #include "sweep/sweep_curve.h"
 
 static void test_t_quantiles(void **state)

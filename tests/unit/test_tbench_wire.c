@@ -17,8 +17,8 @@
 #include <sys/socket.h>
 #include <talloc.h>
 
-#include "program.h"
-#include "tbench_wire.h"
+#include "loadfile/program.h"
+#include "net/tbench_wire.h"
 
 /* The original's header: total - 4, then wanted reply total - 4. */
 static void test_request_roundtrip(void **state)

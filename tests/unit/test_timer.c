@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "timer.h"
+#include "util/timer.h"
 
 /* Without a calibration, ticks are nanoseconds. */
 static void test_fallback(void **state)

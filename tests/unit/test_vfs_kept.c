@@ -25,8 +25,8 @@
 #include <talloc.h>
 
 #include "talloc_fixture.h"
-#include "vfs.h"
-#include "vfs_kept.h"
+#include "vfs/vfs.h"
+#include "vfs/vfs_kept.h"
 
 static const char *const trees[] = {
 	"clients/client0", "clients/client1", "clients/client2",

@@ -27,10 +27,10 @@
 
 #include <talloc.h>
 
-#include "backend.h"
-#include "backends.h"
-#include "ntstatus.h"
-#include "util.h"
+#include "backends/backend.h"
+#include "backends/backends.h"
+#include "loadfile/ntstatus.h"
+#include "util/util.h"
 
 #include "backends/block/device_safety.h"
 #include "backends/block/device_range.h"

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "program.h"
+#include "loadfile/program.h"
 
 struct device_range {
 	const char *device;	/* its name in messages */

@@ -23,8 +23,8 @@
 
 #include <talloc.h>
 
-#include "backend.h"
-#include "backends.h"
+#include "backends/backend.h"
+#include "backends/backends.h"
 
 enum { ISCSI_OPT_URL = 1, ISCSI_OPT_INITIATOR };
 
@@ -99,7 +99,7 @@ static int iscsi_options_done(void *mem, void **bopts, char **err)
 #include <iscsi/iscsi.h>
 #include <iscsi/scsi-lowlevel.h>
 
-#include "util.h"
+#include "util/util.h"
 
 #include "backends/block/device_range.h"
 #include "backends/scsi/scsi_run.h"

@@ -46,8 +46,8 @@
 #include <string.h>
 #include <talloc.h>
 
-#include "backend.h"
-#include "backends.h"
+#include "backends/backend.h"
+#include "backends/backends.h"
 
 /* the whole backend in its module (modules/nfs.so), a stub in dbench */
 #if defined(HAVE_LIBNFS) && defined(DBENCH_MODULE)
@@ -56,7 +56,7 @@
 
 #ifdef NFS_WHOLE
 #include "backends/vfs_backend.h"
-#include "nbvfs.h"
+#include "smb_semantics/nbvfs.h"
 #include "nfs_vfs.h"
 #endif
 

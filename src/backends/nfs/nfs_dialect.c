@@ -21,60 +21,9 @@
 #include <sys/statvfs.h>
 #include <talloc.h>
 
-#include "nbvfs.h"
+#include "smb_semantics/nbvfs.h"
+#include "nfs_status.h"
 #include "nfs_vfs.h"
-
-/* NFS3 status codes (RFC 1813) the dialect's ops answer. */
-enum {
-	NFS3_OK = 0,
-	NFS3ERR_PERM = 1,
-	NFS3ERR_NOENT = 2,
-	NFS3ERR_IO = 5,
-	NFS3ERR_NXIO = 6,
-	NFS3ERR_ACCES = 13,
-	NFS3ERR_EXIST = 17,
-	NFS3ERR_XDEV = 18,
-	NFS3ERR_NOTDIR = 20,
-	NFS3ERR_ISDIR = 21,
-	NFS3ERR_INVAL = 22,
-	NFS3ERR_FBIG = 27,
-	NFS3ERR_NOSPC = 28,
-	NFS3ERR_ROFS = 30,
-	NFS3ERR_MLINK = 31,
-	NFS3ERR_NAMETOOLONG = 63,
-	NFS3ERR_NOTEMPTY = 66,
-	NFS3ERR_DQUOT = 69,
-	NFS3ERR_STALE = 70,
-	NFS3ERR_BADHANDLE = 10001,
-	NFS3ERR_NOTSUPP = 10004,
-	NFS3ERR_SERVERFAULT = 10006,
-};
-
-/* The NFS3 status of a libnfs result (0 or -errno). */
-static uint32_t nfs3_status_of(int err)
-{
-	static const struct {
-		int err;
-		uint32_t st;
-	} map[] = {
-		{ EPERM, NFS3ERR_PERM },	{ ENOENT, NFS3ERR_NOENT },
-		{ EIO, NFS3ERR_IO },		{ ENXIO, NFS3ERR_NXIO },
-		{ EACCES, NFS3ERR_ACCES },	{ EEXIST, NFS3ERR_EXIST },
-		{ EXDEV, NFS3ERR_XDEV },	{ ENOTDIR, NFS3ERR_NOTDIR },
-		{ EISDIR, NFS3ERR_ISDIR },	{ EINVAL, NFS3ERR_INVAL },
-		{ EFBIG, NFS3ERR_FBIG },	{ ENOSPC, NFS3ERR_NOSPC },
-		{ EROFS, NFS3ERR_ROFS },	{ EMLINK, NFS3ERR_MLINK },
-		{ ENAMETOOLONG, NFS3ERR_NAMETOOLONG },
-		{ ENOTEMPTY, NFS3ERR_NOTEMPTY }, { EDQUOT, NFS3ERR_DQUOT },
-		{ ESTALE, NFS3ERR_STALE },	{ EBADF, NFS3ERR_BADHANDLE },
-		{ EOPNOTSUPP, NFS3ERR_NOTSUPP }, { ELOOP, NFS3ERR_INVAL },
-	};
-
-	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
-		if (map[i].err == err)
-			return map[i].st;
-	return NFS3ERR_SERVERFAULT;
-}
 
 /* Finish a dialect op: its NFS3 status, the errno in call->err. */
 static uint32_t nfs3_done(struct op_call *call, int r)
@@ -284,14 +233,6 @@ static uint32_t nfs3_nlm_op(struct nfsv *m, struct op_call *call,
 	if (r > 0)
 		call->err = -nfs_nlm_errno(r);
 	return (uint32_t)r;
-}
-
-int nfs3_errno_of(uint32_t st)
-{
-	for (int e = 1; e < 256; e++)
-		if (nfs3_status_of(e) == st)
-			return e;
-	return EIO;
 }
 
 /*

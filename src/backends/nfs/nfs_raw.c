@@ -24,7 +24,7 @@
 #include <nfsc/libnfs-raw-nfs.h>
 
 #include "nfs_raw.h"
-#include "util.h"
+#include "util/util.h"
 
 /* Names whose handles a client keeps (replaced in turn). */
 #define NFS_RAW_CACHE	64

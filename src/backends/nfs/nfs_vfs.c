@@ -25,8 +25,9 @@
 #include <talloc.h>
 #include <unistd.h>
 
+#include "nfs_status.h"
 #include "nfs_vfs.h"
-#include "util.h"
+#include "util/util.h"
 
 /* ---- mounting ---- */
 

@@ -20,12 +20,12 @@
 
 #include <nfsc/libnfs.h>
 
-#include "backend.h"
+#include "backends/backend.h"
 #include "nfs_nlm.h"
 #include "nfs_raw.h"
-#include "ntstatus.h"
-#include "options.h"
-#include "vfs.h"
+#include "loadfile/ntstatus.h"
+#include "util/options.h"
+#include "vfs/vfs.h"
 
 /* Times a client tries to mount again after a lost connection
  * (--keep-going), at most one try per NFS_REMOUNT_GAP_NS: a server that
@@ -180,10 +180,6 @@ static inline int nfsv_touch(struct nfsv *m, const char *abs)
 	tv[1] = tv[0];
 	return nfsv_ret(m, nfs_utimes(m->ctx, abs, tv));
 }
-
-/* The errno an NFS3 status other than NFS3_OK stands for (EIO when none
- * does), for messages (nfs_dialect.c). */
-int nfs3_errno_of(uint32_t st);
 
 /* The dialect's ops and the client's cleanup (nfs_dialect.c; state: the
  * client's nbvfs). */

@@ -22,8 +22,8 @@
 
 #include <talloc.h>
 
-#include "backend.h"
-#include "backends.h"
+#include "backends/backend.h"
+#include "backends/backends.h"
 
 #include "backends/block/device_range.h"
 #include "backends/block/device_safety.h"

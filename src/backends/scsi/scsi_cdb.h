@@ -10,8 +10,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "backend.h"
-#include "program.h"
+#include "backends/backend.h"
+#include "loadfile/program.h"
 
 enum scsi_dir { SCSI_DIR_NONE = 0, SCSI_DIR_READ, SCSI_DIR_WRITE };
 

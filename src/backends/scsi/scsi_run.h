@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "backend.h"
+#include "backends/backend.h"
 #include "backends/scsi/scsi_cdb.h"
 
 /* What came back from a command. */

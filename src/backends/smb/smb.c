@@ -26,8 +26,8 @@
 #include <popt.h>
 #include <talloc.h>
 
-#include "backend.h"
-#include "backends.h"
+#include "backends/backend.h"
+#include "backends/backends.h"
 #include "smb_private.h"
 
 static const struct poptOption smb_options[] = {
@@ -81,8 +81,8 @@ const struct backend smb_backend = {
 
 #include <errno.h>
 
-#include "nbsmb5.h"
-#include "nbvfs.h"
+#include "smb_semantics/nbsmb5.h"
+#include "smb_semantics/nbvfs.h"
 #include "backends/vfs_backend.h"
 
 /* ---- the backend over its vfs (vfs_backend.h) ---- */

@@ -15,7 +15,7 @@
 #include <talloc.h>
 
 #include "smb_private.h"
-#include "util.h"
+#include "util/util.h"
 
 static const char *const smb_dialects[] = {
 	"SMB2_02", "SMB2_10", "SMB3_00", "SMB3_02", "SMB3_11", NULL

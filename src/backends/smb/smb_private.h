@@ -8,7 +8,7 @@
 
 #include <stdbool.h>
 
-#include "vfs.h"
+#include "vfs/vfs.h"
 
 /* Option values (struct poptOption.val) of the smb backend. */
 enum smb_opt {

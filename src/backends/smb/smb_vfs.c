@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 #include "smb_conn.h"
-#include "vfs.h"
+#include "vfs/vfs.h"
 
 struct smb_file {
 	SMBCFILE *f;		/* NULL: a directory handle, or free */

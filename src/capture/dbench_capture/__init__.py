@@ -10,7 +10,7 @@ Three modes:
 
 Every call kept becomes exactly one loadfile op, with the status the call
 returned as the expected status (errno mapped to an NT status the way the
-fileio backend maps it, src/smb_semantics/ntstatus.c).  What is dropped is counted and
+fileio backend maps it, src/loadfile/ntstatus.c).  What is dropped is counted and
 reported on stderr.  Only Debian's python3 standard library is needed.
 
 The package is installed as one command: `make` zips it into the

@@ -1,5 +1,5 @@
 """Constants and helpers every part of dbench-capture shares: the errno to
-NT status table (src/smb_semantics/ntstatus.c's), the system calls it
+NT status table (src/loadfile/ntstatus.c's), the system calls it
 ignores, the loadfile op names, the error type and warn().
 """
 
@@ -12,7 +12,7 @@ WRITE_CHUNK = 1 << 20           # prepare writes files in pieces of this
 PREPARE_CAP = 256 << 20         # the most data --prepare writes in a file
 LOCK_TO_EOF = 1 << 62           # an fcntl lock of length 0 ("to EOF")
 
-# errno -> NT status, exactly as the errno table of src/smb_semantics/ntstatus.c
+# errno -> NT status, exactly as the errno table of src/loadfile/ntstatus.c
 # (and fileio_errno(), which agrees for every errno it special-cases).
 ERRNO_NT = {
     "ENOENT": "OBJECT_NAME_NOT_FOUND",

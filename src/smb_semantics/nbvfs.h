@@ -20,9 +20,9 @@
 
 #include <stdint.h>
 
-#include "backend.h"
-#include "options.h"
-#include "vfs.h"
+#include "loadfile/op_call.h"
+#include "util/options.h"
+#include "vfs/vfs.h"
 
 /* The attribute Samba keeps DOS attributes in, as dbench 4.00 used it
  * with -x, and the size of the values it reads and writes. */

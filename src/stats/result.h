@@ -23,11 +23,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "host.h"
-#include "noise.h"
-#include "program.h"
-#include "series.h"
-#include "stats.h"
+#include "stats/host.h"
+#include "stats/noise.h"
+#include "loadfile/program.h"
+#include "stats/series.h"
+#include "stats/stats.h"
 
 /* A histogram in sparse form: the non-zero buckets, in ascending order. */
 struct result_hist {

@@ -8,7 +8,7 @@
 #ifndef DBENCH_BACKENDS_H
 #define DBENCH_BACKENDS_H
 
-#include "backend.h"
+#include "backends/backend.h"
 
 /*
  * Every backend, available or not, once: X(NAME) for the object

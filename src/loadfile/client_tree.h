@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-#include "program.h"
+#include "loadfile/program.h"
 
 /* Room for any client_name(): "client" and ten digits, and the NUL. */
 #define CLIENT_NAME_MAX 24

@@ -16,11 +16,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "backend.h"
-#include "client_tree.h"	/* client_dir_name() */
-#include "options.h"
-#include "program.h"
-#include "stats.h"
+#include "backends/backend.h"
+#include "loadfile/client_tree.h"	/* client_dir_name() */
+#include "util/options.h"
+#include "loadfile/program.h"
+#include "stats/stats.h"
 
 struct client;
 

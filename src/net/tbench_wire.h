@@ -21,7 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "backend.h"
+#include "loadfile/op_call.h"
 
 #define TBENCH_DEFAULT_PORT 7003
 #define TBENCH_DEFAULT_PORT_STR "7003"

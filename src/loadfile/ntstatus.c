@@ -47,8 +47,8 @@
 #include <stdio.h>
 #include <strings.h>
 
-#include "ntstatus.h"
-#include "util.h"
+#include "loadfile/ntstatus.h"
+#include "util/util.h"
 
 /* Codes the loadfile may name beyond those ntstatus.h defines. */
 #define NT_STATUS_OBJECT_NAME_EXISTS	 0x40000000u

@@ -12,10 +12,10 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "options.h"
-#include "program.h"
-#include "result.h"
-#include "stats.h"
+#include "util/options.h"
+#include "loadfile/program.h"
+#include "stats/result.h"
+#include "stats/stats.h"
 
 /*
  * The end-of-run report of result r: operation table, per-client

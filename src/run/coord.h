@@ -28,10 +28,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "options.h"
-#include "result.h"
-#include "stats.h"
-#include "steady.h"
+#include "util/options.h"
+#include "stats/result.h"
+#include "stats/stats.h"
+#include "stats/steady.h"
 
 /* Why the run loop calls step(). */
 enum coord_when {

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "program.h"
+#include "loadfile/program.h"
 
 #define NT_STATUS_OK				0x00000000u
 #define NT_STATUS_UNSUCCESSFUL			0xC0000001u

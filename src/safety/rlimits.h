@@ -3,8 +3,8 @@
  *
  * A run that cannot get the processes or file descriptors it needs must
  * be refused with a clear message before anything is forked, not fail
- * half-started.  main.c calls rlimits_check() once the loadfiles are
- * compiled.
+ * half-started.  dbench_main() (src/cli/dbench_main.c) calls
+ * rlimits_check() once the loadfiles are compiled.
  */
 #ifndef DBENCH_RLIMITS_H
 #define DBENCH_RLIMITS_H
@@ -12,9 +12,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "backend.h"
-#include "options.h"
-#include "program.h"
+#include "backends/backend.h"
+#include "util/options.h"
+#include "loadfile/program.h"
 
 /*
  * The most handles a program holds open at once, from one pass over its

@@ -14,7 +14,7 @@
 
 #include <stdint.h>
 
-#include "backend.h"
+#include "loadfile/op_call.h"
 
 /* dbench 5.0 moves at most this much per READ or WRITE (a larger size
  * is cut to it, and only what was moved counts). */

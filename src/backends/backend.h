@@ -2,7 +2,7 @@
  * backend.h - the interface every backend implements.
  *
  * A backend is one file (or folder) in src/backends/ exporting one const
- * struct backend, listed once in DBENCH_BACKENDS (include/backends.h).
+ * struct backend, listed once in DBENCH_BACKENDS (src/backends/backends.h).
  * The client engine resolves everything that is loadfile-specific (paths
  * per client, $i substitution, random and relative values, the write
  * pattern) and hands the backend one struct op_call per operation.
@@ -32,8 +32,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "options.h"
-#include "program.h"
+#include "util/options.h"
+#include "loadfile/program.h"
+#include "loadfile/op_call.h"
 
 struct vfs_hint;
 
@@ -46,25 +47,6 @@ struct backend_client_config {
 	 * the client lives (a vfs's hint: struct vfs_hint in vfs.h) */
 	const struct vfs_hint *hint;
 };
-
-struct op_call {
-	const struct op *op;
-	const struct program *prog;	/* op's program (NULL in some tests) */
-	const char *path[2];	/* resolved, relative to cfg->directory, '/'-separated */
-	int64_t arg[PROGRAM_MAX_ARGS];	/* op->arg[] resolved to numbers */
-	const uint8_t *data;	/* WriteX: at least arg[1] bytes to write */
-	uint64_t bytes;		/* out: bytes read or written (ReadX/WriteX) */
-	int64_t result;		/* out: FIND_FIRST entries found (compared
-				 * with arg[2] by the engine on success) */
-	int err;		/* out: errno behind a failure, 0 if none */
-	/* out: NULL, or what went wrong in the backend's words (owned by
-	 * its state, valid until its next op).  A BACKEND_NO_STATUS
-	 * backend's failure is fatal to the client, said with this. */
-	const char *msg;
-};
-
-/* One operation; returns its NT status (NT_STATUS_OK on success). */
-typedef uint32_t (*backend_op_fn)(void *state, struct op_call *call);
 
 /* struct backend's abi: bump when a hook is added or changes meaning. */
 #define BACKEND_ABI 6

@@ -8,9 +8,9 @@
 
 #include <stdbool.h>
 
-#include "backend.h"
-#include "options.h"
-#include "program.h"
+#include "backends/backend.h"
+#include "util/options.h"
+#include "loadfile/program.h"
 
 struct coord;
 struct run_result;
@@ -44,7 +44,8 @@ struct run_setup {
  */
 int run_benchmark(void *mem_ctx, const struct run_setup *setup);
 
-/* The same as run_benchmark() (the name main.c calls). */
+/* The same as run_benchmark() (the name dbench_main() calls: the default
+ * run hook). */
 int supervisor_run(void *mem_ctx, const struct run_setup *setup);
 
 /*

@@ -10,7 +10,7 @@
 
 #include <stdint.h>
 
-#include "stats.h"
+#include "stats/stats.h"
 
 struct series_row {
 	uint32_t phase;		/* enum run_phase */

@@ -17,10 +17,10 @@
 
 #include <time.h>
 
-#include "host.h"
-#include "options.h"
-#include "report.h"
-#include "result.h"
+#include "stats/host.h"
+#include "util/options.h"
+#include "report/report.h"
+#include "stats/result.h"
 
 #define REPORT_JSON_SCHEMA_VERSION 1
 

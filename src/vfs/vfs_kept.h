@@ -15,7 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "vfs.h"
+#include "vfs/vfs.h"
 
 #define VFS_KEPT_NAME	".dbench-kept"
 /* A larger record is not ours: it is refused (-EEXIST). */

@@ -20,9 +20,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "histogram.h"
-#include "program.h"
-#include "util.h"	/* now_ns(), wall_ns() */
+#include "stats/histogram.h"
+#include "loadfile/program.h"
+#include "util/util.h"	/* now_ns(), wall_ns() */
 
 enum run_phase {
 	PHASE_PREPARE = 0,

@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "histogram.h"
+#include "stats/histogram.h"
 
 /* The measurements, in the order they run and are printed. */
 enum disktest_kind {

@@ -18,8 +18,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "options.h"
-#include "program.h"
+#include "util/options.h"
+#include "loadfile/program.h"
 
 /* the environment variable that replaces /proc/meminfo (tests only) */
 #define MEMCHECK_TEST_ENV "DBENCH_TEST_MEMINFO"

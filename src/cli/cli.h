@@ -9,8 +9,8 @@
 #ifndef DBENCH_CLI_H
 #define DBENCH_CLI_H
 
-#include "backend.h"
-#include "options.h"
+#include "backends/backend.h"
+#include "util/options.h"
 
 /* Exit status of a usage error. */
 #define CLI_EXIT_USAGE 2

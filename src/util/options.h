@@ -1,8 +1,9 @@
 /*
  * options.h - the resolved command line.
  *
- * main.c fills one struct dbench_options from argv and checks it; every
- * other module receives it as const.  There are no global options.
+ * cli_parse() (src/cli/) fills one struct dbench_options from argv and
+ * checks it; every other module receives it as const.  There are no
+ * global options.
  */
 #ifndef DBENCH_OPTIONS_H
 #define DBENCH_OPTIONS_H

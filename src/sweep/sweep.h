@@ -11,8 +11,8 @@
 
 #include <stdbool.h>
 
-#include "options.h"
-#include "program.h"
+#include "util/options.h"
+#include "loadfile/program.h"
 
 struct run_setup;
 struct json_object;
