@@ -221,12 +221,15 @@ killed_client() {
 		grep -q 'MB/sec  execute' "$W/out" && break
 		sleep 0.5
 	done
-	# rank 1 (PMIX_RANK=1, a task of slurmstepd), and its worker: its
-	# child started last (the stderr forwarder starts before MPI_Init)
+	# rank 1 (PMIX_RANK=1, a task of slurmstepd), and its worker: of
+	# its children (the worker, and the stderr forwarders, which sleep
+	# on a pipe), the one that has used the most CPU
 	for p in $(our_procs | cut -d' ' -f1); do
 		tr '\0' '\n' 2>/dev/null <"/proc/$p/environ" | grep -qx 'PMIX_RANK=1' || continue
 		[ "$(ps -o comm= -p "$(ps -o ppid= -p "$p" | tr -d ' ')")" = slurmstepd ] || continue
-		victim=$(ps -o pid= --ppid "$p" --sort=start_time | tail -n 1 | tr -d " ")
+		victim=$(for c in $(ps -o pid= --ppid "$p"); do
+			awk -v c="$c" '{ print $14 + $15, c }' "/proc/$c/stat" 2>/dev/null
+		done | sort -n | tail -n 1 | awk '{ print $2 }')
 	done
 	[ -n "$victim" ] || { kill -KILL -"$SP" 2>/dev/null; fail "no worker of rank 1 found"; }
 	kill -KILL "$victim"
