@@ -288,6 +288,8 @@ static int gather_flat(struct mpi_coord *m, void *mem,
 	if (m->rank == 0 && (total == UINT64_MAX ||
 	    (*merged = merge_all(m, mem, local, all, counts, displs)) == NULL))
 		rc = -1;
+	if (rc == 0 && m->rank == 0)
+		(*merged)->noise = local->noise;	/* not serialised */
 out:
 	talloc_free(tmp);
 	return rc;

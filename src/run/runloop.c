@@ -424,6 +424,9 @@ struct run_result *runloop_run(void *mem, struct run *pool, struct coord *c,
 		fprintf(stderr, "dbench: out of memory for the result\n");
 		return NULL;
 	}
+	/* this host's noise goes with the result it heads (rank 0's under
+	 * MPI: the facts are not sent between ranks) */
+	local->noise = l->noise;
 	if (c->ops->gather(c, mem, local, &merged) != 0)
 		return NULL;
 	*status = 0;

@@ -22,33 +22,6 @@
 #include "sweep_curve.h"
 #include "report/json_put.h"
 
-void curve_judge(const struct dbench_options *o, struct curve_point *cp)
-{
-	struct json_object *wu = NULL, *st = NULL;
-
-	cp->valid = cp->pt.status == 0 && cp->pt.doc != NULL;
-	cp->broken = -1;
-	for (unsigned i = 0; i < o->nbounds; i++)
-		cp->figure[i] = -1;
-	for (unsigned i = 0; cp->pt.doc != NULL && i < o->nbounds; i++) {
-		bool resp = false;
-
-		cp->figure[i] = sweep_bound_figure(&o->bounds[i], o,
-						   cp->pt.doc, &resp);
-		cp->response |= resp;
-		if (cp->figure[i] > o->bounds[i].limit_ms) {
-			cp->valid = false;
-			if (cp->broken < 0)
-				cp->broken = (int)i;
-		}
-	}
-	if (cp->pt.doc != NULL &&
-	    json_object_object_get_ex(cp->pt.doc, "warmup", &wu) &&
-	    json_object_object_get_ex(wu, "steady", &st) &&
-	    json_object_is_type(st, json_type_boolean))
-		cp->unsteady = !json_object_get_boolean(st);
-}
-
 /* Runs first..last-1 of the point cp (of count clients); with several,
  * a line each.  Returns the exit status of the last run made. */
 static int run_runs(void *mem, const struct sweep_setup *ss,

@@ -16,6 +16,35 @@
 
 #include "sweep_curve.h"
 
+/* One run judged against the bounds (the figure of each, the first it
+ * broke, steady or not); what sweep_curve.c and the medians below use. */
+void curve_judge(const struct dbench_options *o, struct curve_point *cp)
+{
+	struct json_object *wu = NULL, *st = NULL;
+
+	cp->valid = cp->pt.status == 0 && cp->pt.doc != NULL;
+	cp->broken = -1;
+	for (unsigned i = 0; i < o->nbounds; i++)
+		cp->figure[i] = -1;
+	for (unsigned i = 0; cp->pt.doc != NULL && i < o->nbounds; i++) {
+		bool resp = false;
+
+		cp->figure[i] = sweep_bound_figure(&o->bounds[i], o,
+						   cp->pt.doc, &resp);
+		cp->response |= resp;
+		if (cp->figure[i] > o->bounds[i].limit_ms) {
+			cp->valid = false;
+			if (cp->broken < 0)
+				cp->broken = (int)i;
+		}
+	}
+	if (cp->pt.doc != NULL &&
+	    json_object_object_get_ex(cp->pt.doc, "warmup", &wu) &&
+	    json_object_object_get_ex(wu, "steady", &st) &&
+	    json_object_is_type(st, json_type_boolean))
+		cp->unsteady = !json_object_get_boolean(st);
+}
+
 /* Did run pt fail (no document, or a non-zero status)? */
 static bool run_failed(const struct sweep_point *pt)
 {

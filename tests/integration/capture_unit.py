@@ -97,7 +97,7 @@ class ErrnoTable(unittest.TestCase):
     """ERRNO_NT must be the errno table of src/loadfile/ntstatus.c."""
 
     def c_table(self):
-        path = os.path.join(SRCDIR, "src", "smb_semantics", "ntstatus.c")
+        path = os.path.join(SRCDIR, "src", "loadfile", "ntstatus.c")
         with open(path) as f:
             text = f.read()
         m = re.search(r"errno_table\[\] = \{\n(.*?)\n\};", text, re.S)
