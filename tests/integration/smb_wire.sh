@@ -60,6 +60,8 @@ wire_requests() {
 	tshark -i lo -f "tcp port $SMBD_PORT" -w "$W/cap.pcapng" \
 		>"$W/tshark.out" 2>"$W/tshark.err" </dev/null &
 	ts=$!
+	# a check that fails on the way stops its capture too
+	trap 'kill -INT "$ts" 2>/dev/null' EXIT
 	for i in $(seq 1 100); do
 		grep -q '^Capturing on' "$W/tshark.err" && break
 		kill -0 "$ts" 2>/dev/null || break
@@ -76,6 +78,7 @@ wire_requests() {
 	sleep 0.5	# the last replies reach the capture
 	kill -INT "$ts" 2>/dev/null
 	wait "$ts" 2>/dev/null
+	trap - EXIT
 	assert_clean_run "the captured pass"
 	tshark -r "$W/cap.pcapng" -d "tcp.port==$SMBD_PORT,nbss" \
 		-Y 'smb2 && smb2.flags.response == 0' -T fields \
