@@ -6,7 +6,19 @@
  * path op, no fstat after an open: each would be one more round trip,
  * and most of the client's CPU).  libsmbclient has no byte-range lock
  * and no flush call: LockX, UnlockX and Flush are answered locally
- * (README).  Built into the module only.
+ * (README).
+ *
+ * Two memos save requests libsmbclient would repeat because it keeps the
+ * server's answer to itself (tests/integration/smb_wire.sh counts them):
+ * a failed open or stat reads ENOENT for both OBJECT_NAME_NOT_FOUND and
+ * OBJECT_PATH_NOT_FOUND, so the layer above stats the parent to tell
+ * them apart; when that stat follows at once and the parent is one of
+ * the directories this connection's own recent answers proved (and it
+ * has not removed or renamed since), it is answered here.  And the open
+ * of the directory a mkdir has just made needs no stat to know it is one.
+ * Another client removing such a directory meanwhile could make a
+ * PATH_NOT_FOUND read as NAME_NOT_FOUND: dbench's clients each keep to
+ * their own tree.  Built into the module only.
  */
 #include "config.h"
 
@@ -33,8 +45,17 @@ struct smb_file {
 	bool gone;		/* unlinked while open (smb_unlink_open) */
 };
 
+/* How many directories the memo of proven ones holds (a ring). */
+#define SMB_KNOWN_DIRS 16
+
 struct smb_vfs {
 	struct vfs vfs;		/* first: the vfs is the talloc object */
+	uint64_t seq;		/* calls so far: a memo is for the next one */
+	char *known[SMB_KNOWN_DIRS];	/* directories the server showed */
+	unsigned known_next;
+	char *missing;		/* the path of the last call's ENOENT */
+	char *made;		/* the directory the last call made */
+	uint64_t memo_seq;	/* the call missing or made is of */
 	SMBCCTX **pctx;
 	char *base;		/* smb://SERVER[:PORT]/SHARE */
 	char *url[2];		/* built per call */
@@ -46,6 +67,80 @@ struct smb_vfs {
 };
 
 #define SMB_CTX(sv) (*(sv)->pctx)
+
+/* Every vfs call starts here: the memos of the call before are now one
+ * call old. */
+#define SMB_ENTER(vfs) ((struct smb_vfs *)(vfs))->seq++
+
+/* The directory part of path[0..len): its length (0: none). */
+static size_t smb_dir_len(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s != NULL ? (size_t)(s - path) : 0;
+}
+
+/* Is dir[0..len) a directory the memo holds? */
+static bool smb_known(const struct smb_vfs *sv, const char *dir, size_t len)
+{
+	for (unsigned i = 0; i < SMB_KNOWN_DIRS; i++)
+		if (sv->known[i] != NULL && strlen(sv->known[i]) == len &&
+		    strncasecmp(sv->known[i], dir, len) == 0)
+			return true;
+	return false;
+}
+
+/* The server showed dir[0..len) is a directory: remember it. */
+static void smb_learn(struct smb_vfs *sv, const char *dir, size_t len)
+{
+	unsigned k = sv->known_next;
+
+	if (len == 0 || smb_known(sv, dir, len))
+		return;
+	talloc_free(sv->known[k]);
+	sv->known[k] = talloc_strndup(sv, dir, len);
+	sv->known_next = (k + 1) % SMB_KNOWN_DIRS;
+}
+
+/* path is gone or moved (rmdir, rename): forget it and what is under it. */
+static void smb_forget(struct smb_vfs *sv, const char *path)
+{
+	size_t len = strlen(path);
+
+	for (unsigned i = 0; i < SMB_KNOWN_DIRS; i++)
+		if (sv->known[i] != NULL &&
+		    strncasecmp(sv->known[i], path, len) == 0 &&
+		    (sv->known[i][len] == '\0' || sv->known[i][len] == '/'))
+			TALLOC_FREE(sv->known[i]);
+}
+
+/* A path call's result r: learn its directory, or note its ENOENT. */
+static int smb_noted(struct smb_vfs *sv, const char *path, int r)
+{
+	TALLOC_FREE(sv->missing);
+	TALLOC_FREE(sv->made);
+	if (r >= 0) {
+		smb_learn(sv, path, smb_dir_len(path));
+	} else if (r == -ENOENT) {
+		smb_forget(sv, path);
+		sv->missing = talloc_strdup(sv, path);
+		sv->memo_seq = sv->seq;
+	}
+	return r;
+}
+
+/* Is path the parent of the path the call just before found missing,
+ * and a directory the memo holds? */
+static bool smb_parent_known(struct smb_vfs *sv, const char *path)
+{
+	size_t len;
+
+	if (sv->missing == NULL || sv->memo_seq + 1 != sv->seq)
+		return false;
+	len = smb_dir_len(sv->missing);
+	return len == strlen(path) && strncasecmp(path, sv->missing, len) == 0 &&
+	       smb_known(sv, path, len);
+}
 
 /*
  * The URL of path[0..len) in buffer k; '%' and '?' are escaped (URL
@@ -121,16 +216,34 @@ static int smb_new_handle(struct smb_vfs *sv, const char *path, SMBCFILE *f)
 	return (int)i;
 }
 
-static int smb_stat(struct vfs *vfs, const char *path, struct stat *sb)
+/* stat, without the memos (a call of its own, or part of one). */
+static int smb_stat_call(struct smb_vfs *sv, const char *path,
+			 struct stat *sb)
 {
-	struct smb_vfs *sv = (struct smb_vfs *)vfs;
 	const char *u = SMB_URL(sv, 0, path);
+	int r;
 
 	if (u == NULL)
 		return -ENOMEM;
 	errno = 0;
-	return smbc_getFunctionStat(SMB_CTX(sv))(SMB_CTX(sv), u, sb) == 0 ?
-		       0 : smb_err();
+	r = smbc_getFunctionStat(SMB_CTX(sv))(SMB_CTX(sv), u, sb) == 0 ?
+		    0 : smb_err();
+	if (r == 0 && S_ISDIR(sb->st_mode))
+		smb_learn(sv, path, strlen(path));
+	return smb_noted(sv, path, r);
+}
+
+static int smb_stat(struct vfs *vfs, const char *path, struct stat *sb)
+{
+	struct smb_vfs *sv = (struct smb_vfs *)vfs;
+
+	SMB_ENTER(vfs);
+	if (smb_parent_known(sv, path)) {
+		TALLOC_FREE(sv->missing);
+		*sb = (struct stat){ .st_mode = S_IFDIR | 0755, .st_nlink = 2 };
+		return 0;
+	}
+	return smb_stat_call(sv, path, sb);
 }
 
 static int smb_open(struct vfs *vfs, const char *path, int flags, mode_t mode)
@@ -140,10 +253,18 @@ static int smb_open(struct vfs *vfs, const char *path, int flags, mode_t mode)
 	SMBCFILE *f;
 	int fh;
 
+	SMB_ENTER(vfs);
 	if (flags & O_DIRECTORY) {
 		struct stat sb;
-		int r = smb_stat(vfs, path, &sb);
+		int r = 0;
 
+		/* the directory the call before made is one */
+		if (sv->made == NULL || sv->memo_seq + 1 != sv->seq ||
+		    strcasecmp(sv->made, path) != 0)
+			r = smb_stat_call(sv, path, &sb);
+		else
+			sb.st_mode = S_IFDIR;
+		TALLOC_FREE(sv->made);
 		if (r != 0)
 			return r;
 		if (!S_ISDIR(sb.st_mode))
@@ -157,8 +278,9 @@ static int smb_open(struct vfs *vfs, const char *path, int flags, mode_t mode)
 	f = smbc_getFunctionOpen(SMB_CTX(sv))(
 		SMB_CTX(sv), u,
 		flags & (O_ACCMODE | O_CREAT | O_EXCL | O_TRUNC), mode);
-	if (f == NULL)
-		return smb_err();
+	fh = smb_noted(sv, path, f == NULL ? smb_err() : 0);
+	if (fh != 0)
+		return fh;
 	fh = smb_new_handle(sv, path, f);
 	if (fh < 0)
 		smbc_getFunctionClose(SMB_CTX(sv))(SMB_CTX(sv), f);
@@ -173,6 +295,7 @@ static int smb_close(struct vfs *vfs, int fh)
 	struct smb_file *sf = smb_file(sv, fh);
 	int r = 0;
 
+	SMB_ENTER(vfs);
 	if (sf == NULL)
 		return -EBADF;
 	errno = 0;
@@ -190,6 +313,7 @@ static int smb_fstat(struct vfs *vfs, int fh, struct stat *sb)
 	struct smb_vfs *sv = (struct smb_vfs *)vfs;
 	struct smb_file *sf = smb_file(sv, fh);
 
+	SMB_ENTER(vfs);
 	if (sf == NULL)
 		return -EBADF;
 	if (sf->gone) {
@@ -197,7 +321,7 @@ static int smb_fstat(struct vfs *vfs, int fh, struct stat *sb)
 		return 0;
 	}
 	if (sf->f == NULL)
-		return smb_stat(vfs, sf->path, sb);
+		return smb_stat_call(sv, sf->path, sb);
 	errno = 0;
 	return smbc_getFunctionFstat(SMB_CTX(sv))(SMB_CTX(sv), sf->f, sb) ==
 			       0 ?
@@ -231,17 +355,27 @@ static int smb_path_call(struct vfs *vfs, const char *path,
 		r = smbc_getFunctionUnlink(ctx)(ctx, u);
 		break;
 	}
-	return r == 0 ? 0 : smb_err();
+	r = smb_noted(sv, path, r == 0 ? 0 : smb_err());
+	if (r == 0 && which == SMB_MKDIR) {
+		smb_learn(sv, path, strlen(path));
+		sv->made = talloc_strdup(sv, path);
+		sv->memo_seq = sv->seq;
+	} else if (r == 0 && which == SMB_RMDIR) {
+		smb_forget(sv, path);
+	}
+	return r;
 }
 
 static int smb_mkdir(struct vfs *vfs, const char *path, mode_t mode)
 {
 	(void)mode;
+	SMB_ENTER(vfs);
 	return smb_path_call(vfs, path, SMB_MKDIR);
 }
 
 static int smb_rmdir(struct vfs *vfs, const char *path)
 {
+	SMB_ENTER(vfs);
 	return smb_path_call(vfs, path, SMB_RMDIR);
 }
 
@@ -271,7 +405,10 @@ static int smb_unlink_open(struct smb_vfs *sv, const char *path)
 
 static int smb_unlink(struct vfs *vfs, const char *path)
 {
-	int r = smb_path_call(vfs, path, SMB_UNLINK);
+	int r;
+
+	SMB_ENTER(vfs);
+	r = smb_path_call(vfs, path, SMB_UNLINK);
 
 	if (r == -EBUSY || r == -EACCES)
 		r = smb_unlink_open((struct smb_vfs *)vfs, path) == 0 ? 0 : r;
@@ -286,9 +423,11 @@ static int smb_rename_call(struct smb_vfs *sv, const char *from,
 	if (u0 == NULL || u1 == NULL)
 		return -ENOMEM;
 	errno = 0;
-	return smbc_getFunctionRename(SMB_CTX(sv))(SMB_CTX(sv), u0,
-						   SMB_CTX(sv), u1) == 0 ?
-		       0 : smb_err();
+	if (smbc_getFunctionRename(SMB_CTX(sv))(SMB_CTX(sv), u0, SMB_CTX(sv),
+						u1) != 0)
+		return smb_noted(sv, from, smb_err());
+	smb_forget(sv, from);
+	return smb_noted(sv, to, 0);
 }
 
 /*
@@ -337,9 +476,11 @@ static int smb_rename(struct vfs *vfs, const char *from, const char *to,
 		      unsigned flags)
 {
 	struct smb_vfs *sv = (struct smb_vfs *)vfs;
-	int r = smb_rename_call(sv, from, to);
+	int r;
 
 	(void)flags;
+	SMB_ENTER(vfs);
+	r = smb_rename_call(sv, from, to);
 	if (r == -EBUSY || r == -EACCES)
 		r = smb_rename_open(sv, from, to) == 0 ? 0 : r;
 	return r;
@@ -355,10 +496,13 @@ static int smb_opendir(struct vfs *vfs, const char *path, size_t len,
 
 	if (u == NULL)
 		return -ENOMEM;
+	SMB_ENTER(vfs);
 	errno = 0;
 	dir = smbc_getFunctionOpendir(SMB_CTX(sv))(SMB_CTX(sv), u);
+	TALLOC_FREE(sv->missing);
 	if (dir == NULL)
 		return smb_err();
+	smb_learn(sv, path, len);
 	*d = (struct vfs_dir){ .p = dir };
 	return 0;
 }
@@ -368,6 +512,7 @@ static int smb_readdir(struct vfs *vfs, struct vfs_dir *d, const char **name)
 	struct smb_vfs *sv = (struct smb_vfs *)vfs;
 	struct smbc_dirent *e;
 
+	SMB_ENTER(vfs);
 	errno = 0;
 	e = smbc_getFunctionReaddir(SMB_CTX(sv))(SMB_CTX(sv), d->p);
 	if (e == NULL)
@@ -380,6 +525,7 @@ static void smb_closedir(struct vfs *vfs, struct vfs_dir *d)
 {
 	struct smb_vfs *sv = (struct smb_vfs *)vfs;
 
+	SMB_ENTER(vfs);
 	if (d->p != NULL)
 		smbc_getFunctionClosedir(SMB_CTX(sv))(SMB_CTX(sv), d->p);
 	d->p = NULL;
@@ -401,6 +547,7 @@ static ssize_t smb_pread(struct vfs *vfs, int fh, void *buf, size_t n,
 	struct smb_file *sf = smb_file(sv, fh);
 	ssize_t r;
 
+	SMB_ENTER(vfs);
 	if (sf != NULL && sf->gone)
 		return 0;
 	if (sf == NULL || sf->f == NULL)
@@ -418,6 +565,7 @@ static ssize_t smb_pwrite(struct vfs *vfs, int fh, const void *buf, size_t n,
 	struct smb_file *sf = smb_file(sv, fh);
 	ssize_t r;
 
+	SMB_ENTER(vfs);
 	if (sf != NULL && sf->gone)
 		return (ssize_t)n;
 	if (sf == NULL || sf->f == NULL)
@@ -432,6 +580,7 @@ static ssize_t smb_pwrite(struct vfs *vfs, int fh, const void *buf, size_t n,
  * answered (README: differences). */
 static int smb_fsync(struct vfs *vfs, int fh)
 {
+	SMB_ENTER(vfs);
 	return smb_file((struct smb_vfs *)vfs, fh) != NULL ? 0 : -EBADF;
 }
 
@@ -440,6 +589,7 @@ static int smb_ftruncate(struct vfs *vfs, int fh, off_t size)
 	struct smb_vfs *sv = (struct smb_vfs *)vfs;
 	struct smb_file *sf = smb_file(sv, fh);
 
+	SMB_ENTER(vfs);
 	if (sf != NULL && sf->gone)
 		return 0;
 	if (sf == NULL || sf->f == NULL)
@@ -453,6 +603,7 @@ static int smb_ftruncate(struct vfs *vfs, int fh, off_t size)
 /* libsmbclient has no byte-range lock call: granted locally. */
 static int smb_lock(struct vfs *vfs, int fh, off_t off, off_t len)
 {
+	SMB_ENTER(vfs);
 	(void)off;
 	(void)len;
 	return smb_file((struct smb_vfs *)vfs, fh) != NULL ? 0 : -EBADF;
@@ -471,6 +622,7 @@ static int smb_statfs(struct vfs *vfs)
 	const char *u = smb_url(sv, 0, ".", 1);
 	struct statvfs st;
 
+	SMB_ENTER(vfs);
 	if (u == NULL)
 		return -ENOMEM;
 	if (sv->root == NULL || sv->root_ctx != ctx) {
@@ -494,6 +646,7 @@ static int smb_set_times(struct vfs *vfs, int fh)
 	struct smb_file *sf = smb_file(sv, fh);
 	const char *u;
 
+	SMB_ENTER(vfs);
 	if (sf == NULL)
 		return -EBADF;
 	if (sf->gone)

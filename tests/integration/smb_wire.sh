@@ -1,0 +1,188 @@
+#!/bin/bash
+# smb_wire.sh - the SMB2 requests each loadfile operation of -B smb sends
+# stay what they are: one --run-once pass of data/smb_wire.txt (every
+# operation kind, on success and on the usual failures), 1 client, against
+# a throwaway smbd on 127.0.0.1, captured on loopback with tshark; per
+# loadfile line the count of each SMB2 command the client sent must equal
+# data/smb_wire.expected exactly.  A change that adds a request to an
+# operation (a stat before an open, a lookup after a failure) fails here
+# with the line, the operation and the command.  (The syscall-parity
+# check of the local backends is syscalls.sh; bench/net/smb_wire.sh counts
+# a longer loadfile per operation kind beside the SMB2 minimum.)
+#
+# To tell one operation's requests from the next, a QUERY_PATH_INFORMATION
+# of a missing marker file at the share's root (one CREATE, answered
+# OBJECT_NAME_NOT_FOUND, and nothing else) follows every line; the
+# requests on the client's connection between two markers are the
+# operation's.  Connection set-up before the first marker, the exit after
+# the last one and the other connections (the run's own set-up and
+# cleanup) are left out.
+#
+# After an intended change, regenerate the expected counts with
+#     tests/integration/smb_wire.sh --generate >tests/integration/data/smb_wire.expected
+# and review the diff.  Skipped (visibly) without libsmbclient, Samba or
+# tshark, or when tshark cannot capture on loopback here.
+if [ -z "$BASH_VERSION" ]; then exec bash "$0" "$@"; fi
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib_smbd.sh"
+
+LF=$DATA/smb_wire.txt
+EXPECTED=$DATA/smb_wire.expected
+MARK=zz_wire_mark_
+
+# SMB2 command numbers (MS-SMB2 2.2.1) and their names
+CMDS="0 NEGOTIATE 1 SESSION_SETUP 2 LOGOFF 3 TREE_CONNECT 4 TREE_DISCONNECT
+5 CREATE 6 CLOSE 7 FLUSH 8 READ 9 WRITE 10 LOCK 11 IOCTL 12 CANCEL 13 ECHO
+14 QUERY_DIRECTORY 15 CHANGE_NOTIFY 16 QUERY_INFO 17 SET_INFO
+18 OPLOCK_BREAK"
+
+# marked_loadfile LOADFILE: LOADFILE with a marker after each line that
+# is an operation, the marker named by that line's number (marker 0 first).
+marked_loadfile() {
+	awk -v mark="$MARK" '
+		BEGIN { printf "QUERY_PATH_INFORMATION \"\\%s0\" 1004 NT_STATUS_OBJECT_NAME_NOT_FOUND\n", mark }
+		{ sub(/\r$/, "") }
+		/^[ \t]*$/ || /^[ \t]*#/ { next }
+		{
+			print
+			printf "QUERY_PATH_INFORMATION \"\\%s%d\" 1004 NT_STATUS_OBJECT_NAME_NOT_FOUND\n", mark, NR
+		}' "$1"
+}
+
+# wire_requests LOADFILE: replay LOADFILE (marked) once over -B smb, 1
+# client, while tshark captures; $W/reqs: "STREAM CMD FILENAME" for every
+# SMB2 request, in order (one line per command of a compound).
+wire_requests() {
+	local lf=$1 ts i
+	command -v tshark >/dev/null || skip "tshark is not installed"
+	[ -z "$SKIP_ALL" ] || skip "$SKIP_ALL"
+	marked_loadfile "$lf" >"$W/marked.txt"
+	tshark -i lo -f "tcp port $SMBD_PORT" -w "$W/cap.pcapng" \
+		>"$W/tshark.out" 2>"$W/tshark.err" </dev/null &
+	ts=$!
+	# a check that fails on the way stops its capture too
+	trap 'kill -INT "$ts" 2>/dev/null' EXIT
+	for i in $(seq 1 100); do
+		grep -q '^Capturing on' "$W/tshark.err" && break
+		kill -0 "$ts" 2>/dev/null || break
+		sleep 0.1
+	done
+	if ! grep -q '^Capturing on' "$W/tshark.err"; then
+		kill "$ts" 2>/dev/null
+		wait "$ts" 2>/dev/null
+		skip "tshark cannot capture on loopback here: $(grep -v '^Running as' "$W/tshark.err" | head -n 1)"
+	fi
+	rm -rf "${SMBD_SHARE:?}"/*
+	run_db --run-once -B smb --smb-share="//127.0.0.1:$SMBD_PORT/share" \
+		--smb-user="$SMBD_USER%$SMBD_PASS" -c "$W/marked.txt" 1
+	sleep 0.5	# the last replies reach the capture
+	kill -INT "$ts" 2>/dev/null
+	wait "$ts" 2>/dev/null
+	trap - EXIT
+	assert_clean_run "the captured pass"
+	tshark -r "$W/cap.pcapng" -d "tcp.port==$SMBD_PORT,nbss" \
+		-Y 'smb2 && smb2.flags.response == 0' -T fields \
+		-e tcp.stream -e smb2.cmd -e smb2.filename 2>/dev/null |
+		awk -F '\t' '{
+			n = split($2, c, ",")
+			split($3, f, ",")
+			for (i = 1; i <= n; i++) print $1 "\t" c[i] "\t" f[i]
+		}' >"$W/reqs"
+	[ -s "$W/reqs" ] || fail "the capture holds no SMB2 request"
+}
+
+# wire_counts LOADFILE: print "LINE OP COMMAND COUNT" for every operation
+# line of LOADFILE and SMB2 command its replay sent, in line order.
+wire_counts() {
+	wire_requests "$1"
+	awk -F '\t' -v mark="$MARK" -v cmds="$CMDS" -v lf="$1" '
+		BEGIN {
+			n = split(cmds, c, /[ \n]+/)
+			for (i = 1; i < n; i += 2) name[c[i]] = c[i + 1]
+			prev = 0
+			while ((getline line < lf) > 0) {
+				nr++
+				sub(/\r$/, "", line)
+				if (line ~ /^[ \t]*$/ || line ~ /^[ \t]*#/) continue
+				split(line, f, /[ \t]+/)
+				op[nr] = f[1] ~ /^[0-9.]+$/ ? f[2] : f[1]
+				next_op[prev] = nr
+				prev = nr
+			}
+			cur = ""
+		}
+		index($3, mark) == 1 {
+			if (stream == "") stream = $1
+			k = substr($3, length(mark) + 1) + 0
+			seen[k] = 1
+			# the segment ending here is complete
+			if (cur != "") done[cur] = 1
+			for (key in pend) n_[key] += pend[key]
+			delete pend
+			cur = k in next_op ? next_op[k] : ""
+			next
+		}
+		stream == "" || $1 != stream || cur == "" { next }
+		{
+			cmd = ($2 in name) ? name[$2] : "CMD" $2
+			pend[cur " " op[cur] " " cmd]++
+			sent[cur] = 1
+		}
+		END {
+			for (ln in op)
+				if (!(ln in seen)) print ln, op[ln], "marker-not-reached", 1
+			for (k in n_) print k, n_[k]
+			# operations answered without a request
+			for (ln in done) if (!(ln in sent)) print ln, op[ln], "none", 0
+		}' "$W/reqs" | sort -k1,1n -k3,3
+}
+
+# The expected counts (comments and blank lines left out).
+expected_counts() {
+	grep -Ev '^[[:space:]]*(#|$)' "$EXPECTED"
+}
+
+requests_per_op() {
+	[ -f "$EXPECTED" ] || fail "no expected counts: $EXPECTED"
+	wire_counts "$LF" >"$W/found"
+	expected_counts >"$W/expected"
+	assert_same_lines "$W/expected" "$W/found" \
+		"SMB2 requests per operation (LINE OP COMMAND COUNT)"
+}
+
+SKIP_ALL=
+if "$DBENCH" -B smb 1 2>&1 | grep -q 'built without libsmbclient'; then
+	SKIP_ALL="dbench was built without libsmbclient"
+else
+	smbd_start "$TOP/srv" >"$TOP/smbd.msg"
+	case $? in
+	0) ;;
+	77) SKIP_ALL=$(cat "$TOP/smbd.msg") ;;
+	*) cat "$TOP/smbd.msg"; bail_out "smbd did not start" ;;
+	esac
+fi
+trap 'smbd_stop; it_cleanup' EXIT
+
+case ${1:-} in
+--generate)
+	W=$TOP/generate
+	mkdir "$W"
+	cat <<EOF
+# smb_wire.expected - the SMB2 requests of each operation of one --run-once
+# pass of smb_wire.txt, 1 client, -B smb against smbd (tests/integration/
+# smb_wire.sh compares them exactly).  Generated by
+#     tests/integration/smb_wire.sh --generate >tests/integration/data/smb_wire.expected
+# LINE (of smb_wire.txt) OP COMMAND COUNT
+EOF
+	( wire_counts "$LF" ) || { cat "$TOP/.skip" "$TOP/.fail" "$W/out" >&2 2>/dev/null; exit 1; }
+	exit 0 ;;
+--counts)
+	# bench/net/smb_wire.sh: the counts of another loadfile ($2)
+	W=$TOP/counts
+	mkdir "$W"
+	( wire_counts "$2" ) || { cat "$TOP/.skip" "$TOP/.fail" "$W/out" >&2 2>/dev/null; exit 1; }
+	exit 0 ;;
+esac
+
+check "one pass of smb_wire.txt: each operation's SMB2 requests as expected" requests_per_op
+finish
