@@ -407,6 +407,12 @@ many_workers_killed() {
 	start_bg -t 60 -c "$DATA/tree.txt" -D "$W/t" 96
 	n=$(echo "$WORKERS" | wc -l)
 	[ "$n" -eq 96 ] || fail "$n worker processes are the parent's children, expected 96"
+	# all stopped first: on a busy machine this script can lose the CPU
+	# between two of its 96 kills, and the parent, seeing the first
+	# deaths, would end the run and let the others exit well before
+	# their SIGKILL came (a stopped worker runs nothing until killed)
+	# shellcheck disable=SC2086
+	kill -STOP $WORKERS
 	# shellcheck disable=SC2086
 	kill -KILL $WORKERS
 	wait_bg 60
