@@ -167,7 +167,10 @@ progress() {
 # has_test_file PID DIR: process PID holds a file of DIR open (named or
 # not: an O_TMPFILE file shows as "DIR/#INODE (deleted)").
 has_test_file() {
-	ls -l "/proc/$1/fd" 2>/dev/null | grep -q -- "-> $2/"
+	# not the directory's lock (.dbench.lock), which is opened before
+	# the disk test's signal handlers are in place
+	ls -l "/proc/$1/fd" 2>/dev/null | grep -- "-> $2/" |
+		grep -qv -- "-> $2/\.dbench\.lock\$"
 }
 
 # start_long_test: a long --disk-test of $W/t in the background (PID in
