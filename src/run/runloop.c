@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -87,6 +88,20 @@ static void sample_sums(struct loop *l, struct coord_sample *s, bool advance)
 }
 
 /*
+ * Why stream f is in error when the write that failed was another's (a
+ * flush before a fork, say) and errno is long gone: a pipe whose reader
+ * went away polls as POLLERR (EPIPE, as SIGPIPE would say); else EIO.
+ */
+static int output_error(FILE *f)
+{
+	struct pollfd p = { .fd = fileno(f), .events = POLLOUT };
+
+	if (p.fd >= 0 && poll(&p, 1, 0) == 1 && (p.revents & POLLERR))
+		return EPIPE;
+	return EIO;
+}
+
+/*
  * After a write to the text stream: when it failed (a reader that went
  * away, a full disk), say so once and stop the run as a signal would
  * (EPIPE: as SIGPIPE, status 141) or as a failure (status 1); the
@@ -100,7 +115,7 @@ static void check_output(struct loop *l)
 	errno = 0;
 	if (l->output_lost || (fflush(f) == 0 && !ferror(f)))
 		return;
-	err = errno ? errno : EIO;
+	err = errno ? errno : output_error(f);
 	l->output_lost = true;
 	fprintf(stderr, "dbench: writing the progress lines: %s; stopping "
 		"the run\n", strerror(err));
