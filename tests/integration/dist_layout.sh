@@ -76,9 +76,8 @@ tarball_layout() {
 
 # Every file of the checkout is in the tarball, but for these, left out
 # on purpose: the CI job and the editors' settings (they serve the
-# repository, not a build), and scripts/house/ (a tool for merging
-# branches of the repository).
-DIST_LEFT_OUT='^(\.ci/|\.clang-format$|\.editorconfig$|\.gitignore$|scripts/house/)'
+# repository, not a build).
+DIST_LEFT_OUT='^(\.ci/|\.clang-format$|\.editorconfig$|\.gitignore$)'
 
 # The tarball against `git ls-files` (the checkout's own files): a file a
 # document names and `make dist` forgets is caught here.
