@@ -348,7 +348,11 @@ locked_signal() {
 	"$DBENCH" -B null -t 60 --warmup=0 --label i --history "$W/h.sqlite" \
 		1 >"$W/out" 2>"$W/err" </dev/null &
 	pid=$!
-	sleep 1
+	# once it runs (its handlers in place: a sanitized start is slow)
+	for _ in $(seq 1 300); do
+		grep -q 'execute' "$W/out" && break
+		sleep 0.1
+	done
 	kill -INT "$pid"
 	wait "$pid"
 	RC=$?
