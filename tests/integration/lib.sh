@@ -63,6 +63,22 @@ fi
 TOP=$(mktemp -d "$IT_BASE/dbench-it-$IT_NAME.XXXXXX") ||
 	bail_out "cannot create a temporary directory under $IT_BASE"
 
+# our_procs: the live processes (not zombies) whose environment carries
+# DBENCH_MPI_TEST_MARK=$TOP, the mark mpi.sh and slurm.sh give every
+# process of their jobs (so only their own count under make -j2).
+our_procs() {
+	local p st
+	for p in /proc/[0-9]*; do
+		[ "${p#/proc/}" = "$$" ] && continue
+		st=$(awk '{ print $3 }' "$p/stat" 2>/dev/null) || continue
+		[ "$st" = Z ] && continue
+		tr '\0' '\n' 2>/dev/null <"$p/environ" |
+			grep -qx "DBENCH_MPI_TEST_MARK=$TOP" &&
+			echo "${p#/proc/} $(tr '\0' ' ' <"$p/cmdline" | cut -c1-60)"
+	done
+	return 0
+}
+
 it_cleanup() {
 	# -D unwritable tests chmod directories: make everything removable.
 	chmod -R u+rwx "$TOP" 2>/dev/null

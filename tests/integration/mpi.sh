@@ -45,20 +45,6 @@ run_mpi() {
 	return 0
 }
 
-# our_procs: live processes (not zombies) that carry this script's mark.
-our_procs() {
-	local p st
-	for p in /proc/[0-9]*; do
-		[ "${p#/proc/}" = "$$" ] && continue
-		st=$(awk '{ print $3 }' "$p/stat" 2>/dev/null) || continue
-		[ "$st" = Z ] && continue
-		tr '\0' '\n' 2>/dev/null <"$p/environ" |
-			grep -qx "DBENCH_MPI_TEST_MARK=$TOP" &&
-			echo "${p#/proc/} $(tr '\0' ' ' <"$p/cmdline" | cut -c1-60)"
-	done
-	return 0
-}
-
 # assert_no_procs: no process of the job is left (waits up to 5 s for
 # the launcher's last kills).
 assert_no_procs() {
