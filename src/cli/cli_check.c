@@ -348,7 +348,7 @@ static int count_options(const struct raw_options *raw, const char *clients,
 				   "(--clients-per-process) are more than "
 				   "%d clients", (long long)(n * cpp),
 				   (long long)n, (long long)cpp, MAX_CLIENTS);
-	o->nclients = (unsigned)(n * cpp);
+	o->nclients = clients_count((unsigned)n, 1, (unsigned)cpp);
 	o->timelimit = (int)tl;
 	o->run_once = raw->run_once;
 	o->warmup = wu >= 0 ? (int)wu : o->run_once ? 0 : o->timelimit / 5;

@@ -67,9 +67,10 @@ void report_noise_note(void *mem, const struct run_result *r);
  * text report on options_text_stream(o), and the --json and --series
  * files, then saves the run to the history (--label).  Returns 0, -1
  * when an output could not be written (said on stderr), or
- * HISTORY_EXIT_SAVE_FAILED when only the save failed.
+ * HISTORY_EXIT_SAVE_FAILED when only the save failed.  arg is unused
+ * (the report hook's argument, struct run_setup).
  */
-int report_write_all(void *mem_ctx, const struct dbench_options *o,
+int report_write_all(void *mem_ctx, void *arg, const struct dbench_options *o,
 		     const struct run_result *r);
 
 /*

@@ -416,13 +416,11 @@ static struct json_object *server_json(const struct dbench_options *o)
 static struct json_object *result_json(const struct run_result *r)
 {
 	struct json_object *j = json_object_new_object();
-	uint64_t errs[OP_NUM_MEASURED], errors = 0, ops = 0;
+	uint64_t errs[OP_NUM_MEASURED], errors = 0;
 
 	total_errors(r, errs);
-	for (unsigned k = 0; k < OP_NUM_MEASURED; k++) {
+	for (unsigned k = 0; k < OP_NUM_MEASURED; k++)
 		errors += errs[k];
-		ops += r->ops[k].count;
-	}
 	put_str(j, "phase", series_phase_name(r->phase));
 	put_num(j, "seconds", r->seconds, 9);
 	put_bool(j, "interrupted", r->interrupted);
@@ -431,8 +429,7 @@ static struct json_object *result_json(const struct run_result *r)
 	put_int(j, "lines", (int64_t)r->lines);
 	put_int(j, "bytes", (int64_t)r->bytes);
 	put_num(j, "throughput_mb_per_s", result_mbps(r->bytes, r->seconds), 6);
-	put_num(j, "ops_per_s", r->seconds > 0 ? (double)ops / r->seconds : 0,
-		3);
+	put_num(j, "ops_per_s", result_ops_per_s(r), 3);
 	put_io_split(j, r->read_bytes, r->bytes, r->seconds);
 	put_num(j, "max_latency_ms", ms(result_max_latency(r->ops)), 6);
 	put_int(j, "errors", (int64_t)errors);

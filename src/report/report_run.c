@@ -66,7 +66,7 @@ void report_noise_note(void *mem, const struct run_result *r)
 		fprintf(stderr, "%s\n", note);
 }
 
-int report_write_all(void *mem_ctx, const struct dbench_options *o,
+int report_write_all(void *mem_ctx, void *arg, const struct dbench_options *o,
 		     const struct run_result *r)
 {
 	void *mem = talloc_new(mem_ctx);
@@ -75,6 +75,7 @@ int report_write_all(void *mem_ctx, const struct dbench_options *o,
 	char *err = NULL;
 	int rc = 0, saved = 0;
 
+	(void)arg;
 	/* on stderr, where no parser of the table reads it */
 	fflush(text);
 	report_mismatches(stderr, mem, o, r);

@@ -329,7 +329,8 @@ void coord_mpi_setup(struct coord *c, const struct dbench_options *o,
 	struct mpi_coord *m = c->priv;
 
 	c->opts = o;
-	c->client_id_base = (unsigned)m->rank * clients_per_rank;
+	c->client_id_base = clients_total(clients_per_rank,
+					  (unsigned)m->rank);
 	if (coord_mpi_counts_init(m, clients_per_rank) != 0)
 		fprintf(stderr, "dbench-mpi: out of memory (the progress "
 			"lines count this rank's clients only)\n");

@@ -323,9 +323,7 @@ static int start_workers(struct run *run, int gate[2])
 	for (unsigned p = 0; p < run->nprocs; p++) {
 		struct worker *w = &run->workers[p];
 
-		w->first = p * o->clients_per_process;
-		w->n = o->nclients - w->first < o->clients_per_process ?
-			       o->nclients - w->first : o->clients_per_process;
+		w->n = clients_of_proc(o, p, &w->first);
 	}
 	fflush(stdout);
 	fflush(stderr);
@@ -454,8 +452,7 @@ struct run *pool_new(void *mem, const struct run_setup *su,
 	run->opts = o;
 	run->remote = (su->backend->flags & BACKEND_REMOTE) != 0;
 	run->gate[0] = run->gate[1] = -1;
-	run->nprocs = (o->nclients + o->clients_per_process - 1) /
-		      o->clients_per_process;
+	run->nprocs = clients_procs(o);
 	run->workers = util_shared_pages(run, sizeof(struct worker) *
 					      run->nprocs);
 	if (run->workers == NULL)

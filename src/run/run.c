@@ -88,7 +88,7 @@ int run_benchmark_with(void *mem_ctx, const struct run_setup *su,
 	if (c->ops->serial != NULL)
 		c->ops->serial(c, false);
 	if (res != NULL && c->prints && su->report != NULL)
-		reported = su->report(mem, su->opts, res);
+		reported = su->report(mem, su->report_arg, su->opts, res);
 	if (reported < 0)
 		res->failed = true;	/* a file not written fails the run */
 	if (res != NULL)

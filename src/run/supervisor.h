@@ -22,14 +22,16 @@ struct run_setup {
 	const struct backend *backend;
 	/*
 	 * Writes every output of the finished run r (report_write_all()
-	 * for dbench); called by the rank that prints.  Returns 0, -1
+	 * for dbench); called by the rank that prints, with report_arg
+	 * as arg (the hook's own state: a sweep's point).  Returns 0, -1
 	 * when an output could not be written, which fails the run, or a
 	 * positive exit status for a run that succeeded but whose outputs
 	 * are incomplete (HISTORY_EXIT_SAVE_FAILED: --label could not
 	 * save it).  NULL: nothing is written.
 	 */
-	int (*report)(void *mem_ctx, const struct dbench_options *o,
+	int (*report)(void *mem_ctx, void *arg, const struct dbench_options *o,
 		      const struct run_result *r);
+	void *report_arg;
 	/* a client's target is in memory (tmpfs, ramfs): the run stops
 	 * when available memory runs low (memcheck_low()) */
 	bool memory_target;

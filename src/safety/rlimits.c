@@ -251,8 +251,7 @@ static int rl_check_nofile(void *mem_ctx, const struct dbench_options *o,
 			   struct program *const *progs, unsigned nprogs,
 			   char **msg)
 {
-	unsigned per = o->clients_per_process < o->nclients ?
-			       o->clients_per_process : o->nclients;
+	unsigned first, per = clients_of_proc(o, 0, &first);
 	uint32_t max_open = 0, max_dirs = 0;
 	struct rlimit rl;
 	uint64_t need, per_client;
@@ -572,8 +571,7 @@ int rlimits_check(void *mem_ctx, const struct dbench_options *o,
 		  const struct backend *be, struct program *const *progs,
 		  unsigned nprogs, char **msg)
 {
-	unsigned nprocs = (o->nclients + o->clients_per_process - 1) /
-			  o->clients_per_process;
+	unsigned nprocs = clients_procs(o);
 
 	*msg = NULL;
 	if (rl_check_nofile(mem_ctx, o, be, progs, nprogs, msg) != 0)

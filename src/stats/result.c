@@ -108,6 +108,15 @@ double result_mbps(uint64_t bytes, double seconds)
 	return (double)bytes / 1e6 / seconds;
 }
 
+double result_ops_per_s(const struct run_result *r)
+{
+	uint64_t ops = 0;
+
+	for (unsigned k = 0; k < OP_NUM_MEASURED; k++)
+		ops += r->ops[k].count;
+	return r->seconds > 0 ? (double)ops / r->seconds : 0;
+}
+
 double result_avg_ms(const struct op_stats *s)
 {
 	return s->count ? (double)s->sum_ns / 1e6 / (double)s->count : 0;

@@ -226,6 +226,10 @@ uint64_t result_max_latency(const struct op_stats *ops);
 /* Bytes per second as dbench's MB/sec (10^6 bytes); 0 when seconds <= 0. */
 double result_mbps(uint64_t bytes, double seconds);
 
+/* r's measured ops per second over its reported phase (r->seconds);
+ * 0 when seconds <= 0. */
+double result_ops_per_s(const struct run_result *r);
+
 /* An op kind's mean latency in ms (0 when it never ran). */
 double result_avg_ms(const struct op_stats *s);
 

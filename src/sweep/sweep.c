@@ -8,7 +8,6 @@
 
 #include <errno.h>
 #include <signal.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <talloc.h>
@@ -54,24 +53,14 @@ static void between_handlers(bool on)
 }
 
 /*
- * The options of one run and where its result goes.  The run layer
- * hands the report hook the options it was given, so the hook finds
- * its point from them (the options are the first member).
+ * The report hook of a sweep's run (its arg the sweep_point): capture
+ * the run's document and figures, and say mismatches.
  */
-struct sweep_run_opts {
-	struct dbench_options o;
-	struct sweep_point *pt;
-};
-
-/* The report hook of a sweep's run: capture, and say mismatches. */
-static int sweep_capture(void *mem_ctx, const struct dbench_options *o,
+static int sweep_capture(void *mem_ctx, void *arg,
+			 const struct dbench_options *o,
 			 const struct run_result *r)
 {
-	struct sweep_run_opts *ro = (struct sweep_run_opts *)
-		((char *)o - offsetof(struct sweep_run_opts, o));
-	struct sweep_point *pt = ro->pt;
-	struct json_object *res, *v;
-	uint64_t ops = 0;
+	struct sweep_point *pt = arg;
 
 	/* on stderr, as a single run does */
 	fflush(options_text_stream(o));
@@ -84,50 +73,42 @@ static int sweep_capture(void *mem_ctx, const struct dbench_options *o,
 	/* what the history keeps has each op's p50 and p99 */
 	if (o->label != NULL)
 		report_json_history_percentiles(pt->doc, r);
-	for (unsigned k = 0; k < OP_NUM_MEASURED; k++)
-		ops += r->ops[k].count;
 	pt->seconds = r->seconds;
 	pt->noise = r->noise;
 	report_noise_note(mem_ctx, r);
-	pt->ops_per_s = r->seconds > 0 ? (double)ops / r->seconds : 0;
-	res = NULL;
-	json_object_object_get_ex(pt->doc, "result", &res);
-	v = NULL;
-	if (json_object_object_get_ex(res, "throughput_mb_per_s", &v))
-		pt->mb_per_s = json_object_get_double(v);
-	if (json_object_object_get_ex(res, "ops_per_s", &v))
-		pt->ops_per_s = json_object_get_double(v);
+	/* the figures the document's "result" holds, from the same values */
+	pt->mb_per_s = result_mbps(r->bytes, r->seconds);
+	pt->ops_per_s = result_ops_per_s(r);
 	return 0;
 }
 
 int sweep_run_point(void *mem, const struct sweep_setup *ss,
-		    unsigned clients, struct sweep_point *pt)
+		    unsigned nclients, struct sweep_point *pt)
 {
-	struct sweep_run_opts *ro;
+	struct dbench_options *o;
 	struct run_setup su = *ss->base;
 	unsigned ranks = ss->nranks > 0 ? ss->nranks : 1;
 	int rc;
 
 	memset(pt, 0, sizeof(*pt));
-	pt->clients = clients * ss->base->opts->clients_per_process;
+	pt->clients = clients_total(nclients, ranks);
 	pt->status = 1;
 	if (between_signal != 0) {
 		/* stopped before this run began: it does not start */
 		pt->status = 128 + between_signal;
 		return pt->status;
 	}
-	ro = talloc_zero(mem, struct sweep_run_opts);
-	if (ro == NULL) {
+	o = talloc_memdup(mem, ss->base->opts, sizeof(*o));
+	if (o == NULL) {
 		fprintf(stderr, "dbench: out of memory\n");
 		return 1;
 	}
-	ro->o = *ss->base->opts;
-	ro->o.nclients = clients / ranks * ro->o.clients_per_process;
-	ro->pt = pt;
-	su.opts = &ro->o;
+	o->nclients = nclients;
+	su.opts = o;
 	su.report = sweep_capture;
-	rc = ss->run(ro, &su);
-	talloc_free(ro);
+	su.report_arg = pt;
+	rc = ss->run(o, &su);
+	talloc_free(o);
 	pt->status = rc;
 	return rc;
 }

@@ -22,10 +22,11 @@
 #include "sweep_curve.h"
 #include "report/json_put.h"
 
-/* Runs first..last-1 of the point cp (of count clients); with several,
- * a line each.  Returns the exit status of the last run made. */
+/* Runs first..last-1 of the point cp (of nclients clients on each rank);
+ * with several, a line each.  Returns the exit status of the last run
+ * made. */
 static int run_runs(void *mem, const struct sweep_setup *ss,
-		    struct curve_point *cp, unsigned count, unsigned last)
+		    struct curve_point *cp, unsigned nclients, unsigned last)
 {
 	const struct dbench_options *o = ss->base->opts;
 	FILE *text = options_text_stream(o);
@@ -43,7 +44,7 @@ static int run_runs(void *mem, const struct sweep_setup *ss,
 		struct sweep_point *pt = &cp->runs[cp->nruns++];
 		char prefix[64];
 
-		rc = sweep_agree(ss, sweep_run_point(mem, ss, count, pt));
+		rc = sweep_agree(ss, sweep_run_point(mem, ss, nclients, pt));
 		pt->status = rc;
 		if (o->repeat < 2)
 			continue;
@@ -69,6 +70,10 @@ static int run_point(void *mem, const struct sweep_setup *ss,
 	FILE *text = options_text_stream(o);
 	unsigned nb = o->nbounds ? o->nbounds : 1;
 	unsigned reps = o->repeat > 1 ? o->repeat : 1;
+	unsigned ranks = ss->nranks > 0 ? ss->nranks : 1;
+	unsigned nclients = clients_count(count, ranks,
+					  o->clients_per_process);
+	unsigned total = clients_total(nclients, ranks);
 	struct curve_point *cp;
 	int rc;
 
@@ -83,18 +88,17 @@ static int run_point(void *mem, const struct sweep_setup *ss,
 	if (cp->figure == NULL || cp->fig_lo == NULL || cp->fig_hi == NULL)
 		return 1;
 	cv->n++;
-	fprintf(text, "\nPoint %u: %u client%s\n", cv->n,
-		count * o->clients_per_process,
-		count * o->clients_per_process == 1 ? "" : "s");
+	fprintf(text, "\nPoint %u: %u client%s\n", cv->n, total,
+		total == 1 ? "" : "s");
 	fflush(text);
-	rc = run_runs(mem, ss, cp, count, reps);
+	rc = run_runs(mem, ss, cp, nclients, reps);
 	curve_judge_runs(o, cp);
 	if (rc == 0 && sweep_agree(ss, curve_near_bound(cp))) {
 		fprintf(text, "Point %u: a figure lies within its noise of "
 			"its bound: %u more runs to confirm\n", cv->n, reps);
 		fflush(text);
 		cp->confirmed = true;
-		rc = run_runs(mem, ss, cp, count, 2 * reps);
+		rc = run_runs(mem, ss, cp, nclients, 2 * reps);
 		curve_judge_runs(o, cp);
 	}
 	curve_point_line(text, o, cp);

@@ -37,9 +37,9 @@ int sweep_check(void *mem, const struct dbench_options *o,
 	}
 	if (o->curve_auto)
 		most = o->curve_max;
-	checked->nclients = most / nranks * o->clients_per_process;
-	if (checked->nclients == 0)
-		checked->nclients = o->clients_per_process;
+	/* at least one process per rank (--curve-max below the ranks) */
+	checked->nclients = clients_count(most > nranks ? most : nranks,
+					  nranks, o->clients_per_process);
 	return 0;
 }
 

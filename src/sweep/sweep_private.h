@@ -25,12 +25,12 @@ struct sweep_point {
 };
 
 /*
- * Run once with clients clients in total (spread over setup->nranks),
- * capturing the result into *pt (pt->doc released by the caller with
- * json_object_put()).  Returns the run's exit status.
+ * Run once with nclients clients on this rank (each of setup->nranks
+ * runs as many), capturing the result into *pt (pt->doc released by the
+ * caller with json_object_put()).  Returns the run's exit status.
  */
 int sweep_run_point(void *mem, const struct sweep_setup *setup,
-		    unsigned clients, struct sweep_point *pt);
+		    unsigned nclients, struct sweep_point *pt);
 
 /* Rank 0's v, the same on every rank (dbench-mpi); v on one host. */
 int sweep_agree(const struct sweep_setup *setup, int v);

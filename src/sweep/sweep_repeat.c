@@ -165,7 +165,7 @@ int sweep_repeat(void *mem, const struct sweep_setup *ss)
 						    o->repeat);
 	const struct sweep_point **ptrs = talloc_zero_array(
 		mem, const struct sweep_point *, o->repeat);
-	unsigned ranks = ss->nranks > 0 ? ss->nranks : 1, done = 0;
+	unsigned done = 0;
 	FILE *text = options_text_stream(o);
 	struct json_object *sec, *runs;
 	int rc = 0, saved;
@@ -179,9 +179,8 @@ int sweep_repeat(void *mem, const struct sweep_setup *ss)
 
 		fprintf(text, "\nRun %u of %u\n", i + 1, o->repeat);
 		fflush(text);
-		rc = sweep_agree(ss, sweep_run_point(mem, ss, o->nclients /
-						     o->clients_per_process *
-						     ranks, &pts[i]));
+		rc = sweep_agree(ss, sweep_run_point(mem, ss, o->nclients,
+						     &pts[i]));
 		snprintf(prefix, sizeof(prefix), "Run %u of %u: ", i + 1,
 			 o->repeat);
 		if (pts[i].doc != NULL && rc == 0)

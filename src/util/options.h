@@ -31,7 +31,9 @@ enum output_dialect {
 };
 
 struct dbench_options {
-	/* every client of the run: NUMCLIENTS x --clients-per-process */
+	/* the client count, kept here once: every client this process (one
+	 * rank of dbench-mpi) runs; the clients_*() helpers below compute
+	 * every other count from it */
 	unsigned nclients;
 	int timelimit;			/* seconds */
 	int warmup;			/* seconds */
@@ -45,7 +47,7 @@ struct dbench_options {
 	const void *backend_opts;
 	const char *tcp_options;	/* -T: only for a BACKEND_SOCKETS backend */
 	double target_rate;		/* MB/s per client, 0 = unpaced */
-	unsigned clients_per_process;
+	unsigned clients_per_process;	/* >= 1 */
 	unsigned stagger;		/* > 0: client i starts i * 10 ms late */
 	int64_t trunc_io;		/* > 0: cap every read/write at this size */
 
@@ -130,6 +132,55 @@ static inline FILE *options_text_stream(const struct dbench_options *o)
 {
 	return o->json_path != NULL && strcmp(o->json_path, "-") == 0 ?
 		       stderr : stdout;
+}
+
+/*
+ * The client count: the one arithmetic of NUMCLIENTS, --clients-per-
+ * process and the ranks of dbench-mpi.  NUMCLIENTS (the command line's,
+ * a --curve point's) counts worker processes, each of per_process
+ * clients; a --curve point counts those of every rank, the command line
+ * one rank's.  A run keeps only o->nclients, its rank's clients.
+ */
+
+/*
+ * The clients one rank runs for numclients worker processes spread
+ * evenly over ranks ranks (1 on one host; numclients a multiple of
+ * ranks) of per_process clients each.
+ */
+static inline unsigned clients_count(unsigned numclients, unsigned ranks,
+				     unsigned per_process)
+{
+	return numclients / ranks * per_process;
+}
+
+/*
+ * The clients of ranks ranks that run nclients each: every rank's
+ * together (ranks = all of them), or the first client id of rank r
+ * (ranks = r).
+ */
+static inline unsigned clients_total(unsigned nclients, unsigned ranks)
+{
+	return nclients * ranks;
+}
+
+/* The worker processes o's clients take: one per --clients-per-process
+ * clients, the last holding what is left. */
+static inline unsigned clients_procs(const struct dbench_options *o)
+{
+	return (o->nclients + o->clients_per_process - 1) /
+	       o->clients_per_process;
+}
+
+/* How many clients worker process p (below clients_procs(o)) runs, the
+ * first of them *first. */
+static inline unsigned clients_of_proc(const struct dbench_options *o,
+				       unsigned p, unsigned *first)
+{
+	unsigned left;
+
+	*first = p * o->clients_per_process;
+	left = o->nclients - *first;
+	return left < o->clients_per_process ? left : o->clients_per_process;
 }
 
 #endif
