@@ -10,7 +10,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <json-c/json.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -28,7 +27,6 @@
 #include "util/options.h"
 #include "loadfile/program.h"
 #include "report/report.h"
-#include "report/report_json.h"
 #include "safety/memcheck.h"
 #include "safety/rlimits.h"
 #include "run/supervisor.h"
@@ -65,26 +63,8 @@ static int run_disk_test(void *mem, struct dbench_options *o,
 	rc = disktest_main(mem, &cfg, options_wants_document(o) ? &res : NULL);
 	clock_gettime(CLOCK_REALTIME, &ended);
 	if (res != NULL) {
-		/* also when interrupted or failed: the section says so */
-		struct json_object *doc = report_json_header(o, host, &started,
-							     &ended);
-		int attached = report_json_attach(doc, "disk_test",
-						  disktest_json(o, res));
-		char *err = NULL;
-
-		if (o->json_path != NULL &&
-		    (attached != 0 ||
-		     report_json_write(mem, doc, o->json_path, &err) != 0)) {
-			fprintf(stderr, "dbench: --json %s\n",
-				err ? err : "out of memory");
-			if (rc == 0)
-				rc = 1;
-		}
-		if (o->label != NULL &&
-		    report_history_save(mem, o, attached == 0 ? doc : NULL,
-					NULL, rc) != 0 && rc == 0)
-			rc = HISTORY_EXIT_SAVE_FAILED;
-		json_object_put(doc);
+		rc = report_disktest_write(mem, o, res, host, &started, &ended,
+					   rc);
 		talloc_free(res);
 	}
 	return rc;
@@ -124,16 +104,91 @@ static struct program **compile_loadfiles(void *mem,
 	return progs;
 }
 
-/* A load run with the checked command line cli.  Returns the exit status. */
+/*
+ * Everything checked before a load run starts (a half-started run is
+ * worse than none): the loadfiles compiled into *progs and checked
+ * against the backend, the sweep's counts, the resource limits (a
+ * sweep's with its largest client count), the memory of a -D in memory
+ * (*in_memory), the -D lock (released with mem).  Returns 0, or the exit
+ * status after a message.
+ */
+static int load_prepare(void *mem, const struct cli *cli,
+			const struct dbench_hooks *hooks,
+			struct program ***progs, bool *in_memory)
+{
+	const struct dbench_options *o = &cli->opts;
+	const struct backend *be = cli->backend;
+	struct dbench_options checked;
+	char *why = NULL;
+	int rc;
+
+	*progs = compile_loadfiles(mem, o, &rc);
+	if (*progs == NULL)
+		return rc;
+	for (unsigned i = 0; i < o->nloadfiles; i++)
+		if (backend_program_check(mem, be, (*progs)[i], &why) != 0 ||
+		    (be->program_check != NULL &&
+		     be->program_check(mem, o, (*progs)[i], &why) != 0))
+			goto usage;
+	if (sweep_check(mem, o, *progs, hooks->nranks ? hooks->nranks() : 1,
+			&checked, &why) != 0) {
+		why = why ? why : "out of memory";
+		goto usage;
+	}
+	if (rlimits_check(mem, &checked, be, *progs, o->nloadfiles,
+			  &why) != 0) {
+		why = why ? why : "resource limits too low";
+		goto usage;
+	}
+	/* a -D in memory that the clients' data would fill; one dbench
+	 * per directory, where the backend works in -D */
+	if ((be->flags & BACKEND_LOCAL_FS) &&
+	    (memcheck_run(mem, o, *progs, o->nloadfiles, o->force, in_memory,
+			  &why) != 0 ||
+	     hooks->dirlock_acquire(mem, o->directories, o->ndirectories,
+				    &why) == NULL))
+		goto usage;
+	return 0;
+usage:
+	fprintf(stderr, "dbench: %s\n", why);
+	return CLI_EXIT_USAGE;
+}
+
+/* The load run's first lines, flushed: nobody would see the results of
+ * a run whose output cannot be written.  Returns 0 or the exit status. */
+static int load_header(const struct cli *cli)
+{
+	const struct dbench_options *o = &cli->opts;
+	const char *load = cli->loadfile_arg ? cli->loadfile_arg :
+					       o->loadfiles[0];
+	FILE *text = options_text_stream(o);
+
+	fprintf(text, "dbench %s - a dbench-compatible filesystem load "
+		"generator\n\n", PACKAGE_VERSION);
+	if (o->warmup_auto)
+		fprintf(text, "Running for %d seconds with load '%s' after a "
+			"warmup until steady, at most %d secs\n",
+			o->timelimit, load, o->warmup);
+	else
+		fprintf(text, "Running for %d seconds with load '%s' and "
+			"minimum warmup %d secs\n", o->timelimit, load,
+			o->warmup);
+	errno = 0;
+	if (fflush(text) == 0 && !ferror(text))
+		return 0;
+	fprintf(stderr, "dbench: writing the output: %s\n",
+		strerror(errno ? errno : EIO));
+	return errno == EPIPE ? 128 + SIGPIPE : 1;
+}
+
+/* A load run with the checked command line cli: checks, header, then
+ * the run or the sweep.  Returns the exit status. */
 static int run_load(void *mem, const struct cli *cli,
 		    const struct dbench_hooks *hooks)
 {
 	const struct dbench_options *o = &cli->opts;
-	struct dbench_options checked;
-	struct program **progs;
+	struct program **progs = NULL;
 	bool in_memory = false;
-	char *why = NULL;
-	FILE *text;
 	int rc;
 
 	/* a closed stdout would be the first file a client opens */
@@ -142,67 +197,9 @@ static int run_load(void *mem, const struct cli *cli,
 			"to write the results\n");
 		return 1;
 	}
-	progs = compile_loadfiles(mem, o, &rc);
-	if (progs == NULL)
+	if ((rc = load_prepare(mem, cli, hooks, &progs, &in_memory)) != 0 ||
+	    (rc = load_header(cli)) != 0)
 		return rc;
-	for (unsigned i = 0; i < o->nloadfiles; i++) {
-		if (backend_program_check(mem, cli->backend, progs[i],
-					  &why) != 0 ||
-		    (cli->backend->program_check != NULL &&
-		     cli->backend->program_check(mem, o, progs[i],
-						 &why) != 0)) {
-			fprintf(stderr, "dbench: %s\n", why);
-			return CLI_EXIT_USAGE;
-		}
-	}
-	if (sweep_check(mem, o, progs, hooks->nranks ? hooks->nranks() : 1,
-			&checked, &why) != 0) {
-		fprintf(stderr, "dbench: %s\n", why ? why : "out of memory");
-		return CLI_EXIT_USAGE;
-	}
-	/* a half-started run is worse than none: check first (a sweep:
-	 * with its largest client count) */
-	if (rlimits_check(mem, &checked, cli->backend, progs, o->nloadfiles,
-			  &why) != 0) {
-		fprintf(stderr, "dbench: %s\n",
-			why ? why : "resource limits too low");
-		return CLI_EXIT_USAGE;
-	}
-	/* a -D in memory that the clients' data would fill */
-	if ((cli->backend->flags & BACKEND_LOCAL_FS) &&
-	    memcheck_run(mem, o, progs, o->nloadfiles, o->force, &in_memory,
-			 &why) != 0) {
-		fprintf(stderr, "dbench: %s\n", why);
-		return CLI_EXIT_USAGE;
-	}
-	/* one dbench per directory, where the backend works in -D;
-	 * released with mem at the end */
-	if ((cli->backend->flags & BACKEND_LOCAL_FS) &&
-	    hooks->dirlock_acquire(mem, o->directories, o->ndirectories,
-				   &why) == NULL) {
-		fprintf(stderr, "dbench: %s\n", why);
-		return CLI_EXIT_USAGE;
-	}
-	text = options_text_stream(o);
-	fprintf(text, "dbench %s - a dbench-compatible filesystem load "
-		"generator\n\n", PACKAGE_VERSION);
-	if (o->warmup_auto)
-		fprintf(text, "Running for %d seconds with load '%s' after a "
-			"warmup until steady, at most %d secs\n",
-			o->timelimit, cli->loadfile_arg ? cli->loadfile_arg :
-			o->loadfiles[0], o->warmup);
-	else
-		fprintf(text, "Running for %d seconds with load '%s' and "
-			"minimum warmup %d secs\n", o->timelimit,
-			cli->loadfile_arg ? cli->loadfile_arg :
-			o->loadfiles[0], o->warmup);
-	errno = 0;
-	if (fflush(text) != 0 || ferror(text)) {
-		/* nobody would see the results: do not start */
-		fprintf(stderr, "dbench: writing the output: %s\n",
-			strerror(errno ? errno : EIO));
-		return errno == EPIPE ? 128 + SIGPIPE : 1;
-	}
 	{
 		struct run_setup su = {
 			.opts = o,

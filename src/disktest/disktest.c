@@ -22,8 +22,8 @@
  * This file plans the file size, checks everything before anything is
  * written, and runs the mode (signals, run, print); a run of one
  * measurement is in disktest_measure.c, a directory's file and its runs
- * in disktest_dir.c, the text table in disktest_text.c and the JSON
- * section in disktest_json.c.
+ * in disktest_dir.c and the text table in disktest_text.c (its JSON
+ * section and files are src/report/'s, report_disktest.c).
  */
 #include "config.h"
 

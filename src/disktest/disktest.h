@@ -7,7 +7,8 @@
  * the file never crowds a disk and is removed even when interrupted.
  *
  * disktest_run() measures and fills a struct disktest_result; the writers
- * (disktest_print() for text, disktest_json() for JSON) only read it.
+ * (disktest_print() for text, report_disktest_json() in src/report/ for
+ * JSON) only read it.
  */
 #ifndef DBENCH_DISKTEST_H
 #define DBENCH_DISKTEST_H
@@ -200,20 +201,6 @@ struct disktest_result *disktest_run(void *mem_ctx,
  * characters, longer ones numbered), then the notes. */
 void disktest_print(FILE *f, const struct disktest_result *res);
 
-struct dbench_options;
-struct json_object;
-
-/*
- * The "disk_test" section of a --disk-test document: the configuration
- * and, per directory, its details and the five measurements (state,
- * MB/s of every run with median/min/max, latency percentiles at
- * o->percentiles and histogram buckets as for a load run's operations).
- * Returns a new object (attach it with report_json_attach()), or NULL
- * when out of memory.
- */
-struct json_object *disktest_json(const struct dbench_options *o,
-				  const struct disktest_result *res);
-
 /*
  * The whole mode for dbench_main(): checks (nothing is printed on stdout when
  * they fail), signal handlers (SIGINT, SIGTERM, SIGHUP), run with a
@@ -221,7 +208,8 @@ struct json_object *disktest_json(const struct dbench_options *o,
  * measurement failed, 2 when the request is impossible (message on
  * stderr), 128 + signal when interrupted.  If result is not NULL, the
  * result is left allocated under mem_ctx in *result (NULL when nothing
- * ran) for other writers (JSON); otherwise it is freed.
+ * ran) for other writers (report_disktest_write()); otherwise it is
+ * freed.
  */
 int disktest_main(void *mem_ctx, const struct disktest_config *cfg,
 		  struct disktest_result **result);

@@ -93,4 +93,33 @@ int report_history_save(void *mem_ctx, const struct dbench_options *o,
 			struct json_object *doc, const struct run_result *r,
 			int exit_status);
 
+struct disktest_result;
+struct host_facts;
+
+/*
+ * The "disk_test" section of a --disk-test document: the configuration
+ * and, per directory, its details and the five measurements (state,
+ * MB/s of every run with median/min/max, latency percentiles at
+ * o->percentiles and histogram buckets as for a load run's operations).
+ * Returns a new object (attach it with report_json_attach()), or NULL
+ * when out of memory.
+ */
+struct json_object *report_disktest_json(const struct dbench_options *o,
+					 const struct disktest_result *res);
+
+/*
+ * The outputs of a finished disk test res (also an interrupted or failed
+ * one) besides its table: the document (report_json_header() with host,
+ * the facts gathered before it or NULL, and its wall-clock times, plus
+ * the "disk_test" section) written to --json, then saved to the history
+ * (--label) with exit status rc.  Returns rc, or 1 when rc was 0 and
+ * --json could not be written, or HISTORY_EXIT_SAVE_FAILED when rc was
+ * 0 and only the save failed (each said on stderr).
+ */
+int report_disktest_write(void *mem_ctx, const struct dbench_options *o,
+			  const struct disktest_result *res,
+			  const struct host_facts *host,
+			  const struct timespec *started,
+			  const struct timespec *ended, int rc);
+
 #endif

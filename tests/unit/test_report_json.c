@@ -651,7 +651,7 @@ static void test_disktest_section(void **state)
 	d->row[DT_DIRECT_WRITE].state = DT_NOT_SUPPORTED;
 	d->row[DT_DIRECT_WRITE].note = talloc_strdup(res, "EINVAL");
 
-	sec = disktest_json(&o, res);
+	sec = report_disktest_json(&o, res);
 	assert_non_null(sec);
 	assert_int_equal(result_num(sec, "block_size_bytes", 0), 1 << 20);
 	assert_int_equal(result_num(sec, "repeat", 0), 3);

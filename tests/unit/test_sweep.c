@@ -261,7 +261,7 @@ static int fake_run(void *mem, const struct run_setup *su)
 		op->sum_ns += lat;
 		op->max_ns = lat;
 	}
-	rc = su->report(mem, su->opts, r);
+	rc = su->report(mem, su->report_arg, su->opts, r);
 	talloc_free(r);
 	return rc != 0 ? 1 : 0;
 }

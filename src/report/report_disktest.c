@@ -1,18 +1,24 @@
 /*
- * disktest_json.c - the "disk_test" section of a --disk-test JSON
- * document: the configuration and, per directory, its details and the
- * five measurements, each with the same latency fields as a load run's
- * operation (count, min/max, percentiles, histogram buckets).
+ * report_disktest.c - every output of a --disk-test besides its table
+ * (which disktest_main() prints as it goes): the "disk_test" section of
+ * its JSON document (the configuration and, per directory, its details
+ * and the five measurements, each with the same latency fields as a
+ * load run's operation: count, min/max, percentiles, histogram buckets),
+ * the document written to --json and saved to the history (--label).
  */
 #include "config.h"
 
 #include <json-c/json.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "disktest/disktest.h"
+#include "history/history.h"
 #include "util/options.h"
 #include "report/json_put.h"
+#include "report/report.h"
+#include "report/report_json.h"
 
 static const char *dt_state_name(enum disktest_state s)
 {
@@ -113,8 +119,8 @@ static struct json_object *dt_dir_json(const struct dbench_options *o,
 	return j;
 }
 
-struct json_object *disktest_json(const struct dbench_options *o,
-				  const struct disktest_result *res)
+struct json_object *report_disktest_json(const struct dbench_options *o,
+					 const struct disktest_result *res)
 {
 	struct json_object *j = json_object_new_object();
 	struct json_object *dirs = json_object_new_array();
@@ -135,4 +141,32 @@ struct json_object *disktest_json(const struct dbench_options *o,
 		add(dirs, dt_dir_json(o, &res->dirs[i]));
 	put(j, "directories", dirs);
 	return j;
+}
+
+int report_disktest_write(void *mem_ctx, const struct dbench_options *o,
+			  const struct disktest_result *res,
+			  const struct host_facts *host,
+			  const struct timespec *started,
+			  const struct timespec *ended, int rc)
+{
+	/* also when interrupted or failed: the section says so */
+	struct json_object *doc = report_json_header(o, host, started, ended);
+	int attached = report_json_attach(doc, "disk_test",
+					  report_disktest_json(o, res));
+	char *err = NULL;
+
+	if (o->json_path != NULL &&
+	    (attached != 0 ||
+	     report_json_write(mem_ctx, doc, o->json_path, &err) != 0)) {
+		fprintf(stderr, "dbench: --json %s\n",
+			err ? err : "out of memory");
+		if (rc == 0)
+			rc = 1;
+	}
+	if (o->label != NULL &&
+	    report_history_save(mem_ctx, o, attached == 0 ? doc : NULL, NULL,
+				rc) != 0 && rc == 0)
+		rc = HISTORY_EXIT_SAVE_FAILED;
+	json_object_put(doc);
+	return rc;
 }
