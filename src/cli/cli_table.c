@@ -23,8 +23,9 @@
 #define LABEL_HELP "save the run to the history under this name" \
 	HISTORY_HELP_NOTE
 
-/* The common options; every arg points into raw.  backend_help is -B's
- * (the registry's backends, backend_list_text()). */
+/* The common options of a run (results_table() and sweep_table() append
+ * the rest); every arg points into raw.  backend_help is -B's (the
+ * registry's backends, backend_list_text()). */
 static struct poptOption *common_table(void *mem, struct raw_options *raw,
 				       const char *backend_help, size_t *n)
 {
@@ -108,6 +109,34 @@ static struct poptOption *common_table(void *mem, struct raw_options *raw,
 		{ "force-device", 0, POPT_ARG_NONE, &raw->force_device, 0,
 		  "write to a device even if it holds data (block, scsi)",
 		  NULL },
+	};
+
+	*n = sizeof(table) / sizeof(table[0]);
+	return talloc_memdup(mem, table, sizeof(table));
+}
+
+/* more[0..nmore) appended to *t of *n entries.  Returns 0 or -1. */
+static int table_append(void *mem, struct poptOption **t, size_t *n,
+			const struct poptOption *more, size_t nmore)
+{
+	struct poptOption *v = talloc_realloc(mem, *t, struct poptOption,
+					      *n + nmore);
+
+	if (v == NULL)
+		return -1;
+	memcpy(v + *n, more, nmore * sizeof(*more));
+	*t = v;
+	*n += nmore;
+	return 0;
+}
+
+/* The common options of the results, appended to *t of *n entries:
+ * --percentiles, --json, --series, --label, --history.  Returns 0 or
+ * -1. */
+static int results_table(void *mem, struct raw_options *raw,
+			 struct poptOption **t, size_t *n)
+{
+	const struct poptOption table[] = {
 		{ "percentiles", 0, POPT_ARG_STRING, &raw->percentiles, 0,
 		  "after the table, latency percentiles per op (bare: "
 		  DEFAULT_PERCENTILES ")", "P,P,..." },
@@ -124,14 +153,13 @@ static struct poptOption *common_table(void *mem, struct raw_options *raw,
 		  "history.sqlite)" HISTORY_HELP_MARK, "FILE" },
 	};
 
-	*n = sizeof(table) / sizeof(table[0]);
-	return talloc_memdup(mem, table, sizeof(table));
+	return table_append(mem, t, n, table, sizeof(table) / sizeof(table[0]));
 }
 
 /*
- * The last of the common options, appended to *t of *n entries (one
- * function would be over 100 lines): --version, --disk-test's, and
- * those of several runs in one command (src/sweep/).  Returns 0 or -1.
+ * The last of the common options, appended to *t of *n entries:
+ * --version, --disk-test's, and those of several runs in one command
+ * (src/sweep/).  Returns 0 or -1.
  */
 static int sweep_table(void *mem, struct raw_options *raw,
 		       struct poptOption **t, size_t *n)
@@ -165,16 +193,8 @@ static int sweep_table(void *mem, struct raw_options *raw,
 		  "NTCreateX:p99<=50ms, Flush:max<=1s (repeatable)",
 		  "[OP:]STAT<=TIME" },
 	};
-	size_t more = sizeof(table) / sizeof(table[0]);
-	struct poptOption *v = talloc_realloc(mem, *t, struct poptOption,
-					      *n + more);
 
-	if (v == NULL)
-		return -1;
-	memcpy(v + *n, table, sizeof(table));
-	*t = v;
-	*n += more;
-	return 0;
+	return table_append(mem, t, n, table, sizeof(table) / sizeof(table[0]));
 }
 
 /* Is name the long name of one of table[0..n)? */
@@ -249,6 +269,7 @@ int cli_table(void *mem, struct cli_parse *cp)
 		return -1;
 	common = common_table(mem, &cp->raw, backend_help, &ncommon);
 	if (common == NULL ||
+	    results_table(mem, &cp->raw, &common, &ncommon) != 0 ||
 	    sweep_table(mem, &cp->raw, &common, &ncommon) != 0)
 		return -1;
 	for (unsigned b = 0; cp->registry[b] != NULL; b++)

@@ -266,68 +266,86 @@ enum dt_outcome dt_failed(struct dt_ctx *x, enum disktest_kind k,
 	return k == DT_WRITE ? DT_RUN_FATAL : DT_RUN_ROW_DONE;
 }
 
+/* A run of DT_WRITE: a new file each run, as dd truncates its output
+ * (the truncation and its flush are not timed), written and flushed. */
+static enum dt_outcome dt_run_write(struct dt_ctx *x, struct disktest_row *row)
+{
+	const char *what = "";
+	uint64_t t0, t1, t2;
+	int e;
+
+	if (ftruncate(x->fd, 0) != 0 || fsync(x->fd) != 0)
+		return dt_failed(x, DT_WRITE, "truncate", errno);
+	t0 = now_ns();
+	if ((e = dt_transfer(x, x->fd, true, &what)) != 0)
+		return dt_failed(x, DT_WRITE, what, e);
+	t1 = now_ns();
+	if (fdatasync(x->fd) != 0)
+		return dt_failed(x, DT_WRITE, "fdatasync", errno);
+	t2 = now_ns();
+	dt_add_run(x, row, t2 - t0, t2 - t1);
+	return DT_RUN_OK;
+}
+
+/*
+ * Before a DT_COLD_READ: the write's fdatasync left the pages clean, so
+ * drop them.  A page the kernel is busy with at that moment stays: try
+ * again (a few times) before concluding that the filesystem keeps the
+ * file in memory.  Returns DT_RUN_OK when the read may go on (the
+ * residency noted in row), else the run's outcome.
+ */
+static enum dt_outcome dt_evict(struct dt_ctx *x, struct disktest_row *row)
+{
+	const enum disktest_kind k = DT_COLD_READ;
+	double pct = -1;
+	int e;
+
+	for (unsigned attempt = 0; attempt < DT_EVICT_ATTEMPTS; attempt++) {
+		e = posix_fadvise(x->fd, 0, 0, POSIX_FADV_DONTNEED);
+		if (e != 0)
+			return dt_failed(x, k, "posix_fadvise", e);
+		if (attempt == 0 && x->cfg->drop_caches &&
+		    (e = dt_drop_all_caches()) != 0)
+			return dt_failed(x, k, DT_DROP_CACHES, e);
+		if (dt_stopped(x->cfg))
+			return DT_RUN_STOPPED;
+		pct = dt_resident(x->fd, x->d->size);
+		if (pct <= DISKTEST_COLD_MAX_RESIDENT)
+			break;
+	}
+	if (pct < 0) {
+		dt_note(row, x->res, "cache residency unknown "
+			"(mmap/mincore: %s)", strerror(errno));
+		return DT_RUN_OK;
+	}
+	dt_note_resident(row, pct);
+	if (pct <= DISKTEST_COLD_MAX_RESIDENT)
+		return DT_RUN_OK;
+	row->state = DT_NOT_EVICTED;
+	x->d->memory_backed = true;
+	dt_note(row, x->res, "could not evict: %.1f%% of the file stayed in "
+		"the page cache (this filesystem keeps files in memory); no "
+		"disk number", pct);
+	return DT_RUN_ROW_DONE;
+}
+
 enum dt_outcome dt_run(struct dt_ctx *x, enum disktest_kind k)
 {
 	struct disktest_row *row = &x->d->row[k];
 	const char *what = "";
-	uint64_t t0, t1, t2;
+	enum dt_outcome out;
+	uint64_t t0;
 	double pct;
 	int e;
 
 	dt_run_start(x);
 	switch (k) {
 	case DT_WRITE:
-		/* a new file each run, as dd truncates its output; the
-		 * truncation and its flush are not timed */
-		if (ftruncate(x->fd, 0) != 0 || fsync(x->fd) != 0)
-			return dt_failed(x, k, "truncate", errno);
-		t0 = now_ns();
-		if ((e = dt_transfer(x, x->fd, true, &what)) != 0)
-			return dt_failed(x, k, what, e);
-		t1 = now_ns();
-		if (fdatasync(x->fd) != 0)
-			return dt_failed(x, k, "fdatasync", errno);
-		t2 = now_ns();
-		dt_add_run(x, row, t2 - t0, t2 - t1);
-		return DT_RUN_OK;
+		return dt_run_write(x, row);
 
 	case DT_COLD_READ:
-		/*
-		 * The write's fdatasync left the pages clean: drop them.  A
-		 * page the kernel is busy with at that moment stays, so
-		 * try again (a few times) before concluding that the
-		 * filesystem keeps the file in memory.
-		 */
-		for (unsigned attempt = 0; attempt < DT_EVICT_ATTEMPTS;
-		     attempt++) {
-			e = posix_fadvise(x->fd, 0, 0, POSIX_FADV_DONTNEED);
-			if (e != 0)
-				return dt_failed(x, k, "posix_fadvise", e);
-			if (attempt == 0 && x->cfg->drop_caches &&
-			    (e = dt_drop_all_caches()) != 0)
-				return dt_failed(x, k, DT_DROP_CACHES, e);
-			if (dt_stopped(x->cfg))
-				return DT_RUN_STOPPED;
-			pct = dt_resident(x->fd, x->d->size);
-			if (pct <= DISKTEST_COLD_MAX_RESIDENT)
-				break;
-		}
-		if (pct < 0) {
-			dt_note(row, x->res, "cache residency unknown "
-				"(mmap/mincore: %s)", strerror(errno));
-		} else {
-			dt_note_resident(row, pct);
-			if (pct > DISKTEST_COLD_MAX_RESIDENT) {
-				row->state = DT_NOT_EVICTED;
-				x->d->memory_backed = true;
-				dt_note(row, x->res,
-					"could not evict: %.1f%% of the file "
-					"stayed in the page cache (this "
-					"filesystem keeps files in memory); "
-					"no disk number", pct);
-				return DT_RUN_ROW_DONE;
-			}
-		}
+		if ((out = dt_evict(x, row)) != DT_RUN_OK)
+			return out;
 		break;
 
 	case DT_HOT_READ:

@@ -449,80 +449,108 @@ static inline void note_handle(struct client *c, const struct op *op,
 	}
 }
 
-HOT_PATH
-static enum client_step_result run_measured(struct client *c,
-					    const struct op *op)
+/* A measured op's paths into call->path (and the hint the backend may
+ * use).  Returns 0, or -1 after a message (out of memory). */
+static inline __attribute__((always_inline)) int
+resolve_paths(struct client *c, const struct op *op, struct op_call *call)
 {
-	struct op_call call = { .op = op, .prog = c->prog };
-	const struct op_info *info = &op_info[op->kind];
-	uint64_t rate, t0, lat;
-	uint32_t status;
-
-	/* before anything is resolved: the retry must resolve the same */
-	if (c->paced && pace_wait(c, op))
-		return STEP_WAIT;
 	for (unsigned i = 0; i < 2; i++) {
 		const struct path *p = program_path(c->prog, op, i);
 
 		if (p == NULL)
 			continue;
-		call.path[i] = p->has_random ? resolve_random_path(c, (int)i, p)
-					     : resolve_path(c, (int)i, p);
-		if (call.path[i] == NULL) {
+		call->path[i] = p->has_random ?
+			resolve_random_path(c, (int)i, p) :
+			resolve_path(c, (int)i, p);
+		if (call->path[i] == NULL) {
 			fprintf(stderr, "dbench: client %u: out of memory\n",
 				c->id);
-			return STEP_FAILED;
+			return -1;
 		}
-		c->hint.path[i] = call.path[i];
+		c->hint.path[i] = call->path[i];
 		c->hint.dir[i] = p->dir;
 		c->hint.len[i] = p->has_random ? 0 :
 				 p->client_pos < 0 ? p->len :
 				 p->len - p->client_len + (uint32_t)c->cname_len;
 	}
-	resolve_args(c, op, info, &call);
+	return 0;
+}
 
+/*
+ * Prepare: everything the backend is called with, in *call: the paths,
+ * the arguments (reads and writes capped at --trunc-io), the data a
+ * write carries.  Returns 0, or -1 after a message (the client fails).
+ */
+static inline __attribute__((always_inline)) int
+prepare_call(struct client *c, const struct op *op, struct op_call *call)
+{
+	if (resolve_paths(c, op, call) != 0)
+		return -1;
+	resolve_args(c, op, &op_info[op->kind], call);
 	if (CLIENT_KIND_IN(op->kind, CLIENT_IO_KINDS)) {
-		if (c->opts->trunc_io > 0 && call.arg[1] > c->opts->trunc_io) {
-			call.arg[1] = c->opts->trunc_io;
-			if (call.arg[2] > call.arg[1])
-				call.arg[2] = call.arg[1];
+		if (c->opts->trunc_io > 0 && call->arg[1] > c->opts->trunc_io) {
+			call->arg[1] = c->opts->trunc_io;
+			if (call->arg[2] > call->arg[1])
+				call->arg[2] = call->arg[1];
 		}
 		if (CLIENT_KIND_IN(op->kind, CLIENT_WRITE_KINDS)) {
-			call.data = client_write_data(c, (size_t)call.arg[1]);
-			if (call.data == NULL) {
+			call->data = client_write_data(c,
+						       (size_t)call->arg[1]);
+			if (call->data == NULL) {
 				fprintf(stderr, "dbench: client %u, %s:%u: "
 					"WriteX: cannot allocate %lld bytes\n",
 					c->id, client_file(c), op->line,
-					(long long)call.arg[1]);
-				return STEP_FAILED;
+					(long long)call->arg[1]);
+				return -1;
 			}
 		}
 	}
-
 	/* the SCSI dialect's writes: blocks of the pattern, up to 4 KiB each */
 	if ((op->kind == OP_WRITE10 || op->kind == OP_WRITE16) &&
-	    call.arg[1] >= 0 && call.arg[1] <= OP_SCSI_DATA_MAX)
-		call.data = client_write_data(c, (size_t)call.arg[1] *
-						 OP_SCSI_DATA_BLOCK);
+	    call->arg[1] >= 0 && call->arg[1] <= OP_SCSI_DATA_MAX)
+		call->data = client_write_data(c, (size_t)call->arg[1] *
+						  OP_SCSI_DATA_BLOCK);
+	return 0;
+}
+
+/*
+ * Dispatch: the backend's call, timed and recorded (latency, bytes, the
+ * pace), and what became of the handle.  Returns the op's status.
+ */
+static inline __attribute__((always_inline)) uint32_t
+dispatch_call(struct client *c, const struct op *op, struct op_call *call)
+{
+	uint64_t rate, t0, lat;
+	uint32_t status;
+
 	/* (client_step() followed the phase just before: an op that had
 	 * to wait is run by a later call, which follows it again) */
 	rate = timer_ns_per_tick;
 	t0 = timer_read(rate);
-	status = c->be_ops[op->kind](c->be_state, &call);
+	status = c->be_ops[op->kind](c->be_state, call);
 	lat = timer_ns_at(t0, timer_read(rate), rate);
 	c->hint.path[0] = c->hint.path[1] = NULL;
-	record(c, op->kind, lat, call.bytes);
+	record(c, op->kind, lat, call->bytes);
 	if (c->paced)
 		pace_record(c, op->kind, lat);
-	c->paced_bytes += call.bytes;
+	c->paced_bytes += call->bytes;
+	note_handle(c, op, call, status);
+	return status;
+}
 
-	note_handle(c, op, &call, status);
-
+/*
+ * Check: the status (and FIND_FIRST's count) against what the loadfile
+ * expects: a mismatch counted, or fatal (said, the client fails).
+ */
+static inline __attribute__((always_inline)) enum client_step_result
+check_call(struct client *c, const struct op *op, const struct op_call *call,
+	   uint32_t status)
+{
 	/* not carried out at all (program.h), or a failure of a backend
 	 * without statuses: fatal, said in the backend's words */
 	if (__builtin_expect(status == OP_STATUS_NONE, 0) ||
 	    (c->no_status && status != NT_STATUS_OK))
-		return fail_said(c, op, &call);
+		return fail_said(c, op, call);
 	if (c->no_status)
 		return STEP_OK;
 	/* (the usual answers need no look-up: a success that was wanted,
@@ -531,25 +559,41 @@ static enum client_step_result run_measured(struct client *c,
 	    !(op->check == STATUS_EXACT && status == op->status) &&
 	    !ntstatus_matches(op->check, op->status, status)) {
 		if (mismatch_is_fatal(c, op, status) ||
-		    fault_is_fatal(c, call.err)) {
-			report_fatal(c, op, &call, status);
+		    fault_is_fatal(c, call->err)) {
+			report_fatal(c, op, call, status);
 			return fail_client(c, op);
 		}
-		record_mismatch(c, op, status, call.err, -1);
+		record_mismatch(c, op, status, call->err, -1);
 	} else if (op->kind == OP_FIND && status == NT_STATUS_OK &&
-		   call.result != call.arg[2]) {
+		   call->result != call->arg[2]) {
 		/* the right status, the wrong number of entries */
 		if (c->opts->mismatch == MISMATCH_STRICT) {
 			fprintf(stderr, "dbench: client %u, %s:%u: FIND_FIRST "
 				"\"%s\": expected %lld entries, found %lld\n",
-				c->id, client_file(c), op->line, call.path[0],
-				(long long)call.arg[2],
-				(long long)call.result);
+				c->id, client_file(c), op->line, call->path[0],
+				(long long)call->arg[2],
+				(long long)call->result);
 			return fail_client(c, op);
 		}
-		record_mismatch(c, op, status, 0, call.result);
+		record_mismatch(c, op, status, 0, call->result);
 	}
 	return STEP_OK;
+}
+
+/* A measured op (every op but the control commands): prepare, dispatch,
+ * check; or wait for the pace first. */
+HOT_PATH
+static enum client_step_result run_measured(struct client *c,
+					    const struct op *op)
+{
+	struct op_call call = { .op = op, .prog = c->prog };
+
+	/* before anything is resolved: the retry must resolve the same */
+	if (c->paced && pace_wait(c, op))
+		return STEP_WAIT;
+	if (prepare_call(c, op, &call) != 0)
+		return STEP_FAILED;
+	return check_call(c, op, &call, dispatch_call(c, op, &call));
 }
 
 /*
@@ -626,6 +670,40 @@ static inline enum client_step_result end_pass(struct client *c,
 	return STEP_PASS_DONE;
 }
 
+/* LOOP at pc: into its body, or past its ENDLOOP when it runs 0 times. */
+static inline void start_loop(struct client *c, const struct op *op)
+{
+	int64_t n = control_value(c, op, 0);
+
+	if (n <= 0) {
+		c->pc = op->jump + 1;
+	} else {
+		c->loops[c->depth].start = c->pc + 1;
+		c->loops[c->depth].left = n;
+		c->depth++;
+		c->pc++;
+	}
+}
+
+/* REPEAT at pc: the next command owes its runs (none: skipped). */
+static inline void start_repeat(struct client *c, const struct program *prog,
+				const struct op *op)
+{
+	int64_t n = control_value(c, op, 0);
+	const struct op *next = op + 1;
+
+	c->pc++;
+	/* REPEAT applies to the next command; before a LOOP, ENDLOOP or
+	 * REPEAT it means nothing and is ignored */
+	if (c->pc >= prog->nops || next->kind == OP_LOOP ||
+	    next->kind == OP_ENDLOOP || next->kind == OP_REPEAT)
+		return;
+	if (n <= 0)
+		c->pc++;	/* run it zero times */
+	else
+		c->repeat_left = n;
+}
+
 /* ENDLOOP at pc: back to the start of the body, or out of the loop. */
 static inline void end_loop(struct client *c)
 {
@@ -673,38 +751,15 @@ enum client_step_result client_step(struct client *c)
 	STORE(l->cur_op, c->pc);
 
 	switch (op->kind) {
-	case OP_LOOP: {
-		int64_t n = control_value(c, op, 0);
-
-		if (n <= 0) {
-			c->pc = op->jump + 1;
-		} else {
-			c->loops[c->depth].start = c->pc + 1;
-			c->loops[c->depth].left = n;
-			c->depth++;
-			c->pc++;
-		}
+	case OP_LOOP:
+		start_loop(c, op);
 		break;
-	}
 	case OP_ENDLOOP:
 		end_loop(c);
 		break;
-	case OP_REPEAT: {
-		int64_t n = control_value(c, op, 0);
-		const struct op *next = op + 1;
-
-		c->pc++;
-		/* REPEAT applies to the next command; before a LOOP,
-		 * ENDLOOP or REPEAT it means nothing and is ignored */
-		if (c->pc >= prog->nops || next->kind == OP_LOOP ||
-		    next->kind == OP_ENDLOOP || next->kind == OP_REPEAT)
-			break;
-		if (n <= 0)
-			c->pc++;	/* run it zero times */
-		else
-			c->repeat_left = n;
+	case OP_REPEAT:
+		start_repeat(c, prog, op);
 		break;
-	}
 	case OP_SLEEP:
 		if (!slept(c, op))
 			return wait_until(c, c->sleep_until);

@@ -472,12 +472,37 @@ static void install_signals(sigset_t *unblocked)
 	signal(SIGPIPE, SIG_IGN);
 }
 
+/*
+ * Listen on addr:port and serve until stopped: a process a connection,
+ * or (events) every connection in one event loop.  conf's parent and
+ * signal mask are set here.  Returns the exit status.
+ */
+static int serve(void *mem, const char *addr, const char *port,
+		 struct srv_conf *conf, bool events)
+{
+	sigset_t unblocked;
+	int lfd, rc;
+
+	install_signals(&unblocked);
+	lfd = listen_on(mem, addr, port);
+	if (lfd < 0)
+		return 1;
+	printf(strchr(addr, ':') ? PROG ": listening on [%s]:%s\n" :
+				   PROG ": listening on %s:%s\n", addr, port);
+	fflush(stdout);
+	conf->parent = getpid();
+	conf->unblocked = &unblocked;
+	rc = events ? event_loop(mem, lfd, conf) : accept_loop(mem, lfd, conf);
+	close(lfd);
+	return rc;
+}
+
 int main(int argc, const char **argv)
 {
 	void *mem = NULL;
 	char *addr = NULL, *port = NULL, *tcp = NULL;
 	char *maxc = NULL;
-	int version = 0, verbose = 0, events = 0, opt, rc = 0, lfd, nopts = 0;
+	int version = 0, verbose = 0, events = 0, opt, rc = 0, nopts = 0;
 	struct tbench_sockopt opts[TBENCH_MAX_SOCKOPTS];
 	int64_t num, conns = SRV_MAX_CONNECTIONS;
 	const struct poptOption table[] = {
@@ -537,33 +562,16 @@ int main(int argc, const char **argv)
 		fprintf(stderr, PROG ": -t: %s\n", err ? err : "out of memory");
 		rc = 2;
 	} else {
-		sigset_t unblocked;
+		struct srv_conf conf = {
+			.opts = opts,
+			.nopts = (size_t)nopts,
+			.verbose = verbose,
+			.max_conns = (unsigned)conns,
+		};
 
-		install_signals(&unblocked);
-		lfd = listen_on(mem, addr ? addr : "0.0.0.0",
-				port ? port : TBENCH_DEFAULT_PORT_STR);
-		if (lfd < 0) {
-			rc = 1;
-		} else {
-			const char *a = addr ? addr : "0.0.0.0";
-
-			printf(strchr(a, ':') ? PROG ": listening on [%s]:%s\n" :
-						PROG ": listening on %s:%s\n",
-			       a, port ? port : TBENCH_DEFAULT_PORT_STR);
-			fflush(stdout);
-			struct srv_conf conf = {
-				.opts = opts,
-				.nopts = (size_t)nopts,
-				.verbose = verbose,
-				.parent = getpid(),
-				.unblocked = &unblocked,
-				.max_conns = (unsigned)conns,
-			};
-
-			rc = events ? event_loop(mem, lfd, &conf) :
-				      accept_loop(mem, lfd, &conf);
-			close(lfd);
-		}
+		rc = serve(mem, addr ? addr : "0.0.0.0",
+			   port ? port : TBENCH_DEFAULT_PORT_STR, &conf,
+			   events != 0);
 	}
 	poptFreeContext(pc);
 	free(addr);

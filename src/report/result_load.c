@@ -118,20 +118,92 @@ bool result_is_disktest(struct json_object *doc)
 	       is_array(result_get(dt, "directories"));
 }
 
+/*
+ * text[0..len) parsed as one JSON document.  Returns it, or NULL with
+ * *err (under mem_ctx, naming the file name) for text that is not one.
+ */
+static struct json_object *parse_text(void *mem_ctx, const char *name,
+				      const char *text, size_t len, char **err)
+{
+	struct json_tokener *tok = json_tokener_new();
+	struct json_object *doc;
+	enum json_tokener_error jerr;
+	size_t used;
+
+	if (tok == NULL) {
+		*err = talloc_asprintf(mem_ctx, "%s: out of memory", name);
+		return NULL;
+	}
+	doc = json_tokener_parse_ex(tok, text, (int)len);
+	jerr = json_tokener_get_error(tok);
+	used = json_tokener_get_parse_end(tok);
+	if (jerr == json_tokener_continue)
+		*err = talloc_asprintf(mem_ctx, "%s: the JSON ends early after "
+				       "%zu bytes (truncated file?)", name,
+				       len);
+	else if (jerr != json_tokener_success)
+		*err = talloc_asprintf(mem_ctx, "%s: not valid JSON (%s near "
+				       "byte %zu)", name,
+				       json_tokener_error_desc(jerr), used);
+	else if (used < len)
+		*err = talloc_asprintf(mem_ctx, "%s: not valid JSON (extra "
+				       "text after byte %zu)", name, used);
+	json_tokener_free(tok);
+	if (jerr != json_tokener_success || used < len) {
+		json_object_put(doc);
+		return NULL;
+	}
+	return doc;
+}
+
+/* Why doc is no dbench result this tool reads (under mem_ctx, naming
+ * the file name), or NULL when it is one. */
+static char *check_doc(void *mem_ctx, const char *name,
+		       struct json_object *doc)
+{
+	struct json_object *tool = result_get(doc, "tool");
+	struct json_object *v = result_get(doc, "schema_version");
+	int64_t version;
+
+	if (!json_object_is_type(doc, json_type_object) || v == NULL ||
+	    !json_object_is_type(v, json_type_int) ||
+	    strcmp(result_str(tool, "name", ""), "dbench") != 0)
+		return talloc_asprintf(mem_ctx, "%s: not a dbench result (no "
+				       "schema_version and tool.name "
+				       "\"dbench\")", name);
+	version = json_object_get_int64(v);
+	if (version > REPORT_JSON_SCHEMA_VERSION || version < 1)
+		return talloc_asprintf(mem_ctx, "%s: schema_version %lld is "
+				       "not supported (this tool reads up to "
+				       "%d; %s)", name, (long long)version,
+				       REPORT_JSON_SCHEMA_VERSION,
+				       version > 1 ? "written by a newer "
+				       "dbench: update this one" :
+				       "invalid");
+	if (!result_is_disktest(doc) && !result_is_curve(doc) &&
+	    (result_get(doc, "result") == NULL ||
+	     !is_array(result_get(doc, "operations"))))
+		return talloc_asprintf(mem_ctx, "%s: not a dbench result "
+				       "(neither \"result\" and "
+				       "\"operations\" nor \"disk_test\" "
+				       "nor \"curve\")",
+				       name);
+	return NULL;
+}
+
 struct json_object *result_load(void *mem_ctx, const char *path, char **err)
 {
 	void *tmp = talloc_new(mem_ctx);
-	struct json_tokener *tok = NULL;
-	struct json_object *doc = NULL, *v, *tool;
-	enum json_tokener_error jerr;
-	size_t len = 0, used;
+	struct json_object *doc = NULL;
+	size_t len = 0;
 	char *text;
-	int64_t version;
 	const char *name = result_file_name(path);
 
 	*err = NULL;
-	if (tmp == NULL)
-		goto nomem;
+	if (tmp == NULL) {
+		*err = talloc_asprintf(mem_ctx, "%s: out of memory", name);
+		return NULL;
+	}
 	text = slurp(tmp, path, &len);
 	if (text == NULL) {
 		*err = talloc_asprintf(mem_ctx, "%s: %s", name,
@@ -145,70 +217,12 @@ struct json_object *result_load(void *mem_ctx, const char *path, char **err)
 				       "result", name);
 		goto out;
 	}
-	tok = json_tokener_new();
-	if (tok == NULL)
-		goto nomem;
-	doc = json_tokener_parse_ex(tok, text, (int)len);
-	jerr = json_tokener_get_error(tok);
-	used = json_tokener_get_parse_end(tok);
-	if (jerr == json_tokener_continue) {
-		*err = talloc_asprintf(mem_ctx, "%s: the JSON ends early after "
-				       "%zu bytes (truncated file?)", name,
-				       len);
-		goto bad;
+	doc = parse_text(mem_ctx, name, text, len, err);
+	if (doc != NULL && (*err = check_doc(mem_ctx, name, doc)) != NULL) {
+		json_object_put(doc);
+		doc = NULL;
 	}
-	if (jerr != json_tokener_success) {
-		*err = talloc_asprintf(mem_ctx, "%s: not valid JSON (%s near "
-				       "byte %zu)", name,
-				       json_tokener_error_desc(jerr), used);
-		goto bad;
-	}
-	if (used < len) {
-		*err = talloc_asprintf(mem_ctx, "%s: not valid JSON (extra "
-				       "text after byte %zu)", name, used);
-		goto bad;
-	}
-	tool = result_get(doc, "tool");
-	v = result_get(doc, "schema_version");
-	if (!json_object_is_type(doc, json_type_object) || v == NULL ||
-	    !json_object_is_type(v, json_type_int) ||
-	    strcmp(result_str(tool, "name", ""), "dbench") != 0) {
-		*err = talloc_asprintf(mem_ctx, "%s: not a dbench result (no "
-				       "schema_version and tool.name "
-				       "\"dbench\")", name);
-		goto bad;
-	}
-	version = json_object_get_int64(v);
-	if (version > REPORT_JSON_SCHEMA_VERSION || version < 1) {
-		*err = talloc_asprintf(mem_ctx, "%s: schema_version %lld is "
-				       "not supported (this tool reads up to "
-				       "%d; %s)", name, (long long)version,
-				       REPORT_JSON_SCHEMA_VERSION,
-				       version > 1 ? "written by a newer "
-				       "dbench: update this one" :
-				       "invalid");
-		goto bad;
-	}
-	if (!result_is_disktest(doc) && !result_is_curve(doc) &&
-	    (result_get(doc, "result") == NULL ||
-	     !is_array(result_get(doc, "operations")))) {
-		*err = talloc_asprintf(mem_ctx, "%s: not a dbench result "
-				       "(neither \"result\" and "
-				       "\"operations\" nor \"disk_test\" "
-				       "nor \"curve\")",
-				       name);
-		goto bad;
-	}
-	goto out;
-bad:
-	json_object_put(doc);
-	doc = NULL;
-	goto out;
-nomem:
-	*err = talloc_asprintf(mem_ctx, "%s: out of memory", name);
 out:
-	if (tok != NULL)
-		json_tokener_free(tok);
 	talloc_free(tmp);
 	return doc;
 }
