@@ -23,8 +23,8 @@
 #define LABEL_HELP "save the run to the history under this name" \
 	HISTORY_HELP_NOTE
 
-/* The common options of a run (results_table() and sweep_table() append
- * the rest); every arg points into raw.  backend_help is -B's (the
+/* The common options of a run (checks_table(), results_table() and
+ * sweep_table() append the rest); every arg points into raw.  backend_help is -B's (the
  * registry's backends, backend_list_text()). */
 static struct poptOption *common_table(void *mem, struct raw_options *raw,
 				       const char *backend_help, size_t *n)
@@ -91,6 +91,34 @@ static struct poptOption *common_table(void *mem, struct raw_options *raw,
 		  "text shapes of dbench 4.00 (default) or 5.0", "4.00|5.0" },
 		{ "stagger", 'O', POPT_ARG_STRING, &raw->stagger, 0,
 		  "N > 0: client i starts i*10 ms after the release", "N" },
+	};
+
+	*n = sizeof(table) / sizeof(table[0]);
+	return talloc_memdup(mem, table, sizeof(table));
+}
+
+/* more[0..nmore) appended to *t of *n entries.  Returns 0 or -1. */
+static int table_append(void *mem, struct poptOption **t, size_t *n,
+			const struct poptOption *more, size_t nmore)
+{
+	struct poptOption *v = talloc_realloc(mem, *t, struct poptOption,
+					      *n + nmore);
+
+	if (v == NULL)
+		return -1;
+	memcpy(v + *n, more, nmore * sizeof(*more));
+	*t = v;
+	*n += nmore;
+	return 0;
+}
+
+/* The common options of what a run may do, appended to *t of *n
+ * entries: the mismatch policy, the safety checks' overrides, tbench's
+ * socket options.  Returns 0 or -1. */
+static int checks_table(void *mem, struct raw_options *raw,
+			struct poptOption **t, size_t *n)
+{
+	const struct poptOption table[] = {
 		{ "strict", 0, POPT_ARG_NONE, &raw->strict, 0,
 		  "every status mismatch is fatal", NULL },
 		{ "keep-going", 0, POPT_ARG_NONE, &raw->keep_going, 0,
@@ -111,23 +139,7 @@ static struct poptOption *common_table(void *mem, struct raw_options *raw,
 		  NULL },
 	};
 
-	*n = sizeof(table) / sizeof(table[0]);
-	return talloc_memdup(mem, table, sizeof(table));
-}
-
-/* more[0..nmore) appended to *t of *n entries.  Returns 0 or -1. */
-static int table_append(void *mem, struct poptOption **t, size_t *n,
-			const struct poptOption *more, size_t nmore)
-{
-	struct poptOption *v = talloc_realloc(mem, *t, struct poptOption,
-					      *n + nmore);
-
-	if (v == NULL)
-		return -1;
-	memcpy(v + *n, more, nmore * sizeof(*more));
-	*t = v;
-	*n += nmore;
-	return 0;
+	return table_append(mem, t, n, table, sizeof(table) / sizeof(table[0]));
 }
 
 /* The common options of the results, appended to *t of *n entries:
@@ -269,6 +281,7 @@ int cli_table(void *mem, struct cli_parse *cp)
 		return -1;
 	common = common_table(mem, &cp->raw, backend_help, &ncommon);
 	if (common == NULL ||
+	    checks_table(mem, &cp->raw, &common, &ncommon) != 0 ||
 	    results_table(mem, &cp->raw, &common, &ncommon) != 0 ||
 	    sweep_table(mem, &cp->raw, &common, &ncommon) != 0)
 		return -1;

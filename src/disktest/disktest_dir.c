@@ -157,16 +157,84 @@ static enum dt_outcome dt_run_told(struct dt_ctx *x, enum disktest_kind k,
 	return o;
 }
 
+/*
+ * The end of a directory's test, however it went: the rows not run say
+ * why, the buffer and descriptors are released and the test file
+ * (created: it has a name) removed, then the rows summarised.
+ */
+static void dt_dir_close(struct dt_ctx *x, bool created)
+{
+	struct disktest_dir *d = x->d;
+	const struct disktest_config *cfg = x->cfg;
+
+	if (x->res->interrupted)
+		dt_mark_rest(d, x->res, "not run (interrupted)");
+	else if (d->row[DT_WRITE].state == DT_FAILED)
+		dt_mark_rest(d, x->res, "not run: the write failed");
+	if (d->failed_run > 0 && cfg->repeat > 1)
+		dt_note(&d->row[DT_WRITE], x->res, "%s (in run %u of %u)",
+			d->row[DT_WRITE].note, d->failed_run, cfg->repeat);
+	free(x->buf);
+	x->buf = NULL;
+	talloc_free(x->reopen);
+	x->reopen = NULL;
+	if (x->dfd >= 0)
+		close(x->dfd);
+	if (x->fd >= 0)
+		close(x->fd);
+	if (created && unlinkat(x->dirfd, d->file, 0) != 0 &&
+	    errno != ENOENT) {
+		struct disktest_row *row = &d->row[DT_WRITE];
+
+		x->res->failed = true;
+		dt_note(row, x->res, "%s%scould not remove %s/%s: %s",
+			row->note ? row->note : "", row->note ? "; " : "",
+			d->path, d->file, strerror(errno));
+	}
+	if (x->dirfd >= 0)
+		close(x->dirfd);
+	dt_summarize(d);
+}
+
+/* Every run of every measurement not yet closed, in order, to the end,
+ * a stop (the row and the result marked interrupted) or a failure that
+ * leaves the file unusable (d->failed_run). */
+static void dt_runs(struct dt_ctx *x)
+{
+	struct disktest_dir *d = x->d;
+
+	for (unsigned run = 0; run < x->cfg->repeat; run++) {
+		for (unsigned k = 0; k < DT_NUM_KINDS; k++) {
+			struct disktest_row *row = &d->row[k];
+			enum dt_outcome o;
+
+			if (dt_row_closed(row))
+				continue;
+			o = dt_stopped(x->cfg) ? DT_RUN_STOPPED :
+						    dt_run_told(x, k, run);
+			if (o == DT_RUN_STOPPED) {
+				row->interrupted = true;
+				x->res->interrupted = true;
+				return;
+			}
+			if (o == DT_RUN_FATAL) {
+				d->failed_run = run + 1;
+				return;
+			}
+		}
+	}
+}
+
 /* All runs in one directory; the file is gone when this returns. */
 static void dt_dir(struct dt_ctx *x)
 {
 	struct disktest_dir *d = x->d;
-	const struct disktest_config *cfg = x->cfg;
 	size_t align = (size_t)sysconf(_SC_PAGESIZE);
 	void *buf = NULL;
 	bool created = false;
 
 	x->fd = x->dfd = -1;
+	x->buf = NULL;
 	x->dirfd = open(d->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (x->dirfd < 0) {
 		dt_failed(x, DT_WRITE, d->path, errno);
@@ -191,55 +259,9 @@ static void dt_dir(struct dt_ctx *x)
 	}
 	x->buf = buf;
 	dt_fill(x);
-
-	for (unsigned run = 0; run < cfg->repeat; run++) {
-		for (unsigned k = 0; k < DT_NUM_KINDS; k++) {
-			struct disktest_row *row = &d->row[k];
-			enum dt_outcome o;
-
-			if (dt_row_closed(row))
-				continue;
-			o = dt_stopped(cfg) ? DT_RUN_STOPPED :
-						 dt_run_told(x, k, run);
-			if (o == DT_RUN_STOPPED) {
-				row->interrupted = true;
-				x->res->interrupted = true;
-				goto out;
-			}
-			if (o == DT_RUN_FATAL) {
-				d->failed_run = run + 1;
-				goto out;
-			}
-		}
-	}
+	dt_runs(x);
 out:
-	if (x->res->interrupted)
-		dt_mark_rest(d, x->res, "not run (interrupted)");
-	else if (d->row[DT_WRITE].state == DT_FAILED)
-		dt_mark_rest(d, x->res, "not run: the write failed");
-	if (d->failed_run > 0 && cfg->repeat > 1)
-		dt_note(&d->row[DT_WRITE], x->res, "%s (in run %u of %u)",
-			d->row[DT_WRITE].note, d->failed_run, cfg->repeat);
-	free(buf);
-	x->buf = NULL;
-	talloc_free(x->reopen);
-	x->reopen = NULL;
-	if (x->dfd >= 0)
-		close(x->dfd);
-	if (x->fd >= 0)
-		close(x->fd);
-	if (created && unlinkat(x->dirfd, d->file, 0) != 0 &&
-	    errno != ENOENT) {
-		struct disktest_row *row = &d->row[DT_WRITE];
-
-		x->res->failed = true;
-		dt_note(row, x->res, "%s%scould not remove %s/%s: %s",
-			row->note ? row->note : "", row->note ? "; " : "",
-			d->path, d->file, strerror(errno));
-	}
-	if (x->dirfd >= 0)
-		close(x->dirfd);
-	dt_summarize(d);
+	dt_dir_close(x, created);
 }
 
 static int dt_init_dir(struct disktest_result *res,
