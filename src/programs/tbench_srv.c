@@ -497,6 +497,37 @@ static int serve(void *mem, const char *addr, const char *port,
 	return rc;
 }
 
+/*
+ * The values of --port, --max-connections (into *conns) and -t (into
+ * opts[0..*nopts)), each NULL when not given.  Returns 0, or -1 after a
+ * message naming the option.
+ */
+static int check_values(void *mem, const char *port, const char *maxc,
+			const char *tcp, struct tbench_sockopt *opts,
+			int *nopts, int64_t *conns)
+{
+	char *err = NULL;
+	int64_t num;
+
+	if (port != NULL && parse_int64(port, 1, 65535, &num) != 0) {
+		fprintf(stderr, PROG ": --port: '%s' is not a port number "
+			"from 1 to 65535\n", port);
+		return -1;
+	}
+	if (maxc != NULL && parse_int64(maxc, 1, INT32_MAX, conns) != 0) {
+		fprintf(stderr, PROG ": --max-connections: '%s' is not a whole "
+			"number from 1 to %d\n", maxc, INT32_MAX);
+		return -1;
+	}
+	if (tcp != NULL &&
+	    (*nopts = tbench_parse_sockopts(mem, tcp, opts,
+					    TBENCH_MAX_SOCKOPTS, &err)) < 0) {
+		fprintf(stderr, PROG ": -t: %s\n", err ? err : "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
 int main(int argc, const char **argv)
 {
 	void *mem = NULL;
@@ -504,7 +535,7 @@ int main(int argc, const char **argv)
 	char *maxc = NULL;
 	int version = 0, verbose = 0, events = 0, opt, rc = 0, nopts = 0;
 	struct tbench_sockopt opts[TBENCH_MAX_SOCKOPTS];
-	int64_t num, conns = SRV_MAX_CONNECTIONS;
+	int64_t conns = SRV_MAX_CONNECTIONS;
 	const struct poptOption table[] = {
 		{ "address", 'a', POPT_ARG_STRING, &addr, 0,
 		  "listen on this address only (0.0.0.0)", "ADDR" },
@@ -530,7 +561,6 @@ int main(int argc, const char **argv)
 		POPT_AUTOHELP POPT_TABLEEND
 	};
 	poptContext pc = poptGetContext(PROG, argc, argv, table, 0);
-	char *err = NULL;
 
 	/* popt's --help exits inside the loop: allocate after it */
 	while ((opt = poptGetNextOpt(pc)) > 0)
@@ -546,20 +576,8 @@ int main(int argc, const char **argv)
 		rc = 2;
 	} else if (version) {
 		printf(PROG " (dbench %s)\n", PACKAGE_VERSION);
-	} else if (port != NULL && parse_int64(port, 1, 65535, &num) != 0) {
-		fprintf(stderr, PROG ": --port: '%s' is not a port number "
-			"from 1 to 65535\n", port);
-		rc = 2;
-	} else if (maxc != NULL &&
-		   parse_int64(maxc, 1, INT32_MAX, &conns) != 0) {
-		fprintf(stderr, PROG ": --max-connections: '%s' is not a whole "
-			"number from 1 to %d\n", maxc, INT32_MAX);
-		rc = 2;
-	} else if (tcp != NULL &&
-		   (nopts = tbench_parse_sockopts(mem, tcp, opts,
-						  TBENCH_MAX_SOCKOPTS,
-						  &err)) < 0) {
-		fprintf(stderr, PROG ": -t: %s\n", err ? err : "out of memory");
+	} else if (check_values(mem, port, maxc, tcp, opts, &nopts,
+				&conns) != 0) {
 		rc = 2;
 	} else {
 		struct srv_conf conf = {
