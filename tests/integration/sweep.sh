@@ -30,8 +30,8 @@ repeat_null() {
 		"$W/out" "the MB/sec summary"
 	assert_grep '^ops/sec +mean ' "$W/out" "the ops/sec summary"
 	SCHEMA=$SRCDIR/doc/dbench-result.schema.json
-	python3 - "$W/r.json" "$SCHEMA" <<'PY' || fail "the repeats section"
-import json, math, statistics, sys
+	python3 - "$W/r.json" "$SCHEMA" "$W/out" <<'PY' || fail "the repeats section"
+import json, math, re, statistics, sys
 d = json.load(open(sys.argv[1]))
 try:  # the schema, where python3-jsonschema is installed
     import jsonschema
@@ -48,8 +48,18 @@ ok = (r["n"] == 3 and len(runs) == 3 and
       math.isclose(s["ci95_high"] - s["mean"],
                    4.302653 * s["sd"] / math.sqrt(3), rel_tol=1e-4) and
       d["tool"]["name"] == "dbench")
+# each run's line and the ops/s statistics: the figures of its document
+lines = re.findall(r"^Run [123] of 3: ([0-9.]+) MB/sec, ([0-9.]+) ops/sec",
+                   open(sys.argv[3]).read(), re.M)
+ops = [x["result"]["ops_per_s"] for x in r["runs"]]
+so = r["statistics"]["ops_per_s"]
+ok = (ok and len(lines) == 3 and
+      all(abs(float(m) - a) <= 0.006 and abs(float(o) - b) <= 0.006
+          for (m, o), a, b in zip(lines, runs, ops)) and
+      math.isclose(so["mean"], statistics.mean(ops), rel_tol=1e-6,
+                   abs_tol=1e-3))
 if not ok:
-    print("#", r["n"], runs, s)
+    print("#", r["n"], runs, s, ops, so, lines)
 sys.exit(0 if ok else 1)
 PY
 }
