@@ -450,10 +450,17 @@ static void answer(void *mem, FILE *f, const struct dbench_options *o,
  */
 static void model_line(FILE *f, struct json_object *sec)
 {
+	/* the points as the JSON holds them (MB/s to 6 decimals): read back,
+	 * they give the fit anyone reading the document gets */
+	const char *held = json_object_to_json_string_ext(
+		result_get(sec, "points"), JSON_C_TO_STRING_PLAIN);
+	struct json_object *pts = held != NULL ? json_tokener_parse(held) :
+				  NULL;
 	struct usl_fit fit;
 	char line[320];
-	int rc = usl_fit_curve(result_get(sec, "points"), &fit);
+	int rc = pts != NULL ? usl_fit_curve(pts, &fit) : -1;
 
+	json_object_put(pts);
 	if (rc < 0)
 		return;		/* out of memory: no model, nothing else lost */
 	fprintf(f, "%s\n", usl_text(line, sizeof(line), rc ? &fit : NULL,
