@@ -1,27 +1,31 @@
 #!/bin/bash
 # layers.sh - the source keeps its layering: every #include and every call
 # between the folders of src/ goes down the layers, never up and never in
-# a circle, and no file or function grows past its size limit.
+# a circle; inside a folder no two files call each other (directly or
+# through others); and no file or function grows past its size limit.
 #
-# The layers are doc/ARCHITECTURE.md's table ("    layer N: folder ..."),
-# lowest first; today:
-#     0 util safety
+# The layers are doc/ARCHITECTURE.md's table ("    layer N: folder ...",
+# read from the doc, which is the reference), lowest first; today eight:
+#     0 util
 #     1 vfs smb_semantics stats loadfile net history
 #     2 backends engine
-#     3 run
+#     3 run safety
 #     4 report disktest
 #     5 sweep
 #     6 cli
 #     7 programs
 # (a folder may use its own layer's folders, as long as no two of them use
-# each other, and any lower layer's).  Includes: the #include "..." lines
-# of src/**/*.[ch]; every header sits in the folder of its owner and is
-# included as "folder/x.h" (or by its bare name beside it).  Calls: nm of
-# the object files in the build tree, each undefined symbol mapped to the folder whose object defines it.  Sizes: no
-# .c file of src/ over 800 lines, no function over 100 lines (from its
-# opening brace to its closing one).  Each violation is a failed check of
-# its own (one line in make check's summary); a rule that holds is one
-# passed check.  Skipped (visibly) without python3 or nm, or before a build.
+# each other, and any lower layer's; src/capture is Python, outside the
+# table).  Includes: the #include "..." lines of src/**/*.[ch]; every
+# header sits in the folder of its owner and is included as "folder/x.h"
+# (or by its bare name beside it).  Calls: nm of the object files in the
+# build tree, each undefined symbol mapped to the folder whose object
+# defines it; inside a folder, to the file whose object defines it (a
+# circle between the files of one folder fails).  Sizes: no .c file of
+# src/ over 800 lines, no function over 100 lines (from its opening brace
+# to its closing one).  Each violation is a failed check of its own (one
+# line in make check's summary); a rule that holds is one passed check.
+# Skipped (visibly) without python3 or nm, or before a build.
 if [ -z "$BASH_VERSION" ]; then exec bash "$0" "$@"; fi
 . "$(dirname "$0")/lib.sh"
 

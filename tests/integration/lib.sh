@@ -453,6 +453,34 @@ d = json.load(open(sys.argv[1]))
 print(eval(sys.argv[2]))' "$1" "$2"
 }
 
+# built_without KIND: say why, and succeed, when dbench has no -B KIND
+# (smb, nfs) built in.
+built_without() {
+	case $1 in
+	smb) "$DBENCH" -B smb 1 2>&1 | grep -q 'built without libsmbclient' &&
+		echo "dbench was built without libsmbclient" ;;
+	nfs) "$DBENCH" -B nfs --nfs=nfs://127.0.0.1/x 1 2>&1 |
+		grep -q "built with" && echo "dbench was built without libnfs" ;;
+	*) return 1 ;;
+	esac
+}
+
+# need_history: (at the top of a script of dbench-history's) the tool in
+# HISTORY (default: the one built beside dbench), or no check at all: a
+# skip without python3 (then it is not built), a bail out when missing.
+need_history() {
+	: "${HISTORY:=$SRCDIR/dbench-history}"
+	command -v python3 >/dev/null 2>&1 ||
+		skip_all "python3 is not installed: dbench-history is not built"
+	[ -x "$HISTORY" ] || bail_out "dbench-history not found: HISTORY=$HISTORY"
+}
+# run_h ARGS...: dbench-history (stdout $W/out, stderr $W/err, $RC).
+run_h() {
+	LAST_CMD="dbench-history $*"
+	timeout -k 5 "$IT_TIMEOUT" "$HISTORY" "$@" >"$W/out" 2>"$W/err" </dev/null
+	RC=$?
+}
+
 # not_under_sanitizers REASON: under make check-sanitize (ASan's options
 # set), a script whose checks the sanitizers add nothing to ends here with
 # a visible skip (its plain run in make check has run every check).

@@ -7,7 +7,8 @@
 # The run's PID is in RUN_PID, its stdout in $W/out, stderr in $W/err,
 # its status (after end_within) in RC.  A script sets SKIP_<KIND> (KIND
 # in upper case: SKIP_SMB, SKIP_NFS, ...) to the reason a backend's
-# checks cannot run here, or leaves it empty; need KIND skips on it.
+# checks cannot run here (e.g. lib.sh's built_without KIND), or leaves
+# it empty; need KIND skips on it.
 
 # start_run CMD ARGS...: CMD with ARGS in the background, stdin closed.
 start_run() {
@@ -53,18 +54,6 @@ interrupt_run() {
 	kill -INT "$RUN_PID"
 	end_within 2
 	assert_rc 130
-}
-
-# built_without KIND: say why, and succeed, when dbench has no -B KIND
-# (smb, nfs) built in.
-built_without() {
-	case $1 in
-	smb) "$DBENCH" -B smb 1 2>&1 | grep -q 'built without libsmbclient' &&
-		echo "dbench was built without libsmbclient" ;;
-	nfs) "$DBENCH" -B nfs --nfs=nfs://127.0.0.1/x 1 2>&1 |
-		grep -q "built with" && echo "dbench was built without libnfs" ;;
-	*) return 1 ;;
-	esac
 }
 
 # need KIND: skip the check when SKIP_<KIND> holds a reason.
