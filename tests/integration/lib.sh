@@ -79,6 +79,20 @@ our_procs() {
 	return 0
 }
 
+# assert_no_procs [IGNORE_RE]: none of our_procs is left (5 s allowed for
+# the launcher's last kills); lines matching the extended IGNORE_RE (a
+# process the job's manager keeps, e.g. slurm.sh's ' srun ') do not count.
+assert_no_procs() {
+	local i
+	for i in $(seq 1 10); do
+		[ -z "$(our_procs | grep -Ev -- "${1:-^$}")" ] && return 0
+		sleep 0.5
+	done
+	our_procs >"$W/left"
+	show_file "$W/left" "processes left"
+	fail "processes of the job are left"
+}
+
 it_cleanup() {
 	# -D unwritable tests chmod directories: make everything removable.
 	chmod -R u+rwx "$TOP" 2>/dev/null
@@ -201,6 +215,33 @@ run_db() {
 	LAST_CMD="dbench $*"
 	timeout -k 5 "$IT_TIMEOUT" "$DBENCH" "$@" >"$W/out" 2>"$W/err" </dev/null
 	RC=$?
+	if [ "$RC" -eq 124 ] || [ "$RC" -eq 137 ]; then
+		fail "dbench did not finish within $IT_TIMEOUT s"
+	fi
+	split_noise_notes
+	return 0
+}
+
+# run_limited "LIMIT[;LIMIT...]" ARGS...: run_db under `ulimit LIMIT`,
+# each in turn, in a subshell: "-n 300", or "-Sn 30;-Hn 30" (the soft
+# limit first: the hard one may be below the current soft one).  Skips
+# the check when a limit cannot be set here.
+run_limited() {
+	local limits=$1
+	shift
+	LAST_CMD="(ulimit ${limits//;/; ulimit }) dbench $*"
+	(
+		local l
+		IFS=';'
+		for l in $limits; do
+			IFS=$' \t\n'
+			# shellcheck disable=SC2086 # "-n 300" is two words
+			ulimit $l || exit 99
+		done
+		exec timeout -k 5 "$IT_TIMEOUT" "$DBENCH" "$@"
+	) >"$W/out" 2>"$W/err" </dev/null
+	RC=$?
+	[ "$RC" -eq 99 ] && skip "cannot set ulimit ${limits//;/, ulimit } here"
 	if [ "$RC" -eq 124 ] || [ "$RC" -eq 137 ]; then
 		fail "dbench did not finish within $IT_TIMEOUT s"
 	fi

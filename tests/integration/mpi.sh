@@ -45,19 +45,6 @@ run_mpi() {
 	return 0
 }
 
-# assert_no_procs: no process of the job is left (waits up to 5 s for
-# the launcher's last kills).
-assert_no_procs() {
-	local i
-	for i in 1 2 3 4 5 6 7 8 9 10; do
-		[ -z "$(our_procs)" ] && return 0
-		sleep 0.5
-	done
-	our_procs >"$W/left"
-	show_file "$W/left" "processes left"
-	fail "processes of the job are left"
-}
-
 # shape FILE: the report with numbers as N and runs of blanks as one,
 # without the progress, cleanup and preparation lines (their number
 # depends on timing); the columns are checked apart (RE_ROW_COLS).
