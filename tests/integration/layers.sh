@@ -24,6 +24,7 @@
 # passed check.  Skipped (visibly) without python3 or nm, or before a build.
 if [ -z "$BASH_VERSION" ]; then exec bash "$0" "$@"; fi
 . "$(dirname "$0")/lib.sh"
+not_under_sanitizers "the layering is the source's and the objects' symbols, whatever the build flags (checked by make check)"
 
 BUILDDIR=$(cd "$(dirname "$DBENCH")" && pwd)
 
