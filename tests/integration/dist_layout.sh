@@ -12,13 +12,6 @@ not_under_sanitizers "the tarball's layout and install do not depend on the buil
 BUILDDIR=$(dirname "$DBENCH")
 OURS=$SRCDIR/loadfiles/client.txt
 JOBS=2	# the -j of their `make`: their NUM_CPU_JOBS / NUMCPUS
-# Every configure of the checks (make_tarball's, then each suite's own)
-# shares one cache of its tests' results: a site file names it, and
-# configure reads site files before it looks for a cache.  The same
-# configure script on the same machine, run in full once, by
-# make_tarball; the suites' command sequences stay as they are.  (Not
-# for make in the build tree: its own configure keeps its settings.)
-printf 'cache_file=%s\n' "$TOP/config.cache" >"$TOP/config.site"
 
 # make_tarball: $TOP/dist/NAME.tar.gz made by `make dist`, run in a copy
 # of this tree (`make distdir`, as check-sanitize does) configured in $W;
@@ -31,7 +24,6 @@ make_tarball() {
 		LAST_CMD="make distdir distdir=$W/src"
 		make -s -C "$BUILDDIR" distdir distdir="$W/src" >"$W/out" 2>"$W/err" ||
 			fail "make distdir failed"
-		export CONFIG_SITE=$TOP/config.site
 		LAST_CMD="(cd src && ./configure && make dist)"
 		(cd src && ./configure -q && make -s dist) >"$W/out" 2>&1 ||
 			fail "make dist failed"
@@ -39,7 +31,6 @@ make_tarball() {
 		mv src/*.tar.gz "$TOP/dist/" || fail "make dist wrote no tarball"
 		rm -rf src
 	fi
-	export CONFIG_SITE=$TOP/config.site
 	TARBALL=$(echo "$TOP"/dist/*.tar.gz)
 	TOPDIR=$(basename "$TARBALL" .tar.gz)
 	LAST_CMD=""
