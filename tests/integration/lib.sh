@@ -523,11 +523,19 @@ need_history() {
 		skip_all "python3 is not installed: dbench-history is not built"
 	[ -x "$HISTORY" ] || bail_out "dbench-history not found: HISTORY=$HISTORY"
 }
+
 # run_h ARGS...: dbench-history (stdout $W/out, stderr $W/err, $RC).
 run_h() {
 	LAST_CMD="dbench-history $*"
 	timeout -k 5 "$IT_TIMEOUT" "$HISTORY" "$@" >"$W/out" 2>"$W/err" </dev/null
 	RC=$?
+}
+
+# sanitizers_skip REASON: in a check, under make check-sanitize, a check
+# whose C code another sanitized check runs already ends as a visible
+# skip (its plain run in make check still checks everything).
+sanitizers_skip() {
+	[ -z "${ASAN_OPTIONS:-}" ] || skip "under check-sanitize: $1"
 }
 
 # not_under_sanitizers REASON: under make check-sanitize (ASan's options
