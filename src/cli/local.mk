@@ -11,4 +11,4 @@ libdbench_a_SOURCES += \
 noinst_HEADERS += \
 	%reldir%/cli.h \
 	%reldir%/dbench_main.h \
-	%reldir%/cli_private.h
+	%reldir%/cli_shared.h

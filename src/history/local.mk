@@ -25,6 +25,7 @@ HISTORY_PY = \
 	%reldir%/dbench_history/trend.py \
 	%reldir%/dbench_history/curves.py \
 	%reldir%/dbench_history/validate.py \
+	%reldir%/dbench_history/workload.py \
 	%reldir%/dbench_history/imports.py
 HISTORY_SQL = \
 	%reldir%/schema/001-history.sql \

@@ -11,5 +11,6 @@ libdbench_a_SOURCES += \
 noinst_HEADERS += \
 	%reldir%/nbsmb5.h \
 	%reldir%/nbvfs.h \
-	%reldir%/nbvfs_private.h \
+	%reldir%/nbvfs_shared.h \
+	%reldir%/nbvfs_lookup.h \
 	%reldir%/wildcard.h

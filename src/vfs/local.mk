@@ -8,4 +8,4 @@ libdbench_a_SOURCES += \
 noinst_HEADERS += \
 	%reldir%/vfs_kept.h \
 	%reldir%/vfs.h \
-	%reldir%/vfs_posix_private.h
+	%reldir%/vfs_posix_shared.h
