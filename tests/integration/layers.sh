@@ -21,11 +21,14 @@
 # (or by its bare name beside it).  Calls: nm of the object files in the
 # build tree, each undefined symbol mapped to the folder whose object
 # defines it; inside a folder, to the file whose object defines it (a
-# circle between the files of one folder fails).  Sizes: no .c file of
-# src/ over 800 lines, no function over 100 lines (from its opening brace
-# to its closing one).  Each violation is a failed check of its own (one
-# line in make check's summary); a rule that holds is one passed check.
-# Skipped (visibly) without python3 or nm, or before a build.
+# circle between the files of one folder fails).  Backends: a backend
+# folder (src/backends/NAME/) includes and calls nothing of another
+# backend folder but src/backends/device/, the part the device backends
+# share (by the same includes and nm).  Sizes: no .c file of src/ over
+# 800 lines, no function over 100 lines (from its opening brace to its
+# closing one).  Each violation is a failed check of its own (one line in
+# make check's summary); a rule that holds is one passed check.  Skipped
+# (visibly) without python3 or nm, or before a build.
 if [ -z "$BASH_VERSION" ]; then exec bash "$0" "$@"; fi
 . "$(dirname "$0")/lib.sh"
 not_under_sanitizers "the layering is the source's and the objects' symbols, whatever the build flags (checked by make check)"
@@ -260,6 +263,60 @@ elif mode == "circles":
                              f"({', '.join(edges[(a, b)][:3])})"
                              for a in comp for b in comp if (a, b) in edges)
             print(f"circle inside {folder}/: {ties}")
+elif mode == "backends":
+    # a backend folder (src/backends/NAME/) uses, of the other backend
+    # folders, only device/ (what the device backends share); device/
+    # none of them.  Includes (as above) and calls (nm, as above).
+    base = os.path.join("src", "backends")
+    def backend_dir(path):
+        """src/backends/NAME/... -> NAME, or None."""
+        parts = os.path.normpath(path).split(os.sep)
+        if len(parts) >= 4 and parts[:2] == ["src", "backends"]:
+            return parts[2]
+        return None
+    def sibling(a, b):
+        return a is not None and b is not None and a != b and b != "device"
+    seen = set()
+    for p in sources((".c", ".h")):
+        a = backend_dir(p)
+        if a is None:
+            continue
+        for ln, line in enumerate(open(os.path.join(srcdir, p), errors="replace"), 1):
+            m = re.match(r'\s*#\s*include\s+"([^"]+)"', line)
+            if not m:
+                continue
+            cands = [os.path.join(os.path.dirname(p), m.group(1)),
+                     os.path.join("src", m.group(1))]
+            target = next((os.path.normpath(c) for c in cands
+                           if os.path.exists(os.path.join(srcdir, c))), None)
+            b = backend_dir(target) if target else None
+            if sibling(a, b) and (a, b) not in seen:
+                seen.add((a, b))
+                print(f"backends/{a}/ -> backends/{b}/: {p}:{ln} includes {m.group(1)}")
+    defs, undefs = {}, []
+    for root, dirs, files in os.walk(os.path.join(builddir, base)):
+        for f in sorted(files):
+            if not f.endswith(".o"):
+                continue
+            obj = os.path.relpath(os.path.join(root, f), builddir)
+            out = subprocess.run(["nm", "-P", os.path.join(root, f)],
+                                 capture_output=True, text=True).stdout
+            for line in out.splitlines():
+                fields = line.split()
+                if len(fields) < 2:
+                    continue
+                if fields[1] == "U":
+                    undefs.append((obj, fields[0]))
+                elif fields[1].isupper():
+                    defs.setdefault(fields[0], set()).add(backend_dir(obj))
+    for obj, sym in undefs:
+        a, homes = backend_dir(obj), defs.get(sym, set())
+        if a is None or a in homes or None in homes or "device" in homes:
+            continue
+        for b in sorted(h for h in homes if sibling(a, h)):
+            if (a, b) not in seen:
+                seen.add((a, b))
+                print(f"backends/{a}/ -> backends/{b}/: {obj} calls {sym}")
 elif mode == "files":
     for p in sources((".c",)):
         n = sum(1 for _ in open(os.path.join(srcdir, p), errors="replace"))
@@ -322,6 +379,7 @@ rule() {
 rule includes "includes (quoted include lines) go down the layers, no circle"
 rule calls "calls (nm of the built objects) go down the layers, no circle"
 rule circles "calls (nm) inside a folder: no circle between its files"
+rule backends "a backend folder uses no other backend folder but device/ (includes and nm)"
 rule files "no .c file of src/ over 800 lines"
 rule functions "no function over 100 lines"
 finish
