@@ -29,14 +29,14 @@ DIR=${1:-/var/tmp}
 SIZE_MB=${SIZE_MB:-1024}
 ROUNDS=${ROUNDS:-3}
 AWK=$(command -v awk || command -v mawk || command -v gawk) || {
-	echo "bench/disk-test.sh: needs awk" >&2
+	echo "bench/disk/disk-test.sh: needs awk" >&2
 	exit 2
 }
 if [ -z "${DBENCH:-}" ]; then
 	if [ -x ./dbench ]; then DBENCH=./dbench; else DBENCH=$(command -v dbench); fi
 fi
-[ -x "$DBENCH" ] || { echo "bench/disk-test.sh: no dbench binary (set DBENCH)" >&2; exit 2; }
-[ -d "$DIR" ] && [ -w "$DIR" ] || { echo "bench/disk-test.sh: $DIR is not a writable directory" >&2; exit 2; }
+[ -x "$DBENCH" ] || { echo "bench/disk/disk-test.sh: no dbench binary (set DBENCH)" >&2; exit 2; }
+[ -d "$DIR" ] && [ -w "$DIR" ] || { echo "bench/disk/disk-test.sh: $DIR is not a writable directory" >&2; exit 2; }
 
 ROOT=0
 [ "$(id -u)" -eq 0 ] && ROOT=1

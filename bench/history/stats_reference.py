@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """stats_reference.py - computes, once, with SciPy and NumPy, the
-reference values that tests/integration/history_unit.py checks
+reference values that tests/python/history_unit.py checks
 dbench-history's verdict against (tests/integration/data/
 history_stats.json): the two-sided Mann-Whitney p-value
 (scipy.stats.mannwhitneyu, exact below 8 000 pairs, else asymptotic with

@@ -18,7 +18,8 @@ if [ -z "$BASH_VERSION" ]; then exec bash "$0" "$@"; fi
 # (launch to "releasing clients") and the worst progress line's lateness
 # (line k after the release is due k seconds after it, as in scale/clients.sh).
 # Then 4,096 clients of the same loadfile on the null backend, ours only
-# (4.00 has no null backend).  The same definitions as bench/scale.sh.
+# (4.00 has no null backend).  The same definitions as
+# bench/scale/footprint.sh.
 HWM_SO=
 # hwm_shim: build the preloaded VmHWM reader once, into $W
 hwm_shim() {

@@ -1,5 +1,5 @@
 #!/bin/bash
-# mpi-scale.sh - what dbench-mpi's per-second tick costs rank 0 at 1, 8,
+# mpi-tick.sh - what dbench-mpi's per-second tick costs rank 0 at 1, 8,
 # 32 and 64 ranks on this machine (oversubscribed: more ranks than
 # cores).  Two measurements per rank count:
 #  - bench/bench-mpi-tick: the coordinator's own step(COORD_TICK) (tree
@@ -16,10 +16,10 @@ RANKS=${RANKS:-"1 8 32 64"}
 MPI=(mpirun --oversubscribe --mca btl self,vader)
 [ "$(id -u)" -eq 0 ] && MPI+=(--allow-run-as-root)
 
-command -v mpirun >/dev/null || { echo "mpi-scale: mpirun not found" >&2; exit 1; }
-[ -x "$B/dbench-mpi" ] || { echo "mpi-scale: $B/dbench-mpi not built (configure --with-mpi)" >&2; exit 1; }
+command -v mpirun >/dev/null || { echo "mpi-tick: mpirun not found" >&2; exit 1; }
+[ -x "$B/dbench-mpi" ] || { echo "mpi-tick: $B/dbench-mpi not built (configure --with-mpi)" >&2; exit 1; }
 make -C "$B" bench/bench-mpi-tick >/dev/null || exit 1
-W=$(mktemp -d /dev/shm/mpi-scale.XXXXXX) || exit 1
+W=$(mktemp -d /dev/shm/mpi-tick.XXXXXX) || exit 1
 trap 'rm -rf "$W"' EXIT
 
 echo "# $(date -u +%FT%TZ)  $(nproc) cores  load $(cut -d' ' -f1-3 /proc/loadavg)"

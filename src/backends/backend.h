@@ -348,8 +348,60 @@ const struct backend *backend_module_load(void *mem_ctx,
 const char *backend_module_check(void *mem, const struct backend *stub,
 				 const struct backend *b, const char *stamp);
 
+/*
+ * The stub of a backend that is not whole in this binary: what the
+ * command line reads (--help, the owners of options, -B's refusal), the
+ * rest of struct backend NULL.  The file of such a backend defines, in
+ * the build without its library (or its module's build):
+ *
+ *     BACKEND_UNAVAILABLE(NAME, DESCRIPTION, FLAGS, OPTIONS, WHY);
+ *         NAME_backend, unavailable for WHY ("built without LIBRARY
+ *         ..."): -B NAME is refused with those words
+ *     BACKEND_MODULE_STUB(NAME, DESCRIPTION, FLAGS, OPTIONS);
+ *         NAME_backend in the binary, the whole one in module NAME
+ *         (backend_module_load(), modules/NAME.so)
+ *
+ * OPTIONS is the backend's popt table (or NULL), the same one the whole
+ * backend has.  Either's ->option is backend_stub_option(), which is
+ * never called: -B NAME is refused before its options are, or the
+ * module's struct, with its own hooks, takes the stub's place.
+ */
+#define BACKEND_STUB_(name_, description_, flags_, options_, module_, why_) \
+	const struct backend name_##_backend = {			\
+		.abi = BACKEND_ABI,					\
+		.name = #name_,						\
+		.description = (description_),				\
+		.unavailable = (why_),					\
+		.module = (module_),					\
+		.flags = (flags_),					\
+		.options = (options_),					\
+		.option = backend_stub_option,				\
+	}
+#define BACKEND_UNAVAILABLE(name_, description_, flags_, options_, why_) \
+	BACKEND_STUB_(name_, description_, flags_, options_, NULL, why_)
+#define BACKEND_MODULE_STUB(name_, description_, flags_, options_) \
+	BACKEND_STUB_(name_, description_, flags_, options_, #name_, NULL)
+
+/*
+ * A stub's ->option (BACKEND_UNAVAILABLE, BACKEND_MODULE_STUB): never
+ * called (see above); if it were, it refuses the option: -1 with *err
+ * (under mem_ctx) saying the backend is not in this binary.
+ */
+int backend_stub_option(void *mem_ctx, void **bopts, int val,
+			const char *arg, char **err);
+
 /* backend_list_check() of backend_registry, without the reason. */
 int backend_registry_check(const char **bad);
+
+/*
+ * The target check of a backend whose target is a local directory
+ * (fileio, and those that take -D as it does): target is an existing
+ * directory this process may write in.  Returns 0, or -1 with *err
+ * ("directory 'DIR': strerror" or "directory 'DIR' is not writable:
+ * strerror") allocated under mem_ctx.
+ */
+int backend_dir_target_check(void *mem_ctx, const struct dbench_options *o,
+			     const char *target, char **err);
 
 /*
  * The refusal ->trees_check gives, under mem_ctx: "TARGET/PATH WHY: dbench

@@ -25,10 +25,12 @@
  *         it, only its name, options and why it is unavailable.
  * block:  READ and WRITE on a block device, dbench 5.0's block dialect
  *         (block/).
- * iscsi:  the SCSI dialect to an iSCSI LUN through libiscsi (iscsi/,
- *         sharing scsi/ with -B scsi); built without it, only its name,
- *         options and why it is unavailable.
+ * iscsi:  the SCSI dialect to an iSCSI LUN through libiscsi (iscsi/);
+ *         built without it, only its name, options and why it is
+ *         unavailable.
  * scsi:   the SCSI dialect to a SCSI generic node through SG_IO (scsi/).
+ * The device backends (block, iscsi, scsi) share device/: the device
+ * checks, the offsets against its size, the SCSI CDBs and op runner.
  */
 #define DBENCH_BACKENDS(X) \
 	X(fileio) \
@@ -44,14 +46,5 @@
 #define BACKENDS_DECLARE_(name) extern const struct backend name##_backend;
 DBENCH_BACKENDS(BACKENDS_DECLARE_)
 #undef BACKENDS_DECLARE_
-
-/*
- * fileio's target check, which null and memfs share: target is an
- * existing directory this process may write in.  Returns 0, or -1 with
- * *err ("directory 'DIR': strerror" or "directory 'DIR' is not writable:
- * strerror") allocated under mem_ctx.
- */
-int fileio_target_check(void *mem_ctx, const struct dbench_options *o,
-			const char *target, char **err);
 
 #endif

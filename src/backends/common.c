@@ -1,9 +1,10 @@
 /*
  * common.c - what several backends share, below all of them and below
  * the registry that lists them: the check of a local target directory
- * (fileio's, which other local backends borrow) and the words of a
- * refused tree (fileio and the vfs backends, smb and nfs).  It calls no
- * backend.
+ * (fileio's, and of the backends that take -D as it does), the words of
+ * a refused tree (fileio and the vfs backends, smb and nfs) and the
+ * option hook of a backend's stub (BACKEND_UNAVAILABLE,
+ * BACKEND_MODULE_STUB).  It calls no backend.
  */
 #include "config.h"
 
@@ -15,10 +16,9 @@
 #include <unistd.h>
 
 #include "backends/backend.h"
-#include "backends/backends.h"
 
-int fileio_target_check(void *mem_ctx, const struct dbench_options *o,
-			const char *target, char **err)
+int backend_dir_target_check(void *mem_ctx, const struct dbench_options *o,
+			     const char *target, char **err)
 {
 	struct stat sb;
 
@@ -70,4 +70,14 @@ char *backend_tree_refusal(void *mem_ctx, const char *target,
 	return talloc_asprintf(mem_ctx, "%s/%s %s: dbench removes only what "
 			       "it creates; remove it or use another -D",
 			       target, path, why);
+}
+
+int backend_stub_option(void *mem_ctx, void **bopts, int val,
+			const char *arg, char **err)
+{
+	(void)bopts;
+	(void)val;
+	(void)arg;
+	*err = talloc_strdup(mem_ctx, "the backend is not in this binary");
+	return -1;
 }

@@ -747,7 +747,7 @@ const struct backend memfs_backend = {
 		       "without a filesystem)",
 	.unavailable = NULL,
 	/* -D names the trees (one per entry); they are never touched */
-	.target_check = fileio_target_check,
+	.target_check = backend_dir_target_check,
 	.setup = memfs_setup,
 	.cleanup = nbvfs_cleanup,
 	.ops = { NBVFS_OPS, NBSMB5_OPS },

@@ -56,7 +56,7 @@ const struct backend null_backend = {
 	.unavailable = NULL,
 	.flags = BACKEND_NO_STATUS,
 	/* the same -D as fileio's, so that the same command lines compare */
-	.target_check = fileio_target_check,
+	.target_check = backend_dir_target_check,
 	.setup = null_setup,
 	.cleanup = null_cleanup,
 	.ops = {

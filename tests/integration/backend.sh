@@ -89,23 +89,6 @@ make_lf40() {
 	} >"$W/lf40.txt"
 }
 
-# run_limited LIMIT [DBENCH ARGS...]: run dbench under `ulimit LIMIT`
-# (e.g. -n 300) in a subshell.
-run_limited() {
-	local limit=$1
-	shift
-	LAST_CMD="(ulimit $limit) dbench $*"
-	(
-		# shellcheck disable=SC2086 # "-n 300" is two words
-		ulimit $limit || exit 99
-		exec timeout -k 5 "$IT_TIMEOUT" "$DBENCH" "$@"
-	) >"$W/out" 2>"$W/err" </dev/null
-	RC=$?
-	[ "$RC" -eq 99 ] && skip "cannot set ulimit $limit"
-	split_noise_notes
-	return 0
-}
-
 # The scenario of a descriptor budget too small: 4 descriptors per client were budgeted, the
 # check passed, and the run died with NT_STATUS_TOO_MANY_OPENED_FILES.
 # One worker process of 50 clients (--clients-per-process 50 with

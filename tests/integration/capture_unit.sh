@@ -9,4 +9,4 @@ if ! command -v python3 >/dev/null 2>&1; then
 	echo "1..0 # SKIP python3 is not installed: dbench-capture's unit tests not run"
 	exit 0
 fi
-exec python3 "$SRCDIR/tests/integration/capture_unit.py"
+exec python3 "$SRCDIR/tests/python/capture_unit.py"

@@ -7,31 +7,15 @@
 
 DEB_LF=/usr/share/dbench/client.txt
 
-# run_limited SOFT HARD ARGS...: dbench under `ulimit -Sn SOFT -Hn HARD`
-# in a subshell (the soft limit first: the hard one may be below the
-# current soft one).
-run_limited() {
-	local soft=$1 hard=$2
-	shift 2
-	LAST_CMD="(ulimit -Sn $soft; ulimit -Hn $hard) dbench $*"
-	(
-		ulimit -Sn "$soft" && ulimit -Hn "$hard" || exit 99
-		exec timeout -k 5 "$IT_TIMEOUT" "$DBENCH" "$@"
-	) >"$W/out" 2>"$W/err" </dev/null
-	RC=$?
-	[ "$RC" -eq 99 ] && skip "cannot set ulimit -Sn $soft -Hn $hard here"
-	return 0
-}
-
 # default_runs LOADFILE SOFT HARD: a short run, one client per process
 # and two, is not refused.
 default_runs() {
 	local lf=$1
 	[ -r "$lf" ] || skip "$lf is not installed"
 	mkdir t
-	run_limited "$2" "$3" -t 2 -c "$lf" -D "$W/t" 1
+	run_limited "-Sn $2;-Hn $3" -t 2 -c "$lf" -D "$W/t" 1
 	assert_clean_run "$lf, 1 client, ulimit -Sn $2 -Hn $3"
-	run_limited "$2" "$3" -t 2 --clients-per-process=2 -c "$lf" -D "$W/t" 1
+	run_limited "-Sn $2;-Hn $3" -t 2 --clients-per-process=2 -c "$lf" -D "$W/t" 1
 	assert_clean_run "$lf, 2 clients per process, ulimit -Sn $2 -Hn $3"
 }
 
@@ -39,7 +23,7 @@ default_runs() {
 # without advising fewer clients per process when that is already 1.
 too_small_one_client() {
 	mkdir t
-	run_limited 30 30 --run-once -c "$SRCDIR/loadfiles/client.txt" -D "$W/t" 1
+	run_limited "-Sn 30;-Hn 30" --run-once -c "$SRCDIR/loadfiles/client.txt" -D "$W/t" 1
 	assert_usage_error "ulimit -n 30"
 	assert_grep '^dbench: each worker process runs 1 clients and needs about [0-9]+ file descriptors \(up to [0-9]+ open files per client\), but the limit \(ulimit -n\) is 30; raise the limit$' \
 		"$W/err" "message names the numbers"
@@ -50,7 +34,7 @@ too_small_one_client() {
 # is advised.
 too_small_many_clients() {
 	mkdir t
-	run_limited 100 100 --run-once --clients-per-process=50 \
+	run_limited "-Sn 100;-Hn 100" --run-once --clients-per-process=50 \
 		-c "$SRCDIR/loadfiles/client.txt" -D "$W/t" 1
 	assert_usage_error "50 clients per process, ulimit -n 100"
 	assert_grep '^dbench: each worker process runs 50 clients and needs about [0-9]+ file descriptors \(up to [0-9]+ open files per client\), but the limit \(ulimit -n\) is 100; use fewer --clients-per-process or raise the limit$' \

@@ -14,18 +14,8 @@ if [ -z "$BASH_VERSION" ]; then exec bash "$0" "$@"; fi
 . "$(dirname "$0")/lib.sh"
 not_under_sanitizers "dbench-history is Python and the report is checked in a browser (checked by make check; the saving is checked by history_save.sh)"
 
-: "${HISTORY:=$SRCDIR/dbench-history}"
-command -v python3 >/dev/null 2>&1 ||
-	skip_all "python3 is not installed: dbench-history is not built"
-[ -x "$HISTORY" ] || bail_out "dbench-history not found: HISTORY=$HISTORY"
+need_history
 export DBENCH_HISTORY=$TOP/history.sqlite
-
-# run_h ARGS...: dbench-history (stdout $W/out, stderr $W/err, $RC).
-run_h() {
-	LAST_CMD="dbench-history $*"
-	timeout -k 5 "$IT_TIMEOUT" "$HISTORY" "$@" >"$W/out" 2>"$W/err" </dev/null
-	RC=$?
-}
 
 # one_error_line WHAT: exactly one line on stderr, from dbench-history.
 one_error_line() {

@@ -10,4 +10,4 @@ if ! command -v python3 >/dev/null 2>&1; then
 	echo "1..0 # SKIP python3 is not installed: dbench-history's unit tests not run"
 	exit 0
 fi
-exec python3 "$SRCDIR/tests/integration/history_unit.py"
+exec python3 "$SRCDIR/tests/python/history_unit.py"

@@ -33,6 +33,7 @@ fi
 . "$(dirname "$0")/lib.sh"
 not_under_sanitizers "its checks wait out stopped servers; the sanitized cleanup paths run in smb.sh and nfs.sh (checked by make check)"
 . "$(dirname "$0")/lib_smbd.sh"
+. "$(dirname "$0")/lib_run.sh"
 
 SRV=$(dirname "$DBENCH")/tbench_srv
 TB=$TOP/bin/tbench
@@ -49,6 +50,7 @@ all_stop() {
 		kill -TERM "$TB_PID" 2>/dev/null
 		wait "$TB_PID" 2>/dev/null
 	fi
+	fake_stop
 	smbd_stop
 	nfsd_stop
 }
@@ -69,19 +71,17 @@ thaw() {
 # our tbench_srv on 127.0.0.1:$TB_PORT
 "$SRV" --address 127.0.0.1 --port "$TB_PORT" >"$TOP/tb.out" 2>"$TOP/tb.err" &
 TB_PID=$!
-SKIP_TB="tbench_srv did not start"
+SKIP_TBENCH="tbench_srv did not start"
 for _ in $(seq 100); do
 	if (exec 3<>"/dev/tcp/127.0.0.1/$TB_PORT") 2>/dev/null; then
-		SKIP_TB=
+		SKIP_TBENCH=
 		break
 	fi
 	sleep 0.1
 done
 
-SKIP_SMB=
-if "$DBENCH" -B smb 1 2>&1 | grep -q 'built without libsmbclient'; then
-	SKIP_SMB="dbench was built without libsmbclient"
-else
+SKIP_SMB=$(built_without smb)
+if [ -z "$SKIP_SMB" ]; then
 	smbd_start "$TOP/smbd" >"$TOP/smbd.msg" 2>&1
 	case $? in
 	0) ;;
@@ -90,25 +90,23 @@ else
 	esac
 fi
 
-SKIP_NFS=
-if "$DBENCH" -B nfs --nfs=nfs://127.0.0.1/x 1 2>&1 | grep -q "built with"; then
-	SKIP_NFS="dbench was built without libnfs"
+SKIP_NFS=$(built_without nfs)
+if [ -n "$SKIP_NFS" ]; then
+	:
 elif [ -z "${NFSD_IN_NETNS:-}" ]; then
 	SKIP_NFS="no network namespace of ganesha's own ($(nfsd_tools 2>&1))"
 elif ! nfsd_start "$TOP/nfsd" 1 >"$TOP/nfsd.msg" 2>&1; then
 	SKIP_NFS="ganesha did not start: $(tail -1 "$TOP/nfsd.msg")"
 fi
 
-# need KIND: its server up (and going) with nothing left on it, or a skip.
-need() {
+# ready KIND: its server up (and going) with nothing left on it, or a
+# skip.
+ready() {
 	thaw
+	need "$1"
 	case $1 in
-	tbench) [ -z "$SKIP_TB" ] || skip "$SKIP_TB" ;;
-	smb)
-		[ -z "$SKIP_SMB" ] || skip "$SKIP_SMB"
-		rm -rf "${SMBD_SHARE:?}"/* ;;
+	smb) rm -rf "${SMBD_SHARE:?}"/* ;;
 	nfs)
-		[ -z "$SKIP_NFS" ] || skip "$SKIP_NFS"
 		# ganesha caches what it served: empty the export with it
 		# stopped (only when an earlier check left something)
 		[ -z "$(ls -A "${NFSD_EXP[1]}")" ] || nfsd_restart \
@@ -128,51 +126,17 @@ server_pids() {
 
 # ---- the runs ----
 
-# start_run KIND ARGS...: dbench of backend KIND in the background (PID
-# in RUN_PID), stdout in $W/out, stderr in $W/err.
-start_run() {
+# start_kind KIND ARGS...: start_run of backend KIND against its server.
+start_kind() {
 	local kind=$1
 	shift
 	case $kind in
-	tbench) set -- "$TB" "$@" "127.0.0.1:$TB_PORT" ;;
-	smb) set -- "$DBENCH" -B smb --smb-share="//127.0.0.1:$SMBD_PORT/share" \
+	tbench) start_run "$TB" "$@" "127.0.0.1:$TB_PORT" ;;
+	smb) start_run "$DBENCH" -B smb \
+		--smb-share="//127.0.0.1:$SMBD_PORT/share" \
 		--smb-user="$SMBD_USER%$SMBD_PASS" "$@" ;;
-	nfs) set -- "$DBENCH" -B nfs --nfs="${NFSD_URL[1]}" "$@" ;;
+	nfs) start_run "$DBENCH" -B nfs --nfs="${NFSD_URL[1]}" "$@" ;;
 	esac
-	LAST_CMD="$kind: $*"
-	"$@" >"$W/out" 2>"$W/err" </dev/null &
-	RUN_PID=$!
-}
-
-# wait_line RE SECS: wait until the run's stdout has a line matching RE.
-wait_line() {
-	local i
-	for i in $(seq $(($2 * 10))); do
-		grep -Eq "$1" "$W/out" && return 0
-		kill -0 "$RUN_PID" 2>/dev/null || break
-		sleep 0.1
-	done
-	show_file "$W/err" "stderr"
-	fail "no line matching '$1' within $2 s"
-}
-
-# end_within SECS: wait for the run at most SECS seconds; RC its status.
-# A run still going then is killed and the check fails.
-end_within() {
-	local i
-	for i in $(seq $(($1 * 20))); do
-		kill -0 "$RUN_PID" 2>/dev/null || break
-		sleep 0.05
-	done
-	if kill -0 "$RUN_PID" 2>/dev/null; then
-		kill -KILL "$RUN_PID" 2>/dev/null
-		wait "$RUN_PID" 2>/dev/null
-		thaw
-		show_file "$W/err" "stderr"
-		fail "still running $1 s later: killed"
-	fi
-	wait "$RUN_PID"
-	RC=$?
 }
 
 # The server stopped mid-run: the run ends by itself within -t + 10 s,
@@ -182,9 +146,9 @@ end_within() {
 # tried again with a longer -t.
 stopped_mid_run() {
 	local t
-	need "$1"
+	ready "$1"
 	for t in 3 6 12; do
-		start_run "$1" -t "$t" 2
+		start_kind "$1" -t "$t" 2
 		wait_line 'MB/sec  (warmup|execute)' 10
 		sleep 0.5
 		freeze "$1"
@@ -192,7 +156,7 @@ stopped_mid_run() {
 		thaw
 		[ "$RC" -eq 0 ] && ! grep -q 'made no progress' "$W/err" ||
 			break
-		need "$1"
+		ready "$1"
 	done
 	assert_rc 1
 	assert_grep 'made no progress for 3 s in the cleanup \(waiting for the server\)' \
@@ -206,27 +170,23 @@ stopped_mid_run() {
 
 # SIGINT with the server stopped from the start: the check before the run.
 sigint_check() {
-	need "$1"
+	ready "$1"
 	freeze "$1"
-	start_run "$1" -t 3 2
+	start_kind "$1" -t 3 2
 	sleep 1
-	kill -INT "$RUN_PID"
-	end_within 2
+	interrupt_run
 	thaw
-	assert_rc 130
 }
 
 # SIGINT in the run, the server stopped.
 sigint_run() {
-	need "$1"
-	start_run "$1" -t 60 2
+	ready "$1"
+	start_kind "$1" -t 60 2
 	wait_line 'MB/sec  (warmup|execute)' 10
 	freeze "$1"
 	sleep 0.5
-	kill -INT "$RUN_PID"
-	end_within 2
+	interrupt_run
 	thaw
-	assert_rc 130
 }
 
 # SIGINT in the cleanup, the server stopped during the run.
@@ -234,81 +194,48 @@ sigint_run() {
 # before the SIGINT: then it is tried again with a longer -t.
 sigint_cleanup() {
 	local t
-	need "$1"
+	ready "$1"
 	for t in 3 6 12; do
-		start_run "$1" -t "$t" 2
+		start_kind "$1" -t "$t" 2
 		wait_line 'MB/sec  (warmup|execute)' 10
 		freeze "$1"
 		wait_line ' cleanup ' $((t + 10))
 		kill -0 "$RUN_PID" 2>/dev/null && break
 		wait "$RUN_PID"
 		thaw
-		need "$1"
+		ready "$1"
 	done
-	kill -INT "$RUN_PID"
-	end_within 2
+	interrupt_run
 	thaw
-	assert_rc 130
-}
-
-# fake_server MODE: a peer on 127.0.0.1:$FAKE_PORT (PID FAKE_PID) that
-# answers the first connection's opening exchange and then nothing
-# (once), or answers it with a header of the wrong length and then
-# nothing (badheader).
-fake_server() {
-	FAKE_PORT=$(smbd_free_port)
-	python3 - "$FAKE_PORT" "$1" >"$W/fake.out" 2>&1 <<'EOF' &
-import socket, sys
-s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(64); print("up", flush=True)
-held, n = [], 0
-while True:
-    c, _ = s.accept(); held.append(c); n += 1
-    if sys.argv[2] == "badheader":
-        c.recv(8); c.sendall(b"\0\0\0\x09")
-    elif n == 1:
-        c.recv(8); c.sendall(b"\0\0\0\4\0\0\0\0")
-EOF
-	FAKE_PID=$!
-	for _ in $(seq 50); do grep -q up "$W/fake.out" && return 0; sleep 0.1; done
-	fail "the fake server did not start: $(cat "$W/fake.out")"
 }
 
 # A server that answers only the check's connection: the clients' own
 # wait at most 10 s, then the run ends (exit 1, the server named); a
 # SIGINT while they wait ends it at once (130).
 check_only() {
-	need tbench
+	ready tbench
 	fake_server once
-	LAST_CMD="tbench -t 3 2 127.0.0.1:$FAKE_PORT"
-	"$TB" -t 3 2 "127.0.0.1:$FAKE_PORT" >"$W/out" 2>"$W/err" </dev/null &
-	RUN_PID=$!
+	start_run "$TB" -t 3 2 "127.0.0.1:$FAKE_PORT"
 	end_within 15
 	assert_rc 1
 	assert_grep "server 127.0.0.1:$FAKE_PORT sent no reply within 10 s" \
 		"$W/err" "the message"
-	kill "$FAKE_PID"
 	fake_server once
-	"$TB" -t 3 2 "127.0.0.1:$FAKE_PORT" >"$W/out" 2>"$W/err" </dev/null &
-	RUN_PID=$!
+	start_run "$TB" -t 3 2 "127.0.0.1:$FAKE_PORT"
 	wait_line 'prepared for launch' 10
 	sleep 0.5
-	kill -INT "$RUN_PID"
-	end_within 2
-	kill "$FAKE_PID"
-	assert_rc 130
+	interrupt_run
+	fake_stop
 }
 
 # A reply header of the wrong length, then silence: a protocol error at
 # once, naming what was expected.
 bad_header() {
-	need tbench
+	ready tbench
 	fake_server badheader
-	LAST_CMD="tbench -t 3 1 127.0.0.1:$FAKE_PORT"
-	"$TB" -t 3 1 "127.0.0.1:$FAKE_PORT" >"$W/out" 2>"$W/err" </dev/null &
-	RUN_PID=$!
+	start_run "$TB" -t 3 1 "127.0.0.1:$FAKE_PORT"
 	end_within 5
-	kill "$FAKE_PID"
+	fake_stop
 	assert_rc 2
 	assert_grep 'protocol error: a reply of 9 bytes to a request for 4 \(a reply header announcing 4 expected' \
 		"$W/err" "the message"
@@ -316,8 +243,8 @@ bad_header() {
 
 # tbench -T SO_RCVLOWAT above the smallest reply: refused at once.
 rcvlowat() {
-	need tbench
-	start_run tbench -T SO_RCVLOWAT=100000000 -t 3 1
+	ready tbench
+	start_kind tbench -T SO_RCVLOWAT=100000000 -t 3 1
 	end_within 5
 	assert_rc 2
 	assert_grep 'SO_RCVLOWAT=100000000: at most 8' "$W/err" "the message"

@@ -1,29 +1,37 @@
 #!/bin/bash
 # layers.sh - the source keeps its layering: every #include and every call
 # between the folders of src/ goes down the layers, never up and never in
-# a circle, and no file or function grows past its size limit.
+# a circle; inside a folder no two files call each other (directly or
+# through others); and no file or function grows past its size limit.
 #
-# The layers are doc/ARCHITECTURE.md's table ("    layer N: folder ..."),
-# lowest first; today:
-#     0 util safety
+# The layers are doc/ARCHITECTURE.md's table ("    layer N: folder ...",
+# read from the doc, which is the reference), lowest first; today eight:
+#     0 util
 #     1 vfs smb_semantics stats loadfile net history
 #     2 backends engine
-#     3 run
+#     3 run safety
 #     4 report disktest
 #     5 sweep
 #     6 cli
 #     7 programs
 # (a folder may use its own layer's folders, as long as no two of them use
-# each other, and any lower layer's).  Includes: the #include "..." lines
-# of src/**/*.[ch]; every header sits in the folder of its owner and is
-# included as "folder/x.h" (or by its bare name beside it).  Calls: nm of
-# the object files in the build tree, each undefined symbol mapped to the folder whose object defines it.  Sizes: no
-# .c file of src/ over 800 lines, no function over 100 lines (from its
-# opening brace to its closing one).  Each violation is a failed check of
-# its own (one line in make check's summary); a rule that holds is one
-# passed check.  Skipped (visibly) without python3 or nm, or before a build.
+# each other, and any lower layer's; src/capture is Python, outside the
+# table).  Includes: the #include "..." lines of src/**/*.[ch]; every
+# header sits in the folder of its owner and is included as "folder/x.h"
+# (or by its bare name beside it).  Calls: nm of the object files in the
+# build tree, each undefined symbol mapped to the folder whose object
+# defines it; inside a folder, to the file whose object defines it (a
+# circle between the files of one folder fails).  Backends: a backend
+# folder (src/backends/NAME/) includes and calls nothing of another
+# backend folder but src/backends/device/, the part the device backends
+# share (by the same includes and nm).  Sizes: no .c file of src/ over
+# 800 lines, no function over 100 lines (from its opening brace to its
+# closing one).  Each violation is a failed check of its own (one line in
+# make check's summary); a rule that holds is one passed check.  Skipped
+# (visibly) without python3 or nm, or before a build.
 if [ -z "$BASH_VERSION" ]; then exec bash "$0" "$@"; fi
 . "$(dirname "$0")/lib.sh"
+not_under_sanitizers "the layering is the source's and the objects' symbols, whatever the build flags (checked by make check)"
 
 BUILDDIR=$(cd "$(dirname "$DBENCH")" && pwd)
 
@@ -72,28 +80,43 @@ def sources(exts):
                 out.append(os.path.relpath(os.path.join(root, f), srcdir))
     return out
 
+def nm_of(objs):
+    """object path -> nm -P's output for it: one nm for 100 objects at a
+    time (-A names each line's object; one nm per object cost ~0.2 s each
+    on a busy machine)"""
+    out = {o: [] for o in objs}
+    for i in range(0, len(objs), 100):
+        part = objs[i:i + 100]
+        text = subprocess.run(["nm", "-P", "-A"] + part,
+                              capture_output=True, text=True).stdout
+        for line in text.splitlines():
+            obj, sep, rest = line.partition(": ")
+            if sep and obj in out:
+                out[obj].append(rest)
+    return out
+
 def defined_symbols():
     """symbol -> set of folders whose objects define it"""
-    defs, undefs = {}, []
+    defs, undefs, objs = {}, [], []
     for root, dirs, files in os.walk(os.path.join(builddir, "src")):
         for f in sorted(files):
             if not f.endswith(".o"):
                 continue
             obj = os.path.join(root, f)
-            folder = folder_of(os.path.relpath(obj, builddir))
-            if folder is None:
+            if folder_of(os.path.relpath(obj, builddir)) is not None:
+                objs.append(obj)
+    nm = nm_of(objs)
+    for obj in objs:
+        folder = folder_of(os.path.relpath(obj, builddir))
+        for line in nm[obj]:
+            fields = line.split()
+            if len(fields) < 2:
                 continue
-            out = subprocess.run(["nm", "-P", obj], capture_output=True,
-                                 text=True).stdout
-            for line in out.splitlines():
-                fields = line.split()
-                if len(fields) < 2:
-                    continue
-                sym, kind = fields[0], fields[1]
-                if kind == "U":
-                    undefs.append((os.path.relpath(obj, builddir), folder, sym))
-                elif kind.isupper():
-                    defs.setdefault(sym, set()).add(folder)
+            sym, kind = fields[0], fields[1]
+            if kind == "U":
+                undefs.append((os.path.relpath(obj, builddir), folder, sym))
+            elif kind.isupper():
+                defs.setdefault(sym, set()).add(folder)
     return defs, undefs
 
 def strip_code(text):
@@ -167,7 +190,7 @@ elif mode == "circles":
     # inside one folder: the objects of its .c files, each undefined
     # symbol tied to the file of the folder that defines it; a circle is
     # a strongly connected group of two files or more
-    objs = {}
+    objs, paths = {}, {}
     for root, dirs, files in os.walk(os.path.join(builddir, "src")):
         for f in sorted(files):
             if not f.endswith(".o"):
@@ -181,20 +204,21 @@ elif mode == "circles":
                 if "-" not in stem:
                     break
                 stem = stem.split("-", 1)[1]
-            if c is None or c in objs:
+            if c is None or c in paths:
                 continue
-            out = subprocess.run(["nm", "-P", os.path.join(root, f)],
-                                 capture_output=True, text=True).stdout
-            d, u = set(), set()
-            for line in out.splitlines():
-                fields = line.split()
-                if len(fields) < 2:
-                    continue
-                if fields[1] == "U":
-                    u.add(fields[0])
-                elif fields[1] in "TDBR":
-                    d.add(fields[0])
-            objs[c] = (d, u)
+            paths[c] = os.path.join(root, f)
+    nm = nm_of(list(paths.values()))
+    for c, obj in paths.items():
+        d, u = set(), set()
+        for line in nm[obj]:
+            fields = line.split()
+            if len(fields) < 2:
+                continue
+            if fields[1] == "U":
+                u.add(fields[0])
+            elif fields[1] in "TDBR":
+                d.add(fields[0])
+        objs[c] = (d, u)
     by_dir = {}
     for c in objs:
         by_dir.setdefault(os.path.dirname(c), []).append(c)
@@ -239,6 +263,60 @@ elif mode == "circles":
                              f"({', '.join(edges[(a, b)][:3])})"
                              for a in comp for b in comp if (a, b) in edges)
             print(f"circle inside {folder}/: {ties}")
+elif mode == "backends":
+    # a backend folder (src/backends/NAME/) uses, of the other backend
+    # folders, only device/ (what the device backends share); device/
+    # none of them.  Includes (as above) and calls (nm, as above).
+    base = os.path.join("src", "backends")
+    def backend_dir(path):
+        """src/backends/NAME/... -> NAME, or None."""
+        parts = os.path.normpath(path).split(os.sep)
+        if len(parts) >= 4 and parts[:2] == ["src", "backends"]:
+            return parts[2]
+        return None
+    def sibling(a, b):
+        return a is not None and b is not None and a != b and b != "device"
+    seen = set()
+    for p in sources((".c", ".h")):
+        a = backend_dir(p)
+        if a is None:
+            continue
+        for ln, line in enumerate(open(os.path.join(srcdir, p), errors="replace"), 1):
+            m = re.match(r'\s*#\s*include\s+"([^"]+)"', line)
+            if not m:
+                continue
+            cands = [os.path.join(os.path.dirname(p), m.group(1)),
+                     os.path.join("src", m.group(1))]
+            target = next((os.path.normpath(c) for c in cands
+                           if os.path.exists(os.path.join(srcdir, c))), None)
+            b = backend_dir(target) if target else None
+            if sibling(a, b) and (a, b) not in seen:
+                seen.add((a, b))
+                print(f"backends/{a}/ -> backends/{b}/: {p}:{ln} includes {m.group(1)}")
+    defs, undefs = {}, []
+    for root, dirs, files in os.walk(os.path.join(builddir, base)):
+        for f in sorted(files):
+            if not f.endswith(".o"):
+                continue
+            obj = os.path.relpath(os.path.join(root, f), builddir)
+            out = subprocess.run(["nm", "-P", os.path.join(root, f)],
+                                 capture_output=True, text=True).stdout
+            for line in out.splitlines():
+                fields = line.split()
+                if len(fields) < 2:
+                    continue
+                if fields[1] == "U":
+                    undefs.append((obj, fields[0]))
+                elif fields[1].isupper():
+                    defs.setdefault(fields[0], set()).add(backend_dir(obj))
+    for obj, sym in undefs:
+        a, homes = backend_dir(obj), defs.get(sym, set())
+        if a is None or a in homes or None in homes or "device" in homes:
+            continue
+        for b in sorted(h for h in homes if sibling(a, h)):
+            if (a, b) not in seen:
+                seen.add((a, b))
+                print(f"backends/{a}/ -> backends/{b}/: {obj} calls {sym}")
 elif mode == "files":
     for p in sources((".c",)):
         n = sum(1 for _ in open(os.path.join(srcdir, p), errors="replace"))
@@ -301,6 +379,7 @@ rule() {
 rule includes "includes (quoted include lines) go down the layers, no circle"
 rule calls "calls (nm of the built objects) go down the layers, no circle"
 rule circles "calls (nm) inside a folder: no circle between its files"
+rule backends "a backend folder uses no other backend folder but device/ (includes and nm)"
 rule files "no .c file of src/ over 800 lines"
 rule functions "no function over 100 lines"
 finish

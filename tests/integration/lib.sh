@@ -63,20 +63,42 @@ fi
 TOP=$(mktemp -d "$IT_BASE/dbench-it-$IT_NAME.XXXXXX") ||
 	bail_out "cannot create a temporary directory under $IT_BASE"
 
-# our_procs: the live processes (not zombies) whose environment carries
-# DBENCH_MPI_TEST_MARK=$TOP, the mark mpi.sh and slurm.sh give every
-# process of their jobs (so only their own count under make -j2).
+# our_procs [IGNORE_RE]: the live processes (not zombies) whose
+# environment carries DBENCH_MPI_TEST_MARK=$TOP, the mark mpi.sh and
+# slurm.sh give every process of their jobs (so only their own count under
+# make -j2), as "PID COMMAND LINE" lines; those matching the extended
+# IGNORE_RE left out.  (Filtered here, not by a grep after it: that grep
+# would carry the mark.)
 our_procs() {
-	local p st
-	for p in /proc/[0-9]*; do
-		[ "${p#/proc/}" = "$$" ] && continue
-		st=$(awk '{ print $3 }' "$p/stat" 2>/dev/null) || continue
+	local f p st line
+	# one grep over every environment (a few processes per /proc entry
+	# took seconds on a busy machine); itself without the mark
+	for f in $(env -u DBENCH_MPI_TEST_MARK grep -lzx -- \
+		"DBENCH_MPI_TEST_MARK=$TOP" /proc/[0-9]*/environ 2>/dev/null); do
+		p=${f#/proc/}
+		p=${p%/environ}
+		[ "$p" = "$$" ] && continue
+		st=$(awk '{ print $3 }' "/proc/$p/stat" 2>/dev/null) || continue
 		[ "$st" = Z ] && continue
-		tr '\0' '\n' 2>/dev/null <"$p/environ" |
-			grep -qx "DBENCH_MPI_TEST_MARK=$TOP" &&
-			echo "${p#/proc/} $(tr '\0' ' ' <"$p/cmdline" | cut -c1-60)"
+		line="$p $(tr '\0' ' ' <"/proc/$p/cmdline" | cut -c1-60)"
+		[ -n "${1:-}" ] && [[ $line =~ $1 ]] && continue
+		echo "$line"
 	done
 	return 0
+}
+
+# assert_no_procs [IGNORE_RE]: none of our_procs is left (5 s allowed for
+# the launcher's last kills); lines matching the extended IGNORE_RE (a
+# process the job's manager keeps, e.g. slurm.sh's ' srun ') do not count.
+assert_no_procs() {
+	local i
+	for i in $(seq 1 10); do
+		[ -z "$(our_procs "${1:-}")" ] && return 0
+		sleep 0.5
+	done
+	our_procs >"$W/left"
+	show_file "$W/left" "processes left"
+	fail "processes of the job are left"
 }
 
 it_cleanup() {
@@ -201,6 +223,33 @@ run_db() {
 	LAST_CMD="dbench $*"
 	timeout -k 5 "$IT_TIMEOUT" "$DBENCH" "$@" >"$W/out" 2>"$W/err" </dev/null
 	RC=$?
+	if [ "$RC" -eq 124 ] || [ "$RC" -eq 137 ]; then
+		fail "dbench did not finish within $IT_TIMEOUT s"
+	fi
+	split_noise_notes
+	return 0
+}
+
+# run_limited "LIMIT[;LIMIT...]" ARGS...: run_db under `ulimit LIMIT`,
+# each in turn, in a subshell: "-n 300", or "-Sn 30;-Hn 30" (the soft
+# limit first: the hard one may be below the current soft one).  Skips
+# the check when a limit cannot be set here.
+run_limited() {
+	local limits=$1
+	shift
+	LAST_CMD="(ulimit ${limits//;/; ulimit }) dbench $*"
+	(
+		local l
+		IFS=';'
+		for l in $limits; do
+			IFS=$' \t\n'
+			# shellcheck disable=SC2086 # "-n 300" is two words
+			ulimit $l || exit 99
+		done
+		exec timeout -k 5 "$IT_TIMEOUT" "$DBENCH" "$@"
+	) >"$W/out" 2>"$W/err" </dev/null
+	RC=$?
+	[ "$RC" -eq 99 ] && skip "cannot set ulimit ${limits//;/, ulimit } here"
 	if [ "$RC" -eq 124 ] || [ "$RC" -eq 137 ]; then
 		fail "dbench did not finish within $IT_TIMEOUT s"
 	fi
@@ -451,6 +500,42 @@ json_field() {
 	python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
 print(eval(sys.argv[2]))' "$1" "$2"
+}
+
+# built_without KIND: say why, and succeed, when dbench has no -B KIND
+# (smb, nfs) built in.
+built_without() {
+	case $1 in
+	smb) "$DBENCH" -B smb 1 2>&1 | grep -q 'built without libsmbclient' &&
+		echo "dbench was built without libsmbclient" ;;
+	nfs) "$DBENCH" -B nfs --nfs=nfs://127.0.0.1/x 1 2>&1 |
+		grep -q "built with" && echo "dbench was built without libnfs" ;;
+	*) return 1 ;;
+	esac
+}
+
+# need_history: (at the top of a script of dbench-history's) the tool in
+# HISTORY (default: the one built beside dbench), or no check at all: a
+# skip without python3 (then it is not built), a bail out when missing.
+need_history() {
+	: "${HISTORY:=$SRCDIR/dbench-history}"
+	command -v python3 >/dev/null 2>&1 ||
+		skip_all "python3 is not installed: dbench-history is not built"
+	[ -x "$HISTORY" ] || bail_out "dbench-history not found: HISTORY=$HISTORY"
+}
+
+# run_h ARGS...: dbench-history (stdout $W/out, stderr $W/err, $RC).
+run_h() {
+	LAST_CMD="dbench-history $*"
+	timeout -k 5 "$IT_TIMEOUT" "$HISTORY" "$@" >"$W/out" 2>"$W/err" </dev/null
+	RC=$?
+}
+
+# sanitizers_skip REASON: in a check, under make check-sanitize, a check
+# whose C code another sanitized check runs already ends as a visible
+# skip (its plain run in make check still checks everything).
+sanitizers_skip() {
+	[ -z "${ASAN_OPTIONS:-}" ] || skip "under check-sanitize: $1"
 }
 
 # not_under_sanitizers REASON: under make check-sanitize (ASan's options

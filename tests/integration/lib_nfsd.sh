@@ -26,6 +26,8 @@
 # nfsd_start: NFSD_URL1, NFSD_URL[i], NFSD_EXP[i], NFSD_DIR, NFSD_LOG.
 # Returns 1 when the server does not come up.
 #
+# A script whose checks all need the server (nfs.sh, nfs_nlm.sh) starts
+# with nfsd_enter_netns "$0" "$@", then lib.sh, then nfsd_serve N.
 # The checks' shared helpers at the end (empty_exports, prefix,
 # counts_and_tree, same_as_fileio) need lib.sh, URL1 and EXP1 (the first
 # export), NFS_LINES/NFS_FULL, and NFS_OPTS (more -B nfs options).
@@ -200,7 +202,32 @@ nfsd_stop() {
 	nfsd_signal rpcbind TERM
 }
 
-# ---- helpers for the checks (see the top) ----
+# ---- the start of a test script, and helpers for its checks ----
+
+# nfsd_serve N WHAT: (after nfsd_enter_netns and lib.sh) the server of a
+# test script whose checks all need it: every check skipped (an empty
+# plan) without -B nfs; ganesha started with N exports under $TOP/srv,
+# and stopped when the script exits (a server that does not come up:
+# its messages, and a bail out naming WHAT); EXP1, URL1 .. EXPN, URLN
+# name the exports; each run is bounded at 300 s (IT_TIMEOUT: every run
+# talks to this script's own server only).
+nfsd_serve() {
+	local why i
+	why=$(built_without nfs) && skip_all "$why (-B nfs unavailable)"
+	IT_TIMEOUT=300
+	mkdir -p "$TOP/srv"
+	if ! nfsd_start "$TOP/srv" "$1" >"$TOP/nfsd.start" 2>&1; then
+		cat "$TOP/nfsd.start"
+		nfsd_stop
+		bail_out "$2 did not start"
+	fi
+	trap 'nfsd_stop; it_cleanup' EXIT
+	for i in $(seq 1 "$1"); do
+		printf -v "EXP$i" '%s' "${NFSD_EXP[$i]}"
+		printf -v "URL$i" '%s' "${NFSD_URL[$i]}"
+	done
+}
+
 
 # empty_exports: remove what an earlier check left on the exports.
 empty_exports() {

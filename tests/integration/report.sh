@@ -16,19 +16,9 @@ if [ -z "$BASH_VERSION" ]; then exec bash "$0" "$@"; fi
 . "$(dirname "$0")/lib.sh"
 not_under_sanitizers "dbench-history is Python and the report is read in a browser (checked by make check)"
 
-: "${HISTORY:=$SRCDIR/dbench-history}"
-command -v python3 >/dev/null 2>&1 ||
-	skip_all "python3 is not installed: dbench-history is not built"
-[ -x "$HISTORY" ] || bail_out "dbench-history not found: HISTORY=$HISTORY"
+need_history
 ARTIFACTS=$(pwd)/tests/integration
 [ -d "$ARTIFACTS" ] || ARTIFACTS=$TOP
-
-# run_h ARGS...: dbench-history (stdout $W/out, stderr $W/err, $RC).
-run_h() {
-	LAST_CMD="dbench-history $*"
-	timeout -k 5 "$IT_TIMEOUT" "$HISTORY" "$@" >"$W/out" 2>"$W/err" </dev/null
-	RC=$?
-}
 
 BROWSER=""
 for b in chromium chromium-browser google-chrome; do
@@ -49,13 +39,13 @@ browse() {
 check_report() {
 	[ -n "$BROWSER" ] || skip "chromium is not installed"
 	local db=$W/h.sqlite l
-	python3 "$IT_DIR/report_history.py" docs "$W/docs" ||
+	python3 "$SRCDIR/tests/python/report_history.py" docs "$W/docs" ||
 		fail "the planted documents"
 	for l in slow fast drift; do
 		run_h --history "$db" import --label "$l" "$W/docs/$l"-*.json
 		assert_rc 0
 	done
-	python3 "$IT_DIR/report_history.py" groups "$db" ||
+	python3 "$SRCDIR/tests/python/report_history.py" groups "$db" ||
 		fail "the --repeat group and the curve"
 	mkdir "$W/cli"
 	run_h --history "$db" servers
@@ -72,7 +62,7 @@ check_report() {
 	browse 1280,900 --enable-logging=stderr --v=0 --dump-dom \
 		"file://$W/rep/index.html" >"$W/dom" 2>"$W/console"
 	[ -s "$W/dom" ] || fail "chromium rendered nothing"
-	if ! python3 "$IT_DIR/report_check.py" "$W/dom" "$W/cli" >"$W/out"; then
+	if ! python3 "$SRCDIR/tests/python/report_check.py" "$W/dom" "$W/cli" >"$W/out"; then
 		show_file "$W/out" "report_check.py" 40
 		fail "the report's DOM (see above)"
 	fi
@@ -93,7 +83,7 @@ check_report() {
 check "report: the first screen, the slowdown, the curve and the axes in a real browser" check_report
 
 check_scales() {
-	python3 "$IT_DIR/report_unit.py" >"$W/out" ||
+	python3 "$SRCDIR/tests/python/report_unit.py" >"$W/out" ||
 		fail "$(head -n 3 "$W/out" | tr '\n' ' ')"
 }
 check "report: readable ticks on linear, log and time axes; the 95% interval" check_scales

@@ -66,9 +66,9 @@ tiny_rate() {
 	assert_empty_dir "$W/t" "target after the run"
 }
 
-# start_run ARGS...: start dbench in a session of its own (PID = PGID in
+# start_released ARGS...: start dbench in a session of its own (PID = PGID in
 # $BG), and wait until it has released its clients and run a second.
-start_run() {
+start_released() {
 	start_session "$@"
 	wait_for_line '^releasing clients'
 	sleep 1
@@ -79,7 +79,7 @@ start_run() {
 sigint_in_sleep() {
 	mkdir t
 	waiter 'SLEEP 1000000000'
-	start_run -t 600 -c "$W/wait.txt" -D "$W/t" 2
+	start_released -t 600 -c "$W/wait.txt" -D "$W/t" 2
 	kill -INT "$BG"
 	wait_exit "$BOUND"
 	assert_rc 130
@@ -102,7 +102,7 @@ assert_one_interruption() {
 group_signal() {
 	local sig=$1
 	mkdir t
-	start_run -t 600 -c "$DATA/basic.txt" -D "$W/t" 3
+	start_released -t 600 -c "$DATA/basic.txt" -D "$W/t" 3
 	kill -"$sig" -- "-$BG"
 	wait_exit "$BOUND"
 	assert_rc $((128 + $(kill -l "$sig")))
@@ -201,7 +201,7 @@ sleep_sibling() {
 stopped_worker() {
 	local victim
 	mkdir t
-	start_run -t 5 -c "$DATA/basic.txt" -D "$W/t" 3
+	start_released -t 5 -c "$DATA/basic.txt" -D "$W/t" 3
 	victim=$(workers | head -n 1)
 	[ -n "$victim" ] || { kill_session; fail "no worker found"; }
 	kill -STOP "$victim"

@@ -13,85 +13,21 @@ if [ -z "$BASH_VERSION" ]; then exec bash "$0" "$@"; fi
 . "$(dirname "$0")/lib.sh"
 not_under_sanitizers "its checks wait out 10 s deadlines of the network libraries (checked by make check)"
 . "$(dirname "$0")/lib_smbd.sh"
+. "$(dirname "$0")/lib_run.sh"
 
-SKIP_SMB=
-if "$DBENCH" -B smb 1 2>&1 | grep -q 'built without libsmbclient'; then
-	SKIP_SMB="dbench was built without libsmbclient"
-fi
-SKIP_NFS=
-if "$DBENCH" -B nfs --nfs=nfs://127.0.0.1/x 1 2>&1 | grep -q "built with"; then
-	SKIP_NFS="dbench was built without libnfs"
-fi
-command -v python3 >/dev/null 2>&1 || skip_all "no python3 for the fake server"
+SKIP_SMB=$(built_without smb)
+SKIP_NFS=$(built_without nfs)
+trap 'fake_stop; it_cleanup' EXIT
 
-FAKE_PID=
-trap '[ -z "$FAKE_PID" ] || kill "$FAKE_PID" 2>/dev/null; it_cleanup' EXIT
-
-# fake_server MODE: a peer on 127.0.0.1:$FAKE_PORT (PID FAKE_PID) that
-# accepts every connection and never answers (silent), or whose queue of
-# connections is full so that a new one is never accepted (full).
-fake_server() {
-	FAKE_PORT=$(smbd_free_port)
-	python3 - "$FAKE_PORT" "$1" >"$W/fake.out" 2>&1 <<'EOF' &
-import socket, sys, time
-port, mode = int(sys.argv[1]), sys.argv[2]
-s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind(("127.0.0.1", port)); held = []
-if mode == "full":
-    s.listen(0)
-    for _ in range(4):
-        c = socket.socket(); c.setblocking(False)
-        try: c.connect(("127.0.0.1", port))
-        except BlockingIOError: pass
-        held.append(c)
-    print("up", flush=True)
-    time.sleep(3600)
-s.listen(64); print("up", flush=True)
-while True:
-    c, _ = s.accept(); held.append(c)
-EOF
-	FAKE_PID=$!
-	for _ in $(seq 50); do grep -q up "$W/fake.out" && return 0; sleep 0.1; done
-	fail "the fake server did not start: $(cat "$W/fake.out")"
-}
-
-# start_run KIND PORT: dbench -B KIND against 127.0.0.1:PORT in the
-# background (PID in RUN_PID), stdout in $W/out, stderr in $W/err.
-start_run() {
+# start_kind KIND PORT: start_run of dbench -B KIND against
+# 127.0.0.1:PORT.
+start_kind() {
 	case $1 in
 	smb) set -- -B smb --smb-share="//127.0.0.1:$2/x" \
 		--smb-user="u%Secret$$" ;;
 	nfs) set -- -B nfs "--nfs=nfs://127.0.0.1/x?nfsport=$2&mountport=$2" ;;
 	esac
-	LAST_CMD="dbench $* -t 3 1"
-	"$DBENCH" "$@" -t 3 1 >"$W/out" 2>"$W/err" </dev/null &
-	RUN_PID=$!
-}
-
-# end_within SECS: wait for the run at most SECS seconds; RC its status.
-# A run still going then is killed and the check fails.
-end_within() {
-	local i
-	for i in $(seq $(($1 * 20))); do
-		kill -0 "$RUN_PID" 2>/dev/null || break
-		sleep 0.05
-	done
-	if kill -0 "$RUN_PID" 2>/dev/null; then
-		kill -KILL "$RUN_PID" 2>/dev/null
-		wait "$RUN_PID" 2>/dev/null
-		show_file "$W/err" "stderr"
-		fail "still running $1 s later: killed"
-	fi
-	wait "$RUN_PID"
-	RC=$?
-	split_noise_notes
-}
-
-need() {
-	case $1 in
-	smb) [ -z "$SKIP_SMB" ] || skip "$SKIP_SMB" ;;
-	nfs) [ -z "$SKIP_NFS" ] || skip "$SKIP_NFS" ;;
-	esac
+	start_run "$DBENCH" "$@" -t 3 1
 }
 
 # The expected line for KIND against 127.0.0.1:PORT.
@@ -107,7 +43,7 @@ no_reply_line() {
 no_reply() {
 	need "$1"
 	fake_server "$2"
-	start_run "$1" "$FAKE_PORT"
+	start_kind "$1" "$FAKE_PORT"
 	end_within 16
 	assert_usage_error "the server that never answers"
 	assert_grep "$(no_reply_line "$1" "$FAKE_PORT")" "$W/err" "the message"
@@ -118,11 +54,9 @@ no_reply() {
 sigint_check() {
 	need "$1"
 	fake_server silent
-	start_run "$1" "$FAKE_PORT"
+	start_kind "$1" "$FAKE_PORT"
 	sleep 1
-	kill -INT "$RUN_PID"
-	end_within 2
-	assert_rc 130
+	interrupt_run
 }
 
 # -B smb with loopback down (a network namespace of its own): our line.

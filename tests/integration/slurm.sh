@@ -128,18 +128,6 @@ run_job() {
 	return 0
 }
 
-# assert_no_procs: no process of the job is left (5 s for the last kills).
-assert_no_procs() {
-	local i
-	for i in $(seq 1 10); do
-		[ -z "$(our_procs | grep -v ' srun ')" ] && return 0
-		sleep 0.5
-	done
-	our_procs >"$W/left"
-	show_file "$W/left" "processes left"
-	fail "processes of the job are left"
-}
-
 # one_report: $W/out holds one job's report: one Throughput line for
 # CLIENTS clients (every rank's), and stderr no error.
 one_report() {
@@ -157,7 +145,7 @@ srun_pmix() {
 	assert_counts expected.counts "op counts of 3 ranks x 2 clients"
 	assert_eq 3 "$(json_field "$W/r.json" 'len(d["hosts"])')" "the JSON's hosts: one per rank"
 	assert_empty_dir "$W/t" "the directory after the job"
-	assert_no_procs
+	assert_no_procs ' srun '
 }
 
 sbatch_job() {
@@ -187,7 +175,7 @@ JOB
 	[ -s "$W/err" ] && { show_file "$W/err" stderr; fail "the batch job wrote on stderr"; }
 	one_report 4
 	assert_empty_dir "$W/t" "the directory after the job"
-	assert_no_procs
+	assert_no_procs ' srun '
 }
 
 # a client of rank 1 killed (SIGKILL) mid-run: its line names the rank
@@ -222,7 +210,7 @@ killed_client() {
 	[ "$RC" -ne 0 ] || fail "the job exited 0 after a client was killed"
 	assert_grep "^rank 1 \\(host $(hostname)\\): dbench: client 1 \\(process $victim\\) was killed by signal 9" \
 		"$W/err" "the killed client's line carries its rank and host"
-	assert_no_procs
+	assert_no_procs ' srun '
 }
 
 # scancel mid-run: the job ends at once with the interrupted report of
@@ -255,7 +243,7 @@ scancel_job() {
 	assert_grep '^Interrupted' "$W/out" "the interrupted report"
 	assert_grep '^Throughput .*  4 clients  4 procs  ' "$W/out" "the report covers the job"
 	assert_empty_dir "$W/t" "the directory after scancel"
-	assert_no_procs
+	assert_no_procs ' srun '
 }
 
 # --curve 2,4 over one srun of 2 ranks: every point is the job's
@@ -269,7 +257,7 @@ curve_srun() {
 	assert_eq "[[2, 2], [4, 4]]" "$(cat points)" "the points: 2 and 4 clients of the job"
 	assert_grep '^at least 4 clients within p99<=10s' "$W/out" "the answer"
 	assert_empty_dir "$W/t" "the directory after the curve"
-	assert_no_procs
+	assert_no_procs ' srun '
 }
 
 check "srun -n 3 --mpi=pmix: one report, every rank's op counts, one host each" srun_pmix

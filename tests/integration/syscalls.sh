@@ -2,10 +2,11 @@
 # syscalls.sh - the system calls each operation of a loadfile costs stay
 # what they were: one --run-once pass of data/compare.txt, 1 client, traced
 # with strace -ff, gives per loadfile line the count of each listed system
-# call, which must equal data/syscalls.expected exactly.  (bench/syscalls.sh
-# compares a pass's totals with dbench 4.00's, whose Deltree removes
-# nothing.)  A change that adds or drops a system call on the hot path
-# fails here with the line, the operation and the call.
+# call, which must equal data/syscalls.expected exactly.
+# (bench/engine/same-calls.sh compares a pass's totals with dbench 4.00's,
+# whose Deltree removes nothing.)  A change that adds or drops a system
+# call on the hot path fails here with the line, the operation and the
+# call.
 #
 # To tell one operation's calls from the next, a QUERY_PATH_INFORMATION of
 # a marker file (made beforehand in the target directory, so that it costs

@@ -16,7 +16,7 @@
 
 #include "loadfile_helpers.h"
 
-#include "backends/block/device_range.h"
+#include "backends/device/device_range.h"
 
 #define MAX_TERMS 4
 

@@ -12,8 +12,8 @@
 
 #include "loadfile_helpers.h"
 
-#include "backends/block/device_range.h"
-#include "backends/scsi/scsi_cdb.h"
+#include "backends/device/device_range.h"
+#include "backends/device/scsi_cdb.h"
 
 /* ---- the compiler ---- */
 

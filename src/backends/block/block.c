@@ -32,8 +32,8 @@
 #include "loadfile/ntstatus.h"
 #include "util/util.h"
 
-#include "backends/block/device_safety.h"
-#include "backends/block/device_range.h"
+#include "backends/device/device_safety.h"
+#include "backends/device/device_range.h"
 
 enum { BLOCK_OPT_DEVICE = 1 };
 

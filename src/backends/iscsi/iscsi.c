@@ -37,6 +37,21 @@ static const struct poptOption iscsi_options[] = {
 	POPT_TABLEEND
 };
 
+#define ISCSI_DESCRIPTION "the SCSI dialect to an iSCSI LUN through libiscsi"
+#define ISCSI_FLAGS (BACKEND_OWN_TARGET | BACKEND_DEVICE)
+
+#ifdef HAVE_LIBISCSI
+
+#include <poll.h>
+
+#include <iscsi/iscsi.h>
+#include <iscsi/scsi-lowlevel.h>
+
+#include "util/util.h"
+
+#include "backends/device/device_range.h"
+#include "backends/device/scsi_run.h"
+
 #define ISCSI_DEFAULT_INITIATOR "iqn.2011-09.org.samba.dbench:client"
 /* seconds a command or a login may take before the op fails */
 #define ISCSI_TIMEOUT 5
@@ -91,18 +106,6 @@ static int iscsi_options_done(void *mem, void **bopts, char **err)
 		io->initiator = ISCSI_DEFAULT_INITIATOR;
 	return 0;
 }
-
-#ifdef HAVE_LIBISCSI
-
-#include <poll.h>
-
-#include <iscsi/iscsi.h>
-#include <iscsi/scsi-lowlevel.h>
-
-#include "util/util.h"
-
-#include "backends/block/device_range.h"
-#include "backends/scsi/scsi_run.h"
 
 /* libiscsi's last error, on one line (under mem). */
 static char *iscsi_words(void *mem, struct iscsi_context *ctx)
@@ -379,9 +382,9 @@ static int iscsi_setup(void *mem, const struct backend_client_config *cfg,
 const struct backend iscsi_backend = {
 	.abi = BACKEND_ABI,
 	.name = "iscsi",
-	.description = "the SCSI dialect to an iSCSI LUN through libiscsi",
+	.description = ISCSI_DESCRIPTION,
 	.unavailable = NULL,
-	.flags = BACKEND_OWN_TARGET | BACKEND_DEVICE,
+	.flags = ISCSI_FLAGS,
 	.options = iscsi_options,
 	.option = iscsi_option,
 	.options_done = iscsi_options_done,
@@ -395,16 +398,8 @@ const struct backend iscsi_backend = {
 
 #else /* !HAVE_LIBISCSI */
 
-const struct backend iscsi_backend = {
-	.abi = BACKEND_ABI,
-	.name = "iscsi",
-	.description = "the SCSI dialect to an iSCSI LUN through libiscsi",
-	.unavailable = "built without libiscsi (install libiscsi-dev and run "
-		       "configure again)",
-	.flags = BACKEND_OWN_TARGET | BACKEND_DEVICE,
-	.options = iscsi_options,
-	.option = iscsi_option,
-	.options_done = iscsi_options_done,
-};
+BACKEND_UNAVAILABLE(iscsi, ISCSI_DESCRIPTION, ISCSI_FLAGS, iscsi_options,
+		    "built without libiscsi (install libiscsi-dev and run "
+		    "configure again)");
 
 #endif

@@ -60,7 +60,7 @@
 #include "nfs_vfs.h"
 #endif
 
-/* ---- options (parsed in every build, so that --help lists them) ---- */
+/* ---- options (the table in every build, so that --help lists them) ---- */
 
 enum { NFS_OPT_URL = 1, NFS_OPT_NLM };
 
@@ -74,6 +74,12 @@ static const struct poptOption nfs_options[] = {
 	  "it, lock ops answer NOT_SUPPORTED)", NULL },
 	POPT_TABLEEND
 };
+
+/* the stub's (what --help lists); the module's description says more */
+#define NFS_DESCRIPTION "an NFSv3 server through libnfs"
+#define NFS_FLAGS BACKEND_REMOTE
+
+#ifdef NFS_WHOLE
 
 /* The backend's options object (dbench_options.backend_opts). */
 struct nfs_opts {
@@ -164,7 +170,6 @@ static int nfs_options_done(void *mem_ctx, void **bopts, char **err)
 			     "clients over several exports)");
 	return -1;
 }
-#ifdef NFS_WHOLE
 
 /* ---- the backend over its vfs (vfs_backend.h) ---- */
 
@@ -335,7 +340,7 @@ const struct backend nfs_backend = {
 	.description = "an NFSv3 server through libnfs (--nfs=nfs://SERVER/"
 		       "EXPORT); client.txt and the NFSv3 dialect",
 	.unavailable = NULL,
-	.flags = BACKEND_REMOTE,
+	.flags = NFS_FLAGS,
 	.options = nfs_options,
 	.option = nfs_option,
 	.options_done = nfs_options_done,
@@ -378,19 +383,11 @@ const struct backend nfs_backend = {
 
 #else /* !NFS_WHOLE */
 
-const struct backend nfs_backend = {
-	.abi = BACKEND_ABI,
-	.name = "nfs",
-	.description = "an NFSv3 server through libnfs",
 #ifdef HAVE_LIBNFS
-	.module = "nfs",
+BACKEND_MODULE_STUB(nfs, NFS_DESCRIPTION, NFS_FLAGS, nfs_options);
 #else
-	.unavailable = NFS_UNAVAILABLE_WHY,
+BACKEND_UNAVAILABLE(nfs, NFS_DESCRIPTION, NFS_FLAGS, nfs_options,
+		    NFS_UNAVAILABLE_WHY);
 #endif
-	.flags = BACKEND_REMOTE,
-	.options = nfs_options,
-	.option = nfs_option,
-	.options_done = nfs_options_done,
-};
 
 #endif /* NFS_WHOLE */

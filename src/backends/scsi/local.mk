@@ -1,10 +1,4 @@
-# src/backends/scsi/local.mk - the scsi backend (-B scsi) and the SCSI
-# dialect it shares with iscsi.  Makefile.am includes it; %reldir% is
-# this folder.
-libdbench_a_SOURCES += \
-	%reldir%/scsi_cdb.c \
-	%reldir%/scsi_run.c \
-	%reldir%/scsi.c
-noinst_HEADERS += \
-	%reldir%/scsi_cdb.h \
-	%reldir%/scsi_run.h
+# src/backends/scsi/local.mk - the scsi backend (-B scsi, SG_IO), over
+# src/backends/device/.  Makefile.am includes it; %reldir% is this
+# folder.
+libdbench_a_SOURCES += %reldir%/scsi.c

@@ -25,9 +25,9 @@
 #include "backends/backend.h"
 #include "backends/backends.h"
 
-#include "backends/block/device_range.h"
-#include "backends/block/device_safety.h"
-#include "backends/scsi/scsi_run.h"
+#include "backends/device/device_range.h"
+#include "backends/device/device_safety.h"
+#include "backends/device/scsi_run.h"
 
 enum { SCSI_OPT_DEVICE = 1 };
 

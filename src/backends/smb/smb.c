@@ -52,30 +52,18 @@ static const struct poptOption smb_options[] = {
 	POPT_TABLEEND
 };
 
+#define SMB_DESCRIPTION "an SMB2/SMB3 server through libsmbclient"
+#define SMB_FLAGS (BACKEND_OWN_TARGET | BACKEND_REMOTE)
+
 #if !defined(HAVE_LIBSMBCLIENT) || !defined(DBENCH_MODULE)
 
-/* Never called (-B smb is refused first, or the module's hook replaces
- * this one); the registry wants a hook beside an options table. */
-static int smb_option_stub(void *mem_ctx, void **bopts, int val,
-			   const char *arg, char **err)
-{
-	*err = talloc_strdup(mem_ctx, "built without libsmbclient");
-	return -1;
-}
-
-const struct backend smb_backend = {
-	.abi = BACKEND_ABI,
-	.name = "smb",
-	.description = "an SMB2/SMB3 server through libsmbclient",
 #ifdef HAVE_LIBSMBCLIENT
-	.module = "smb",	/* the rest: this folder built as modules/smb.so */
+/* the rest: this folder built as modules/smb.so */
+BACKEND_MODULE_STUB(smb, SMB_DESCRIPTION, SMB_FLAGS, smb_options);
 #else
-	.unavailable = "built without libsmbclient",
+BACKEND_UNAVAILABLE(smb, SMB_DESCRIPTION, SMB_FLAGS, smb_options,
+		    "built without libsmbclient");
 #endif
-	.flags = BACKEND_OWN_TARGET | BACKEND_REMOTE,
-	.options = smb_options,
-	.option = smb_option_stub,
-};
 
 #else /* HAVE_LIBSMBCLIENT && DBENCH_MODULE */
 
@@ -148,9 +136,9 @@ static uint64_t smb_client_fds(const struct dbench_options *o,
 const struct backend smb_backend = {
 	.abi = BACKEND_ABI,
 	.name = "smb",
-	.description = "an SMB2/SMB3 server through libsmbclient",
+	.description = SMB_DESCRIPTION,
 	.unavailable = NULL,
-	.flags = BACKEND_OWN_TARGET | BACKEND_REMOTE,
+	.flags = SMB_FLAGS,
 	.options = smb_options,
 	.option = smb_option,
 	.options_done = smb_options_done,

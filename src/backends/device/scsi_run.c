@@ -16,8 +16,8 @@
 
 #include <talloc.h>
 
-#include "backends/block/device_range.h"
-#include "backends/scsi/scsi_run.h"
+#include "backends/device/device_range.h"
+#include "backends/device/scsi_run.h"
 
 static uint8_t *dev_buf(struct scsi_dev *d, size_t n)
 {

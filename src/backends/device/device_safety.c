@@ -24,7 +24,7 @@
 #include <blkid/blkid.h>
 #endif
 
-#include "device_safety.h"
+#include "backends/device/device_safety.h"
 
 /* Append "; what" (or "what" first) to *found. */
 static void note(void *mem, char **found, const char *what)

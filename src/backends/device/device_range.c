@@ -13,7 +13,7 @@
 
 #include <talloc.h>
 
-#include "backends/block/device_range.h"
+#include "backends/device/device_range.h"
 
 /* The largest value argument i of op can take, or false when that is not
  * known before the run (relative, or an unbounded '*'). */

@@ -9,7 +9,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "backends/scsi/scsi_cdb.h"
+#include "backends/device/scsi_cdb.h"
 
 static void put_be(uint8_t *p, uint64_t v, unsigned n)
 {

@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "backends/backend.h"
-#include "backends/scsi/scsi_cdb.h"
+#include "backends/device/scsi_cdb.h"
 
 /* What came back from a command. */
 struct scsi_outcome {
