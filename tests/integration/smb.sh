@@ -67,8 +67,8 @@ same_as_fileio() {
 	table_counts "$W/out" | sort >"$W/fileio.counts"
 	empty_share
 	run_db --run-once -t 600 --skip-cleanup -B smb --smb-share="$SHARE" \
-		"$LOGON" -c "$W/lf.txt" "$2"
-	assert_clean_run "-B smb x $2"
+		"$LOGON" "${SMB_ARGS[@]}" -c "$W/lf.txt" "$2"
+	assert_clean_run "-B smb ${SMB_ARGS[*]} x $2"
 	table_counts "$W/out" | sort >"$W/smb.counts"
 	[ -s "$W/smb.counts" ] || fail "-B smb: no operation table"
 	assert_same_lines "$W/fileio.counts" "$W/smb.counts" \
@@ -82,6 +82,37 @@ same_as_fileio() {
 }
 
 ours() { same_as_fileio "$SRCDIR/loadfiles/client.txt" "$1"; }
+SMB_ARGS=()
+
+# the project's own SMB2 client (--smb-client=native): the same counts
+# (every status as the loadfile expects, from the server itself) and trees
+native() {
+	SMB_ARGS=(--smb-client=native)
+	same_as_fileio "$1" "$2"
+}
+
+# the native client in every dialect, signed, and encrypted (AES-CCM in
+# 3.0/3.0.2, the server's choice of AES-GCM/CCM in 3.1.1)
+native_dialects() {
+	need_smb
+	for p in SMB2_02 SMB2_10 SMB3_00 SMB3_02 SMB3_11; do
+		run_db --run-once -B smb --smb-share="$SHARE" "$LOGON" \
+			--smb-client=native --smb-protocol="$p" --smb-sign \
+			-c "$DATA/basic.txt" 1
+		assert_clean_run "--smb-client=native --smb-protocol=$p --smb-sign"
+	done
+	for p in SMB3_00 SMB3_02 SMB3_11; do
+		run_db --run-once -B smb --smb-share="$SHARE" "$LOGON" \
+			--smb-client=native --smb-protocol="$p" --smb-encrypt \
+			-c "$DATA/basic.txt" 1
+		assert_clean_run "--smb-client=native --smb-protocol=$p --smb-encrypt"
+	done
+	run_db -B smb --smb-share="$SHARE" "$LOGON" --smb-client=other \
+		-c "$DATA/basic.txt" 1
+	assert_rc 2
+	assert_grep "'other' is not native or libsmbclient" "$W/err" \
+		"--smb-client=other: message"
+}
 debian() {
 	[ -r "$DEBIAN_CLIENT" ] || skip "$DEBIAN_CLIENT not installed"
 	same_as_fileio "$DEBIAN_CLIENT" "$1"
@@ -494,6 +525,8 @@ check "our client.txt, 1 client: smb counts and tree = fileio's" ours 1
 check "our client.txt, 3 clients: smb counts and tree = fileio's" ours 3
 check "Debian client.txt, 1 client: smb counts and tree = fileio's" debian 1
 check "Debian client.txt, 3 clients: smb counts and tree = fileio's" debian 3
+check "our client.txt, 3 clients, --smb-client=native: counts and tree = fileio's" native "$SRCDIR/loadfiles/client.txt" 3
+check "--smb-client=native: SMB2_02..SMB3_11 signed, SMB3_* encrypted" native_dialects
 check "dbench 5.0's smb dialect: smb-basic.txt over smbd = fileio, exact counts" smb5_sample
 check "dbench 5.0's smb path shapes, 3 clients: the share's tree = fileio's = 5.0's rules" smb5_paths
 check "5.0's own smb_1/2/3.load, unchanged, 1 and 3 clients over smbd: --strict, 5.0's trees" upstream_smb

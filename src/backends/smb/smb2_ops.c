@@ -24,6 +24,7 @@
 #include <talloc.h>
 
 #include "loadfile/ntstatus.h"
+#include "loadfile/program.h"
 #include "smb2_ops_private.h"
 
 /* ---- buffers and errors ---- */
@@ -241,6 +242,21 @@ static uint8_t nat_fs_class(int64_t level)
 
 /* ---- the ops ---- */
 
+/*
+ * A directory above the per-client one (\clients): every client makes it,
+ * so an existing one is no collision there (FILE_OPEN_IF instead of
+ * FILE_CREATE, in the same one CREATE), as nbvfs has it.
+ */
+static uint32_t nat_dir_disp(const struct op_call *call, int64_t disp)
+{
+	const struct path *p = call->op != NULL && call->prog != NULL ?
+				       program_path(call->prog, call->op, 0) :
+				       NULL;
+
+	return disp == 2 && p != NULL && p->client_pos < 0 ? 3 :
+							     (uint32_t)disp;
+}
+
 struct nat_handle *nat_handle(struct smb_native *n, const struct op_call *call)
 {
 	int32_t slot = call->op != NULL ? call->op->handle : -1;
@@ -271,7 +287,8 @@ uint32_t nat_ntcreatex(void *state, struct op_call *call)
 	if (n->opts->sync_open)
 		options |= 0x2;			/* write through */
 	nat_create(n, &req[0], 0, n->name[0], (size_t)l, NAT_ACCESS_RW,
-		   (uint32_t)disp, (uint32_t)options);
+		   options & 1 ? nat_dir_disp(call, disp) : (uint32_t)disp,
+		   (uint32_t)options);
 	status = nat_run(n, call, req, 1);
 	if (status != NT_STATUS_OK || req[0].rbody_len < 80)
 		return status != NT_STATUS_OK ? status :
@@ -495,7 +512,8 @@ uint32_t nat_mkdir(void *state, struct op_call *call)
 	struct smb2_req req[2];
 
 	/* create a directory */
-	return nat_path_op(state, call, req, 2, NAT_ACCESS_ATTR, 2, 0x1);
+	return nat_path_op(state, call, req, 2, NAT_ACCESS_ATTR,
+			   nat_dir_disp(call, 2), 0x1);
 }
 
 uint32_t nat_rename(void *state, struct op_call *call)
