@@ -14,7 +14,7 @@
 #include <string.h>
 #include <talloc.h>
 
-#include "cli_private.h"
+#include "cli_shared.h"
 #include "util/util.h"
 
 /* Note a backend option popt returned (as its composed val). */

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <talloc.h>
 
-#include "cli_private.h"
+#include "cli_shared.h"
 #include "net/tbench_wire.h"
 
 /*

@@ -18,7 +18,7 @@
 #include <talloc.h>
 #include <unistd.h>
 
-#include "cli_private.h"
+#include "cli_shared.h"
 #include "disktest/disktest.h"
 #include "stats/steady.h"
 #include "history/history.h"

@@ -10,7 +10,7 @@
 
 #include <talloc.h>
 
-#include "cli_private.h"
+#include "cli_shared.h"
 
 /*
  * The next password of a URL in s (scheme://USER:PASSWORD@HOST...): its

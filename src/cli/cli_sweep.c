@@ -11,7 +11,7 @@
 #include <string.h>
 #include <talloc.h>
 
-#include "cli_private.h"
+#include "cli_shared.h"
 #include "sweep/sweep.h"
 #include "util/util.h"
 

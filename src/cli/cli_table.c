@@ -10,7 +10,7 @@
 #include <string.h>
 #include <talloc.h>
 
-#include "cli_private.h"
+#include "cli_shared.h"
 
 /* --label and --history in a dbench built without SQLite: marked */
 #ifdef HAVE_SQLITE3

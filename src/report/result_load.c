@@ -95,7 +95,7 @@ const char *result_str(struct json_object *o, const char *key,
 	return json_object_get_string(v);
 }
 
-static bool is_array(struct json_object *o)
+static bool is_json_array(struct json_object *o)
 {
 	return o != NULL && json_object_is_type(o, json_type_array);
 }
@@ -107,7 +107,7 @@ const char *result_file_name(const char *path)
 
 bool result_is_curve(struct json_object *doc)
 {
-	return is_array(result_get(result_get(doc, "curve"), "points"));
+	return is_json_array(result_get(result_get(doc, "curve"), "points"));
 }
 
 bool result_is_disktest(struct json_object *doc)
@@ -115,7 +115,7 @@ bool result_is_disktest(struct json_object *doc)
 	struct json_object *dt = result_get(doc, "disk_test");
 
 	return dt != NULL && json_object_is_type(dt, json_type_object) &&
-	       is_array(result_get(dt, "directories"));
+	       is_json_array(result_get(dt, "directories"));
 }
 
 struct json_object *result_load(void *mem_ctx, const char *path, char **err)
@@ -191,7 +191,7 @@ struct json_object *result_load(void *mem_ctx, const char *path, char **err)
 	}
 	if (!result_is_disktest(doc) && !result_is_curve(doc) &&
 	    (result_get(doc, "result") == NULL ||
-	     !is_array(result_get(doc, "operations")))) {
+	     !is_json_array(result_get(doc, "operations")))) {
 		*err = talloc_asprintf(mem_ctx, "%s: not a dbench result "
 				       "(neither \"result\" and "
 				       "\"operations\" nor \"disk_test\" "
@@ -217,7 +217,7 @@ struct json_object *result_op(struct json_object *doc, const char *name)
 {
 	struct json_object *ops = result_get(doc, "operations");
 
-	if (!is_array(ops))
+	if (!is_json_array(ops))
 		return NULL;
 	for (size_t i = 0; i < json_object_array_length(ops); i++) {
 		struct json_object *op = json_object_array_get_idx(ops, i);
@@ -235,7 +235,7 @@ double result_op_percentile(struct json_object *op, double p)
 					    "buckets");
 	double total = 0, seen = 0, rank, max = result_num(op, "max_ms", -1);
 
-	if (is_array(ps))
+	if (is_json_array(ps))
 		for (size_t i = 0; i < json_object_array_length(ps); i++) {
 			struct json_object *e =
 				json_object_array_get_idx(ps, i);
@@ -243,7 +243,7 @@ double result_op_percentile(struct json_object *op, double p)
 			if (fabs(result_num(e, "percentile", -1) - p) < 1e-9)
 				return result_num(e, "ms", -1);
 		}
-	if (!is_array(bk))
+	if (!is_json_array(bk))
 		return -1;
 	for (size_t i = 0; i < json_object_array_length(bk); i++)
 		total += json_object_get_double(json_object_array_get_idx(
@@ -278,7 +278,7 @@ char *result_label(void *mem_ctx, struct json_object *doc)
 	const char *host = result_str(result_get(doc, "host"), "hostname", "?");
 	char *s = talloc_asprintf(mem_ctx, "%s:", host);
 
-	for (size_t i = 0; is_array(dirs) && s != NULL &&
+	for (size_t i = 0; is_json_array(dirs) && s != NULL &&
 			   i < json_object_array_length(dirs); i++)
 		s = talloc_asprintf_append(s, "%s%s", i ? "," : "",
 			result_str(json_object_array_get_idx(dirs, i),

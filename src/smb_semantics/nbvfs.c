@@ -10,7 +10,7 @@
  * successful op.
  *
  * This file holds the set-up, the handle table, NTCreateX and the ops
- * that change names (Rename, Unlink, Rmdir, Mkdir); nbvfs_private.h says
+ * that change names (Rename, Unlink, Rmdir, Mkdir); nbvfs_shared.h says
  * where the other ops are.  NTCreateX's create options FILE_WRITE_THROUGH
  * (0x2) and FILE_NO_INTERMEDIATE_BUFFERING (0x8) open files with O_DSYNC
  * and O_DIRECT (nbvfs_io.c: direct transfers).
@@ -27,7 +27,8 @@
 #include <talloc.h>
 
 #include "smb_semantics/nbvfs.h"
-#include "nbvfs_private.h"
+#include "nbvfs_shared.h"
+#include "nbvfs_lookup.h"
 #include "loadfile/ntstatus.h"
 #include "util/util.h"
 

@@ -14,7 +14,8 @@
 #include <time.h>
 
 #include "smb_semantics/nbvfs.h"
-#include "nbvfs_private.h"
+#include "nbvfs_shared.h"
+#include "nbvfs_lookup.h"
 #include "loadfile/ntstatus.h"
 #include "util/util.h"
 

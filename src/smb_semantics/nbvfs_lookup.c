@@ -20,7 +20,8 @@
 #include <talloc.h>
 
 #include "smb_semantics/nbvfs.h"
-#include "nbvfs_private.h"
+#include "nbvfs_shared.h"
+#include "nbvfs_lookup.h"
 #include "loadfile/ntstatus.h"
 #include "util/util.h"
 #include "smb_semantics/wildcard.h"

@@ -15,7 +15,7 @@
 #include <talloc.h>
 
 #include "smb_semantics/nbvfs.h"
-#include "nbvfs_private.h"
+#include "nbvfs_shared.h"
 #include "loadfile/ntstatus.h"
 #include "util/util.h"
 

@@ -22,7 +22,7 @@ struct wbuf {
 	bool oom;
 };
 
-static void put_bytes(struct wbuf *w, const void *src, size_t n)
+static void wire_put_bytes(struct wbuf *w, const void *src, size_t n)
 {
 	if (w->oom)
 		return;
@@ -41,161 +41,161 @@ static void put_bytes(struct wbuf *w, const void *src, size_t n)
 	w->len += n;
 }
 
-static void put_u64(struct wbuf *w, uint64_t v)
+static void wire_put_u64(struct wbuf *w, uint64_t v)
 {
 	uint8_t b[8];
 
 	for (unsigned i = 0; i < 8; i++)
 		b[i] = (uint8_t)(v >> (8 * i));
-	put_bytes(w, b, 8);
+	wire_put_bytes(w, b, 8);
 }
 
-static void put_u32(struct wbuf *w, uint32_t v)
+static void wire_put_u32(struct wbuf *w, uint32_t v)
 {
 	uint8_t b[4];
 
 	for (unsigned i = 0; i < 4; i++)
 		b[i] = (uint8_t)(v >> (8 * i));
-	put_bytes(w, b, 4);
+	wire_put_bytes(w, b, 4);
 }
 
-static void put_dbl(struct wbuf *w, double d)
+static void wire_put_dbl(struct wbuf *w, double d)
 {
 	uint64_t v;
 
 	memcpy(&v, &d, sizeof(v));
-	put_u64(w, v);
+	wire_put_u64(w, v);
 }
 
 /* A string: its length + 1 (0 for NULL), then its bytes. */
-static void put_str(struct wbuf *w, const char *s)
+static void wire_put_str(struct wbuf *w, const char *s)
 {
 	size_t n = s ? strlen(s) : 0;
 
-	put_u32(w, s ? (uint32_t)n + 1 : 0);
+	wire_put_u32(w, s ? (uint32_t)n + 1 : 0);
 	if (s != NULL)
-		put_bytes(w, s, n);
+		wire_put_bytes(w, s, n);
 }
 
-static void put_sparse(struct wbuf *w, const struct result_hist *h)
+static void wire_put_sparse(struct wbuf *w, const struct result_hist *h)
 {
-	put_u32(w, h->n);
+	wire_put_u32(w, h->n);
 	for (uint32_t i = 0; i < h->n; i++) {
-		put_u32(w, h->bucket[i]);
-		put_u64(w, h->count[i]);
+		wire_put_u32(w, h->bucket[i]);
+		wire_put_u64(w, h->count[i]);
 	}
 }
 
 /* A dense histogram in sparse form, without allocating. */
-static void put_dense(struct wbuf *w, const struct histogram *h)
+static void wire_put_dense(struct wbuf *w, const struct histogram *h)
 {
 	uint32_t n = 0;
 
 	for (uint32_t i = h->lo; i < h->end; i++)
 		n += h->count[i] != 0;
-	put_u32(w, n);
+	wire_put_u32(w, n);
 	for (uint32_t i = h->lo; i < h->end; i++) {
 		if (h->count[i] == 0)
 			continue;
-		put_u32(w, i);
-		put_u64(w, h->count[i]);
+		wire_put_u32(w, i);
+		wire_put_u64(w, h->count[i]);
 	}
 }
 
-static void put_mismatch(struct wbuf *w, const struct result_mismatch *m)
+static void wire_put_mismatch(struct wbuf *w, const struct result_mismatch *m)
 {
-	put_u64(w, m->count);
-	put_u64(w, m->fatal);
-	put_u64(w, m->phase_count);
-	put_u64(w, m->wall_ns);
-	put_u32(w, m->client_id);
-	put_u32(w, m->has_op);
-	put_str(w, m->loadfile);
-	put_u32(w, m->line);
-	put_str(w, m->path);
-	put_u32(w, m->check);
-	put_u32(w, m->expected_status);
-	put_u64(w, (uint64_t)m->expected_found);
-	put_u32(w, m->status);
-	put_u32(w, (uint32_t)m->err);
-	put_u64(w, (uint64_t)m->found);
+	wire_put_u64(w, m->count);
+	wire_put_u64(w, m->fatal);
+	wire_put_u64(w, m->phase_count);
+	wire_put_u64(w, m->wall_ns);
+	wire_put_u32(w, m->client_id);
+	wire_put_u32(w, m->has_op);
+	wire_put_str(w, m->loadfile);
+	wire_put_u32(w, m->line);
+	wire_put_str(w, m->path);
+	wire_put_u32(w, m->check);
+	wire_put_u32(w, m->expected_status);
+	wire_put_u64(w, (uint64_t)m->expected_found);
+	wire_put_u32(w, m->status);
+	wire_put_u32(w, (uint32_t)m->err);
+	wire_put_u64(w, (uint64_t)m->found);
 }
 
-static void put_client(struct wbuf *w, const struct result_client *c)
+static void wire_put_client(struct wbuf *w, const struct result_client *c)
 {
-	put_u32(w, c->client_id);
-	put_u32(w, c->host);
-	put_u32(w, c->directory);
-	put_str(w, c->loadfile);
-	put_u64(w, c->lines);
-	put_u64(w, c->bytes);
-	put_u64(w, c->read_bytes);
-	put_u64(w, c->passes);
-	put_u32(w, c->npass);
+	wire_put_u32(w, c->client_id);
+	wire_put_u32(w, c->host);
+	wire_put_u32(w, c->directory);
+	wire_put_str(w, c->loadfile);
+	wire_put_u64(w, c->lines);
+	wire_put_u64(w, c->bytes);
+	wire_put_u64(w, c->read_bytes);
+	wire_put_u64(w, c->passes);
+	wire_put_u32(w, c->npass);
 	for (uint32_t i = 0; i < c->npass; i++) {
-		put_u32(w, c->pass[i].ms);
-		put_u32(w, c->pass[i].at_ms);
+		wire_put_u32(w, c->pass[i].ms);
+		wire_put_u32(w, c->pass[i].at_ms);
 	}
-	put_u32(w, c->nops);
+	wire_put_u32(w, c->nops);
 	for (uint32_t i = 0; i < c->nops; i++) {
 		const struct result_client_op *op = &c->ops[i];
 
-		put_u32(w, op->kind);
-		put_u64(w, op->count);
-		put_u64(w, op->sum_ns);
-		put_u64(w, op->max_ns);
-		put_u64(w, op->errors);
-		put_sparse(w, &op->hist);
+		wire_put_u32(w, op->kind);
+		wire_put_u64(w, op->count);
+		wire_put_u64(w, op->sum_ns);
+		wire_put_u64(w, op->max_ns);
+		wire_put_u64(w, op->errors);
+		wire_put_sparse(w, &op->hist);
 	}
 }
 
-static void put_series(struct wbuf *w, const struct series *s)
+static void wire_put_series(struct wbuf *w, const struct series *s)
 {
-	put_u32(w, s != NULL);
+	wire_put_u32(w, s != NULL);
 	if (s == NULL)
 		return;
-	put_u32(w, s->nrows);
+	wire_put_u32(w, s->nrows);
 	for (unsigned i = 0; i < s->nrows; i++) {
 		const struct series_row *row = &s->rows[i];
 
-		put_u32(w, row->phase);
-		put_dbl(w, row->elapsed_s);
-		put_dbl(w, row->duration_s);
-		put_u64(w, row->bytes);
-		put_u64(w, row->ops);
-		put_u64(w, row->max_ns);
-		put_u64(w, row->p99_ns);
+		wire_put_u32(w, row->phase);
+		wire_put_dbl(w, row->elapsed_s);
+		wire_put_dbl(w, row->duration_s);
+		wire_put_u64(w, row->bytes);
+		wire_put_u64(w, row->ops);
+		wire_put_u64(w, row->max_ns);
+		wire_put_u64(w, row->p99_ns);
 	}
 }
 
 static void put_host_facts(struct wbuf *w, const struct run_result *r)
 {
-	put_u32(w, r->nhost_facts);
+	wire_put_u32(w, r->nhost_facts);
 	for (uint32_t i = 0; i < r->nhost_facts; i++) {
 		const struct host_facts *h = &r->host_facts[i];
 
-		put_u32(w, h->host);
-		put_str(w, h->hostname);
-		put_str(w, h->kernel);
-		put_str(w, h->kernel_release);
-		put_str(w, h->kernel_version);
-		put_str(w, h->machine);
-		put_str(w, h->cpu_model);
-		put_u64(w, (uint64_t)h->cpus);
-		put_u64(w, (uint64_t)h->memory_bytes);
-		put_u32(w, h->ndirs);
+		wire_put_u32(w, h->host);
+		wire_put_str(w, h->hostname);
+		wire_put_str(w, h->kernel);
+		wire_put_str(w, h->kernel_release);
+		wire_put_str(w, h->kernel_version);
+		wire_put_str(w, h->machine);
+		wire_put_str(w, h->cpu_model);
+		wire_put_u64(w, (uint64_t)h->cpus);
+		wire_put_u64(w, (uint64_t)h->memory_bytes);
+		wire_put_u32(w, h->ndirs);
 		for (uint32_t j = 0; j < h->ndirs; j++) {
 			const struct host_dir *d = &h->dirs[j];
 
-			put_str(w, d->path);
-			put_str(w, d->real_path);
-			put_str(w, d->device);
-			put_str(w, d->fs_type);
-			put_str(w, d->source);
-			put_str(w, d->mount_point);
-			put_str(w, d->mount_options);
-			put_str(w, d->device_model);
-			put_u64(w, (uint64_t)d->free_bytes);
+			wire_put_str(w, d->path);
+			wire_put_str(w, d->real_path);
+			wire_put_str(w, d->device);
+			wire_put_str(w, d->fs_type);
+			wire_put_str(w, d->source);
+			wire_put_str(w, d->mount_point);
+			wire_put_str(w, d->mount_options);
+			wire_put_str(w, d->device_model);
+			wire_put_u64(w, (uint64_t)d->free_bytes);
 		}
 	}
 }
@@ -205,46 +205,46 @@ uint8_t *result_serialise(void *mem_ctx, const struct run_result *r,
 {
 	struct wbuf w = { .mem = mem_ctx };
 
-	put_u32(&w, RESULT_MAGIC);
-	put_u32(&w, r->phase);
-	put_dbl(&w, r->seconds);
+	wire_put_u32(&w, RESULT_MAGIC);
+	wire_put_u32(&w, r->phase);
+	wire_put_dbl(&w, r->seconds);
 	for (unsigned i = 0; i < PHASE_DONE; i++)
-		put_dbl(&w, r->phase_seconds[i]);
-	put_u64(&w, r->started_ns);
-	put_u64(&w, r->ended_ns);
-	put_u64(&w, r->setup_sum_ns);
-	put_u64(&w, r->setup_max_ns);
-	put_u32(&w, r->nprocs);
-	put_u32(&w, r->nclients);
-	put_u32(&w, r->own_target);
-	put_u32(&w, r->interrupted);
-	put_u32(&w, (uint32_t)r->signal);
-	put_u32(&w, r->failed);
-	put_u64(&w, r->lines);
-	put_u64(&w, r->bytes);
-	put_u64(&w, r->read_bytes);
-	put_dbl(&w, r->cpu.user_s);
-	put_dbl(&w, r->cpu.system_s);
-	put_u64(&w, r->cpu.voluntary_switches);
-	put_u64(&w, r->cpu.involuntary_switches);
+		wire_put_dbl(&w, r->phase_seconds[i]);
+	wire_put_u64(&w, r->started_ns);
+	wire_put_u64(&w, r->ended_ns);
+	wire_put_u64(&w, r->setup_sum_ns);
+	wire_put_u64(&w, r->setup_max_ns);
+	wire_put_u32(&w, r->nprocs);
+	wire_put_u32(&w, r->nclients);
+	wire_put_u32(&w, r->own_target);
+	wire_put_u32(&w, r->interrupted);
+	wire_put_u32(&w, (uint32_t)r->signal);
+	wire_put_u32(&w, r->failed);
+	wire_put_u64(&w, r->lines);
+	wire_put_u64(&w, r->bytes);
+	wire_put_u64(&w, r->read_bytes);
+	wire_put_dbl(&w, r->cpu.user_s);
+	wire_put_dbl(&w, r->cpu.system_s);
+	wire_put_u64(&w, r->cpu.voluntary_switches);
+	wire_put_u64(&w, r->cpu.involuntary_switches);
 	for (unsigned k = 0; k < OP_NUM_MEASURED; k++) {
-		put_u64(&w, r->ops[k].count);
-		put_u64(&w, r->ops[k].sum_ns);
-		put_u64(&w, r->ops[k].max_ns);
-		put_dense(&w, &r->ops[k].hist);
-		put_mismatch(&w, &r->mm[k]);
+		wire_put_u64(&w, r->ops[k].count);
+		wire_put_u64(&w, r->ops[k].sum_ns);
+		wire_put_u64(&w, r->ops[k].max_ns);
+		wire_put_dense(&w, &r->ops[k].hist);
+		wire_put_mismatch(&w, &r->mm[k]);
 	}
-	put_u32(&w, r->nclient_results);
+	wire_put_u32(&w, r->nclient_results);
 	for (uint32_t i = 0; i < r->nclient_results; i++)
-		put_client(&w, &r->clients[i]);
-	put_series(&w, r->series);
+		wire_put_client(&w, &r->clients[i]);
+	wire_put_series(&w, r->series);
 	put_host_facts(&w, r);
-	put_u32(&w, r->response != NULL);
+	wire_put_u32(&w, r->response != NULL);
 	for (unsigned k = 0; r->response != NULL && k < OP_NUM_MEASURED; k++) {
-		put_u64(&w, r->response[k].count);
-		put_u64(&w, r->response[k].sum_ns);
-		put_u64(&w, r->response[k].max_ns);
-		put_dense(&w, &r->response[k].hist);
+		wire_put_u64(&w, r->response[k].count);
+		wire_put_u64(&w, r->response[k].sum_ns);
+		wire_put_u64(&w, r->response[k].max_ns);
+		wire_put_dense(&w, &r->response[k].hist);
 	}
 	if (w.oom) {
 		talloc_free(w.p);

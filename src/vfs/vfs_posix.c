@@ -36,7 +36,7 @@
 
 #include "util/util.h"
 #include "vfs/vfs.h"
-#include "vfs_posix_private.h"
+#include "vfs_posix_shared.h"
 
 /* Alignment of the direct I/O buffer: a page, which is at least the
  * memory alignment any Linux filesystem asks for (STATX_DIOALIGN). */

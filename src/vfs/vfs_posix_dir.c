@@ -29,7 +29,7 @@
 
 #include "util/util.h"
 #include "vfs/vfs.h"
-#include "vfs_posix_private.h"
+#include "vfs_posix_shared.h"
 
 struct vp_dirent64 {		/* the kernel's struct linux_dirent64 */
 	uint64_t d_ino;

@@ -36,7 +36,7 @@
 
 #include "util/util.h"
 #include "vfs/vfs.h"
-#include "vfs_posix_private.h"
+#include "vfs_posix_shared.h"
 
 /* Set once openat2 is known to be missing (tests set it too). */
 static bool vfs_posix_no_openat2;

@@ -3,7 +3,7 @@
 # semantics over an in-memory tree) replays the same loadfiles as -B
 # fileio (the same semantics over the POSIX vfs) with the same op counts
 # and no status mismatch, and its name appears nowhere but in its file,
-# the list of backends, Makefile.am and the tests.
+# the list of backends, its folder's make fragment and the tests.
 if [ -z "$BASH_VERSION" ]; then exec bash "$0" "$@"; fi
 . "$(dirname "$0")/lib.sh"
 
@@ -44,18 +44,20 @@ memfs_leaves_directory_alone() {
 }
 
 # The name appears in its file, the one list of backends (backends.h's
-# DBENCH_BACKENDS, which registry.c expands), Makefile.am and tests only.
+# DBENCH_BACKENDS, which registry.c expands), the make fragment of its
+# folder (src/backends/local.mk) and tests only.
 memfs_name_confined() {
 	local hits
-	hits=$(cd "$SRCDIR" && { grep -rl --include='*.[ch]' memfs src include
-		grep -l memfs Makefile.am; } |
+	hits=$(cd "$SRCDIR" && { grep -rl --include='*.[ch]' --include='*.mk' \
+			memfs src include
+		grep -l memfs Makefile.am configure.ac; } |
 		grep -v -x -e src/backends/memfs.c -e src/backends/backends.h \
-			-e Makefile.am)
+			-e src/backends/local.mk)
 	[ -z "$hits" ] || fail "memfs named outside its file: $hits"
 	assert_eq 1 "$(grep -c 'X(memfs)' "$SRCDIR/src/backends/backends.h")" \
 		"backends.h list lines naming memfs"
-	assert_eq 1 "$(grep -c 'src/backends/memfs\.c' "$SRCDIR/Makefile.am")" \
-		"Makefile.am lines naming memfs.c"
+	assert_eq 1 "$(grep -c '%reldir%/memfs\.c' "$SRCDIR/src/backends/local.mk")" \
+		"src/backends/local.mk lines naming memfs.c"
 }
 
 check "client.txt, 1 client: memfs counts = fileio counts" ours 1
@@ -63,5 +65,5 @@ check "client.txt, 3 clients: memfs counts = fileio counts" ours 3
 check "Debian client.txt, 1 client: memfs counts = fileio counts" debian 1
 check "Debian client.txt, 3 clients: memfs counts = fileio counts" debian 3
 check "-B memfs leaves the -D directory empty" memfs_leaves_directory_alone
-check "the name memfs only in its file, the backend list and Makefile.am" memfs_name_confined
+check "the name memfs only in its file, the backend list and its folder's local.mk" memfs_name_confined
 finish

@@ -45,7 +45,7 @@
 #include "report/report.h"
 #include "util/util.h"
 #include "vfs/vfs.h"
-#include "vfs/vfs_posix_private.h"
+#include "vfs/vfs_posix_shared.h"
 #include "smb_semantics/wildcard.h"
 
 /* ---- failure injection (test_fileio_inject.c) ---- */

@@ -13,7 +13,7 @@
 #include <talloc.h>
 
 #include "talloc_fixture.h"
-#include "cli/cli_private.h"
+#include "cli/cli_shared.h"
 
 static void test_mask(void **state)
 {

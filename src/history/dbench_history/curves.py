@@ -10,6 +10,7 @@ from . import usl
 from .common import HistoryError, fmt_num, safe
 from .runs import parse_id
 from .validate import figure
+from .workload import split_servers
 
 
 def _clients(v):
@@ -264,7 +265,6 @@ def cmd_compare_curves(hist, args, out, workload_diffs, side_class):
             side_class(args.a, a.label, [ra]),
             side_class(args.b, b.label, [rb])])
             if not d.startswith("clients:")]
-        from .compare import split_servers
         where, diffs = split_servers(diffs)
         if where:
             print("Comparing servers: " + "; ".join(where), file=out)

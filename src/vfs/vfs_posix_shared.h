@@ -1,5 +1,5 @@
 /*
- * vfs_posix_private.h - what the files of the POSIX vfs share: the
+ * vfs_posix_shared.h - what the files of the POSIX vfs share: the
  * instance, its kept directories, and the small helpers the ops inline.
  *
  * vfs_posix.c holds the ops table, the instance and the ops on paths and
@@ -9,8 +9,8 @@
  * (getdents64) and tree removal.  A helper the ops inline is static inline
  * here, so that splitting the files added no call to any op.
  */
-#ifndef DBENCH_VFS_POSIX_PRIVATE_H
-#define DBENCH_VFS_POSIX_PRIVATE_H
+#ifndef DBENCH_VFS_POSIX_SHARED_H
+#define DBENCH_VFS_POSIX_SHARED_H
 
 #include <errno.h>
 #include <limits.h>
@@ -145,4 +145,4 @@ int vp_readdir_find(struct vfs *vfs, struct vfs_dir *d, const char *name);
 void vp_closedir(struct vfs *vfs, struct vfs_dir *d);
 int vp_remove_tree(struct vfs *vfs, const char *path);
 
-#endif /* DBENCH_VFS_POSIX_PRIVATE_H */
+#endif /* DBENCH_VFS_POSIX_SHARED_H */

@@ -1,7 +1,7 @@
 /*
- * nbvfs_private.h - what the files of the SMB semantics (nbvfs) share: the
- * instance and its handle table, the answer of the name lookup, and the
- * small helpers every op inlines.
+ * nbvfs_shared.h - what the files of the SMB semantics (nbvfs) share: the
+ * instance and its handle table, and the small helpers every op inlines
+ * (the name lookup's part is nbvfs_lookup.h).
  *
  * nbvfs.c holds the set-up, the handle table, NTCreateX and the ops that
  * change names (Rename, Unlink, Rmdir, Mkdir); nbvfs_lookup.c the name
@@ -11,8 +11,8 @@
  * helper the ops inline is static inline here, so that splitting the
  * file added no call to any op.
  */
-#ifndef DBENCH_NBVFS_PRIVATE_H
-#define DBENCH_NBVFS_PRIVATE_H
+#ifndef DBENCH_NBVFS_SHARED_H
+#define DBENCH_NBVFS_SHARED_H
 
 #include <errno.h>
 #include <stdbool.h>
@@ -128,52 +128,6 @@ static inline uint32_t nb_bad_handle(struct op_call *call)
 	return nb_fail(call, NT_STATUS_INVALID_HANDLE, EBADF);
 }
 
-/* ---- the name lookup (nbvfs_lookup.c) ---- */
-
-/* What the name lookup before a path operation found. */
-enum nb_found {
-	FOUND_YES = 0,	/* the path exists as spelled (*sb filled) */
-	FOUND_CASE,	/* not as spelled, but in another case */
-	FOUND_NAME,	/* missing; its directory exists */
-	FOUND_NO_PATH,	/* missing; so is a directory on the way */
-	FOUND_MISSING,	/* missing; its directory was not looked at */
-};
-
-/* A path op's path[0] and what the lookup before it found. */
-struct nb_looked {
-	const char *path;
-	enum nb_found found;
-	struct stat sb;		/* filled for FOUND_YES */
-	int err;		/* why not, otherwise */
-};
-
-/* The status of a failed call on path: missing (and what), or not
- * reachable. */
-uint32_t nb_path_errno(struct nbvfs *nb, struct op_call *call,
-		       const char *path, int err);
-/* After a successful namespace change: -S's flush of the directory. */
-uint32_t nb_synced(struct nbvfs *nb, struct op_call *call, const char *path);
-/* The name lookup a server makes before an op on path (*sb filled for
- * FOUND_YES, else *err says why not). */
-enum nb_found nb_lookup(struct nbvfs *nb, const char *path, struct stat *sb,
-			int *err);
-
-/*
- * The lookup before a path op that changes the store: none when the
- * store is a server that looks names up itself (VFS_SERVER_LOOKUP, and
- * no option needs the answer); then FOUND_MISSING with *err 0, and a
- * failure is placed afterwards (nb_late_lookup(), nb_path_errno()).
- */
-HOT_PATH
-static inline enum nb_found nb_pre_lookup(struct nbvfs *nb, const char *path,
-					  struct stat *sb, int *err)
-{
-	if (nb->pre_lookup)
-		return nb_lookup(nb, path, sb, err);
-	*err = 0;
-	return FOUND_MISSING;
-}
-
 /* ---- elsewhere ---- */
 
 /* -x's attribute write after an open or a change of times (nbvfs_info.c) */
@@ -181,4 +135,4 @@ uint32_t nb_xattr_fd_write(struct nbvfs *nb, struct op_call *call, int fh);
 /* Close every open handle (nbvfs.c). */
 void nb_close_all(struct nbvfs *nb);
 
-#endif /* DBENCH_NBVFS_PRIVATE_H */
+#endif /* DBENCH_NBVFS_SHARED_H */

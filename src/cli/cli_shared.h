@@ -1,11 +1,11 @@
 /*
- * cli_private.h - what the command line's files share: the raw option
+ * cli_shared.h - what the command line's files share: the raw option
  * text popt fills, the state of one parse, and the calls between
  * cli.c (the parse), cli_table.c (the popt table), cli_check.c (checking
  * the values) and cli_backend.c (-B and the backend options).
  */
-#ifndef DBENCH_CLI_PRIVATE_H
-#define DBENCH_CLI_PRIVATE_H
+#ifndef DBENCH_CLI_SHARED_H
+#define DBENCH_CLI_SHARED_H
 
 #include <popt.h>
 #include <stdarg.h>
