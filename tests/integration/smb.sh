@@ -86,9 +86,11 @@ SMB_ARGS=()
 
 # the project's own SMB2 client (--smb-client=native): the same counts
 # (every status as the loadfile expects, from the server itself) and trees
+# native CHECK ARGS...: CHECK (same_as_fileio, keep_going_reconnects,
+# ...) with --smb-client=native
 native() {
 	SMB_ARGS=(--smb-client=native)
-	same_as_fileio "$1" "$2"
+	"$@"
 }
 
 # the native client in every dialect, signed, and encrypted (AES-CCM in
@@ -438,7 +440,7 @@ keep_going_reconnects() {
 		smbd_start "$W/srv" >/dev/null || exit 3
 		: >"$W/out"
 		"$DBENCH" -B smb --smb-share="//127.0.0.1:$SMBD_PORT/share" \
-			"$LOGON" -t 8 --keep-going \
+			"$LOGON" "${SMB_ARGS[@]}" -t 8 --keep-going \
 			-c "$SRCDIR/loadfiles/client.txt" 1 \
 			>"$W/out" 2>"$W/err" </dev/null &
 		db=$!
@@ -477,6 +479,7 @@ password_hidden() {
 		SMBD_PASS=$secret smbd_start "$W/srv" >/dev/null || exit 3
 		"$DBENCH" -B smb --smb-share="//127.0.0.1:$SMBD_PORT/share" \
 			--smb-user="$SMBD_USER%$secret" -t 5 "${hist[@]}" \
+			"${SMB_ARGS[@]}" \
 			--json="$W/res.json" -c "$SRCDIR/loadfiles/client.txt" 2 \
 			>"$W/out" 2>"$W/err" </dev/null &
 		db=$!
@@ -525,7 +528,7 @@ check "our client.txt, 1 client: smb counts and tree = fileio's" ours 1
 check "our client.txt, 3 clients: smb counts and tree = fileio's" ours 3
 check "Debian client.txt, 1 client: smb counts and tree = fileio's" debian 1
 check "Debian client.txt, 3 clients: smb counts and tree = fileio's" debian 3
-check "our client.txt, 3 clients, --smb-client=native: counts and tree = fileio's" native "$SRCDIR/loadfiles/client.txt" 3
+check "our client.txt, 3 clients, --smb-client=native: counts and tree = fileio's" native same_as_fileio "$SRCDIR/loadfiles/client.txt" 3
 check "--smb-client=native: SMB2_02..SMB3_11 signed, SMB3_* encrypted" native_dialects
 check "dbench 5.0's smb dialect: smb-basic.txt over smbd = fileio, exact counts" smb5_sample
 check "dbench 5.0's smb path shapes, 3 clients: the share's tree = fileio's = 5.0's rules" smb5_paths
@@ -541,6 +544,8 @@ check "a dialect the server lacks: exit 2, protocol not supported" dialect_refus
 check "wrong password, share, server; -D: exit 2 and one line" user_errors
 check "smbd killed mid-run: exit 1, message, no orphans" killed_server
 check "--keep-going: a lost connection is counted, the client reconnects" keep_going_reconnects
+check "--keep-going, --smb-client=native: the native client reconnects too" native keep_going_reconnects
 check "the password in no output, JSON or ps listing" password_hidden
+check "--smb-client=native: the password in no output, JSON or ps listing" native password_hidden
 check "smbd_stop stops the RPC helpers smbd started (no orphans)" server_helpers_stopped
 finish

@@ -89,6 +89,9 @@ struct smb2_conn *smb2_connect(void *mem, const struct smb2_params *p,
  */
 int smb2_exchange(struct smb2_conn *c, struct smb2_req *req, unsigned n);
 
+/* Whether c's connection is still up (a failed exchange drops it). */
+bool smb2_connected(const struct smb2_conn *c);
+
 /* The last transport failure in one line (owned by c). */
 const char *smb2_error(const struct smb2_conn *c);
 

@@ -41,6 +41,11 @@ const char *smb2_error(const struct smb2_conn *c)
 	return c->err != NULL ? c->err : "no error";
 }
 
+bool smb2_connected(const struct smb2_conn *c)
+{
+	return c->fd >= 0;
+}
+
 uint16_t smb2_dialect(const struct smb2_conn *c)
 {
 	return c->dialect;

@@ -182,6 +182,8 @@ uint32_t nat_run(struct smb_native *n, struct op_call *call,
 	for (unsigned i = 0; i < cnt; i++)
 		if (req[i].body == NULL)
 			return nat_fail(call, NT_STATUS_NO_MEMORY, ENOMEM);
+	if (!smb2_connected(n->c) && nat_reconnect(n, call) != 0)
+		return ntstatus_failure(call->err);
 	r = smb2_exchange(n->c, req, cnt);
 	if (r != 0)
 		return nat_lost(n, call, r);

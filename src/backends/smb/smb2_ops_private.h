@@ -30,6 +30,8 @@ struct nat_handle {
 
 struct smb_native {
 	struct smb2_conn *c;
+	struct smb2_params p;		/* to connect again (--keep-going) */
+	char *errmsg;			/* why the last reconnection failed */
 	const struct dbench_options *opts;
 	struct nat_handle *h;		/* nh slots */
 	uint32_t nh;
@@ -98,6 +100,10 @@ uint32_t nat_deltree(void *state, struct op_call *call);
 struct smb_native *nat_new(void *mem, const struct smb2_params *p,
 			   const struct dbench_options *opts,
 			   uint32_t nhandles, char **err);
+
+/* After a lost connection: connect again (once per call), every handle
+ * gone; 0, or -1 with call->msg and call->err set. */
+int nat_reconnect(struct smb_native *n, struct op_call *call);
 
 /* ->cleanup: close every handle, remove the tree at path ("" or ".":
  * empty the root). 0 or a negative errno. */

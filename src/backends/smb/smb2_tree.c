@@ -334,18 +334,55 @@ int nat_cleanup(struct smb_native *n, const char *path)
 
 /* ---- set-up ---- */
 
+/* Open the share's root into n->root. */
+static int nat_open_root(struct smb_native *n, struct op_call *call)
+{
+	struct smb2_req req;
+
+	nat_create(n, &req, 0, NULL, 0, NAT_ACCESS_ATTR, 1, 1);
+	if (req.body == NULL || smb2_exchange(n->c, &req, 1) != 0 ||
+	    req.status != 0 || req.rbody_len < 80) {
+		call->err = EIO;
+		call->msg = smb2_connected(n->c) ? "the share's root cannot "
+			    "be opened" : smb2_error(n->c);
+		return -1;
+	}
+	memcpy(n->root, req.rbody + 64, 16);
+	return 0;
+}
+
+int nat_reconnect(struct smb_native *n, struct op_call *call)
+{
+	struct smb2_conn *c;
+	char *err = NULL;
+
+	c = smb2_connect(n, &n->p, &err);
+	if (c == NULL) {
+		talloc_free(n->errmsg);
+		n->errmsg = err;
+		call->err = ECONNRESET;
+		call->msg = err != NULL ? err : "out of memory";
+		return -1;
+	}
+	talloc_free(n->c);
+	n->c = c;
+	for (uint32_t i = 0; i < n->nh; i++)
+		n->h[i].open = false;
+	return nat_open_root(n, call);
+}
+
 struct smb_native *nat_new(void *mem, const struct smb2_params *p,
 			   const struct dbench_options *opts,
 			   uint32_t nhandles, char **err)
 {
 	struct smb_native *n = talloc_zero(mem, struct smb_native);
 	struct op_call call = { 0 };
-	struct smb2_req req;
 
 	*err = NULL;
 	if (n == NULL)
 		return NULL;
 	n->opts = opts;
+	n->p = *p;
 	n->nh = nhandles;
 	n->h = talloc_zero_array(n, struct nat_handle, nhandles ? nhandles : 1);
 	n->c = n->h != NULL ? smb2_connect(n, p, err) : NULL;
@@ -355,14 +392,10 @@ struct smb_native *nat_new(void *mem, const struct smb2_params *p,
 		talloc_free(n);
 		return NULL;
 	}
-	nat_create(n, &req, 0, NULL, 0, NAT_ACCESS_ATTR, 1, 1);
-	if (nat_run(n, &call, &req, 1) != NT_STATUS_OK) {
-		*err = talloc_asprintf(mem, "the share's root: status %#x%s%s",
-				       req.status, call.msg ? ": " : "",
-				       call.msg ? call.msg : "");
+	if (nat_open_root(n, &call) != 0) {
+		*err = talloc_strdup(mem, call.msg);
 		talloc_free(n);
 		return NULL;
 	}
-	memcpy(n->root, req.rbody + 64, 16);
 	return n;
 }
