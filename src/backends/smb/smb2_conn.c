@@ -3,8 +3,9 @@
  * NetBIOS session framing, message ids and credits, one request or a
  * related compound per message (signed or encrypted as the session
  * says), and the responses, interim ones (STATUS_PENDING) skipped, chained
- * ones split.  One exchange at a time per connection: a dbench client
- * waits for each operation's answer before the next.
+ * ones split; a response read with one recv where it fits.  One
+ * exchange at a time per connection: a dbench client waits for each
+ * operation's answer before the next.
  */
 #include "config.h"
 
@@ -12,11 +13,11 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
-#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include <talloc.h>
@@ -101,6 +102,7 @@ static int smb2_tcp(struct smb2_conn *c, const struct smb2_params *p)
 {
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *ai, *a;
 	char port[16];
+	struct timeval tv = { .tv_sec = c->timeout_s };
 	int r, fd = -1, one = 1;
 
 	snprintf(port, sizeof(port), "%u", p->port ? p->port : 445);
@@ -127,6 +129,8 @@ static int smb2_tcp(struct smb2_conn *c, const struct smb2_params *p)
 		return smb2_fail(c, r, "%s:%s: %s", p->server, port,
 				 strerror(r));
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
 	c->fd = fd;
 	return 0;
 }
@@ -151,6 +155,11 @@ struct smb2_conn *smb2_connect(void *mem, const struct smb2_params *p,
 		return NULL;
 	c->fd = -1;
 	c->timeout_s = p->timeout_s ? p->timeout_s : 10;
+	c->in = talloc_size(c, SMB2_IN_SIZE);
+	if (c->in == NULL) {
+		talloc_free(c);
+		return NULL;
+	}
 	talloc_set_destructor(c, smb2_destructor);
 	if (smb2_tcp(c, p) != 0 || smb2_logon(c, p) != 0) {
 		*err = talloc_strdup(mem, smb2_error(c));
@@ -183,6 +192,9 @@ static int smb2_write_all(struct smb2_conn *c, const uint8_t *p, size_t n)
 
 		if (w < 0 && errno == EINTR)
 			continue;
+		if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return smb2_fail(c, ETIMEDOUT, "the server takes nothing "
+					 "in %u s", c->timeout_s);
 		if (w <= 0)
 			return smb2_fail(c, w < 0 ? errno : EPIPE,
 					 "send to the server: %s",
@@ -279,28 +291,57 @@ static int smb2_send(struct smb2_conn *c, const struct smb2_req *req,
 
 /* ---- receiving ---- */
 
+/* recv into p (up to n bytes, at least 1); the socket's SO_RCVTIMEO
+ * bounds the wait. */
+static ssize_t smb2_recv_some(struct smb2_conn *c, uint8_t *p, size_t n)
+{
+	for (;;) {
+		ssize_t r = recv(c->fd, p, n, 0);
+
+		if (r > 0)
+			return r;
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return smb2_fail(c, ETIMEDOUT, "no answer from the "
+					 "server in %u s", c->timeout_s);
+		return smb2_fail(c, r < 0 ? errno : ECONNRESET,
+				 "receive from the server: %s",
+				 r < 0 ? strerror(errno) : "connection closed");
+	}
+}
+
+/* n bytes into p: what the input buffer holds first, then the socket
+ * (a short want refills the buffer with whatever has arrived, so that a
+ * response costs one recv, not two). */
 static int smb2_read_all(struct smb2_conn *c, uint8_t *p, size_t n)
 {
 	while (n > 0) {
-		struct pollfd pfd = { .fd = c->fd, .events = POLLIN };
-		int pr = poll(&pfd, 1, (int)c->timeout_s * 1000);
+		size_t have = c->in_len - c->in_off;
 		ssize_t r;
 
-		if (pr < 0 && errno == EINTR)
+		if (have > 0) {
+			size_t k = have < n ? have : n;
+
+			memcpy(p, c->in + c->in_off, k);
+			c->in_off += k;
+			p += k;
+			n -= k;
 			continue;
-		if (pr == 0)
-			return smb2_fail(c, ETIMEDOUT, "no answer from the "
-					 "server in %u s", c->timeout_s);
-		r = recv(c->fd, p, n, 0);
-		if (r < 0 && errno == EINTR)
+		}
+		if (n >= SMB2_IN_SIZE / 2) {
+			r = smb2_recv_some(c, p, n);
+			if (r < 0)
+				return (int)r;
+			p += r;
+			n -= (size_t)r;
 			continue;
-		if (r <= 0)
-			return smb2_fail(c, r < 0 ? errno : ECONNRESET,
-					 "receive from the server: %s",
-					 r < 0 ? strerror(errno) :
-						 "connection closed");
-		p += r;
-		n -= (size_t)r;
+		}
+		r = smb2_recv_some(c, c->in, SMB2_IN_SIZE);
+		if (r < 0)
+			return (int)r;
+		c->in_off = 0;
+		c->in_len = (size_t)r;
 	}
 	return 0;
 }

@@ -62,7 +62,12 @@ struct smb2_conn {
 	uint8_t *rbuf[SMB2_MAX_CHAIN + 1];
 	size_t rbuf_size[SMB2_MAX_CHAIN + 1];
 	char *err;
+	/* what the socket gave beyond the frame being read */
+	uint8_t *in;
+	size_t in_off, in_len;
 };
+
+#define SMB2_IN_SIZE		(128 * 1024)
 
 /* ---- smb2_crypto.c ---- */
 
