@@ -420,7 +420,9 @@ static int smb2_tree(struct smb2_conn *c, const struct smb2_params *p,
 	return 0;
 }
 
-int smb2_logon(struct smb2_conn *c, const struct smb2_params *p)
+/* NEGOTIATE, SESSION_SETUP and TREE_CONNECT on the connected c; 0 or a
+ * negative errno with c->err set. */
+static int smb2_logon(struct smb2_conn *c, const struct smb2_params *p)
 {
 	bool sign_required = false;
 	uint16_t sflags = 0;
@@ -455,4 +457,17 @@ int smb2_logon(struct smb2_conn *c, const struct smb2_params *p)
 		c->encrypt = true;
 	}
 	return r;
+}
+
+struct smb2_conn *smb2_connect(void *mem, const struct smb2_params *p,
+			       char **err)
+{
+	struct smb2_conn *c = smb2_conn_new(mem, p, err);
+
+	if (c != NULL && smb2_logon(c, p) != 0) {
+		*err = talloc_strdup(mem, smb2_error(c));
+		talloc_free(c);
+		return NULL;
+	}
+	return c;
 }

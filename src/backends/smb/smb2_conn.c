@@ -145,8 +145,8 @@ static int smb2_destructor(struct smb2_conn *c)
 	return 0;
 }
 
-struct smb2_conn *smb2_connect(void *mem, const struct smb2_params *p,
-			       char **err)
+struct smb2_conn *smb2_conn_new(void *mem, const struct smb2_params *p,
+				char **err)
 {
 	struct smb2_conn *c = talloc_zero(mem, struct smb2_conn);
 
@@ -161,7 +161,7 @@ struct smb2_conn *smb2_connect(void *mem, const struct smb2_params *p,
 		return NULL;
 	}
 	talloc_set_destructor(c, smb2_destructor);
-	if (smb2_tcp(c, p) != 0 || smb2_logon(c, p) != 0) {
+	if (smb2_tcp(c, p) != 0) {
 		*err = talloc_strdup(mem, smb2_error(c));
 		talloc_free(c);
 		return NULL;

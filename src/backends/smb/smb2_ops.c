@@ -9,7 +9,9 @@
  * SET_INFO, QUERY_FS_INFORMATION one QUERY_INFO on the share's root
  * (opened once at set-up); QUERY_PATH_INFORMATION, Unlink, Rmdir, Mkdir
  * and Rename one related compound (CREATE, the request, CLOSE).
- * FIND_FIRST, Deltree and the cleanup are in smb2_tree.c.
+ * FIND_FIRST, Deltree and the cleanup are in smb2_tree.c.  Here too: the
+ * client's set-up (the connection, the share's root open) and, after a
+ * lost connection, the next op's one new attempt (--keep-going).
  *
  * SMB1's information levels (the loadfile's) map to SMB2 classes: a
  * level from 1000 up passes through (level - 1000), the SMB_QUERY_*
@@ -592,4 +594,72 @@ uint32_t nat_dropcache(void *state, struct op_call *call)
 
 	return nat_handle(n, call) != NULL ? NT_STATUS_OK :
 		nat_fail(call, NT_STATUS_INVALID_HANDLE, EBADF);
+}
+
+/* ---- set-up ---- */
+
+/* Open the share's root into n->root. */
+static int nat_open_root(struct smb_native *n, struct op_call *call)
+{
+	struct smb2_req req;
+
+	nat_create(n, &req, 0, NULL, 0, NAT_ACCESS_ATTR, 1, 1);
+	if (req.body == NULL || smb2_exchange(n->c, &req, 1) != 0 ||
+	    req.status != 0 || req.rbody_len < 80) {
+		call->err = EIO;
+		call->msg = smb2_connected(n->c) ? "the share's root cannot "
+			    "be opened" : smb2_error(n->c);
+		return -1;
+	}
+	memcpy(n->root, req.rbody + 64, 16);
+	return 0;
+}
+
+int nat_reconnect(struct smb_native *n, struct op_call *call)
+{
+	struct smb2_conn *c;
+	char *err = NULL;
+
+	c = smb2_connect(n, &n->p, &err);
+	if (c == NULL) {
+		talloc_free(n->errmsg);
+		n->errmsg = err;
+		call->err = ECONNRESET;
+		call->msg = err != NULL ? err : "out of memory";
+		return -1;
+	}
+	talloc_free(n->c);
+	n->c = c;
+	for (uint32_t i = 0; i < n->nh; i++)
+		n->h[i].open = false;
+	return nat_open_root(n, call);
+}
+
+struct smb_native *nat_new(void *mem, const struct smb2_params *p,
+			   const struct dbench_options *opts,
+			   uint32_t nhandles, char **err)
+{
+	struct smb_native *n = talloc_zero(mem, struct smb_native);
+	struct op_call call = { 0 };
+
+	*err = NULL;
+	if (n == NULL)
+		return NULL;
+	n->opts = opts;
+	n->p = *p;
+	n->nh = nhandles;
+	n->h = talloc_zero_array(n, struct nat_handle, nhandles ? nhandles : 1);
+	n->c = n->h != NULL ? smb2_connect(n, p, err) : NULL;
+	if (n->c == NULL) {
+		if (*err != NULL)
+			*err = talloc_steal(mem, *err);
+		talloc_free(n);
+		return NULL;
+	}
+	if (nat_open_root(n, &call) != 0) {
+		*err = talloc_strdup(mem, call.msg);
+		talloc_free(n);
+		return NULL;
+	}
+	return n;
 }

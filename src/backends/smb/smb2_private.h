@@ -102,14 +102,16 @@ void smb2_preauth_update(uint8_t preauth[64], const uint8_t *msg,
 
 /* ---- smb2_conn.c ---- */
 
+/* A connection to p's server (TCP only, no logon yet) under mem; NULL
+ * with *err (under mem) or out of memory. */
+struct smb2_conn *smb2_conn_new(void *mem, const struct smb2_params *p,
+				char **err);
+
 /* Set c->err (a printf format) and return -err. */
 int smb2_fail(struct smb2_conn *c, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /* ---- smb2_auth.c ---- */
 
-/* NEGOTIATE, SESSION_SETUP and TREE_CONNECT on the connected c; 0 or a
- * negative errno with c->err set. */
-int smb2_logon(struct smb2_conn *c, const struct smb2_params *p);
 
 #endif

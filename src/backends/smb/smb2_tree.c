@@ -1,11 +1,10 @@
 /*
- * smb2_tree.c - the native path's directory ops and its life: FIND_FIRST
+ * smb2_tree.c - the native path's directory ops: FIND_FIRST
  * (CREATE of the directory and QUERY_DIRECTORY with the loadfile's
  * pattern as one compound, more QUERY_DIRECTORY until the server says no
  * more or the loadfile's maximum is reached, CLOSE), Deltree and the
  * cleanup (a walk: list a directory, close it, remove its files with
- * delete-on-close compounds, recurse, remove it), and the client's set-up
- * (the connection and the share's root, open for QUERY_FS_INFORMATION).
+ * delete-on-close compounds, recurse, remove it).
  */
 #include "config.h"
 
@@ -330,72 +329,4 @@ int nat_cleanup(struct smb_native *n, const char *path)
 	if (nat_deltree(n, &call) == NT_STATUS_OK)
 		return 0;
 	return -(call.err != 0 ? call.err : EIO);
-}
-
-/* ---- set-up ---- */
-
-/* Open the share's root into n->root. */
-static int nat_open_root(struct smb_native *n, struct op_call *call)
-{
-	struct smb2_req req;
-
-	nat_create(n, &req, 0, NULL, 0, NAT_ACCESS_ATTR, 1, 1);
-	if (req.body == NULL || smb2_exchange(n->c, &req, 1) != 0 ||
-	    req.status != 0 || req.rbody_len < 80) {
-		call->err = EIO;
-		call->msg = smb2_connected(n->c) ? "the share's root cannot "
-			    "be opened" : smb2_error(n->c);
-		return -1;
-	}
-	memcpy(n->root, req.rbody + 64, 16);
-	return 0;
-}
-
-int nat_reconnect(struct smb_native *n, struct op_call *call)
-{
-	struct smb2_conn *c;
-	char *err = NULL;
-
-	c = smb2_connect(n, &n->p, &err);
-	if (c == NULL) {
-		talloc_free(n->errmsg);
-		n->errmsg = err;
-		call->err = ECONNRESET;
-		call->msg = err != NULL ? err : "out of memory";
-		return -1;
-	}
-	talloc_free(n->c);
-	n->c = c;
-	for (uint32_t i = 0; i < n->nh; i++)
-		n->h[i].open = false;
-	return nat_open_root(n, call);
-}
-
-struct smb_native *nat_new(void *mem, const struct smb2_params *p,
-			   const struct dbench_options *opts,
-			   uint32_t nhandles, char **err)
-{
-	struct smb_native *n = talloc_zero(mem, struct smb_native);
-	struct op_call call = { 0 };
-
-	*err = NULL;
-	if (n == NULL)
-		return NULL;
-	n->opts = opts;
-	n->p = *p;
-	n->nh = nhandles;
-	n->h = talloc_zero_array(n, struct nat_handle, nhandles ? nhandles : 1);
-	n->c = n->h != NULL ? smb2_connect(n, p, err) : NULL;
-	if (n->c == NULL) {
-		if (*err != NULL)
-			*err = talloc_steal(mem, *err);
-		talloc_free(n);
-		return NULL;
-	}
-	if (nat_open_root(n, &call) != 0) {
-		*err = talloc_strdup(mem, call.msg);
-		talloc_free(n);
-		return NULL;
-	}
-	return n;
 }
