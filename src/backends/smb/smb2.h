@@ -42,6 +42,7 @@ enum smb2_cmd {
 #define STATUS_PENDING			0x00000103u
 #define STATUS_NO_MORE_FILES		0x80000006u
 #define STATUS_MORE_PROCESSING		0xC0000016u
+#define STATUS_CONNECTION_DISCONNECTED	0xC000020Cu
 
 /* What a connection needs to know. */
 struct smb2_params {
@@ -56,7 +57,8 @@ struct smb2_params {
 };
 
 /* One request of a (compound) exchange: the body the caller built (after
- * the 64-byte header), and on return the response's status and body. */
+ * the 64-byte header), and on return the response's status and body (a
+ * request without an answer: STATUS_CONNECTION_DISCONNECTED, no body). */
 struct smb2_req {
 	uint16_t cmd;
 	const uint8_t *body;	/* the fixed part and its buffer */

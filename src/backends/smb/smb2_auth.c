@@ -83,8 +83,10 @@ static int smb2_negotiate_parse(struct smb2_conn *c, const uint8_t *r,
 						     SMB2_CIPHER_NONE;
 	if (c->dialect == SMB2_DIALECT_311) {
 		/* the contexts: find the cipher the server chose */
-		size_t off = smb2_get32(r + 60) - SMB2_HDR_SIZE;
+		size_t off = smb2_get32(r + 60);
 		unsigned cnt = smb2_get16(r + 6);
+
+		off = off >= SMB2_HDR_SIZE ? off - SMB2_HDR_SIZE : n;
 
 		c->cipher = SMB2_CIPHER_NONE;
 		for (unsigned i = 0; i < cnt && off + 8 <= n; i++) {
@@ -323,10 +325,12 @@ static int smb2_setup_leg(struct smb2_conn *c, const uint8_t *tok,
 static int ntlm_challenge(struct smb2_conn *c, const struct smb2_req *req,
 			  struct ntlm *nt)
 {
-	size_t off = smb2_get16(req->rbody + 4) - SMB2_HDR_SIZE;
+	size_t off = smb2_get16(req->rbody + 4);
 	size_t len = smb2_get16(req->rbody + 6), toff, tlen;
-	const uint8_t *m = req->rbody + off;
+	const uint8_t *m;
 
+	off = off >= SMB2_HDR_SIZE ? off - SMB2_HDR_SIZE : req->rbody_len;
+	m = req->rbody + off;
 	if (req->status != STATUS_MORE_PROCESSING || off + len >
 	    req->rbody_len || len < 48 || memcmp(m, "NTLMSSP\0\2", 9) != 0)
 		return smb2_fail(c, EPROTO, "no NTLMSSP challenge from the "

@@ -416,8 +416,11 @@ int smb2_exchange(struct smb2_conn *c, struct smb2_req *req, unsigned n)
 
 	if (c->fd < 0)
 		return smb2_fail(c, ENOTCONN, "not connected");
-	for (unsigned i = 0; i < n; i++)
+	for (unsigned i = 0; i < n; i++) {
+		req[i].status = STATUS_CONNECTION_DISCONNECTED;
 		req[i].rbody = NULL;
+		req[i].rbody_len = 0;
+	}
 	r = smb2_send(c, req, n);
 	while (r == 0 && got < n) {
 		uint8_t *msg = NULL;

@@ -181,6 +181,12 @@ uint32_t nat_run(struct smb_native *n, struct op_call *call,
 {
 	int r;
 
+	for (unsigned i = 0; i < cnt; i++) {
+		/* a request that got no answer failed */
+		req[i].status = STATUS_CONNECTION_DISCONNECTED;
+		req[i].rbody = NULL;
+		req[i].rbody_len = 0;
+	}
 	for (unsigned i = 0; i < cnt; i++)
 		if (req[i].body == NULL)
 			return nat_fail(call, NT_STATUS_NO_MEMORY, ENOMEM);

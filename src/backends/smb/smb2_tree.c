@@ -143,6 +143,8 @@ uint32_t nat_find(void *state, struct op_call *call)
 	status = nat_run(n, call, req, 2);
 	if (req[0].status != 0)
 		return status;
+	if (req[0].rbody_len < 80)
+		return nat_fail(call, NT_STATUS_UNSUCCESSFUL, EPROTO);
 	memcpy(fid, req[0].rbody + 64, 16);
 	if (status == NT_STATUS_OK) {
 		count = nat_entries(&req[1], NULL, NULL);
@@ -228,6 +230,8 @@ static uint32_t nat_list(struct smb_native *n, struct op_call *call,
 	status = nat_run(n, call, req, 2);
 	if (req[0].status != 0)
 		return status;
+	if (req[0].rbody_len < 80)
+		return nat_fail(call, NT_STATUS_UNSUCCESSFUL, EPROTO);
 	memcpy(fid, req[0].rbody + 64, 16);
 	while (status == NT_STATUS_OK && !l->nomem) {
 		nat_entries(&req[1], nat_keep_name, l);
