@@ -4,6 +4,10 @@
  * the p99 latency over every op below with each bound's limit as a
  * horizontal line; invalid points (a bound broken, or the run failed)
  * are marked.  Several curves (two servers) go on the same panels.
+ * Over each curve's MB/s, the Universal Scalability Law fitted to its
+ * points (stats/usl.h, the fit dbench-history's usl.py makes): a thin
+ * line whose legend gives sigma, kappa, the predicted peak and R^2; a
+ * poor fit is still drawn, dashed, its legend saying "fit poor" first.
  */
 #include "config.h"
 
@@ -14,6 +18,7 @@
 
 #include "programs/plot_private.h"
 #include "report/result_load.h"
+#include "report/usl_json.h"
 
 /* A figure in ms for a log axis: "?" where there is none. */
 static void put_ms(FILE *f, double ms)
@@ -96,6 +101,64 @@ static void curve_bounds(struct plot *p)
 }
 
 /*
+ * The USL fit of curve i: its function usl_I(x) defined in the script,
+ * *poor whether the fit is poor.  Returns the fit's legend (quoted for
+ * gnuplot: plain text), or NULL without a fit (fewer than 3 points).
+ */
+static char *curve_fit_define(struct plot *p, unsigned i, bool *poor)
+{
+	struct usl_fit f;
+	char peak[96];
+
+	if (usl_fit_curve(result_get(result_get(p->docs[i], "curve"),
+				     "points"), &f) != 1)
+		return NULL;
+	fprintf(p->gp, "usl_%u(x) = %.17g * x / (1 + %.17g * (x - 1) + "
+		"%.17g * x * (x - 1))\n", i, f.lambda, f.sigma, f.kappa);
+	if (f.has_peak)
+		snprintf(peak, sizeof(peak), "predicted peak %.0f MB/s at "
+			 "%.1f clients%s", f.peak, f.peak_clients,
+			 f.peak_clients > f.max_clients ? " (beyond the "
+			 "points)" : "");
+	else
+		snprintf(peak, sizeof(peak), "no peak");
+	*poor = f.poor;
+	/* the colour ties it to its curve: no run title, a short legend */
+	return talloc_asprintf(p->mem, "USL fit%s%s%s: \xcf\x83 %.3g, "
+			       "\xce\xba %.3g, %s, R\xc2\xb2 %.3f%s",
+			       !f.poor ? "" : f.n < USL_MIN_POINTS ?
+			       " poor (" : " poor (dashed)",
+			       f.poor && f.n < USL_MIN_POINTS ? f.why : "",
+			       f.poor && f.n < USL_MIN_POINTS ? "; dashed)" :
+			       "", f.sigma, f.kappa, peak, f.r2,
+			       f.poor ? ": read the points, not the model" :
+			       "");
+}
+
+/* The MB/s panel: each curve's points, its invalid ones marked, and its
+ * USL fit (defined before the plot command). */
+static void curve_mbps_panel(struct plot *p)
+{
+	char **fit = talloc_zero_array(p->mem, char *, p->ndocs);
+	bool *poor = talloc_zero_array(p->mem, bool, p->ndocs);
+
+	for (unsigned i = 0; fit != NULL && poor != NULL && i < p->ndocs; i++)
+		fit[i] = curve_fit_define(p, i, &poor[i]);
+	fprintf(p->gp, "set ylabel 'MB/s'\nset yrange [0:*]\nplot ");
+	for (unsigned i = 0; i < p->ndocs; i++) {
+		fprintf(p->gp, "%s'curve_%u.dat' using 1:2 with linespoints "
+			"pt 7 lc %u title \"%s\", '' using 1:($4 == 0 ? $2 : "
+			"1/0) with points pt 2 ps 2.5 lw 2 lc rgb 'red' "
+			"notitle", i ? ", " : "", i, i + 1,
+			curve_title(p, i));
+		if (fit != NULL && poor != NULL && fit[i] != NULL)
+			fprintf(p->gp, ", usl_%u(x) with lines lw 1.5 dt %d "
+				"lc %u title \"%s\"", i, poor[i] ? 2 : 1,
+				i + 1, fit[i]);
+	}
+}
+
+/*
  * curve.png: MB/s (above) and p99 ms (below) against clients, a line
  * per curve through its points in order of clients, the invalid ones
  * marked with a cross; each bound's limit a dashed line.
@@ -111,7 +174,8 @@ int plot_curve(struct plot *p)
 	}
 	fprintf(p->gp, "set terminal pngcairo size 1000,900 font 'sans,10' "
 		"noenhanced\nset output \"%s/curve.png\"\nreset\n"
-		"set datafile missing '?'\nset multiplot layout 2,1 title "
+		"set datafile missing '?'\nset encoding utf8\nset samples 400\n"
+		"set multiplot layout 2,1 title "
 		"\"%s\\nload curve: invalid points (a bound broken) marked "
 		"x\"\nset grid\nset xlabel 'clients'\nset key inside left "
 		"top opaque font ',8'\n", p->qout,
@@ -122,13 +186,7 @@ int plot_curve(struct plot *p)
 			"unset multiplot\n");
 		return 0;
 	}
-	fprintf(p->gp, "set ylabel 'MB/s'\nset yrange [0:*]\nplot ");
-	for (unsigned i = 0; i < p->ndocs; i++)
-		fprintf(p->gp, "%s'curve_%u.dat' using 1:2 with linespoints "
-			"pt 7 lc %u title \"%s\", '' using 1:($4 == 0 ? $2 : "
-			"1/0) with points pt 2 ps 2.5 lw 2 lc rgb 'red' "
-			"notitle", i ? ", " : "", i, i + 1,
-			curve_title(p, i));
+	curve_mbps_panel(p);
 	fprintf(p->gp, "\nset ylabel 'latency (ms)'\nset logscale y\n"
 		"set yrange [*:*]\nplot ");
 	for (unsigned i = 0; i < p->ndocs; i++)

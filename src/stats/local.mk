@@ -10,6 +10,7 @@ libdbench_a_SOURCES += \
 	%reldir%/result_wire.c \
 	%reldir%/series.c \
 	%reldir%/steady.c \
+	%reldir%/usl.c \
 	%reldir%/response.c
 noinst_HEADERS += \
 	%reldir%/histogram.h \
@@ -18,4 +19,5 @@ noinst_HEADERS += \
 	%reldir%/result.h \
 	%reldir%/noise.h \
 	%reldir%/series.h \
-	%reldir%/steady.h
+	%reldir%/steady.h \
+	%reldir%/usl.h

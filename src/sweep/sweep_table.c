@@ -13,6 +13,8 @@
 #include <talloc.h>
 
 #include "report/report.h"
+#include "report/result_load.h"
+#include "report/usl_json.h"
 #include "sweep_curve.h"
 #include "report/json_put.h"
 
@@ -440,6 +442,32 @@ static void answer(void *mem, FILE *f, const struct dbench_options *o,
 	put(sec, "overall_response_time_ms", ort >= 0 ? new_num(ort, 6) : NULL);
 }
 
+/*
+ * The Universal Scalability Law fitted to the points of the section (as
+ * usl.py fits them; an aid to reading the curve, never its answer): its
+ * line on f, after the answer, and the section's "usl" member (null with
+ * fewer than 3 points to fit).
+ */
+static void model_line(FILE *f, struct json_object *sec)
+{
+	/* the points as the JSON holds them (MB/s to 6 decimals): read back,
+	 * they give the fit anyone reading the document gets */
+	const char *held = json_object_to_json_string_ext(
+		result_get(sec, "points"), JSON_C_TO_STRING_PLAIN);
+	struct json_object *pts = held != NULL ? json_tokener_parse(held) :
+				  NULL;
+	struct usl_fit fit;
+	char line[320];
+	int rc = pts != NULL ? usl_fit_curve(pts, &fit) : -1;
+
+	json_object_put(pts);
+	if (rc < 0)
+		return;		/* out of memory: no model, nothing else lost */
+	fprintf(f, "%s\n", usl_text(line, sizeof(line), rc ? &fit : NULL,
+				    "MB/s"));
+	put(sec, "usl", rc ? usl_json(&fit) : NULL);
+}
+
 struct json_object *curve_report(void *mem, FILE *f,
 				 const struct dbench_options *o,
 				 const struct curve *cv)
@@ -472,6 +500,7 @@ struct json_object *curve_report(void *mem, FILE *f,
 	put_bool(sec, "complete", cv->complete);
 	put(sec, "points", pts);
 	answer(mem, f, o, cv, v, cv->n, sec);
+	model_line(f, sec);
 	fflush(f);
 	return sec;
 }

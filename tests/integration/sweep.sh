@@ -134,6 +134,37 @@ bad_bound() {
 	assert_empty_dir "$W/t" "target"
 }
 
+# assert_usl_agrees JSON [OUT]: the curve's "usl" member (dbench's C fit,
+# stats/usl.c) has the parameters dbench-history's usl.py finds for the
+# same points (usl.curve_points: not the FAILED or INTERRUPTED ones), and
+# OUT (if given) has usl.py's line for them after the answer.
+assert_usl_agrees() {
+	python3 - "$SRCDIR/src/history" "$1" "${2:-}" <<'PY' ||
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from dbench_history import usl
+c = json.load(open(sys.argv[2]))["curve"]
+want = usl.fit(usl.curve_points(c["points"]))
+got = c.get("usl", "absent")
+if want is None:
+    sys.exit(0 if got is None else "usl: %r, usl.py: no fit" % (got,))
+for k, w in (("lambda_mb_per_s", "lam"), ("sigma", "sigma"),
+             ("kappa", "kappa"), ("r2", "r2"), ("peak_clients",
+             "peak_clients"), ("n_points", "n"), ("poor", "poor")):
+    a, b = got[k], want[w]
+    if (a is None) != (b is None) or (
+            a is not None and abs(a - b) > 1e-9 * abs(b)):
+        sys.exit("usl %s: %r, usl.py: %r" % (k, a, b))
+if got["text"] != usl.text(want):
+    sys.exit("usl text: %r, usl.py: %r" % (got["text"], usl.text(want)))
+if sys.argv[3]:
+    lines = open(sys.argv[3], encoding="utf-8").read().splitlines()
+    if usl.text(want) not in lines:
+        sys.exit("no line %r in the output" % usl.text(want))
+PY
+		fail "the USL fit of $1 (C) and usl.py's"
+}
+
 # A curve whose knee is known, through the whole program: client i runs
 # loadfile i mod 6, and only the sixth (client 5) runs Deltree, which a
 # bound of 1 ns cannot hold.  So 5 clients hold and 6 do not: auto
@@ -165,6 +196,7 @@ p = sorted(c["points"], key=lambda x: x["order"])
 sys.exit(0 if [x["clients"] for x in p] == [1, 2, 4, 8, 6, 5] and
          c["answer_clients"] == 5 else 1)' "$W/k.json" ||
 		fail "the points run: expected 1 2 4 8 6 5"
+	assert_usl_agrees "$W/k.json" "$W/out"
 	assert_empty_dir "$W/t" "target after the curve"
 }
 
@@ -185,6 +217,10 @@ curve_tmpfs() {
 	assert_grep '^at least 3 clients within p99<=10s and Flush:max<=10s: [0-9.]+ MB/sec$' \
 		"$W/out" "the answer"
 	assert_grep '^Overall response time [0-9.]+ ms' "$W/out" "the summary figure"
+	assert_eq "USL model: poor fit (3 points for 3 parameters): the model does not describe this curve; read the points" \
+		"$(grep -A1 '^Overall response time' "$W/out" | tail -n 1)" \
+		"the model's line after the answer"
+	assert_usl_agrees "$W/c.json" "$W/out"
 	assert_empty_dir "$W/t" "target after the curve"
 	SCHEMA=$SRCDIR/doc/dbench-result.schema.json
 	python3 - "$W/c.json" "$SCHEMA" <<'PY' || fail "the curve section"
@@ -232,6 +268,97 @@ curve_plot() {
 	assert_rc 1
 	assert_grep 'a load curve .* goes on a chart with other curves only' \
 		"$W/err" "the refusal"
+}
+
+# dbench-plot draws each curve's USL fit over its MB/s: documents written
+# here (no run): points made from lambda 100, sigma 0.05, kappa 0.002
+# (one INVALID, and a FAILED point whose figure would spoil the fit if
+# read), the noisy curve SciPy fitted (history_stats.json), a curve the
+# model does not describe, two points.  The script defines usl_0(x)
+# with the parameters usl.py finds for the same points, draws it (solid,
+# or dashed and said "poor"), and a curve of two points has none.
+curve_usl_plot() {
+	command -v gnuplot >/dev/null 2>&1 ||
+		skip "gnuplot is not installed (Debian: gnuplot-nox)"
+	need_python
+	python3 - "$DATA/history_stats.json" <<'PY' || fail "the documents"
+import json, sys
+def doc(name, pts):
+    points = [{"clients": n, "order": i, "status": st, "exit_status": 0,
+               "mb_per_s": x, "p99_ms": 1.0 + i, "bounds": []}
+              for i, (n, x, st) in enumerate(pts)]
+    json.dump({"schema_version": 1, "tool": {"name": "dbench",
+               "version": "t"}, "curve": {"answer": name,
+               "points": points}}, open(name + ".json", "w"))
+def usl(n):
+    return 100 * n / (1 + 0.05 * (n - 1) + 0.002 * n * (n - 1))
+doc("known", [(n, usl(n), "INVALID" if n == 32 else "VALID")
+              for n in (1, 2, 4, 8, 16, 32, 64)] + [(96, 5000, "FAILED")])
+ref = json.load(open(sys.argv[1]))["usl"]
+doc("scipy", [(n, x, "VALID") for n, x in zip(ref["clients"],
+                                               ref["mb_per_s"])])
+doc("poor", [(1, 100, "VALID"), (2, 30, "VALID"), (4, 500, "VALID"),
+             (8, 20, "VALID"), (16, 400, "VALID")])
+doc("two", [(1, 100, "VALID"), (2, 190, "VALID")])
+PY
+	real=$(command -v gnuplot)
+	printf '#!/bin/sh\ncp "$1" "%s/plot.gp" && exec "%s" "$1"\n' "$W" \
+		"$real" >gp-keep
+	chmod +x gp-keep
+	for c in known scipy poor two; do
+		LAST_CMD="dbench-plot $c.json -o $c"
+		GNUPLOT=$W/gp-keep "$BINDIR/dbench-plot" $c.json -o $c \
+			>"$W/out" 2>"$W/err"
+		RC=$?
+		assert_rc 0
+		mv plot.gp $c.gp
+	done
+	python3 - "$SRCDIR/src/history" "$DATA" <<'PY' || fail "the fits drawn"
+import json, re, sys
+sys.path.insert(0, sys.argv[1])
+from dbench_history import usl
+FN = re.compile(r"^usl_0\(x\) = (\S+) \* x / \(1 \+ (\S+) \* \(x - 1\) "
+                r"\+ (\S+) \* x \* \(x - 1\)\)$", re.M)
+DRAWN = re.compile(r', usl_0\(x\) with lines lw 1\.5 dt ([12]) lc 1 '
+                   r'title "([^"]*)"')
+def drawn(name):
+    gp = open(name + ".gp", encoding="utf-8").read()
+    f, d = FN.search(gp), DRAWN.search(gp)
+    if (f is None) != (d is None):
+        sys.exit("%s: usl_0 defined but not drawn, or drawn undefined" % name)
+    return f and tuple(float(v) for v in f.groups()), d and d.groups()
+def close(a, b, rel, what):
+    if abs(a - b) > rel * abs(b):
+        sys.exit("%s: %r, expected %r" % (what, a, b))
+def agrees(name):
+    """the parameters drawn are usl.py's for the same points"""
+    pts = json.load(open(name + ".json"))["curve"]["points"]
+    want = usl.fit(usl.curve_points(pts))
+    got, how = drawn(name)
+    for a, k in zip(got, ("lam", "sigma", "kappa")):
+        close(a, want[k], 1e-9, "%s %s (usl.py's)" % (name, k))
+    return got, how
+(lam, sig, kap), (dt, title) = agrees("known")
+close(lam, 100, 1e-6, "lambda"); close(sig, 0.05, 1e-5, "sigma")
+close(kap, 0.002, 1e-5, "kappa")
+if dt != "1" or title != ("USL fit: \u03c3 0.05, \u03ba 0.002, predicted "
+                          "peak 740 MB/s at 21.8 clients, R\u00b2 1.000"):
+    sys.exit("known: drawn dt %s, %r" % (dt, title))
+(lam, sig, kap), (dt, title) = agrees("scipy")
+ref = json.load(open(sys.argv[2] + "/history_stats.json"))["usl"]
+close(lam, ref["lam"], 1e-5, "SciPy lambda")
+close(sig, ref["sigma"], 1e-5, "SciPy sigma")
+close(kap, ref["kappa"], 1e-5, "SciPy kappa")
+if dt != "1" or "predicted peak 734 MB/s at 21.8 clients, R\u00b2 0.999" \
+        not in title:
+    sys.exit("scipy: drawn dt %s, %r" % (dt, title))
+_, (dt, title) = agrees("poor")
+if dt != "2" or not title.startswith("USL fit poor (dashed): ") or \
+        "R\u00b2 0.169: read the points, not the model" not in title:
+    sys.exit("poor: drawn dt %s, %r" % (dt, title))
+if drawn("two") != (None, None):
+    sys.exit("two points: a fit drawn")
+PY
 }
 
 # With --warmup auto that cannot settle (its 5 s window in a 1 s
@@ -409,16 +536,21 @@ sweep_saved() {
 	run_db -B null -t 1 --warmup 0 --repeat 2 --label rep \
 		--history "$W/h.sqlite" 1
 	assert_rc 0
-	run_db -B null -t 1 --warmup 0 --curve=1,2 --slo 'p99<=10s' \
-		--label cur --history "$W/h.sqlite"
+	run_db -B null -t 1 --warmup 0 --curve=1,2,3 --slo 'p99<=10s' \
+		--label cur --history "$W/h.sqlite" --json "$W/cur.json"
 	assert_rc 0
 	sqlite3 "$W/h.sqlite" "SELECT g.kind, g.label, count(r.id),
 		json_extract(g.summary_json, '$.n') IS NOT NULL,
 		json_extract(g.summary_json, '$.answer_clients')
 		FROM groups g JOIN runs r ON r.group_id = g.id
 		GROUP BY g.id ORDER BY g.id" >groups
-	printf '%s\n' 'repeat|rep|2|1|' 'curve|cur|2|0|2' >expected
+	printf '%s\n' 'repeat|rep|2|1|' 'curve|cur|3|0|3' >expected
 	assert_same_lines expected groups "the groups saved"
+	# the curve saved with its USL fit, usl.py's fit of its points
+	sqlite3 "$W/h.sqlite" "SELECT json_object('curve',
+		json(summary_json)) FROM groups WHERE kind = 'curve'" >saved.json
+	assert_usl_agrees "$W/saved.json"
+	assert_usl_agrees "$W/cur.json" "$W/out"
 	# a database that cannot be made (under a file): the runs done,
 	# exit 3, said
 	: >"$W/afile"
@@ -485,6 +617,7 @@ check "--curve=auto finds a known knee exactly (5 clients)" curve_knee
 check "--curve over fileio on tmpfs: table, answer, JSON, trees cleaned" curve_tmpfs
 check "--curve: UNSTEADY points; bounds on response times (-R)" curve_steady_response
 check "dbench-plot: a curve's chart, the bounds as lines" curve_plot
+check "dbench-plot: the USL fit drawn over the MB/s, a poor fit said" curve_usl_plot
 check "--curve: a failing point ends the curve, exit 1" curve_point_fails
 check "--curve: Ctrl-C mid-curve, exit 130, trees cleaned" curve_sigint
 check "--curve --repeat 2: medians, intervals, the capacity's interval" curve_repeat_knee
