@@ -24,6 +24,7 @@
 # passed check.  Skipped (visibly) without python3 or nm, or before a build.
 if [ -z "$BASH_VERSION" ]; then exec bash "$0" "$@"; fi
 . "$(dirname "$0")/lib.sh"
+not_under_sanitizers "the layering is the source's and the objects' symbols, whatever the build flags (checked by make check)"
 
 BUILDDIR=$(cd "$(dirname "$DBENCH")" && pwd)
 
@@ -72,28 +73,43 @@ def sources(exts):
                 out.append(os.path.relpath(os.path.join(root, f), srcdir))
     return out
 
+def nm_of(objs):
+    """object path -> nm -P's output for it: one nm for 100 objects at a
+    time (-A names each line's object; one nm per object cost ~0.2 s each
+    on a busy machine)"""
+    out = {o: [] for o in objs}
+    for i in range(0, len(objs), 100):
+        part = objs[i:i + 100]
+        text = subprocess.run(["nm", "-P", "-A"] + part,
+                              capture_output=True, text=True).stdout
+        for line in text.splitlines():
+            obj, sep, rest = line.partition(": ")
+            if sep and obj in out:
+                out[obj].append(rest)
+    return out
+
 def defined_symbols():
     """symbol -> set of folders whose objects define it"""
-    defs, undefs = {}, []
+    defs, undefs, objs = {}, [], []
     for root, dirs, files in os.walk(os.path.join(builddir, "src")):
         for f in sorted(files):
             if not f.endswith(".o"):
                 continue
             obj = os.path.join(root, f)
-            folder = folder_of(os.path.relpath(obj, builddir))
-            if folder is None:
+            if folder_of(os.path.relpath(obj, builddir)) is not None:
+                objs.append(obj)
+    nm = nm_of(objs)
+    for obj in objs:
+        folder = folder_of(os.path.relpath(obj, builddir))
+        for line in nm[obj]:
+            fields = line.split()
+            if len(fields) < 2:
                 continue
-            out = subprocess.run(["nm", "-P", obj], capture_output=True,
-                                 text=True).stdout
-            for line in out.splitlines():
-                fields = line.split()
-                if len(fields) < 2:
-                    continue
-                sym, kind = fields[0], fields[1]
-                if kind == "U":
-                    undefs.append((os.path.relpath(obj, builddir), folder, sym))
-                elif kind.isupper():
-                    defs.setdefault(sym, set()).add(folder)
+            sym, kind = fields[0], fields[1]
+            if kind == "U":
+                undefs.append((os.path.relpath(obj, builddir), folder, sym))
+            elif kind.isupper():
+                defs.setdefault(sym, set()).add(folder)
     return defs, undefs
 
 def strip_code(text):
@@ -167,7 +183,7 @@ elif mode == "circles":
     # inside one folder: the objects of its .c files, each undefined
     # symbol tied to the file of the folder that defines it; a circle is
     # a strongly connected group of two files or more
-    objs = {}
+    objs, paths = {}, {}
     for root, dirs, files in os.walk(os.path.join(builddir, "src")):
         for f in sorted(files):
             if not f.endswith(".o"):
@@ -181,20 +197,21 @@ elif mode == "circles":
                 if "-" not in stem:
                     break
                 stem = stem.split("-", 1)[1]
-            if c is None or c in objs:
+            if c is None or c in paths:
                 continue
-            out = subprocess.run(["nm", "-P", os.path.join(root, f)],
-                                 capture_output=True, text=True).stdout
-            d, u = set(), set()
-            for line in out.splitlines():
-                fields = line.split()
-                if len(fields) < 2:
-                    continue
-                if fields[1] == "U":
-                    u.add(fields[0])
-                elif fields[1] in "TDBR":
-                    d.add(fields[0])
-            objs[c] = (d, u)
+            paths[c] = os.path.join(root, f)
+    nm = nm_of(list(paths.values()))
+    for c, obj in paths.items():
+        d, u = set(), set()
+        for line in nm[obj]:
+            fields = line.split()
+            if len(fields) < 2:
+                continue
+            if fields[1] == "U":
+                u.add(fields[0])
+            elif fields[1] in "TDBR":
+                d.add(fields[0])
+        objs[c] = (d, u)
     by_dir = {}
     for c in objs:
         by_dir.setdefault(os.path.dirname(c), []).append(c)

@@ -453,6 +453,13 @@ d = json.load(open(sys.argv[1]))
 print(eval(sys.argv[2]))' "$1" "$2"
 }
 
+# sanitizers_skip REASON: in a check, under make check-sanitize, a check
+# whose C code another sanitized check runs already ends as a visible
+# skip (its plain run in make check still checks everything).
+sanitizers_skip() {
+	[ -z "${ASAN_OPTIONS:-}" ] || skip "under check-sanitize: $1"
+}
+
 # not_under_sanitizers REASON: under make check-sanitize (ASan's options
 # set), a script whose checks the sanitizers add nothing to ends here with
 # a visible skip (its plain run in make check has run every check).

@@ -81,13 +81,22 @@ same_as_fileio() {
 	empty_share
 }
 
-ours() { same_as_fileio "$SRCDIR/loadfiles/client.txt" "$1"; }
+# under check-sanitize, the 3-client replay runs the 1-client one's code
+one_client_sanitized() {
+	[ "$1" -ne 1 ] ||
+		sanitizers_skip "the 3-client replay of the same lines runs this code"
+}
+
+ours() {
+	one_client_sanitized "$1"
+	same_as_fileio "$SRCDIR/loadfiles/client.txt" "$1"
+}
 SMB_ARGS=()
 
-# the project's own SMB2 client (--smb-client=native): the same counts
-# (every status as the loadfile expects, from the server itself) and trees
 # native CHECK ARGS...: CHECK (same_as_fileio, keep_going_reconnects,
-# ...) with --smb-client=native
+# ...) with the project's own SMB2 client (--smb-client=native): the same
+# counts (every status as the loadfile expects, from the server itself),
+# trees and behaviour
 native() {
 	SMB_ARGS=(--smb-client=native)
 	"$@"
@@ -115,8 +124,10 @@ native_dialects() {
 	assert_grep "'other' is not native or libsmbclient" "$W/err" \
 		"--smb-client=other: message"
 }
+
 debian() {
 	[ -r "$DEBIAN_CLIENT" ] || skip "$DEBIAN_CLIENT not installed"
+	one_client_sanitized "$1"
 	same_as_fileio "$DEBIAN_CLIENT" "$1"
 }
 
@@ -307,15 +318,28 @@ other_logons() {
 	assert_clean_run "--smb-auth-file"
 }
 
-# each dialect, forced (min = max), and encryption
-dialects() {
+# forced_dialects DIALECT...: each forced (min = max) runs clean
+forced_dialects() {
 	local p
-	need_smb
-	for p in SMB2_02 SMB2_10 SMB3_00 SMB3_02 SMB3_11; do
+	for p in "$@"; do
 		run_db --run-once -B smb --smb-share="$SHARE" "$LOGON" \
 			--smb-protocol="$p" -c "$DATA/basic.txt" 1
 		assert_clean_run "--smb-protocol=$p"
 	done
+}
+
+# the dialects between the first and the last, forced (under
+# check-sanitize, our code is the same for each: dialects() runs it)
+middle_dialects() {
+	need_smb
+	sanitizers_skip "each dialect is the same code of ours (the first and last run)"
+	forced_dialects SMB2_10 SMB3_00 SMB3_02
+}
+
+# the first and the last dialect, forced (min = max), and encryption
+dialects() {
+	need_smb
+	forced_dialects SMB2_02 SMB3_11
 	run_db --run-once -B smb --smb-share="$SHARE" "$LOGON" \
 		--smb-protocol=SMB3_00:SMB3_11 --smb-encrypt \
 		-c "$DATA/basic.txt" 2
@@ -539,7 +563,8 @@ check "dbench 5.0's smb dialect on fileio: JSON valid against the schema" smb5_f
 check "--skip-cleanup trees recorded on the share: reused, a foreign one refused" kept_trees
 check "cleanup removes the clients' trees over SMB" cleanup_over_smb
 check "smb:// share, \$DBENCH_SMB_PASSWORD, --smb-auth-file" other_logons
-check "SMB2_02..SMB3_11 forced, --smb-encrypt, --smb-sign" dialects
+check "SMB2_02 and SMB3_11 forced, --smb-encrypt, --smb-sign" dialects
+check "SMB2_10, SMB3_00, SMB3_02 forced" middle_dialects
 check "a dialect the server lacks: exit 2, protocol not supported" dialect_refused
 check "wrong password, share, server; -D: exit 2 and one line" user_errors
 check "smbd killed mid-run: exit 1, message, no orphans" killed_server
