@@ -10,7 +10,8 @@
 # LOADFILE (default loadfiles/client.txt), OLD_DBENCH (another build, e.g.
 # of an earlier commit: its row is measured right before each of DBENCH's,
 # alternating, so that both see the same machine), NO_SMBTORTURE=1 (leave
-# smbtorture out).  For each client count and
+# smbtorture out), NO_NATIVE=1 (leave out the row of dbench's own SMB2
+# client, --smb-client=native, measured right after libsmbclient's).  For each client count and
 # tool it prints MB/s, and the CPU seconds per MB written+read of the load
 # generator (user+sys of it and its children, from /usr/bin/time) and of
 # smbd (utime+stime of smbd and its reaped connection processes, from
@@ -75,11 +76,14 @@ measure() {
 
 printf '%-14s %4s  %8s  %10s  %10s  %6s\n' tool procs MB/s 'gen CPU/MB' \
 	'smbd CPU/MB' 'gen/smbd'
-# dbench_row TOOL BINARY N: one run of a dbench build against the share
+# dbench_row TOOL BINARY N [ARGS...]: one run of a dbench build against
+# the share
 dbench_row() {
-	measure "$1" "$3" "$2" -B smb --smb-share="$SHARE" \
+	local tool=$1 bin=$2 n=$3
+	shift 3
+	measure "$tool" "$n" "$bin" -B smb --smb-share="$SHARE" \
 		--smb-user="$SMBD_USER%$SMBD_PASS" -c "$LOADFILE" \
-		-t "$SECS" --warmup=0 "$3"
+		-t "$SECS" --warmup=0 "$@" "$n"
 }
 
 for n in $CLIENTS; do
@@ -87,6 +91,9 @@ for n in $CLIENTS; do
 		dbench_row "dbench (old)" "$OLD_DBENCH" "$n"
 	fi
 	dbench_row "dbench -B smb" "$DBENCH" "$n"
+	if [ "${NO_NATIVE:-0}" != 1 ]; then
+		dbench_row "dbench native" "$DBENCH" "$n" --smb-client=native
+	fi
 	[ "${NO_SMBTORTURE:-0}" = 1 ] && continue
 	measure smbtorture "$n" smbtorture //127.0.0.1/share -p "$SMBD_PORT" \
 		-U "$SMBD_USER%$SMBD_PASS" bench.nbench \

@@ -7,7 +7,9 @@
 # compares).  A benchmark, not a test: it asserts nothing.
 #
 #     LINES=3000 bench/net/smb_wire.sh
+#     SMB_CLIENT=native LINES=3000 bench/net/smb_wire.sh
 #
+# SMB_CLIENT: --smb-client's value (default: dbench's default client).
 # Columns: operation kind, its lines, the requests they sent, requests
 # per operation, and the SMB2 minimum per operation (one round trip may
 # carry several: a compound CREATE+QUERY_INFO+CLOSE counts 3).
@@ -20,7 +22,8 @@ W=$(mktemp -d /var/tmp/dbench-bench-smbwire.XXXXXX) || exit 1
 trap 'rm -rf "$W"' EXIT
 head -n "$LINES" "$LOADFILE" | tr -d '\r' >"$W/lf.txt"
 DBENCH=${DBENCH:-$PWD/dbench} tests/integration/smb_wire.sh --counts \
-	"$W/lf.txt" >"$W/counts" || exit 1
+	"$W/lf.txt" ${SMB_CLIENT:+"--smb-client=$SMB_CLIENT"} >"$W/counts" ||
+	exit 1
 printf '%-24s %7s %8s %7s %5s\n' operation lines requests "per op" need
 awk '
 	BEGIN {

@@ -67,8 +67,8 @@ same_as_fileio() {
 	table_counts "$W/out" | sort >"$W/fileio.counts"
 	empty_share
 	run_db --run-once -t 600 --skip-cleanup -B smb --smb-share="$SHARE" \
-		"$LOGON" -c "$W/lf.txt" "$2"
-	assert_clean_run "-B smb x $2"
+		"$LOGON" "${SMB_ARGS[@]}" -c "$W/lf.txt" "$2"
+	assert_clean_run "-B smb ${SMB_ARGS[*]} x $2"
 	table_counts "$W/out" | sort >"$W/smb.counts"
 	[ -s "$W/smb.counts" ] || fail "-B smb: no operation table"
 	assert_same_lines "$W/fileio.counts" "$W/smb.counts" \
@@ -91,6 +91,40 @@ ours() {
 	one_client_sanitized "$1"
 	same_as_fileio "$SRCDIR/loadfiles/client.txt" "$1"
 }
+SMB_ARGS=()
+
+# native CHECK ARGS...: CHECK (same_as_fileio, keep_going_reconnects,
+# ...) with the project's own SMB2 client (--smb-client=native): the same
+# counts (every status as the loadfile expects, from the server itself),
+# trees and behaviour
+native() {
+	SMB_ARGS=(--smb-client=native)
+	"$@"
+}
+
+# the native client in every dialect, signed, and encrypted (AES-CCM in
+# 3.0/3.0.2, the server's choice of AES-GCM/CCM in 3.1.1)
+native_dialects() {
+	need_smb
+	for p in SMB2_02 SMB2_10 SMB3_00 SMB3_02 SMB3_11; do
+		run_db --run-once -B smb --smb-share="$SHARE" "$LOGON" \
+			--smb-client=native --smb-protocol="$p" --smb-sign \
+			-c "$DATA/basic.txt" 1
+		assert_clean_run "--smb-client=native --smb-protocol=$p --smb-sign"
+	done
+	for p in SMB3_00 SMB3_02 SMB3_11; do
+		run_db --run-once -B smb --smb-share="$SHARE" "$LOGON" \
+			--smb-client=native --smb-protocol="$p" --smb-encrypt \
+			-c "$DATA/basic.txt" 1
+		assert_clean_run "--smb-client=native --smb-protocol=$p --smb-encrypt"
+	done
+	run_db -B smb --smb-share="$SHARE" "$LOGON" --smb-client=other \
+		-c "$DATA/basic.txt" 1
+	assert_rc 2
+	assert_grep "'other' is not native or libsmbclient" "$W/err" \
+		"--smb-client=other: message"
+}
+
 debian() {
 	[ -r "$DEBIAN_CLIENT" ] || skip "$DEBIAN_CLIENT not installed"
 	one_client_sanitized "$1"
@@ -430,7 +464,7 @@ keep_going_reconnects() {
 		smbd_start "$W/srv" >/dev/null || exit 3
 		: >"$W/out"
 		"$DBENCH" -B smb --smb-share="//127.0.0.1:$SMBD_PORT/share" \
-			"$LOGON" -t 8 --keep-going \
+			"$LOGON" "${SMB_ARGS[@]}" -t 8 --keep-going \
 			-c "$SRCDIR/loadfiles/client.txt" 1 \
 			>"$W/out" 2>"$W/err" </dev/null &
 		db=$!
@@ -469,6 +503,7 @@ password_hidden() {
 		SMBD_PASS=$secret smbd_start "$W/srv" >/dev/null || exit 3
 		"$DBENCH" -B smb --smb-share="//127.0.0.1:$SMBD_PORT/share" \
 			--smb-user="$SMBD_USER%$secret" -t 5 "${hist[@]}" \
+			"${SMB_ARGS[@]}" \
 			--json="$W/res.json" -c "$SRCDIR/loadfiles/client.txt" 2 \
 			>"$W/out" 2>"$W/err" </dev/null &
 		db=$!
@@ -517,6 +552,8 @@ check "our client.txt, 1 client: smb counts and tree = fileio's" ours 1
 check "our client.txt, 3 clients: smb counts and tree = fileio's" ours 3
 check "Debian client.txt, 1 client: smb counts and tree = fileio's" debian 1
 check "Debian client.txt, 3 clients: smb counts and tree = fileio's" debian 3
+check "our client.txt, 3 clients, --smb-client=native: counts and tree = fileio's" native same_as_fileio "$SRCDIR/loadfiles/client.txt" 3
+check "--smb-client=native: SMB2_02..SMB3_11 signed, SMB3_* encrypted" native_dialects
 check "dbench 5.0's smb dialect: smb-basic.txt over smbd = fileio, exact counts" smb5_sample
 check "dbench 5.0's smb path shapes, 3 clients: the share's tree = fileio's = 5.0's rules" smb5_paths
 check "5.0's own smb_1/2/3.load, unchanged, 1 and 3 clients over smbd: --strict, 5.0's trees" upstream_smb
@@ -532,6 +569,8 @@ check "a dialect the server lacks: exit 2, protocol not supported" dialect_refus
 check "wrong password, share, server; -D: exit 2 and one line" user_errors
 check "smbd killed mid-run: exit 1, message, no orphans" killed_server
 check "--keep-going: a lost connection is counted, the client reconnects" keep_going_reconnects
+check "--keep-going, --smb-client=native: the native client reconnects too" native keep_going_reconnects
 check "the password in no output, JSON or ps listing" password_hidden
+check "--smb-client=native: the password in no output, JSON or ps listing" native password_hidden
 check "smbd_stop stops the RPC helpers smbd started (no orphans)" server_helpers_stopped
 finish

@@ -12,15 +12,19 @@
 #
 # To tell one operation's requests from the next, a QUERY_PATH_INFORMATION
 # of a missing marker file at the share's root (one CREATE, answered
-# OBJECT_NAME_NOT_FOUND, and nothing else) follows every line; the
-# requests on the client's connection between two markers are the
+# OBJECT_NAME_NOT_FOUND, and nothing else; with the native client the
+# compound CREATE, QUERY_INFO, CLOSE of one message) follows every line;
+# the requests on the client's connection between two markers are the
 # operation's.  Connection set-up before the first marker, the exit after
 # the last one and the other connections (the run's own set-up and
 # cleanup) are left out.
 #
 # After an intended change, regenerate the expected counts with
 #     tests/integration/smb_wire.sh --generate >tests/integration/data/smb_wire.expected
-# and review the diff.  Skipped (visibly) without libsmbclient, Samba or
+#     tests/integration/smb_wire.sh --generate native >tests/integration/data/smb_wire_native.expected
+# and review the diff.  The second check makes the same pass with the
+# project's own SMB2 client (--smb-client=native): there every operation
+# sends what it needs and nothing more.  Skipped (visibly) without libsmbclient, Samba or
 # tshark, or when tshark cannot capture on loopback here.
 if [ -z "$BASH_VERSION" ]; then exec bash "$0" "$@"; fi
 . "$(dirname "$0")/lib.sh"
@@ -28,6 +32,7 @@ if [ -z "$BASH_VERSION" ]; then exec bash "$0" "$@"; fi
 
 LF=$DATA/smb_wire.txt
 EXPECTED=$DATA/smb_wire.expected
+EXPECTED_NATIVE=$DATA/smb_wire_native.expected
 MARK=zz_wire_mark_
 
 # SMB2 command numbers (MS-SMB2 2.2.1) and their names
@@ -49,11 +54,13 @@ marked_loadfile() {
 		}' "$1"
 }
 
-# wire_requests LOADFILE: replay LOADFILE (marked) once over -B smb, 1
-# client, while tshark captures; $W/reqs: "STREAM CMD FILENAME" for every
-# SMB2 request, in order (one line per command of a compound).
+# wire_requests LOADFILE [ARGS...]: replay LOADFILE (marked) once over
+# -B smb (with dbench's ARGS), 1 client, while tshark captures; $W/reqs:
+# "STREAM CMD FILENAME INDEX" for every SMB2 request, in order (one line
+# per command of a compound, INDEX its place in the message, from 1).
 wire_requests() {
 	local lf=$1 ts i
+	shift
 	command -v tshark >/dev/null || skip "tshark is not installed"
 	[ -z "$SKIP_ALL" ] || skip "$SKIP_ALL"
 	marked_loadfile "$lf" >"$W/marked.txt"
@@ -74,7 +81,7 @@ wire_requests() {
 	fi
 	rm -rf "${SMBD_SHARE:?}"/*
 	run_db --run-once -B smb --smb-share="//127.0.0.1:$SMBD_PORT/share" \
-		--smb-user="$SMBD_USER%$SMBD_PASS" -c "$W/marked.txt" 1
+		--smb-user="$SMBD_USER%$SMBD_PASS" -c "$W/marked.txt" "$@" 1
 	sleep 0.5	# the last replies reach the capture
 	kill -INT "$ts" 2>/dev/null
 	wait "$ts" 2>/dev/null
@@ -86,15 +93,16 @@ wire_requests() {
 		awk -F '\t' '{
 			n = split($2, c, ",")
 			split($3, f, ",")
-			for (i = 1; i <= n; i++) print $1 "\t" c[i] "\t" f[i]
+			for (i = 1; i <= n; i++) print $1 "\t" c[i] "\t" f[i] "\t" i
 		}' >"$W/reqs"
 	[ -s "$W/reqs" ] || fail "the capture holds no SMB2 request"
 }
 
-# wire_counts LOADFILE: print "LINE OP COMMAND COUNT" for every operation
-# line of LOADFILE and SMB2 command its replay sent, in line order.
+# wire_counts LOADFILE [ARGS...]: print "LINE OP COMMAND COUNT" for every
+# operation line of LOADFILE and SMB2 command its replay sent, in line
+# order.
 wire_counts() {
-	wire_requests "$1"
+	wire_requests "$@"
 	awk -F '\t' -v mark="$MARK" -v cmds="$CMDS" -v lf="$1" '
 		BEGIN {
 			n = split(cmds, c, /[ \n]+/)
@@ -111,7 +119,12 @@ wire_counts() {
 			}
 			cur = ""
 		}
+		# the rest of a marker compound (the native client
+		# asks CREATE, QUERY_INFO, CLOSE at once) goes with the marker
+		$4 > 1 && in_mark { next }
+		{ in_mark = 0 }
 		index($3, mark) == 1 {
+			in_mark = 1
 			if (stream == "") stream = $1
 			k = substr($3, length(mark) + 1) + 0
 			seen[k] = 1
@@ -150,6 +163,18 @@ requests_per_op() {
 		"SMB2 requests per operation (LINE OP COMMAND COUNT)"
 }
 
+# The native client (--smb-client=native): each operation's own requests
+# only (data/smb_wire_native.expected: one CREATE per NTCreateX, one
+# compound CREATE, QUERY_INFO, CLOSE per QUERY_PATH_INFORMATION, ...).
+native_requests_per_op() {
+	EXPECTED=$EXPECTED_NATIVE
+	[ -f "$EXPECTED" ] || fail "no expected counts: $EXPECTED"
+	wire_counts "$LF" --smb-client=native >"$W/found"
+	expected_counts >"$W/expected"
+	assert_same_lines "$W/expected" "$W/found" \
+		"SMB2 requests per operation, native client (LINE OP COMMAND COUNT)"
+}
+
 SKIP_ALL=
 if "$DBENCH" -B smb 1 2>&1 | grep -q 'built without libsmbclient'; then
 	SKIP_ALL="dbench was built without libsmbclient"
@@ -167,22 +192,37 @@ case ${1:-} in
 --generate)
 	W=$TOP/generate
 	mkdir "$W"
-	cat <<EOF
+	if [ "${2:-}" = native ]; then
+		set=(--smb-client=native)
+		cat <<EOF
+# smb_wire_native.expected - the SMB2 requests of each operation of one
+# --run-once pass of smb_wire.txt, 1 client, -B smb --smb-client=native
+# against smbd (tests/integration/smb_wire.sh compares them exactly).
+# Generated by
+#     tests/integration/smb_wire.sh --generate native >tests/integration/data/smb_wire_native.expected
+# LINE (of smb_wire.txt) OP COMMAND COUNT
+EOF
+	else
+		set=()
+		cat <<EOF
 # smb_wire.expected - the SMB2 requests of each operation of one --run-once
 # pass of smb_wire.txt, 1 client, -B smb against smbd (tests/integration/
 # smb_wire.sh compares them exactly).  Generated by
 #     tests/integration/smb_wire.sh --generate >tests/integration/data/smb_wire.expected
 # LINE (of smb_wire.txt) OP COMMAND COUNT
 EOF
-	( wire_counts "$LF" ) || { cat "$TOP/.skip" "$TOP/.fail" "$W/out" >&2 2>/dev/null; exit 1; }
+	fi
+	( wire_counts "$LF" "${set[@]}" ) || { cat "$TOP/.skip" "$TOP/.fail" "$W/out" >&2 2>/dev/null; exit 1; }
 	exit 0 ;;
 --counts)
-	# bench/net/smb_wire.sh: the counts of another loadfile ($2)
+	# bench/net/smb_wire.sh: the counts of another loadfile ($2), with
+	# dbench arguments of its own (${@:3})
 	W=$TOP/counts
 	mkdir "$W"
-	( wire_counts "$2" ) || { cat "$TOP/.skip" "$TOP/.fail" "$W/out" >&2 2>/dev/null; exit 1; }
+	( wire_counts "$2" "${@:3}" ) || { cat "$TOP/.skip" "$TOP/.fail" "$W/out" >&2 2>/dev/null; exit 1; }
 	exit 0 ;;
 esac
 
 check "one pass of smb_wire.txt: each operation's SMB2 requests as expected" requests_per_op
+check "one pass of smb_wire.txt, --smb-client=native: each operation's own SMB2 requests" native_requests_per_op
 finish

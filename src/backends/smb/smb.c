@@ -49,6 +49,10 @@ static const struct poptOption smb_options[] = {
 	  "require SMB3 encryption", NULL },
 	{ "smb-sign", '\0', POPT_ARG_NONE, NULL, SMB_OPT_SIGN,
 	  "require signing", NULL },
+	{ "smb-client", '\0', POPT_ARG_STRING, NULL, SMB_OPT_CLIENT,
+	  "the SMB client: libsmbclient (the default) or native (the "
+	  "project's own SMB2/3 client: one request per SMB operation)",
+	  "native|libsmbclient" },
 	POPT_TABLEEND
 };
 
@@ -68,10 +72,14 @@ BACKEND_UNAVAILABLE(smb, SMB_DESCRIPTION, SMB_FLAGS, smb_options,
 #else /* HAVE_LIBSMBCLIENT && DBENCH_MODULE */
 
 #include <errno.h>
+#include <string.h>
 
 #include "smb_semantics/nbsmb5.h"
 #include "smb_semantics/nbvfs.h"
 #include "backends/vfs_backend.h"
+#include "loadfile/ntstatus.h"
+#include "smb2_ops_private.h"
+#include "smb_conn.h"
 
 /* ---- the backend over its vfs (vfs_backend.h) ---- */
 
@@ -118,6 +126,138 @@ static const struct vfs_backend smb_vfs_backend = {
 
 VFS_BACKEND_HOOKS(smb, &smb_vfs_backend)
 
+
+/* ---- the client's state: libsmbclient's (nbvfs) or the native one ---- */
+
+struct smb_state {
+	struct nbvfs *nb;		/* --smb-client=libsmbclient */
+	struct smb_native *nat;		/* --smb-client=native */
+};
+
+/* The dialect name of smb_opts as a number (0: none given). */
+static uint16_t smb_dialect_num(const char *name, uint16_t dflt)
+{
+	static const struct { const char *name; uint16_t num; } d[] = {
+		{ "SMB2_02", SMB2_DIALECT_202 }, { "SMB2_10", SMB2_DIALECT_210 },
+		{ "SMB3_00", SMB2_DIALECT_300 }, { "SMB3_02", SMB2_DIALECT_302 },
+		{ "SMB3_11", SMB2_DIALECT_311 },
+	};
+
+	for (size_t i = 0; name != NULL && i < sizeof(d) / sizeof(d[0]); i++)
+		if (strcmp(name, d[i].name) == 0)
+			return d[i].num;
+	return dflt;
+}
+
+static int smb_client_setup(void *mem_ctx,
+			    const struct backend_client_config *cfg,
+			    void **state, char **err)
+{
+	const struct smb_opts *so = cfg->opts->backend_opts;
+	struct smb_state *st = talloc_zero(mem_ctx, struct smb_state);
+	void *inner = NULL;
+
+	if (st == NULL) {
+		*err = talloc_strdup(mem_ctx, "out of memory");
+		return -1;
+	}
+	if (so->native) {
+		struct smb2_params p = {
+			.server = so->server, .port = so->port,
+			.share = so->share, .user = so->user,
+			.password = so->password, .domain = so->domain,
+			.dialect_min = smb_dialect_num(so->proto_min,
+						       SMB2_DIALECT_202),
+			.dialect_max = smb_dialect_num(so->proto_max,
+						       SMB2_DIALECT_311),
+			.sign = so->sign, .encrypt = so->encrypt,
+			.timeout_s = SMB_TIMEOUT_S,
+		};
+
+		st->nat = nat_new(st, &p, cfg->opts, cfg->nhandles, err);
+		if (st->nat == NULL) {
+			if (*err == NULL)
+				*err = talloc_strdup(mem_ctx, "out of memory");
+			else
+				*err = talloc_asprintf(mem_ctx, "//%s/%s: %s",
+						       so->server, so->share,
+						       *err);
+			talloc_free(st);
+			return -1;
+		}
+	} else {
+		if (smb_setup(st, cfg, &inner, err) != 0) {
+			if (*err != NULL)
+				*err = talloc_steal(mem_ctx, *err);
+			talloc_free(st);
+			return -1;
+		}
+		st->nb = inner;
+	}
+	*state = st;
+	return 0;
+}
+
+static int smb_client_cleanup(void *state, const char *path)
+{
+	struct smb_state *st = state;
+
+	return st->nat != NULL ? nat_cleanup(st->nat, path) :
+				 nbvfs_cleanup(st->nb, path);
+}
+
+/* An op of both paths: the native one, or nbvfs's. */
+#define SMB_OP(name, nbfn, natfn)                                            \
+	HOT_PATH static uint32_t smb_##name(void *state, struct op_call *c)  \
+	{                                                                    \
+		struct smb_state *st = state;                                \
+		return st->nat != NULL ? natfn(st->nat, c) : nbfn(st->nb, c);\
+	}
+
+SMB_OP(ntcreatex, nbvfs_ntcreatex, nat_ntcreatex)
+SMB_OP(close, nbvfs_close, nat_close_op)
+SMB_OP(rename, nbvfs_rename, nat_rename)
+SMB_OP(unlink, nbvfs_unlink, nat_unlink)
+SMB_OP(deltree, nbvfs_deltree, nat_deltree)
+SMB_OP(rmdir, nbvfs_rmdir, nat_rmdir)
+SMB_OP(mkdir, nbvfs_mkdir, nat_mkdir)
+SMB_OP(qpathinfo, nbvfs_qpathinfo, nat_qpathinfo)
+SMB_OP(qfileinfo, nbvfs_qfileinfo, nat_qfileinfo)
+SMB_OP(qfsinfo, nbvfs_qfsinfo, nat_qfsinfo)
+SMB_OP(sfileinfo, nbvfs_sfileinfo, nat_sfileinfo)
+SMB_OP(find, nbvfs_find, nat_find)
+SMB_OP(writex, nbvfs_writex, nat_writex)
+SMB_OP(readx, nbvfs_readx, nat_readx)
+SMB_OP(lockx, nbvfs_lockx, nat_lockx)
+SMB_OP(unlockx, nbvfs_unlockx, nat_unlockx)
+SMB_OP(flush, nbvfs_flush, nat_flush)
+SMB_OP(dropcache, nbvfs_dropcache, nat_dropcache)
+
+/* The 5.0 smb dialect runs over nbvfs only. */
+static uint32_t smb_no_dialect5(struct op_call *c)
+{
+	c->err = ENOTSUP;
+	c->msg = "the 5.0 smb dialect needs --smb-client=libsmbclient";
+	return NT_STATUS_NOT_SUPPORTED;
+}
+
+#define SMB_OP5(name, fn)                                                    \
+	static uint32_t smb_##name(void *state, struct op_call *c)           \
+	{                                                                    \
+		struct smb_state *st = state;                                \
+		return st->nat != NULL ? smb_no_dialect5(c) : fn(st->nb, c); \
+	}
+
+SMB_OP5(open, nbsmb5_open)
+SMB_OP5(read, nbsmb5_read)
+SMB_OP5(write, nbsmb5_write)
+SMB_OP5(close5, nbsmb5_close)
+SMB_OP5(mkdir5, nbsmb5_mkdir)
+SMB_OP5(rmdir5, nbsmb5_rmdir)
+SMB_OP5(unlink5, nbsmb5_unlink)
+SMB_OP5(readdir, nbsmb5_readdir)
+SMB_OP5(deltree5, nbsmb5_deltree)
+
 /* The target is the share: connect, logon and tree connect once. */
 static int smb_target_check(void *mem_ctx, const struct dbench_options *o,
 			    const char *target, char **err)
@@ -148,9 +288,24 @@ const struct backend smb_backend = {
 	.shared_remove = smb_shared_remove,
 	.trees_check = smb_trees_check,
 	.trees_kept = smb_trees_kept,
-	.setup = smb_setup,
-	.cleanup = nbvfs_cleanup,
-	.ops = { NBVFS_OPS, NBSMB5_OPS },
+	.setup = smb_client_setup,
+	.cleanup = smb_client_cleanup,
+	.ops = {
+		[OP_NTCREATEX] = smb_ntcreatex, [OP_CLOSE] = smb_close,
+		[OP_RENAME] = smb_rename, [OP_UNLINK] = smb_unlink,
+		[OP_DELTREE] = smb_deltree, [OP_RMDIR] = smb_rmdir,
+		[OP_MKDIR] = smb_mkdir, [OP_QPATHINFO] = smb_qpathinfo,
+		[OP_QFILEINFO] = smb_qfileinfo, [OP_QFSINFO] = smb_qfsinfo,
+		[OP_SFILEINFO] = smb_sfileinfo, [OP_FIND] = smb_find,
+		[OP_WRITEX] = smb_writex, [OP_READX] = smb_readx,
+		[OP_LOCKX] = smb_lockx, [OP_UNLOCKX] = smb_unlockx,
+		[OP_FLUSH] = smb_flush, [OP_DROPCACHE] = smb_dropcache,
+		[OP_OPEN5] = smb_open, [OP_READ5] = smb_read,
+		[OP_WRITE5] = smb_write, [OP_CLOSE5] = smb_close5,
+		[OP_MKDIR5] = smb_mkdir5, [OP_RMDIR5] = smb_rmdir5,
+		[OP_UNLINK5] = smb_unlink5, [OP_READDIR5] = smb_readdir,
+		[OP_DELTREE5] = smb_deltree5,
+	},
 };
 
 #endif /* HAVE_LIBSMBCLIENT && DBENCH_MODULE */

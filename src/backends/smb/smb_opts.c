@@ -137,6 +137,15 @@ int smb_option(void *mem_ctx, void **bopts, int val, const char *arg,
 	case SMB_OPT_SIGN:
 		so->sign = true;
 		return 0;
+	case SMB_OPT_CLIENT:
+		if (strcmp(arg, "native") == 0 ||
+		    strcmp(arg, "libsmbclient") == 0) {
+			so->native = strcmp(arg, "native") == 0;
+			return 0;
+		}
+		*err = talloc_asprintf(mem_ctx, "'%s' is not native or "
+				       "libsmbclient", arg);
+		return -1;
 	}
 	return -1;
 }

@@ -18,6 +18,7 @@ enum smb_opt {
 	SMB_OPT_PROTOCOL,
 	SMB_OPT_ENCRYPT,
 	SMB_OPT_SIGN,
+	SMB_OPT_CLIENT,
 };
 
 /* What the options say; the backend_opts object. */
@@ -31,6 +32,7 @@ struct smb_opts {
 	const char *auth_file;
 	const char *proto_min, *proto_max;	/* NULL: libsmbclient's */
 	bool encrypt, sign;
+	bool native;		/* --smb-client=native: the own SMB2 client */
 };
 
 /* ->option and ->options_done of the whole backend (smb_opts.c). */
