@@ -123,6 +123,19 @@ native_dialects() {
 	assert_rc 2
 	assert_grep "'other' is not native or libsmbclient" "$W/err" \
 		"--smb-client=other: message"
+	# what the native client does not do is refused before the run
+	for o in -x --stat-check --one-byte-write-fix; do
+		run_db --run-once -B smb --smb-share="$SHARE" "$LOGON" \
+			--smb-client=native "$o" -c "$DATA/basic.txt" 1
+		assert_rc 2
+		assert_grep "^dbench: --smb-client=native does not take .*$o.*; use --smb-client=libsmbclient\$" \
+			"$W/err" "--smb-client=native $o: refused"
+	done
+	run_db --run-once -B smb --smb-share="$SHARE" "$LOGON" \
+		--smb-client=native -c "$SRCDIR/loadfiles/smb-basic.txt" 1
+	assert_rc 2
+	assert_grep "^dbench: .*smb-basic\\.txt:[0-9]*: [A-Za-z]*: dbench 5\\.0's smb dialect needs --smb-client=libsmbclient\$" \
+		"$W/err" "--smb-client=native with 5.0's smb dialect: refused"
 }
 
 debian() {
