@@ -125,6 +125,41 @@ static uint32_t nat_find_more(struct smb_native *n, struct op_call *call,
 	return status;
 }
 
+/*
+ * Open directory dir and ask for its first entries matching mask (class
+ * cls) in one compound.  True with *fid set when the directory is open
+ * (*status the listing's; close it with nat_dir_close()); false with
+ * *status the one to return when it did not open.
+ */
+static bool nat_dir_open(struct smb_native *n, struct op_call *call,
+			 struct smb2_req req[2], const uint8_t *dir,
+			 size_t dlen, uint8_t cls, const uint8_t *mask,
+			 size_t mlen, uint8_t fid[16], uint32_t *status)
+{
+	nat_create(n, &req[0], 0, dir, dlen, 0x00100081u, 1, 1);
+	nat_qdir(n, &req[1], 1, cls, nat_related, mask, mlen);
+	*status = nat_run(n, call, req, 2);
+	if (req[0].status != 0)
+		return false;
+	if (req[0].rbody_len < 80) {
+		*status = nat_fail(call, NT_STATUS_UNSUCCESSFUL, EPROTO);
+		return false;
+	}
+	memcpy(fid, req[0].rbody + 64, 16);
+	return true;
+}
+
+/* Close what nat_dir_open() opened: NT_STATUS_OK, or the status of a
+ * lost connection. */
+static uint32_t nat_dir_close(struct smb_native *n, struct op_call *call,
+			      struct smb2_req *req, const uint8_t fid[16])
+{
+	nat_close(n, req, 0, fid);
+	if (req->body == NULL || smb2_exchange(n->c, req, 1) != 0)
+		return nat_lost(n, call, -EIO);
+	return NT_STATUS_OK;
+}
+
 uint32_t nat_find(void *state, struct op_call *call)
 {
 	struct smb_native *n = state;
@@ -133,27 +168,22 @@ uint32_t nat_find(void *state, struct op_call *call)
 	int64_t max = call->arg[1];
 	struct smb2_req req[2];
 	uint64_t count = 0;
-	uint32_t status;
+	uint32_t status, closed;
 	long dl, ll;
 
 	if (nat_split(n, pattern, &dl, &ll) != 0)
 		return nat_fail(call, NT_STATUS_OBJECT_NAME_INVALID, EINVAL);
-	nat_create(n, &req[0], 0, n->name[0], (size_t)dl, 0x00100081u, 1, 1);
-	nat_qdir(n, &req[1], 1, cls, nat_related, n->name[1], (size_t)ll);
-	status = nat_run(n, call, req, 2);
-	if (req[0].status != 0)
+	if (!nat_dir_open(n, call, req, n->name[0], (size_t)dl, cls,
+			  n->name[1], (size_t)ll, fid, &status))
 		return status;
-	if (req[0].rbody_len < 80)
-		return nat_fail(call, NT_STATUS_UNSUCCESSFUL, EPROTO);
-	memcpy(fid, req[0].rbody + 64, 16);
 	if (status == NT_STATUS_OK) {
 		count = nat_entries(&req[1], NULL, NULL);
 		status = nat_find_more(n, call, fid, cls, (size_t)ll,
 				       max, &count);
 	}
-	nat_close(n, &req[0], 0, fid);
-	if (req[0].body == NULL || smb2_exchange(n->c, req, 1) != 0)
-		return nat_lost(n, call, -EIO);
+	closed = nat_dir_close(n, call, req, fid);
+	if (closed != NT_STATUS_OK)
+		return closed;
 	if (status == NT_STATUS_OK && count == 0)
 		status = NT_STATUS_NO_SUCH_FILE;
 	if (status != NT_STATUS_OK)
@@ -222,17 +252,12 @@ static uint32_t nat_list(struct smb_native *n, struct op_call *call,
 {
 	static const uint8_t star[2] = { '*', 0 };
 	struct smb2_req req[2];
-	uint32_t status;
+	uint32_t status, closed;
 	uint8_t fid[16];
 
-	nat_create(n, &req[0], 0, l->dir, l->dlen, 0x00100081u, 1, 1);
-	nat_qdir(n, &req[1], 1, 1, nat_related, star, 2);
-	status = nat_run(n, call, req, 2);
-	if (req[0].status != 0)
+	if (!nat_dir_open(n, call, req, l->dir, l->dlen, 1, star, 2, fid,
+			  &status))
 		return status;
-	if (req[0].rbody_len < 80)
-		return nat_fail(call, NT_STATUS_UNSUCCESSFUL, EPROTO);
-	memcpy(fid, req[0].rbody + 64, 16);
 	while (status == NT_STATUS_OK && !l->nomem) {
 		nat_entries(&req[1], nat_keep_name, l);
 		nat_qdir(n, &req[1], 1, 1, fid, star, 2);
@@ -242,10 +267,8 @@ static uint32_t nat_list(struct smb_native *n, struct op_call *call,
 		status = NT_STATUS_OK;
 	if (l->nomem)
 		status = NT_STATUS_NO_MEMORY;
-	nat_close(n, &req[0], 0, fid);
-	if (req[0].body == NULL || smb2_exchange(n->c, req, 1) != 0)
-		return nat_lost(n, call, -EIO);
-	return status;
+	closed = nat_dir_close(n, call, req, fid);
+	return closed != NT_STATUS_OK ? closed : status;
 }
 
 /* Remove p (a file, or a directory with delete on close) by CREATE and
