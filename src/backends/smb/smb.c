@@ -233,30 +233,15 @@ SMB_OP(unlockx, nbvfs_unlockx, nat_unlockx)
 SMB_OP(flush, nbvfs_flush, nat_flush)
 SMB_OP(dropcache, nbvfs_dropcache, nat_dropcache)
 
-/* The 5.0 smb dialect runs over nbvfs only. */
-static uint32_t smb_no_dialect5(struct op_call *c)
-{
-	c->err = ENOTSUP;
-	c->msg = "the 5.0 smb dialect needs --smb-client=libsmbclient";
-	return NT_STATUS_NOT_SUPPORTED;
-}
-
-#define SMB_OP5(name, fn)                                                    \
-	static uint32_t smb_##name(void *state, struct op_call *c)           \
-	{                                                                    \
-		struct smb_state *st = state;                                \
-		return st->nat != NULL ? smb_no_dialect5(c) : fn(st->nb, c); \
-	}
-
-SMB_OP5(open, nbsmb5_open)
-SMB_OP5(read, nbsmb5_read)
-SMB_OP5(write, nbsmb5_write)
-SMB_OP5(close5, nbsmb5_close)
-SMB_OP5(mkdir5, nbsmb5_mkdir)
-SMB_OP5(rmdir5, nbsmb5_rmdir)
-SMB_OP5(unlink5, nbsmb5_unlink)
-SMB_OP5(readdir, nbsmb5_readdir)
-SMB_OP5(deltree5, nbsmb5_deltree)
+SMB_OP(open, nbsmb5_open, nat5_open)
+SMB_OP(read, nbsmb5_read, nat5_read)
+SMB_OP(write, nbsmb5_write, nat5_write)
+SMB_OP(close5, nbsmb5_close, nat5_close)
+SMB_OP(mkdir5, nbsmb5_mkdir, nat5_mkdir)
+SMB_OP(rmdir5, nbsmb5_rmdir, nat5_rmdir)
+SMB_OP(unlink5, nbsmb5_unlink, nat5_unlink)
+SMB_OP(readdir, nbsmb5_readdir, nat5_readdir)
+SMB_OP(deltree5, nbsmb5_deltree, nat5_deltree)
 
 /* The target is the share: connect, logon and tree connect once. */
 static int smb_target_check(void *mem_ctx, const struct dbench_options *o,
@@ -269,7 +254,7 @@ static int smb_target_check(void *mem_ctx, const struct dbench_options *o,
 /*
  * What the native client does not do is refused before the run (exit 2),
  * not ignored: -x, --stat-check and --one-byte-write-fix act on nbvfs's
- * emulation, and dbench 5.0's smb dialect runs over nbvfs only.
+ * emulation.
  */
 static int smb_program_check(void *mem, const struct dbench_options *o,
 			     const struct program *p, char **err)
@@ -284,17 +269,6 @@ static int smb_program_check(void *mem, const struct dbench_options *o,
 	if (opt != NULL) {
 		*err = talloc_asprintf(mem, "--smb-client=native does not take "
 				       "%s; use --smb-client=libsmbclient", opt);
-		return -1;
-	}
-	for (uint32_t i = 0; i < p->nops; i++) {
-		const struct op *op = &p->ops[i];
-
-		if (!op_kind_is_smb5(op->kind))
-			continue;
-		*err = talloc_asprintf(mem, "%s:%u: %s: dbench 5.0's smb dialect "
-				       "needs --smb-client=libsmbclient",
-				       p->filename, op->line,
-				       op_info[op->kind].name);
 		return -1;
 	}
 	return 0;

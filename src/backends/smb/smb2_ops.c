@@ -8,7 +8,8 @@
  * QUERY_FILE_INFORMATION one QUERY_INFO, SET_FILE_INFORMATION one
  * SET_INFO, QUERY_FS_INFORMATION one QUERY_INFO on the share's root
  * (opened once at set-up); QUERY_PATH_INFORMATION, Unlink, Rmdir, Mkdir
- * and Rename one related compound (CREATE, the request, CLOSE).
+ * and Rename one related compound (CREATE, the request, CLOSE; Rmdir's
+ * request the delete disposition, which says DIRECTORY_NOT_EMPTY).
  * FIND_FIRST, Deltree and the cleanup are in smb2_tree.c.  Here too: the
  * client's set-up (the connection, the share's root open) and, after a
  * lost connection, the next op's one new attempt (--keep-going).
@@ -509,12 +510,19 @@ uint32_t nat_unlink(void *state, struct op_call *call)
 	return nat_path_op(state, call, req, 2, NAT_ACCESS_DELETE, 1, 0x1040);
 }
 
+/*
+ * CREATE, SET_INFO FileDispositionInformation, CLOSE: the disposition's
+ * answer says DIRECTORY_NOT_EMPTY where the create option delete-on-close
+ * would have the directory silently stay (Samba answers its CLOSE OK).
+ */
 uint32_t nat_rmdir(void *state, struct op_call *call)
 {
-	struct smb2_req req[2];
+	static const uint8_t delete_pending = 1;
+	struct smb_native *n = state;
+	struct smb2_req req[3];
 
-	/* directory, delete on close */
-	return nat_path_op(state, call, req, 2, NAT_ACCESS_DELETE, 1, 0x1001);
+	nat_sinfo(n, &req[1], 1, 13, nat_related, &delete_pending, 1);
+	return nat_path_op(n, call, req, 3, NAT_ACCESS_DELETE, 1, 0x1);
 }
 
 uint32_t nat_mkdir(void *state, struct op_call *call)

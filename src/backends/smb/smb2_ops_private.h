@@ -40,6 +40,7 @@ struct smb_native {
 	size_t body_size[SMB2_MAX_CHAIN];
 	uint8_t *name[2];		/* paths in UTF-16 */
 	size_t name_size[2];
+	bool dialect5_dir;		/* 5.0 dialect: the client's dir made */
 };
 
 /* The file id of a related compound's later requests. */
@@ -94,6 +95,22 @@ uint32_t nat_unlockx(void *state, struct op_call *call);
 uint32_t nat_dropcache(void *state, struct op_call *call);
 uint32_t nat_find(void *state, struct op_call *call);
 uint32_t nat_deltree(void *state, struct op_call *call);
+
+/* List the whole directory path ("" the root), keeping nothing: the
+ * CREATE's status when it failed, else the listing's (smb2_tree.c). */
+uint32_t nat_list_all(struct smb_native *n, struct op_call *call,
+		      const char *path);
+
+/* dbench 5.0's smb dialect (smb2_smb5.c; state: a struct smb_native *). */
+uint32_t nat5_open(void *state, struct op_call *call);
+uint32_t nat5_read(void *state, struct op_call *call);
+uint32_t nat5_write(void *state, struct op_call *call);
+uint32_t nat5_close(void *state, struct op_call *call);
+uint32_t nat5_mkdir(void *state, struct op_call *call);
+uint32_t nat5_rmdir(void *state, struct op_call *call);
+uint32_t nat5_unlink(void *state, struct op_call *call);
+uint32_t nat5_readdir(void *state, struct op_call *call);
+uint32_t nat5_deltree(void *state, struct op_call *call);
 
 /* The client's state over a connection made with p, under mem: the
  * share's root opened; NULL with *err (one line under mem). */

@@ -4,7 +4,8 @@
  * pattern as one compound, more QUERY_DIRECTORY until the server says no
  * more or the loadfile's maximum is reached, CLOSE), Deltree and the
  * cleanup (a walk: list a directory, close it, remove its files with
- * delete-on-close compounds, recurse, remove it).
+ * delete-on-close compounds, recurse, remove it); and the listing of a
+ * whole directory (dbench 5.0's READDIR).
  */
 #include "config.h"
 
@@ -206,6 +207,7 @@ struct nat_names {
 	bool *is_dir;
 	size_t n, cap;
 	bool nomem;
+	bool skim;			/* read the listing, keep nothing */
 };
 
 /* An entry of FileDirectoryInformation: its path kept (not . or ..). */
@@ -259,7 +261,7 @@ static uint32_t nat_list(struct smb_native *n, struct op_call *call,
 			  &status))
 		return status;
 	while (status == NT_STATUS_OK && !l->nomem) {
-		nat_entries(&req[1], nat_keep_name, l);
+		nat_entries(&req[1], l->skim ? NULL : nat_keep_name, l);
 		nat_qdir(n, &req[1], 1, 1, fid, star, 2);
 		status = nat_run(n, call, &req[1], 1);
 	}
@@ -269,6 +271,23 @@ static uint32_t nat_list(struct smb_native *n, struct op_call *call,
 		status = NT_STATUS_NO_MEMORY;
 	closed = nat_dir_close(n, call, req, fid);
 	return closed != NT_STATUS_OK ? closed : status;
+}
+
+uint32_t nat_list_all(struct smb_native *n, struct op_call *call,
+		      const char *path)
+{
+	struct nat_names l = { .skim = true };
+	long len = nat_path(n, 0, path);
+	uint32_t status;
+
+	if (len < 0)
+		return nat_fail(call, NT_STATUS_OBJECT_NAME_INVALID, EINVAL);
+	l.dir = n->name[0];
+	l.dlen = (size_t)len;
+	status = nat_list(n, call, &l);
+	if (status == NT_STATUS_OK)
+		call->err = 0;
+	return status;
 }
 
 /* Remove p (a file, or a directory with delete on close) by CREATE and
