@@ -56,18 +56,20 @@ prefix() {
 	fi
 }
 
-# same_as_fileio LOADFILE NCLIENTS: op counts and final trees equal.
+# same_as_fileio LOADFILE NCLIENTS: op counts and final trees equal
+# (BOTH_ARGS: options of both runs; SMB_AFTER: a command run on the
+# share's tree before it is emptied).
 same_as_fileio() {
 	need_smb
 	prefix "$1"
 	mkdir "$W/t"
 	run_db --run-once -t 600 --skip-cleanup -B fileio -c "$W/lf.txt" \
-		-D "$W/t" "$2"
+		"${BOTH_ARGS[@]}" -D "$W/t" "$2"
 	assert_clean_run "-B fileio x $2"
 	table_counts "$W/out" | sort >"$W/fileio.counts"
 	empty_share
 	run_db --run-once -t 600 --skip-cleanup -B smb --smb-share="$SHARE" \
-		"$LOGON" "${SMB_ARGS[@]}" -c "$W/lf.txt" "$2"
+		"$LOGON" "${SMB_ARGS[@]}" "${BOTH_ARGS[@]}" -c "$W/lf.txt" "$2"
 	assert_clean_run "-B smb ${SMB_ARGS[*]} x $2"
 	table_counts "$W/out" | sort >"$W/smb.counts"
 	[ -s "$W/smb.counts" ] || fail "-B smb: no operation table"
@@ -78,6 +80,7 @@ same_as_fileio() {
 	tree_listing "$SMBD_SHARE" >"$W/smb.tree"
 	assert_same_lines "$W/fileio.tree" "$W/smb.tree" \
 		"final trees, share vs fileio's directory"
+	[ -z "${SMB_AFTER:-}" ] || "$SMB_AFTER"
 	empty_share
 }
 
@@ -92,6 +95,7 @@ ours() {
 	same_as_fileio "$SRCDIR/loadfiles/client.txt" "$1"
 }
 SMB_ARGS=()
+BOTH_ARGS=()
 
 # native CHECK ARGS...: CHECK (same_as_fileio, keep_going_reconnects,
 # ...) with the project's own SMB2 client (--smb-client=native): the same
@@ -123,13 +127,28 @@ native_dialects() {
 	assert_rc 2
 	assert_grep "'other' is not native or libsmbclient" "$W/err" \
 		"--smb-client=other: message"
-	# what the native client does not do is refused before the run
+}
+
+# -x's attribute of the file smb_opts.txt keeps: on the server's file, as
+# the EA dbench.DosAttrib (Samba's user.dbench.DosAttrib), 44 bytes
+ea_on_share() {
+	assert_eq 44 "$(python3 -c 'import os, sys
+print(len(os.getxattr(sys.argv[1], "user.dbench.DosAttrib")))' \
+		"$SMBD_SHARE/clients/client0/d/g" 2>&1)" "-x's EA on the share"
+}
+
+# -x, --stat-check and --one-byte-write-fix with the native client:
+# smb_opts.txt's counts, statuses (no mismatch) and tree = fileio's with
+# the same option; -x's attribute is on the server's file
+native_options() {
+	local o
+	SMB_ARGS=(--smb-client=native)
 	for o in -x --stat-check --one-byte-write-fix; do
-		run_db --run-once -B smb --smb-share="$SHARE" "$LOGON" \
-			--smb-client=native "$o" -c "$DATA/basic.txt" 1
-		assert_rc 2
-		assert_grep "^dbench: --smb-client=native does not take .*$o.*; use --smb-client=libsmbclient\$" \
-			"$W/err" "--smb-client=native $o: refused"
+		BOTH_ARGS=("$o")
+		SMB_AFTER=
+		[ "$o" != -x ] || SMB_AFTER=ea_on_share
+		same_as_fileio "$DATA/smb_opts.txt" 1
+		rm -rf "$W/t"
 	done
 }
 
@@ -563,6 +582,7 @@ check "Debian client.txt, 1 client: smb counts and tree = fileio's" debian 1
 check "Debian client.txt, 3 clients: smb counts and tree = fileio's" debian 3
 check "our client.txt, 3 clients, --smb-client=native: counts and tree = fileio's" native same_as_fileio "$SRCDIR/loadfiles/client.txt" 3
 check "--smb-client=native: SMB2_02..SMB3_11 signed, SMB3_* encrypted" native_dialects
+check "--smb-client=native -x, --stat-check, --one-byte-write-fix: counts, statuses and tree = fileio's" native_options
 check "dbench 5.0's smb dialect: smb-basic.txt over smbd = fileio, exact counts" smb5_sample
 check "dbench 5.0's smb path shapes, 3 clients: the share's tree = fileio's = 5.0's rules" smb5_paths
 check "5.0's own smb_1/2/3.load, unchanged, 1 and 3 clients over smbd: --strict, 5.0's trees" upstream_smb

@@ -251,29 +251,6 @@ static int smb_target_check(void *mem_ctx, const struct dbench_options *o,
 					err);
 }
 
-/*
- * What the native client does not do is refused before the run (exit 2),
- * not ignored: -x, --stat-check and --one-byte-write-fix act on nbvfs's
- * emulation.
- */
-static int smb_program_check(void *mem, const struct dbench_options *o,
-			     const struct program *p, char **err)
-{
-	const struct smb_opts *so = o->backend_opts;
-	const char *opt = o->xattr ? "-x (--xattr)" :
-			  o->stat_check ? "--stat-check" :
-			  o->one_byte_write_fix ? "--one-byte-write-fix" : NULL;
-
-	if (!so->native)
-		return 0;
-	if (opt != NULL) {
-		*err = talloc_asprintf(mem, "--smb-client=native does not take "
-				       "%s; use --smb-client=libsmbclient", opt);
-		return -1;
-	}
-	return 0;
-}
-
 /* One socket per client, and a spare while libsmbclient reconnects. */
 static uint64_t smb_client_fds(const struct dbench_options *o,
 			       uint32_t max_open_handles, uint32_t max_dirs)
@@ -291,7 +268,6 @@ const struct backend smb_backend = {
 	.option = smb_option,
 	.options_done = smb_options_done,
 	.target_check = smb_target_check,
-	.program_check = smb_program_check,
 	.client_fds = smb_client_fds,
 	.shared_note = smb_shared_note,
 	.shared_remove = smb_shared_remove,

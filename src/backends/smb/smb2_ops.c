@@ -158,10 +158,8 @@ void nat_qinfo(struct smb_native *n, struct smb2_req *r, unsigned k,
 	smb2_put32(b + 4, 4096);
 }
 
-/* SET_INFO of a file class with the value v (vlen bytes). */
-static void nat_sinfo(struct smb_native *n, struct smb2_req *r, unsigned k,
-		      uint8_t cls, const uint8_t *fid, const uint8_t *v,
-		      size_t vlen)
+void nat_sinfo(struct smb_native *n, struct smb2_req *r, unsigned k,
+	       uint8_t cls, const uint8_t *fid, const uint8_t *v, size_t vlen)
 {
 	uint8_t *b = nat_fixed(n, r, k, SMB2_SET_INFO, 32 + vlen, 33, 16,
 			       fid);
@@ -286,12 +284,16 @@ uint32_t nat_ntcreatex(void *state, struct op_call *call)
 	struct smb2_req req[2];
 	struct nat_handle *h;
 	uint32_t status;
+	uint8_t fid[16];
+	bool is_dir;
 	long l;
 
 	if (disp < 0 || disp > 5 || options < 0 || options > 0xffffff)
 		return nat_fail(call, NT_STATUS_INVALID_PARAMETER, EINVAL);
 	if (slot < 0 || (uint32_t)slot >= n->nh)
 		return nat_fail(call, NT_STATUS_INVALID_HANDLE, EBADF);
+	if (n->opts->stat_check && nat_stat_check(n, call, &status))
+		return status;
 	l = nat_path(n, 0, call->path[0]);
 	if (l < 0)
 		return nat_fail(call, NT_STATUS_OBJECT_NAME_INVALID, EINVAL);
@@ -304,20 +306,24 @@ uint32_t nat_ntcreatex(void *state, struct op_call *call)
 	if (status != NT_STATUS_OK || req[0].rbody_len < 80)
 		return status != NT_STATUS_OK ? status :
 			nat_fail(call, NT_STATUS_UNSUCCESSFUL, EPROTO);
+	memcpy(fid, req[0].rbody + 64, 16);
+	is_dir = (smb2_get32(req[0].rbody + 56) & 0x10) != 0;
+	/* -x: the attribute write after a file's open */
+	if (n->opts->xattr && !is_dir &&
+	    (status = nat_ea_write(n, call, fid)) != NT_STATUS_OK) {
+		nat_close(n, &req[1], 0, fid);
+		(void)nat_run(n, call, &req[1], 1);
+		return status;
+	}
 	h = &n->h[slot];
 	if (h->open) {
 		/* the slot's earlier handle is replaced, as a server would */
-		uint8_t fid[16];
-
-		memcpy(fid, req[0].rbody + 64, 16);
 		nat_close(n, &req[1], 0, h->fid);
 		(void)nat_run(n, call, &req[1], 1);
 		call->err = 0;
-		memcpy(h->fid, fid, 16);
-	} else {
-		memcpy(h->fid, req[0].rbody + 64, 16);
 	}
-	h->is_dir = (smb2_get32(req[0].rbody + 56) & 0x10) != 0;
+	memcpy(h->fid, fid, 16);
+	h->is_dir = is_dir;
 	h->open = true;
 	return NT_STATUS_OK;
 }
@@ -389,6 +395,7 @@ uint32_t nat_writex(void *state, struct op_call *call)
 	struct nat_handle *h = nat_handle(n, call);
 	int64_t off = call->arg[0], size = call->arg[1], done = 0;
 	struct smb2_req req[2];
+	uint32_t status;
 
 	call->bytes = size > 0 ? (uint64_t)size : 0;
 	if (h == NULL)
@@ -399,9 +406,12 @@ uint32_t nat_writex(void *state, struct op_call *call)
 		return NT_STATUS_OK;
 	if (call->data == NULL)
 		return nat_fail(call, NT_STATUS_INVALID_PARAMETER, EINVAL);
+	if (n->opts->one_byte_write_fix && size == 1 && !h->is_dir &&
+	    nat_one_byte_write(n, call, h, off, &status))
+		return status;
 	while (done < size) {
 		uint32_t chunk = size - done > SMB2_IO_MAX ? SMB2_IO_MAX :
-				 (uint32_t)(size - done), status;
+				 (uint32_t)(size - done);
 		uint8_t *b = nat_fixed(n, &req[0], 0, SMB2_WRITE, 48, 49, 16,
 				       h->fid);
 		unsigned cnt = 1;
@@ -436,13 +446,17 @@ uint32_t nat_qfileinfo(void *state, struct op_call *call)
 	struct nat_handle *h = nat_handle(n, call);
 	uint8_t cls = nat_file_class(call->arg[0]);
 	struct smb2_req req;
+	uint32_t status;
 
 	if (h == NULL)
 		return nat_fail(call, NT_STATUS_INVALID_HANDLE, EBADF);
 	if (cls == 0)
 		return nat_fail(call, NT_STATUS_INVALID_LEVEL, EINVAL);
 	nat_qinfo(n, &req, 0, 1, cls, h->fid);
-	return nat_run(n, call, &req, 1);
+	status = nat_run(n, call, &req, 1);
+	if (status != NT_STATUS_OK || !n->opts->xattr)
+		return status;
+	return nat_ea_read(n, call, h->fid);
 }
 
 /* FileBasicInformation: the access and write times now, the rest
@@ -467,13 +481,21 @@ uint32_t nat_sfileinfo(void *state, struct op_call *call)
 	struct smb_native *n = state;
 	struct nat_handle *h = nat_handle(n, call);
 	struct smb2_req req;
+	uint32_t status;
 	uint8_t v[40];
 
 	if (h == NULL)
 		return nat_fail(call, NT_STATUS_INVALID_HANDLE, EBADF);
+	/* -x: the attributes read before, written after (a file's) */
+	if (n->opts->xattr &&
+	    (status = nat_ea_read(n, call, h->fid)) != NT_STATUS_OK)
+		return status;
 	nat_basic_now(v);
 	nat_sinfo(n, &req, 0, 4, h->fid, v, sizeof(v));
-	return nat_run(n, call, &req, 1);
+	status = nat_run(n, call, &req, 1);
+	if (status != NT_STATUS_OK || !n->opts->xattr || h->is_dir)
+		return status;
+	return nat_ea_write(n, call, h->fid);
 }
 
 HOT_PATH
@@ -485,6 +507,8 @@ uint32_t nat_qpathinfo(void *state, struct op_call *call)
 
 	if (cls == 0)
 		return nat_fail(call, NT_STATUS_INVALID_LEVEL, EINVAL);
+	if (n->opts->xattr)
+		return nat_qpath_ea(n, call, cls);
 	nat_qinfo(n, &req[1], 1, 1, cls, nat_related);
 	return nat_path_op(n, call, req, 3, NAT_ACCESS_ATTR, 1, 0);
 }
@@ -520,15 +544,22 @@ uint32_t nat_rmdir(void *state, struct op_call *call)
 	static const uint8_t delete_pending = 1;
 	struct smb_native *n = state;
 	struct smb2_req req[3];
+	uint32_t status;
 
+	if (n->opts->stat_check && nat_stat_check(n, call, &status))
+		return status;
 	nat_sinfo(n, &req[1], 1, 13, nat_related, &delete_pending, 1);
 	return nat_path_op(n, call, req, 3, NAT_ACCESS_DELETE, 1, 0x1);
 }
 
 uint32_t nat_mkdir(void *state, struct op_call *call)
 {
+	struct smb_native *n = state;
 	struct smb2_req req[2];
+	uint32_t status;
 
+	if (n->opts->stat_check && nat_stat_check(n, call, &status))
+		return status;
 	/* create a directory */
 	return nat_path_op(state, call, req, 2, NAT_ACCESS_ATTR,
 			   nat_dir_disp(call, 2), 0x1);
@@ -537,10 +568,14 @@ uint32_t nat_mkdir(void *state, struct op_call *call)
 uint32_t nat_rename(void *state, struct op_call *call)
 {
 	struct smb_native *n = state;
-	long l = nat_path(n, 1, call->path[1]);
 	struct smb2_req req[3];
+	uint32_t status;
 	uint8_t *v;
+	long l;
 
+	if (n->opts->stat_check && nat_stat_check(n, call, &status))
+		return status;
+	l = nat_path(n, 1, call->path[1]);
 	if (l < 0)
 		return nat_fail(call, NT_STATUS_OBJECT_NAME_INVALID, EINVAL);
 	/* FileRenameInformation: no replace, no root, the new name */

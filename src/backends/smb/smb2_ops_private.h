@@ -41,6 +41,7 @@ struct smb_native {
 	uint8_t *name[2];		/* paths in UTF-16 */
 	size_t name_size[2];
 	bool dialect5_dir;		/* 5.0 dialect: the client's dir made */
+	uint64_t ea_writes;		/* -x: EA values written so far */
 };
 
 /* The file id of a related compound's later requests. */
@@ -61,6 +62,9 @@ void nat_close(struct smb_native *n, struct smb2_req *r, unsigned k,
 	       const uint8_t *fid);
 void nat_qinfo(struct smb_native *n, struct smb2_req *r, unsigned k,
 	       uint8_t type, uint8_t cls, const uint8_t *fid);
+/* SET_INFO of a file class with the value v (vlen bytes). */
+void nat_sinfo(struct smb_native *n, struct smb2_req *r, unsigned k,
+	       uint8_t cls, const uint8_t *fid, const uint8_t *v, size_t vlen);
 
 /* Send the chain; the first failed request's status, or the lost
  * connection's (call->msg says why). */
@@ -111,6 +115,26 @@ uint32_t nat5_rmdir(void *state, struct op_call *call);
 uint32_t nat5_unlink(void *state, struct op_call *call);
 uint32_t nat5_readdir(void *state, struct op_call *call);
 uint32_t nat5_deltree(void *state, struct op_call *call);
+
+/* -x, --stat-check, --one-byte-write-fix (smb2_xopt.c).  An EA read on
+ * fid (OK when the file has none), a read then a write of -x's EA; a
+ * path query with the EA read in its compound (QUERY_PATH_INFORMATION,
+ * class cls).  Statuses. */
+uint32_t nat_ea_read(struct smb_native *n, struct op_call *call,
+		     const uint8_t *fid);
+uint32_t nat_ea_write(struct smb_native *n, struct op_call *call,
+		      const uint8_t *fid);
+uint32_t nat_qpath_ea(struct smb_native *n, struct op_call *call,
+		      uint8_t cls);
+/* --stat-check before NTCreateX, Mkdir, Rmdir, Rename: true when the
+ * lookup decided the op (*status its status, no request of the op's). */
+bool nat_stat_check(struct smb_native *n, struct op_call *call,
+		    uint32_t *status);
+/* --one-byte-write-fix: true when the 1-byte write at off was handled
+ * (skipped, or a truncate), *status set; false: write it. */
+bool nat_one_byte_write(struct smb_native *n, struct op_call *call,
+			const struct nat_handle *h, int64_t off,
+			uint32_t *status);
 
 /* The client's state over a connection made with p, under mem: the
  * share's root opened; NULL with *err (one line under mem). */
