@@ -13,7 +13,8 @@ modules_smb_so_SOURCES = %reldir%/smb.c %reldir%/smb_opts.c \
 	%reldir%/smb_conn.c %reldir%/smb_vfs.c \
 	%reldir%/smb2_conn.c %reldir%/smb2_crypto.c %reldir%/smb2_auth.c \
 	%reldir%/smb2_ops.c %reldir%/smb2_tree.c %reldir%/smb2_smb5.c \
-	%reldir%/smb2_xopt.c $(MODULE_SHARED_SOURCES)
+	%reldir%/smb2_xopt.c %reldir%/smb2_validate.c \
+	$(MODULE_SHARED_SOURCES)
 modules_smb_so_CPPFLAGS = $(MODULE_CPP_FLAGS)
 modules_smb_so_CFLAGS = $(AM_CFLAGS) $(SMBCLIENT_CFLAGS) -fPIC
 modules_smb_so_LDFLAGS = $(MODULE_LINK_FLAGS)

@@ -5,7 +5,9 @@
  * with RC4 as NTLMSSP's KEY_EXCH asks; MD4, HMAC-MD5 and ARCFOUR from
  * nettle) and TREE_CONNECT.  Then the keys: signing when the server or
  * --smb-sign requires it, encryption when the server or --smb-encrypt
- * does.  Kerberos is not spoken here: libsmbclient does that.
+ * does; on 3.0 and 3.0.2, the signed VALIDATE_NEGOTIATE_INFO after the
+ * TREE_CONNECT (smb2_validate.c).  Kerberos is not spoken here:
+ * libsmbclient does that.
  */
 #include "config.h"
 
@@ -76,6 +78,9 @@ static int smb2_negotiate_parse(struct smb2_conn *c, const uint8_t *r,
 		return smb2_fail(c, EPROTO, "a short NEGOTIATE response");
 	c->dialect = smb2_get16(r + 4);
 	*sign_required = (smb2_get16(r + 2) & 2) != 0;
+	c->neg.server_secmode = smb2_get16(r + 2);
+	memcpy(c->neg.server_guid, r + 8, 16);
+	c->neg.server_caps = smb2_get32(r + 24);
 	if (c->dialect < p->dialect_min || c->dialect > p->dialect_max)
 		return smb2_fail(c, EPROTONOSUPPORT, "the server chose "
 				 "dialect %#x", c->dialect);
@@ -119,9 +124,15 @@ static int smb2_negotiate(struct smb2_conn *c, const struct smb2_params *p,
 	smb2_random(b + 12, 16);		/* client guid */
 	for (unsigned i = 0; i < 5; i++)
 		if (smb2_dialects[i] >= p->dialect_min &&
-		    smb2_dialects[i] <= p->dialect_max)
+		    smb2_dialects[i] <= p->dialect_max) {
+			c->neg.dialects[nd] = smb2_dialects[i];
 			smb2_put16(b + 36 + 2 * nd++, smb2_dialects[i]);
+		}
 	smb2_put16(b + 2, (uint16_t)nd);
+	c->neg.ndialects = nd;
+	c->neg.client_secmode = smb2_get16(b + 4);
+	c->neg.client_caps = smb2_get32(b + 8);
+	memcpy(c->neg.client_guid, b + 12, 16);
 	len = 36 + 2 * nd;
 	if (p->dialect_max >= SMB2_DIALECT_311) {
 		len = (len + 7) & ~(size_t)7;
@@ -424,6 +435,49 @@ static int smb2_tree(struct smb2_conn *c, const struct smb2_params *p,
 	return 0;
 }
 
+/*
+ * 3.0 and 3.0.2, a session with keys: the signed IOCTL
+ * FSCTL_VALIDATE_NEGOTIATE_INFO, whose signed answer must repeat the
+ * server's NEGOTIATE (smb2_validate.c).  A server that does not know the
+ * FSCTL (FILE_CLOSED, NOT_SUPPORTED, INVALID_DEVICE_REQUEST, signed) is
+ * let through, as Samba's own client does.
+ */
+static int smb2_secure_negotiate(struct smb2_conn *c,
+				 const struct smb2_params *p)
+{
+	uint8_t b[SMB2_VNEG_MAX];
+	struct smb2_req req = { .cmd = SMB2_IOCTL, .body = b };
+	const char *why;
+	int r;
+
+	if ((c->dialect != SMB2_DIALECT_300 &&
+	     c->dialect != SMB2_DIALECT_302) || !c->keys)
+		return 0;
+	req.body_len = smb2_vneg_request(&c->neg, b);
+	c->sign_ioctl = true;
+	r = smb2_exchange(c, &req, 1);
+	c->sign_ioctl = false;
+	if (r != 0)
+		return r;
+	if (!c->encrypt && !(smb2_get32(req.rbody - SMB2_HDR_SIZE +
+					SMB2_H_FLAGS) & SMB2_FLAGS_SIGNED))
+		why = "an unsigned answer";
+	else if (req.status == 0xC0000128u || req.status == 0xC00000BBu ||
+		 req.status == 0xC0000010u)
+		return 0;
+	else if (req.status != 0)
+		why = "a failure status";
+	else
+		why = smb2_vneg_check(&c->neg, c->dialect, req.rbody,
+				      req.rbody_len);
+	if (why == NULL)
+		return 0;
+	return smb2_fail(c, EPROTO, "%s: secure negotiate failed: "
+			 "FSCTL_VALIDATE_NEGOTIATE_INFO got %s (status %#x), "
+			 "not what NEGOTIATE said: a tampered negotiation?",
+			 p->server, why, req.status);
+}
+
 /* NEGOTIATE, SESSION_SETUP and TREE_CONNECT on the connected c; 0 or a
  * negative errno with c->err set. */
 static int smb2_logon(struct smb2_conn *c, const struct smb2_params *p)
@@ -460,7 +514,7 @@ static int smb2_logon(struct smb2_conn *c, const struct smb2_params *p)
 					 "encryption, which needs SMB3");
 		c->encrypt = true;
 	}
-	return r;
+	return r == 0 ? smb2_secure_negotiate(c, p) : r;
 }
 
 struct smb2_conn *smb2_connect(void *mem, const struct smb2_params *p,

@@ -243,7 +243,8 @@ static bool smb2_sign_req(const struct smb2_conn *c, uint16_t cmd)
 {
 	if (c->encrypt || !c->keys)
 		return false;
-	return c->sign || (cmd == SMB2_TREE_CONNECT && c->sign_tcon);
+	return c->sign || (cmd == SMB2_TREE_CONNECT && c->sign_tcon) ||
+	       (cmd == SMB2_IOCTL && c->sign_ioctl);
 }
 
 static int smb2_send(struct smb2_conn *c, const struct smb2_req *req,

@@ -36,6 +36,19 @@
 enum smb2_cipher { SMB2_CIPHER_NONE = 0, SMB2_CIPHER_CCM = 1,
 		   SMB2_CIPHER_GCM = 2 };
 
+/* The NEGOTIATE as sent and answered: what 3.0/3.0.2's
+ * VALIDATE_NEGOTIATE_INFO repeats and checks (smb2_validate.c). */
+struct smb2_neg_info {
+	uint32_t client_caps;
+	uint8_t client_guid[16];
+	uint16_t client_secmode;
+	uint16_t dialects[5];
+	unsigned ndialects;
+	uint32_t server_caps;
+	uint8_t server_guid[16];
+	uint16_t server_secmode;
+};
+
 struct smb2_conn {
 	int fd;
 	unsigned timeout_s;
@@ -47,6 +60,8 @@ struct smb2_conn {
 	bool sign;			/* requests are signed */
 	bool encrypt;			/* requests are encrypted */
 	bool sign_tcon;			/* 3.1.1: TREE_CONNECT signed */
+	bool sign_ioctl;		/* the VALIDATE_NEGOTIATE IOCTL signed */
+	struct smb2_neg_info neg;
 	bool keys;			/* the keys below are set */
 	enum smb2_cipher cipher;
 	uint8_t sign_key[16], enc_key[16], dec_key[16];
@@ -110,6 +125,20 @@ struct smb2_conn *smb2_conn_new(void *mem, const struct smb2_params *p,
 /* Set c->err (a printf format) and return -err. */
 int smb2_fail(struct smb2_conn *c, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* ---- smb2_validate.c ---- */
+
+#define SMB2_VNEG_FIXED		56	/* the IOCTL request's fixed part */
+#define SMB2_VNEG_MAX		(SMB2_VNEG_FIXED + 24 + 2 * 5)
+
+/* The IOCTL FSCTL_VALIDATE_NEGOTIATE_INFO's body (after the header) for
+ * ni into b (SMB2_VNEG_MAX bytes); its length. */
+size_t smb2_vneg_request(const struct smb2_neg_info *ni, uint8_t *b);
+
+/* The server's answer r (len bytes after the header) against ni and the
+ * dialect negotiated: NULL when it matches, else what differs. */
+const char *smb2_vneg_check(const struct smb2_neg_info *ni, uint16_t dialect,
+			    const uint8_t *r, size_t len);
 
 /* ---- smb2_auth.c ---- */
 
