@@ -70,7 +70,9 @@ need() {
 #              read, a reply of a 4-byte header and 4 bytes), then
 #              nothing;
 #   badheader  answers every connection's first 8 bytes with a reply
-#              header announcing 9 bytes, then nothing.
+#              header announcing 9 bytes, then nothing;
+#   smb1       answers every connection's first request with an SMB1
+#              message (a server of SMB1 only), then nothing.
 # One fake server at a time: the previous one is stopped; fake_stop (in
 # the script's EXIT trap) stops the last.
 fake_server() {
@@ -98,6 +100,8 @@ while True:
         c.recv(8); c.sendall(b"\0\0\0\x09")
     elif mode == "once" and len(held) == 1:
         c.recv(8); c.sendall(b"\0\0\0\4\0\0\0\0")
+    elif mode == "smb1":
+        c.recv(65536); c.sendall(b"\0\0\0\x23\xffSMBr" + bytes(30))
 EOF
 	FAKE_PID=$!
 	# (a file: a check runs in a subshell, the trap in the script)

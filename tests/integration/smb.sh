@@ -562,6 +562,27 @@ password_hidden() {
 	) || fail "password"
 }
 
+# --smb-client=native meets a DFS referral (a share of msdfs links): the
+# op fails with one line naming the path and the client that follows
+# referrals
+native_dfs() {
+	need_smb
+	(
+		SMBD_PID=
+		trap 'smbd_stop' EXIT
+		SMBD_GLOBAL="	host msdfs = yes
+	msdfs root = yes" smbd_start "$W/srv" >/dev/null || exit 3
+		ln -s 'msdfs:127.0.0.1\other' "$SMBD_SHARE/dfslink"
+		printf '%s\n' 'NTCreateX "\dfslink\f" 0x40 0x2 1 NT_STATUS_OK' \
+			>"$W/dfs.txt"
+		run_db --run-once -B smb --smb-share="//127.0.0.1:$SMBD_PORT/share" \
+			"$LOGON" --smb-client=native -c "$W/dfs.txt" 1
+		assert_rc 1
+		assert_grep 'dfs\.txt:1: NTCreateX "dfslink/f": expected NT_STATUS_OK, got 0xC0000257: Input/output error: //127\.0\.0\.1/share/dfslink/f: a DFS referral \(STATUS_PATH_NOT_COVERED\): --smb-client=native follows none; --smb-client=libsmbclient does$' \
+			"$W/err" "the DFS referral's line"
+	) || fail "DFS referral"
+}
+
 # smbd starts samba-dcerpcd and its rpcd_* workers on demand (smbd_start's
 # smbclient -L does); they outlive smbd, so smbd_stop stops them too
 server_helpers_stopped() {
@@ -603,5 +624,6 @@ check "--keep-going: a lost connection is counted, the client reconnects" keep_g
 check "--keep-going, --smb-client=native: the native client reconnects too" native keep_going_reconnects
 check "the password in no output, JSON or ps listing" password_hidden
 check "--smb-client=native: the password in no output, JSON or ps listing" native password_hidden
+check "--smb-client=native: a DFS referral is one line naming the path and libsmbclient" native_dfs
 check "smbd_stop stops the RPC helpers smbd started (no orphans)" server_helpers_stopped
 finish

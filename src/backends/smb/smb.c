@@ -149,6 +149,20 @@ static uint16_t smb_dialect_num(const char *name, uint16_t dflt)
 	return dflt;
 }
 
+/* The native client's parameters from the options. */
+static struct smb2_params smb_native_params(const struct smb_opts *so)
+{
+	return (struct smb2_params){
+		.server = so->server, .port = so->port,
+		.share = so->share, .user = so->user,
+		.password = so->password, .domain = so->domain,
+		.dialect_min = smb_dialect_num(so->proto_min, SMB2_DIALECT_202),
+		.dialect_max = smb_dialect_num(so->proto_max, SMB2_DIALECT_311),
+		.sign = so->sign, .encrypt = so->encrypt,
+		.timeout_s = SMB_TIMEOUT_S,
+	};
+}
+
 static int smb_client_setup(void *mem_ctx,
 			    const struct backend_client_config *cfg,
 			    void **state, char **err)
@@ -162,17 +176,7 @@ static int smb_client_setup(void *mem_ctx,
 		return -1;
 	}
 	if (so->native) {
-		struct smb2_params p = {
-			.server = so->server, .port = so->port,
-			.share = so->share, .user = so->user,
-			.password = so->password, .domain = so->domain,
-			.dialect_min = smb_dialect_num(so->proto_min,
-						       SMB2_DIALECT_202),
-			.dialect_max = smb_dialect_num(so->proto_max,
-						       SMB2_DIALECT_311),
-			.sign = so->sign, .encrypt = so->encrypt,
-			.timeout_s = SMB_TIMEOUT_S,
-		};
+		struct smb2_params p = smb_native_params(so);
 
 		st->nat = nat_new(st, &p, cfg->opts, cfg->nhandles, err);
 		if (st->nat == NULL) {
@@ -243,12 +247,62 @@ SMB_OP(unlink5, nbsmb5_unlink, nat5_unlink)
 SMB_OP(readdir, nbsmb5_readdir, nat5_readdir)
 SMB_OP(deltree5, nbsmb5_deltree, nat5_deltree)
 
+/*
+ * --smb-client=native: the clients' own client connects once too.  What
+ * only it meets (no answer within SMB_TIMEOUT_S, a server without SMB2)
+ * is *err at once; what libsmbclient meets as well (a refused connection
+ * or logon, a missing share, no dialect in common) is left to the check
+ * over libsmbclient, whose lines are the same for both clients; another
+ * failure of the native client alone is *later.  0, or -1 with *err.
+ */
+static int smb_native_probe(void *mem, const struct smb_opts *so,
+			    char **err, char **later)
+{
+	struct smb2_params p = smb_native_params(so);
+	char *why = NULL;
+	int code = 0;
+	struct smb2_conn *c = smb2_connect_code(mem, &p, &why, &code);
+	unsigned port = so->port ? so->port : 445;
+
+	if (c != NULL) {
+		talloc_free(c);
+		return 0;
+	}
+	if (why == NULL) {
+		*err = talloc_strdup(mem, "out of memory");
+		return -1;
+	}
+	if (code == ETIMEDOUT && strstr(why, ": connect: ") == NULL)
+		*err = smb_connect_message(mem, so, code, true);
+	else if (code == ETIMEDOUT || code == ENOPROTOOPT)
+		*err = talloc_asprintf(mem, "smb: //%s:%u/%s: %s%s", so->server,
+				       port, so->share,
+				       code == ETIMEDOUT ? "server " : "", why);
+	if (*err != NULL)
+		return -1;
+	*later = talloc_asprintf(mem, "smb: //%s:%u/%s: --smb-client=native: "
+				 "%s", so->server, port, so->share, why);
+	return 0;
+}
+
 /* The target is the share: connect, logon and tree connect once. */
 static int smb_target_check(void *mem_ctx, const struct dbench_options *o,
 			    const char *target, char **err)
 {
-	return vfs_backend_target_check(&smb_vfs_backend, mem_ctx, o, target,
-					err);
+	const struct smb_opts *so = o->backend_opts;
+	char *later = NULL;
+	int r;
+
+	*err = NULL;
+	if (so->native && smb_native_probe(mem_ctx, so, err, &later) != 0)
+		return -1;
+	r = vfs_backend_target_check(&smb_vfs_backend, mem_ctx, o, target,
+				     err);
+	if (r == 0 && later != NULL) {
+		*err = later;
+		return -1;
+	}
+	return r;
 }
 
 /* One socket per client, and a spare while libsmbclient reconnects. */

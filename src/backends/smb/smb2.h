@@ -82,6 +82,13 @@ struct smb2_conn;
 struct smb2_conn *smb2_connect(void *mem, const struct smb2_params *p,
 			       char **err);
 
+/* smb2_connect(), and on failure *code: a positive errno (ETIMEDOUT: no
+ * connection or no answer within p->timeout_s; ENOPROTOOPT: no SMB2 or
+ * SMB3 there, SMB1 only; EACCES: the logon refused; ENOENT: the share
+ * refused; EPROTO, EPROTONOSUPPORT: no dialect in common). */
+struct smb2_conn *smb2_connect_code(void *mem, const struct smb2_params *p,
+				    char **err, int *code);
+
 /*
  * Send n requests (1..SMB2_MAX_CHAIN) as one message, related when n > 1
  * (the second and later act on the first's file id), and wait for every

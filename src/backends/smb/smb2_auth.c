@@ -142,6 +142,13 @@ static int smb2_negotiate(struct smb2_conn *c, const struct smb2_params *p,
 	}
 	req.body_len = len;
 	r = smb2_exchange(c, &req, 1);
+	/* an SMB1-only server (Samba's) drops an SMB2 NEGOTIATE */
+	if (r == -ECONNRESET || r == -EPIPE)
+		return smb2_fail(c, ENOPROTOOPT, "the server closed the "
+				 "connection at NEGOTIATE: no SMB2 or SMB3 "
+				 "there (SMB1 only?); --smb-client=libsmbclient "
+				 "speaks SMB1 (client min protocol = NT1 in "
+				 "smb.conf)");
 	if (r != 0)
 		return r;
 	if (req.status != 0)
@@ -517,15 +524,25 @@ static int smb2_logon(struct smb2_conn *c, const struct smb2_params *p)
 	return r == 0 ? smb2_secure_negotiate(c, p) : r;
 }
 
-struct smb2_conn *smb2_connect(void *mem, const struct smb2_params *p,
-			       char **err)
+struct smb2_conn *smb2_connect_code(void *mem, const struct smb2_params *p,
+				    char **err, int *code)
 {
-	struct smb2_conn *c = smb2_conn_new(mem, p, err);
+	struct smb2_conn *c = smb2_conn_new(mem, p, err, code);
+	int r;
 
-	if (c != NULL && smb2_logon(c, p) != 0) {
+	if (c != NULL && (r = smb2_logon(c, p)) != 0) {
+		*code = -r;
 		*err = talloc_strdup(mem, smb2_error(c));
 		talloc_free(c);
 		return NULL;
 	}
 	return c;
+}
+
+struct smb2_conn *smb2_connect(void *mem, const struct smb2_params *p,
+			       char **err)
+{
+	int code = 0;
+
+	return smb2_connect_code(mem, p, err, &code);
 }

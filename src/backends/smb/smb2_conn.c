@@ -10,9 +10,11 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -98,6 +100,36 @@ long smb2_utf16(uint8_t *out, const char *s, size_t n, bool slashes)
 
 /* ---- the socket ---- */
 
+/*
+ * Connect fd to a without blocking beyond c->timeout_s: a connection never
+ * accepted (a full queue, a dropped SYN) is ETIMEDOUT then.  0 or an
+ * errno.
+ */
+static int smb2_connect_fd(struct smb2_conn *c, int fd,
+			   const struct addrinfo *a)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLOUT };
+	int flags = fcntl(fd, F_GETFL), err = 0, r;
+	socklen_t len = sizeof(err);
+
+	if (flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) != 0)
+		return errno;
+	if (connect(fd, a->ai_addr, a->ai_addrlen) == 0)
+		return fcntl(fd, F_SETFL, flags) == 0 ? 0 : errno;
+	if (errno != EINPROGRESS)
+		return errno;
+	do
+		r = poll(&pfd, 1, (int)c->timeout_s * 1000);
+	while (r < 0 && errno == EINTR);
+	if (r == 0)
+		return ETIMEDOUT;
+	if (r < 0 || getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0)
+		return errno;
+	if (err != 0)
+		return err;
+	return fcntl(fd, F_SETFL, flags) == 0 ? 0 : errno;
+}
+
 static int smb2_tcp(struct smb2_conn *c, const struct smb2_params *p)
 {
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *ai, *a;
@@ -118,15 +150,18 @@ static int smb2_tcp(struct smb2_conn *c, const struct smb2_params *p)
 			r = errno;
 			continue;
 		}
-		if (connect(fd, a->ai_addr, a->ai_addrlen) == 0)
+		r = smb2_connect_fd(c, fd, a);
+		if (r == 0)
 			break;
-		r = errno;
 		close(fd);
 		fd = -1;
 	}
 	freeaddrinfo(ai);
+	if (fd < 0 && r == ETIMEDOUT)
+		return smb2_fail(c, r, "%s:%s: connect: %s (no answer in %u s)",
+				 p->server, port, strerror(r), c->timeout_s);
 	if (fd < 0)
-		return smb2_fail(c, r, "%s:%s: %s", p->server, port,
+		return smb2_fail(c, r, "%s:%s: connect: %s", p->server, port,
 				 strerror(r));
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
@@ -146,11 +181,13 @@ static int smb2_destructor(struct smb2_conn *c)
 }
 
 struct smb2_conn *smb2_conn_new(void *mem, const struct smb2_params *p,
-				char **err)
+				char **err, int *code)
 {
 	struct smb2_conn *c = talloc_zero(mem, struct smb2_conn);
+	int r;
 
 	*err = NULL;
+	*code = ENOMEM;
 	if (c == NULL)
 		return NULL;
 	c->fd = -1;
@@ -161,7 +198,8 @@ struct smb2_conn *smb2_conn_new(void *mem, const struct smb2_params *p,
 		return NULL;
 	}
 	talloc_set_destructor(c, smb2_destructor);
-	if (smb2_tcp(c, p) != 0) {
+	if ((r = smb2_tcp(c, p)) != 0) {
+		*code = -r;
 		*err = talloc_strdup(mem, smb2_error(c));
 		talloc_free(c);
 		return NULL;
@@ -359,7 +397,7 @@ static int smb2_recv_frame(struct smb2_conn *c, unsigned k, uint8_t **msg,
 	if (r != 0)
 		return r;
 	n = (size_t)nb[1] << 16 | (size_t)nb[2] << 8 | nb[3];
-	if (nb[0] != 0 || n < SMB2_HDR_SIZE)
+	if (nb[0] != 0 || n < 4)
 		return smb2_fail(c, EPROTO, "a frame of %zu bytes (type %u) "
 				 "from the server", n, nb[0]);
 	if (smb2_grow(c, &c->rbuf[k], &c->rbuf_size[k], n) != 0)
@@ -369,6 +407,14 @@ static int smb2_recv_frame(struct smb2_conn *c, unsigned k, uint8_t **msg,
 		return r;
 	*msg = c->rbuf[k];
 	*len = n;
+	if (memcmp(*msg, "\xffSMB", 4) == 0)
+		return smb2_fail(c, ENOPROTOOPT, "the server answers in SMB1 "
+				 "only: --smb-client=native speaks SMB2 and "
+				 "SMB3; --smb-client=libsmbclient speaks SMB1 "
+				 "(client min protocol = NT1 in smb.conf)");
+	if (n < SMB2_HDR_SIZE)
+		return smb2_fail(c, EPROTO, "a frame of %zu bytes from the "
+				 "server", n);
 	if (memcmp(*msg, "\xfdSMB", 4) == 0) {
 		long plain = c->keys ? smb2_decrypt(c, *msg, n) : -1;
 

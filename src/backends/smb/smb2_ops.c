@@ -173,11 +173,32 @@ void nat_sinfo(struct smb_native *n, struct smb2_req *r, unsigned k,
 	memcpy(b + 32, v, vlen);
 }
 
+#define NT_STATUS_PATH_NOT_COVERED 0xC0000257u
+
+/* A DFS referral: the path, and which client follows it, as call->msg. */
+static uint32_t nat_dfs(struct smb_native *n, struct op_call *call,
+			uint32_t status)
+{
+	talloc_free(n->dfs_msg);
+	n->dfs_msg = talloc_asprintf(n, "//%s/%s/%s: a DFS referral "
+				     "(STATUS_PATH_NOT_COVERED): "
+				     "--smb-client=native follows none; "
+				     "--smb-client=libsmbclient does",
+				     n->p.server, n->p.share,
+				     call->path[0] != NULL ? call->path[0] :
+							     "");
+	/* (EIO from nat_chain_status: a fault, which stops the client with
+	 * this line; nothing under the referral can be measured) */
+	call->msg = n->dfs_msg;
+	return status;
+}
+
 /* Send the chain; its status (the first failure), or the lost
  * connection's. */
 uint32_t nat_run(struct smb_native *n, struct op_call *call,
 		 struct smb2_req *req, unsigned cnt)
 {
+	uint32_t status;
 	int r;
 
 	for (unsigned i = 0; i < cnt; i++) {
@@ -194,7 +215,9 @@ uint32_t nat_run(struct smb_native *n, struct op_call *call,
 	r = smb2_exchange(n->c, req, cnt);
 	if (r != 0)
 		return nat_lost(n, call, r);
-	return nat_chain_status(call, req, cnt);
+	status = nat_chain_status(call, req, cnt);
+	return status == NT_STATUS_PATH_NOT_COVERED ?
+		nat_dfs(n, call, status) : status;
 }
 
 /* CREATE of path, then the request body k = 1 (if any), then CLOSE: one

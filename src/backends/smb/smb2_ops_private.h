@@ -42,6 +42,7 @@ struct smb_native {
 	size_t name_size[2];
 	bool dialect5_dir;		/* 5.0 dialect: the client's dir made */
 	uint64_t ea_writes;		/* -x: EA values written so far */
+	char *dfs_msg;			/* the last DFS referral's message */
 };
 
 /* The file id of a related compound's later requests. */

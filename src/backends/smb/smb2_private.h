@@ -118,9 +118,9 @@ void smb2_preauth_update(uint8_t preauth[64], const uint8_t *msg,
 /* ---- smb2_conn.c ---- */
 
 /* A connection to p's server (TCP only, no logon yet) under mem; NULL
- * with *err (under mem) or out of memory. */
+ * with *err (under mem) and *code (a positive errno), or out of memory. */
 struct smb2_conn *smb2_conn_new(void *mem, const struct smb2_params *p,
-				char **err);
+				char **err, int *code);
 
 /* Set c->err (a printf format) and return -err. */
 int smb2_fail(struct smb2_conn *c, int err, const char *fmt, ...)
