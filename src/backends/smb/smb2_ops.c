@@ -238,8 +238,7 @@ static uint32_t nat_path_op(struct smb_native *n, struct op_call *call,
 
 /* ---- information levels ---- */
 
-/* SMB1 file information level -> SMB2 class; 0: unknown. */
-static uint8_t nat_file_class(int64_t level)
+uint8_t nat_file_class(int64_t level)
 {
 	if (level >= 1000 && level < 1256)
 		return (uint8_t)(level - 1000);
@@ -315,8 +314,6 @@ uint32_t nat_ntcreatex(void *state, struct op_call *call)
 		return nat_fail(call, NT_STATUS_INVALID_PARAMETER, EINVAL);
 	if (slot < 0 || (uint32_t)slot >= n->nh)
 		return nat_fail(call, NT_STATUS_INVALID_HANDLE, EBADF);
-	if (n->opts->stat_check && nat_stat_check(n, call, &status))
-		return status;
 	l = nat_path(n, 0, call->path[0]);
 	if (l < 0)
 		return nat_fail(call, NT_STATUS_OBJECT_NAME_INVALID, EINVAL);
@@ -331,13 +328,6 @@ uint32_t nat_ntcreatex(void *state, struct op_call *call)
 			nat_fail(call, NT_STATUS_UNSUCCESSFUL, EPROTO);
 	memcpy(fid, req[0].rbody + 64, 16);
 	is_dir = (smb2_get32(req[0].rbody + 56) & 0x10) != 0;
-	/* -x: the attribute write after a file's open */
-	if (n->opts->xattr && !is_dir &&
-	    (status = nat_ea_write(n, call, fid)) != NT_STATUS_OK) {
-		nat_close(n, &req[1], 0, fid);
-		(void)nat_run(n, call, &req[1], 1);
-		return status;
-	}
 	h = &n->h[slot];
 	if (h->open) {
 		/* the slot's earlier handle is replaced, as a server would */
@@ -429,9 +419,6 @@ uint32_t nat_writex(void *state, struct op_call *call)
 		return NT_STATUS_OK;
 	if (call->data == NULL)
 		return nat_fail(call, NT_STATUS_INVALID_PARAMETER, EINVAL);
-	if (n->opts->one_byte_write_fix && size == 1 && !h->is_dir &&
-	    nat_one_byte_write(n, call, h, off, &status))
-		return status;
 	while (done < size) {
 		uint32_t chunk = size - done > SMB2_IO_MAX ? SMB2_IO_MAX :
 				 (uint32_t)(size - done);
@@ -469,17 +456,13 @@ uint32_t nat_qfileinfo(void *state, struct op_call *call)
 	struct nat_handle *h = nat_handle(n, call);
 	uint8_t cls = nat_file_class(call->arg[0]);
 	struct smb2_req req;
-	uint32_t status;
 
 	if (h == NULL)
 		return nat_fail(call, NT_STATUS_INVALID_HANDLE, EBADF);
 	if (cls == 0)
 		return nat_fail(call, NT_STATUS_INVALID_LEVEL, EINVAL);
 	nat_qinfo(n, &req, 0, 1, cls, h->fid);
-	status = nat_run(n, call, &req, 1);
-	if (status != NT_STATUS_OK || !n->opts->xattr)
-		return status;
-	return nat_ea_read(n, call, h->fid);
+	return nat_run(n, call, &req, 1);
 }
 
 /* FileBasicInformation: the access and write times now, the rest
@@ -504,21 +487,13 @@ uint32_t nat_sfileinfo(void *state, struct op_call *call)
 	struct smb_native *n = state;
 	struct nat_handle *h = nat_handle(n, call);
 	struct smb2_req req;
-	uint32_t status;
 	uint8_t v[40];
 
 	if (h == NULL)
 		return nat_fail(call, NT_STATUS_INVALID_HANDLE, EBADF);
-	/* -x: the attributes read before, written after (a file's) */
-	if (n->opts->xattr &&
-	    (status = nat_ea_read(n, call, h->fid)) != NT_STATUS_OK)
-		return status;
 	nat_basic_now(v);
 	nat_sinfo(n, &req, 0, 4, h->fid, v, sizeof(v));
-	status = nat_run(n, call, &req, 1);
-	if (status != NT_STATUS_OK || !n->opts->xattr || h->is_dir)
-		return status;
-	return nat_ea_write(n, call, h->fid);
+	return nat_run(n, call, &req, 1);
 }
 
 HOT_PATH
@@ -530,8 +505,6 @@ uint32_t nat_qpathinfo(void *state, struct op_call *call)
 
 	if (cls == 0)
 		return nat_fail(call, NT_STATUS_INVALID_LEVEL, EINVAL);
-	if (n->opts->xattr)
-		return nat_qpath_ea(n, call, cls);
 	nat_qinfo(n, &req[1], 1, 1, cls, nat_related);
 	return nat_path_op(n, call, req, 3, NAT_ACCESS_ATTR, 1, 0);
 }
@@ -567,22 +540,15 @@ uint32_t nat_rmdir(void *state, struct op_call *call)
 	static const uint8_t delete_pending = 1;
 	struct smb_native *n = state;
 	struct smb2_req req[3];
-	uint32_t status;
 
-	if (n->opts->stat_check && nat_stat_check(n, call, &status))
-		return status;
 	nat_sinfo(n, &req[1], 1, 13, nat_related, &delete_pending, 1);
 	return nat_path_op(n, call, req, 3, NAT_ACCESS_DELETE, 1, 0x1);
 }
 
 uint32_t nat_mkdir(void *state, struct op_call *call)
 {
-	struct smb_native *n = state;
 	struct smb2_req req[2];
-	uint32_t status;
 
-	if (n->opts->stat_check && nat_stat_check(n, call, &status))
-		return status;
 	/* create a directory */
 	return nat_path_op(state, call, req, 2, NAT_ACCESS_ATTR,
 			   nat_dir_disp(call, 2), 0x1);
@@ -591,14 +557,10 @@ uint32_t nat_mkdir(void *state, struct op_call *call)
 uint32_t nat_rename(void *state, struct op_call *call)
 {
 	struct smb_native *n = state;
+	long l = nat_path(n, 1, call->path[1]);
 	struct smb2_req req[3];
-	uint32_t status;
 	uint8_t *v;
-	long l;
 
-	if (n->opts->stat_check && nat_stat_check(n, call, &status))
-		return status;
-	l = nat_path(n, 1, call->path[1]);
 	if (l < 0)
 		return nat_fail(call, NT_STATUS_OBJECT_NAME_INVALID, EINVAL);
 	/* FileRenameInformation: no replace, no root, the new name */

@@ -137,6 +137,20 @@ bool nat_one_byte_write(struct smb_native *n, struct op_call *call,
 			const struct nat_handle *h, int64_t off,
 			uint32_t *status);
 
+/* The ops of the options: the plain op when none of -x, --stat-check
+ * and --one-byte-write-fix applies (smb2_xopt.c). */
+uint32_t natx_ntcreatex(void *state, struct op_call *call);
+uint32_t natx_qfileinfo(void *state, struct op_call *call);
+uint32_t natx_sfileinfo(void *state, struct op_call *call);
+uint32_t natx_qpathinfo(void *state, struct op_call *call);
+uint32_t natx_mkdir(void *state, struct op_call *call);
+uint32_t natx_rmdir(void *state, struct op_call *call);
+uint32_t natx_rename(void *state, struct op_call *call);
+uint32_t natx_writex(void *state, struct op_call *call);
+
+/* SMB1 file information level -> SMB2 class; 0: unknown. */
+uint8_t nat_file_class(int64_t level);
+
 /* The client's state over a connection made with p, under mem: the
  * share's root opened; NULL with *err (one line under mem). */
 struct smb_native *nat_new(void *mem, const struct smb2_params *p,

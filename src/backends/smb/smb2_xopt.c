@@ -287,3 +287,119 @@ bool nat_one_byte_write(struct smb_native *n, struct op_call *call,
 	*status = nat_run(n, call, &req, 1);
 	return true;
 }
+
+/* ---- the ops with the options (smb.c dispatches to these) ---- */
+
+/* -x's write after a file's open failed: the handle goes, the status
+ * stays. */
+static uint32_t nat_drop(struct smb_native *n, struct op_call *call,
+			 struct nat_handle *h, uint32_t status)
+{
+	int err = call->err;
+	const char *msg = call->msg;
+
+	(void)nat_close_op(n, call);
+	h->open = false;
+	call->err = err;
+	call->msg = msg;
+	return status;
+}
+
+uint32_t natx_ntcreatex(void *state, struct op_call *call)
+{
+	struct smb_native *n = state;
+	struct nat_handle *h;
+	uint32_t status;
+
+	if (n->opts->stat_check && nat_stat_check(n, call, &status))
+		return status;
+	status = nat_ntcreatex(n, call);
+	if (status != NT_STATUS_OK || !n->opts->xattr ||
+	    (h = nat_handle(n, call)) == NULL || h->is_dir)
+		return status;
+	/* -x: the attribute write after a file's open */
+	status = nat_ea_write(n, call, h->fid);
+	return status == NT_STATUS_OK ? status : nat_drop(n, call, h, status);
+}
+
+uint32_t natx_qfileinfo(void *state, struct op_call *call)
+{
+	struct smb_native *n = state;
+	uint32_t status = nat_qfileinfo(n, call);
+	struct nat_handle *h;
+
+	if (status != NT_STATUS_OK || !n->opts->xattr ||
+	    (h = nat_handle(n, call)) == NULL)
+		return status;
+	return nat_ea_read(n, call, h->fid);
+}
+
+uint32_t natx_sfileinfo(void *state, struct op_call *call)
+{
+	struct smb_native *n = state;
+	struct nat_handle *h = nat_handle(n, call);
+	uint32_t status;
+
+	if (!n->opts->xattr || h == NULL)
+		return nat_sfileinfo(n, call);
+	/* -x: the attributes read before, written after (a file's) */
+	status = nat_ea_read(n, call, h->fid);
+	if (status == NT_STATUS_OK)
+		status = nat_sfileinfo(n, call);
+	if (status != NT_STATUS_OK || h->is_dir)
+		return status;
+	return nat_ea_write(n, call, h->fid);
+}
+
+uint32_t natx_qpathinfo(void *state, struct op_call *call)
+{
+	struct smb_native *n = state;
+	uint8_t cls = nat_file_class(call->arg[0]);
+
+	if (!n->opts->xattr || cls == 0)
+		return nat_qpathinfo(n, call);
+	return nat_qpath_ea(n, call, cls);
+}
+
+/* Mkdir, Rmdir, Rename: --stat-check's lookup first. */
+static uint32_t natx_checked(struct smb_native *n, struct op_call *call,
+			     uint32_t (*op)(void *state, struct op_call *call))
+{
+	uint32_t status;
+
+	if (n->opts->stat_check && nat_stat_check(n, call, &status))
+		return status;
+	return op(n, call);
+}
+
+uint32_t natx_mkdir(void *state, struct op_call *call)
+{
+	return natx_checked(state, call, nat_mkdir);
+}
+
+uint32_t natx_rmdir(void *state, struct op_call *call)
+{
+	return natx_checked(state, call, nat_rmdir);
+}
+
+uint32_t natx_rename(void *state, struct op_call *call)
+{
+	return natx_checked(state, call, nat_rename);
+}
+
+HOT_PATH
+uint32_t natx_writex(void *state, struct op_call *call)
+{
+	struct smb_native *n = state;
+	struct nat_handle *h;
+	uint32_t status;
+
+	if (n->opts->one_byte_write_fix && call->arg[1] == 1 &&
+	    call->arg[0] >= 0 && call->data != NULL && !n->opts->fake_io &&
+	    (h = nat_handle(n, call)) != NULL && !h->is_dir &&
+	    nat_one_byte_write(n, call, h, call->arg[0], &status)) {
+		call->bytes = 1;
+		return status;
+	}
+	return nat_writex(n, call);
+}
