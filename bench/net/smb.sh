@@ -11,7 +11,8 @@
 # of an earlier commit: its row is measured right before each of DBENCH's,
 # alternating, so that both see the same machine), NO_SMBTORTURE=1 (leave
 # smbtorture out), NO_NATIVE=1 (leave out the row of dbench's own SMB2
-# client, --smb-client=native, measured right after libsmbclient's).  For each client count and
+# client, --smb-client=native, the default, measured right after
+# libsmbclient's, --smb-client=libsmbclient).  For each client count and
 # tool it prints MB/s, and the CPU seconds per MB written+read of the load
 # generator (user+sys of it and its children, from /usr/bin/time) and of
 # smbd (utime+stime of smbd and its reaped connection processes, from
@@ -90,7 +91,7 @@ for n in $CLIENTS; do
 	if [ -n "${OLD_DBENCH:-}" ]; then
 		dbench_row "dbench (old)" "$OLD_DBENCH" "$n"
 	fi
-	dbench_row "dbench -B smb" "$DBENCH" "$n"
+	dbench_row "dbench -B smb" "$DBENCH" "$n" --smb-client=libsmbclient
 	if [ "${NO_NATIVE:-0}" != 1 ]; then
 		dbench_row "dbench native" "$DBENCH" "$n" --smb-client=native
 	fi

@@ -7,9 +7,10 @@
 # compares).  A benchmark, not a test: it asserts nothing.
 #
 #     LINES=3000 bench/net/smb_wire.sh
-#     SMB_CLIENT=native LINES=3000 bench/net/smb_wire.sh
+#     SMB_CLIENT=libsmbclient LINES=3000 bench/net/smb_wire.sh
 #
-# SMB_CLIENT: --smb-client's value (default: dbench's default client).
+# SMB_CLIENT: --smb-client's value (default: dbench's default client,
+# native).
 # Columns: operation kind, its lines, the requests they sent, requests
 # per operation, and the SMB2 minimum per operation (one round trip may
 # carry several: a compound CREATE+QUERY_INFO+CLOSE counts 3).

@@ -1,7 +1,10 @@
 /*
- * smb.c - the SMB backend: the SMB semantics (nbvfs) over a vfs that
- * talks SMB2/SMB3 to a server through libsmbclient (smb_vfs.c), one
- * connection (session + tree) per client.
+ * smb.c - the SMB backend: each client's ops over the project's own
+ * SMB2/SMB3 client (smb2_*.c, --smb-client=native, the default) or the
+ * SMB semantics (nbvfs) over a vfs that talks to the server through
+ * libsmbclient (smb_vfs.c, --smb-client=libsmbclient), one connection
+ * (session + tree) per client.  The run's own bookkeeping (the target
+ * check, the trees kept and removed) goes through libsmbclient.
  *
  * The target is the share (--smb-share, smb_opts.c), not a -D directory:
  * the clients' trees are clients/clientN under the share, made and
@@ -50,13 +53,14 @@ static const struct poptOption smb_options[] = {
 	{ "smb-sign", '\0', POPT_ARG_NONE, NULL, SMB_OPT_SIGN,
 	  "require signing", NULL },
 	{ "smb-client", '\0', POPT_ARG_STRING, NULL, SMB_OPT_CLIENT,
-	  "the SMB client: libsmbclient (the default) or native (the "
-	  "project's own SMB2/3 client: one request per SMB operation)",
+	  "the SMB client: native (the default: dbench's own SMB2/3 "
+	  "client, the requests each SMB operation needs) or libsmbclient "
+	  "(for SMB1, Kerberos or DFS referrals)",
 	  "native|libsmbclient" },
 	POPT_TABLEEND
 };
 
-#define SMB_DESCRIPTION "an SMB2/SMB3 server through libsmbclient"
+#define SMB_DESCRIPTION "an SMB2/SMB3 server (dbench's own client, or libsmbclient)"
 #define SMB_FLAGS (BACKEND_OWN_TARGET | BACKEND_REMOTE)
 
 #if !defined(HAVE_LIBSMBCLIENT) || !defined(DBENCH_MODULE)

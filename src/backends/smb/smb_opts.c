@@ -105,6 +105,7 @@ int smb_option(void *mem_ctx, void **bopts, int val, const char *arg,
 		so = talloc_zero(mem_ctx, struct smb_opts);
 		if (so == NULL)
 			return -1;
+		so->native = true;	/* --smb-client's default */
 		*bopts = so;
 	}
 	switch (val) {

@@ -32,7 +32,8 @@ struct smb_opts {
 	const char *auth_file;
 	const char *proto_min, *proto_max;	/* NULL: libsmbclient's */
 	bool encrypt, sign;
-	bool native;		/* --smb-client=native: the own SMB2 client */
+	bool native;		/* --smb-client=native (the default): the
+				 * own SMB2 client; false: libsmbclient */
 };
 
 /* ->option and ->options_done of the whole backend (smb_opts.c). */
