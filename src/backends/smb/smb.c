@@ -285,7 +285,9 @@ static int smb_native_probe(void *mem, const struct smb_opts *so,
 	if (*err != NULL)
 		return -1;
 	*later = talloc_asprintf(mem, "smb: //%s:%u/%s: --smb-client=native: "
-				 "%s", so->server, port, so->share, why);
+				 "%s (libsmbclient reached the share: "
+				 "--smb-client=libsmbclient may do)",
+				 so->server, port, so->share, why);
 	return 0;
 }
 
