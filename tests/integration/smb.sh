@@ -25,7 +25,9 @@ SKIP_ALL=
 if "$DBENCH" -B smb 1 2>&1 | grep -q 'built without libsmbclient'; then
 	SKIP_ALL="dbench was built without libsmbclient"
 else
-	SMBD_GLOBAL="	smb encrypt = if_required" \
+	# (msdfs root: native_dfs's referral, a link it plants and removes)
+	SMBD_GLOBAL="	smb encrypt = if_required
+	msdfs root = yes" \
 		smbd_start "$TOP/srv" >"$TOP/smbd.msg"
 	case $? in
 	0) ;;
@@ -570,25 +572,20 @@ password_hidden() {
 	) || fail "password"
 }
 
-# --smb-client=native meets a DFS referral (a share of msdfs links): the
-# op fails with one line naming the path and the client that follows
+# --smb-client=native meets a DFS referral (an msdfs link on the share):
+# the op fails with one line naming the path and the client that follows
 # referrals
 native_dfs() {
 	need_smb
-	(
-		SMBD_PID=
-		trap 'smbd_stop' EXIT
-		SMBD_GLOBAL="	host msdfs = yes
-	msdfs root = yes" smbd_start "$W/srv" >/dev/null || exit 3
-		ln -s 'msdfs:127.0.0.1\other' "$SMBD_SHARE/dfslink"
-		printf '%s\n' 'NTCreateX "\dfslink\f" 0x40 0x2 1 NT_STATUS_OK' \
-			>"$W/dfs.txt"
-		run_db --run-once -B smb --smb-share="//127.0.0.1:$SMBD_PORT/share" \
-			"$LOGON" --smb-client=native -c "$W/dfs.txt" 1
-		assert_rc 1
-		assert_grep 'dfs\.txt:1: NTCreateX "dfslink/f": expected NT_STATUS_OK, got 0xC0000257: Input/output error: //127\.0\.0\.1/share/dfslink/f: a DFS referral \(STATUS_PATH_NOT_COVERED\): --smb-client=native follows none; --smb-client=libsmbclient does$' \
-			"$W/err" "the DFS referral's line"
-	) || fail "DFS referral"
+	empty_share
+	ln -s 'msdfs:127.0.0.1\other' "$SMBD_SHARE/dfslink"
+	printf '%s\n' 'NTCreateX "\dfslink\f" 0x40 0x2 1 NT_STATUS_OK' >"$W/dfs.txt"
+	run_db --run-once -B smb --smb-share="$SHARE" "$LOGON" \
+		--smb-client=native -c "$W/dfs.txt" 1
+	empty_share
+	assert_rc 1
+	assert_grep 'dfs\.txt:1: NTCreateX "dfslink/f": expected NT_STATUS_OK, got 0xC0000257: Input/output error: //127\.0\.0\.1/share/dfslink/f: a DFS referral \(STATUS_PATH_NOT_COVERED\): --smb-client=native follows none; --smb-client=libsmbclient does$' \
+		"$W/err" "the DFS referral's line"
 }
 
 # smbd starts samba-dcerpcd and its rpcd_* workers on demand (smbd_start's
