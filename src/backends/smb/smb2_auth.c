@@ -1,11 +1,13 @@
 /*
  * smb2_auth.c - the SMB2 client's logon: NEGOTIATE (2.0.2 to 3.1.1, with
  * 3.1.1's pre-authentication integrity and cipher contexts),
- * SESSION_SETUP with raw NTLMSSP (NTLMv2, the session key exchanged
- * with RC4 as NTLMSSP's KEY_EXCH asks; MD4, HMAC-MD5 and ARCFOUR from
- * nettle) and TREE_CONNECT.  Then the keys: signing when the server or
- * --smb-sign requires it, encryption when the server or --smb-encrypt
- * does.  Kerberos is not spoken here: libsmbclient does that.
+ * SESSION_SETUP with SPNEGO (smb2_spnego.c) around the mechanism the
+ * server offers and the options ask for: NTLMSSP here (NTLMv2, the
+ * session key exchanged with RC4 as NTLMSSP's KEY_EXCH asks; MD4,
+ * HMAC-MD5 and ARCFOUR from nettle), or Kerberos (--smb-kerberos,
+ * smb2_krb5.c), and TREE_CONNECT.  Then the keys: signing when the server
+ * or --smb-sign requires it, encryption when the server or --smb-encrypt
+ * does.
  */
 #include "config.h"
 
@@ -21,6 +23,7 @@
 #include <talloc.h>
 
 #include "smb2_private.h"
+#include "smb2_spnego.h"
 
 #define NTLM_FLAGS 0xE0888215u	/* UNICODE REQUEST_TARGET SIGN NTLM
 				 * ALWAYS_SIGN EXTENDED_SESSIONSECURITY
@@ -30,6 +33,7 @@
 #define SESSION_FLAG_NULL 0x0002
 #define SESSION_FLAG_ENCRYPT 0x0004
 #define SHAREFLAG_ENCRYPT 0x00008000u
+#define SMB2_MAX_LEGS 6		/* SESSION_SETUP requests per logon */
 
 static const uint16_t smb2_dialects[] = {
 	SMB2_DIALECT_202, SMB2_DIALECT_210, SMB2_DIALECT_300,
@@ -68,6 +72,25 @@ static size_t smb2_neg_contexts(uint8_t *b)
 	return (size_t)(p - b);
 }
 
+/* The server's security blob (the mechanisms it offers) under mem. */
+static int smb2_negotiate_blob(struct smb2_conn *c, const uint8_t *r,
+			       size_t n, void *mem, struct smb2_blob *b)
+{
+	size_t off = smb2_get16(r + 56), len = smb2_get16(r + 58);
+
+	off = off >= SMB2_HDR_SIZE ? off - SMB2_HDR_SIZE : n;
+	b->len = 0;
+	if (len == 0)
+		return 0;
+	if (off + len > n)
+		return smb2_fail(c, EPROTO, "a bad NEGOTIATE security blob");
+	b->p = talloc_memdup(mem, r + off, len);
+	if (b->p == NULL)
+		return smb2_fail(c, ENOMEM, "out of memory");
+	b->len = len;
+	return 0;
+}
+
 static int smb2_negotiate_parse(struct smb2_conn *c, const uint8_t *r,
 				size_t n, const struct smb2_params *p,
 				bool *sign_required)
@@ -104,7 +127,7 @@ static int smb2_negotiate_parse(struct smb2_conn *c, const uint8_t *r,
 }
 
 static int smb2_negotiate(struct smb2_conn *c, const struct smb2_params *p,
-			  bool *sign_required)
+			  bool *sign_required, void *mem, struct smb2_blob *sb)
 {
 	uint8_t b[36 + 2 * 5 + 6 + 128];
 	struct smb2_req req = { .cmd = SMB2_NEGOTIATE, .body = b };
@@ -141,8 +164,10 @@ static int smb2_negotiate(struct smb2_conn *c, const struct smb2_params *p,
 		smb2_preauth_update(c->preauth, req.rbody - SMB2_HDR_SIZE,
 				    req.rbody_len + SMB2_HDR_SIZE);
 	}
-	return smb2_negotiate_parse(c, req.rbody, req.rbody_len, p,
-				    sign_required);
+	r = smb2_negotiate_parse(c, req.rbody, req.rbody_len, p,
+				 sign_required);
+	return r != 0 ? r : smb2_negotiate_blob(c, req.rbody, req.rbody_len,
+						mem, sb);
 }
 
 /* ---- NTLMSSP ---- */
@@ -321,20 +346,15 @@ static int smb2_setup_leg(struct smb2_conn *c, const uint8_t *tok,
 	return 0;
 }
 
-/* The server's CHALLENGE message from the first response. */
-static int ntlm_challenge(struct smb2_conn *c, const struct smb2_req *req,
+/* The server's CHALLENGE message m (len bytes) into nt. */
+static int ntlm_challenge(struct smb2_conn *c, const uint8_t *m, size_t len,
 			  struct ntlm *nt)
 {
-	size_t off = smb2_get16(req->rbody + 4);
-	size_t len = smb2_get16(req->rbody + 6), toff, tlen;
-	const uint8_t *m;
+	size_t toff, tlen;
 
-	off = off >= SMB2_HDR_SIZE ? off - SMB2_HDR_SIZE : req->rbody_len;
-	m = req->rbody + off;
-	if (req->status != STATUS_MORE_PROCESSING || off + len >
-	    req->rbody_len || len < 48 || memcmp(m, "NTLMSSP\0\2", 9) != 0)
+	if (len < 48 || memcmp(m, "NTLMSSP\0\2", 9) != 0)
 		return smb2_fail(c, EPROTO, "no NTLMSSP challenge from the "
-				 "server (status %#x)", req->status);
+				 "server");
 	memcpy(nt->challenge, m + 24, 8);
 	nt->flags = smb2_get32(m + 20) & NTLM_FLAGS;
 	tlen = smb2_get16(m + 40);
@@ -343,48 +363,165 @@ static int ntlm_challenge(struct smb2_conn *c, const struct smb2_req *req,
 		return smb2_fail(c, EPROTO, "a bad NTLMSSP challenge");
 	nt->tinfo = m + toff;
 	nt->tinfo_len = tlen;
-	c->sid = smb2_get64(req->rbody - SMB2_HDR_SIZE + SMB2_H_SID);
 	return 0;
 }
 
-static int smb2_session(struct smb2_conn *c, const struct smb2_params *p,
-			bool sign, uint16_t *sflags)
+/* NTLMSSP as a struct smb2_mech: NEGOTIATE, then AUTHENTICATE for the
+ * server's CHALLENGE. */
+static int ntlm_step(struct smb2_conn *c, struct smb2_mech *m,
+		     const uint8_t *in, size_t in_len, void *mem,
+		     uint8_t **out, size_t *out_len)
 {
-	void *mem = talloc_new(c);
+	const struct smb2_params *p = m->st;
 	uint8_t neg[32] = "NTLMSSP\0\1\0\0\0";
 	struct ntlm nt = { 0 };
+	int r;
+
+	if (in == NULL) {
+		smb2_put32(neg + 12, NTLM_FLAGS);
+		*out = talloc_memdup(mem, neg, sizeof(neg));
+		*out_len = sizeof(neg);
+		return *out != NULL ? 0 : smb2_fail(c, ENOMEM, "out of memory");
+	}
+	r = ntlm_challenge(c, in, in_len, &nt);
+	if (r != 0)
+		return r;
+	if (ntlm_hashes(mem, &nt, p) != 0 ||
+	    (*out = ntlm_auth(mem, &nt, p, out_len)) == NULL)
+		r = smb2_fail(c, ENOMEM, "out of memory");
+	else
+		memcpy(m->key, nt.session_key, 16);
+	m->done = r == 0;
+	explicit_bzero(&nt, sizeof(nt));
+	return r;
+}
+
+/* The mechanism: Kerberos when asked for, else NTLMSSP; either one the
+ * server offers (an empty blob offers both: the client chooses). */
+static int smb2_mech_pick(struct smb2_conn *c, const struct smb2_params *p,
+			  const struct smb2_blob *sb, struct smb2_mech *m,
+			  void *mem)
+{
+	unsigned offered = SPNEGO_MECH_NTLMSSP | SPNEGO_MECH_KRB5;
+
+	if (sb->len > 0 && spnego_server_mechs(sb->p, sb->len, &offered) != 0)
+		return smb2_fail(c, EPROTO, "the server's NEGOTIATE security "
+				 "blob is not SPNEGO");
+	if (p->kerberos) {
+		if (!(offered & (SPNEGO_MECH_KRB5 | SPNEGO_MECH_MS_KRB5)))
+			return smb2_fail(c, EPROTONOSUPPORT, "the server "
+					 "offers no Kerberos logon");
+		return smb2_krb5_mech(c, p, m, mem);
+	}
+	if (!(offered & SPNEGO_MECH_NTLMSSP))
+		return smb2_fail(c, EPROTONOSUPPORT, "the server offers no "
+				 "NTLMSSP logon (--smb-kerberos?)");
+	*m = (struct smb2_mech){ .oid = SPNEGO_MECH_NTLMSSP,
+				 .name = "NTLMSSP", .st = (void *)p,
+				 .step = ntlm_step };
+	return 0;
+}
+
+/* mechListMIC, when the server asks for it or sent its own. */
+static int smb2_leg_mic(struct smb2_conn *c, struct smb2_mech *m,
+			const struct spnego_resp *sr, void *mem,
+			uint8_t **mic, size_t *mic_len)
+{
+	uint8_t *types;
+	size_t tlen;
+
+	*mic_len = 0;
+	if (!m->done || (sr->state != SPNEGO_REQUEST_MIC && sr->mic == NULL))
+		return 0;
+	if (m->mic == NULL)
+		return smb2_fail(c, EPROTONOSUPPORT, "the server asks for "
+				 "SPNEGO's mechListMIC, which %s here does "
+				 "not sign", m->name);
+	types = spnego_mech_types(mem, m->oid, &tlen);
+	if (types == NULL)
+		return smb2_fail(c, ENOMEM, "out of memory");
+	return m->mic(c, m, types, tlen, mem, mic, mic_len);
+}
+
+/*
+ * The server's answer to a leg: 1 when the logon is complete, 0 with the
+ * next leg's token in *blob, or a negative errno.
+ */
+static int smb2_leg_next(struct smb2_conn *c, struct smb2_mech *m,
+			 const struct smb2_req *req, void *mem,
+			 struct smb2_blob *blob)
+{
+	struct spnego_resp sr = { .state = SPNEGO_STATE_ABSENT };
+	size_t off = smb2_get16(req->rbody + 4), len = smb2_get16(req->rbody + 6);
+	uint8_t *tok = NULL, *mic = NULL;
+	size_t tlen = 0, mlen = 0;
+	int r = 0;
+
+	off = off >= SMB2_HDR_SIZE ? off - SMB2_HDR_SIZE : req->rbody_len;
+	if (off + len > req->rbody_len ||
+	    (len > 0 && spnego_parse_resp(req->rbody + off, len, &sr) != 0))
+		return smb2_fail(c, EPROTO, "a SESSION_SETUP response without "
+				 "SPNEGO (status %#x)", req->status);
+	if (sr.state == SPNEGO_REJECT)
+		return smb2_fail(c, EACCES, "the server rejected the %s logon",
+				 m->name);
+	/* the session's id: from the first answer (Kerberos has one leg) */
+	c->sid = smb2_get64(req->rbody - SMB2_HDR_SIZE + SMB2_H_SID);
+	if (req->status != 0 && c->dialect == SMB2_DIALECT_311)
+		smb2_preauth_update(c->preauth, req->rbody - SMB2_HDR_SIZE,
+				    req->rbody_len + SMB2_HDR_SIZE);
+	if (sr.token != NULL && !m->done)
+		r = m->step(c, m, sr.token, sr.token_len, mem, &tok, &tlen);
+	if (r != 0 || req->status == 0)
+		return r != 0 ? r : m->done ? 1 :
+		       smb2_fail(c, EPROTO, "the server ended the logon "
+				 "before %s did", m->name);
+	r = smb2_leg_mic(c, m, &sr, mem, &mic, &mlen);
+	if (r == 0 && tlen == 0 && mlen == 0)
+		r = smb2_fail(c, EPROTO, "the server asks for more of a %s "
+			      "logon that has no more", m->name);
+	if (r == 0 && (blob->p = spnego_resp(mem, tok, tlen, mic, mlen,
+					     &blob->len)) == NULL)
+		r = smb2_fail(c, ENOMEM, "out of memory");
+	return r;
+}
+
+/* SESSION_SETUP's legs with SPNEGO around the mechanism, then the keys. */
+static int smb2_session(struct smb2_conn *c, const struct smb2_params *p,
+			const struct smb2_blob *sb, bool sign,
+			uint16_t *sflags)
+{
+	void *mem = talloc_new(c);
+	struct smb2_mech m = { 0 };
+	struct smb2_blob blob = { 0 };
 	struct smb2_req req;
-	uint8_t *auth = NULL, *chal;
-	size_t alen = 0;
+	uint8_t *tok = NULL;
+	size_t tlen = 0;
 	int r;
 
 	if (mem == NULL)
 		return smb2_fail(c, ENOMEM, "out of memory");
-	smb2_put32(neg + 12, NTLM_FLAGS);
-	r = smb2_setup_leg(c, neg, sizeof(neg), sign, &req, mem);
-	if (r == 0 && c->dialect == SMB2_DIALECT_311)
-		smb2_preauth_update(c->preauth, req.rbody - SMB2_HDR_SIZE,
-				    req.rbody_len + SMB2_HDR_SIZE);
+	r = smb2_mech_pick(c, p, sb, &m, mem);
 	if (r == 0)
-		r = ntlm_challenge(c, &req, &nt);
-	if (r == 0) {
-		/* the challenge outlives the next exchange's buffers */
-		chal = talloc_memdup(mem, nt.tinfo, nt.tinfo_len);
-		nt.tinfo = chal;
-		if (chal == NULL || ntlm_hashes(mem, &nt, p) != 0 ||
-		    (auth = ntlm_auth(mem, &nt, p, &alen)) == NULL)
-			r = smb2_fail(c, ENOMEM, "out of memory");
+		r = m.step(c, &m, NULL, 0, mem, &tok, &tlen);
+	if (r == 0 && (blob.p = spnego_init(mem, m.oid, tok, tlen,
+					    &blob.len)) == NULL)
+		r = smb2_fail(c, ENOMEM, "out of memory");
+	for (unsigned leg = 0; r == 0; leg++) {
+		if (leg == SMB2_MAX_LEGS)
+			r = smb2_fail(c, EPROTO, "no logon after %u "
+				      "SESSION_SETUPs", leg);
+		if (r == 0)
+			r = smb2_setup_leg(c, blob.p, blob.len, sign, &req, mem);
+		if (r == 0)
+			r = smb2_leg_next(c, &m, &req, mem, &blob);
 	}
-	if (r == 0)
-		r = smb2_setup_leg(c, auth, alen, sign, &req, mem);
-	if (r == 0 && req.status != 0)
-		r = smb2_fail(c, EACCES, "logon refused: status %#x",
-			      req.status);
-	if (r == 0) {
+	if (r == 1) {
+		r = 0;
 		*sflags = smb2_get16(req.rbody + 2);
-		smb2_derive_keys(c, nt.session_key);
+		smb2_derive_keys(c, m.key);
 	}
-	explicit_bzero(&nt, sizeof(nt));
+	explicit_bzero(m.key, sizeof(m.key));
 	talloc_free(mem);
 	return r;
 }
@@ -431,11 +568,16 @@ static int smb2_logon(struct smb2_conn *c, const struct smb2_params *p)
 	bool sign_required = false;
 	uint16_t sflags = 0;
 	uint32_t share_flags = 0;
+	struct smb2_blob sb = { 0 };
+	void *mem = talloc_new(c);
 	int r;
 
-	r = smb2_negotiate(c, p, &sign_required);
+	if (mem == NULL)
+		return smb2_fail(c, ENOMEM, "out of memory");
+	r = smb2_negotiate(c, p, &sign_required, mem, &sb);
 	if (r == 0)
-		r = smb2_session(c, p, p->sign || sign_required, &sflags);
+		r = smb2_session(c, p, &sb, p->sign || sign_required, &sflags);
+	talloc_free(mem);
 	if (r != 0)
 		return r;
 	if (sflags & (SESSION_FLAG_GUEST | SESSION_FLAG_NULL)) {

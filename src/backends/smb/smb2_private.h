@@ -111,7 +111,42 @@ struct smb2_conn *smb2_conn_new(void *mem, const struct smb2_params *p,
 int smb2_fail(struct smb2_conn *c, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* ---- smb2_auth.c ---- */
+/* ---- smb2_auth.c and smb2_krb5.c: the logon's mechanisms ---- */
+
+/* Bytes of a logon token. */
+struct smb2_blob {
+	uint8_t *p;
+	size_t len;
+};
+
+/*
+ * A logon mechanism inside SPNEGO (smb2_auth.c: NTLMSSP; smb2_krb5.c:
+ * Kerberos through GSS-API).  step turns the server's token (NULL the
+ * first time) into the next one (under mem; *out_len 0: nothing to
+ * send); once the mechanism is complete it sets done and key (the
+ * session key, cut or zero-padded to 16 bytes).  mic, when not NULL,
+ * signs msg for SPNEGO's mechListMIC.  Both return 0, or a negative
+ * errno with c->err set.
+ */
+struct smb2_mech {
+	unsigned oid;			/* enum spnego_mech */
+	const char *name;		/* for messages */
+	void *st;
+	int (*step)(struct smb2_conn *c, struct smb2_mech *m,
+		    const uint8_t *in, size_t in_len, void *mem,
+		    uint8_t **out, size_t *out_len);
+	int (*mic)(struct smb2_conn *c, struct smb2_mech *m,
+		   const uint8_t *msg, size_t len, void *mem,
+		   uint8_t **out, size_t *out_len);
+	bool done;
+	uint8_t key[16];
+};
+
+/* Kerberos for p->server (cifs@SERVER, the default credential cache)
+ * into *m, its state under mem (smb2_krb5.c); 0 or a negative errno
+ * with c->err set (also when built without GSS-API). */
+int smb2_krb5_mech(struct smb2_conn *c, const struct smb2_params *p,
+		   struct smb2_mech *m, void *mem);
 
 
 #endif
