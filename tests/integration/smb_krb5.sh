@@ -7,8 +7,8 @@
 # and tree, logs on in every dialect signed and in SMB3 encrypted;
 # libsmbclient logs on with the ticket too; without a ticket, or with a
 # password beside --smb-kerberos, the run stops before it starts (exit 2,
-# one line); the native client's NTLMSSP (in SPNEGO) logs on to the DC as
-# well.  Skipped visibly without libsmbclient, GSS-API, Samba's AD DC or
+# one line); a capture (tshark) shows the native client's logons, NTLMSSP
+# and Kerberos, in SPNEGO.  Skipped visibly without libsmbclient, GSS-API, Samba's AD DC or
 # a network namespace; under check-sanitize only the native checks run.
 if [ -z "$BASH_VERSION" ]; then exec bash "$0" "$@"; fi
 . "$(dirname "$0")/lib_addc.sh"
@@ -115,17 +115,59 @@ refused() {
 		"--smb-kerberos with \$DBENCH_SMB_PASSWORD: refused"
 }
 
-# NTLMSSP in SPNEGO to an AD DC (signed, as Windows servers ask)
-native_ntlm() {
-	DBENCH_SMB_PASSWORD=$ADDC_PASS run_db --run-once -B smb \
-		--smb-share=$SHARE --smb-client=native --smb-sign \
-		--smb-user=DBENCH/Administrator -c "$DATA/basic.txt" 1
-	assert_clean_run "--smb-client=native, NTLMSSP to the AD DC"
+# logon_blobs ARGS...: one client's pass of basic.txt with ARGS while
+# tshark captures; $W/blobs: "STREAM BLOB" (hex) of every SESSION_SETUP
+# request, in order (the run's own connections are libsmbclient's, the
+# client's the native one)
+logon_blobs() {
+	local ts i
+	command -v tshark >/dev/null || skip "tshark is not installed"
+	tshark -i lo -f "tcp port 445" -w "$W/cap.pcapng" >"$W/tshark.out" \
+		2>"$W/tshark.err" </dev/null &
+	ts=$!
+	trap 'kill -INT "$ts" 2>/dev/null' EXIT
+	for i in $(seq 1 100); do
+		grep -q '^Capturing on' "$W/tshark.err" && break
+		kill -0 "$ts" 2>/dev/null || break
+		sleep 0.1
+	done
+	grep -q '^Capturing on' "$W/tshark.err" ||
+		skip "tshark cannot capture on loopback here"
+	run_db --run-once -B smb --smb-share=$SHARE "$@" -c "$DATA/basic.txt" 1
+	sleep 0.5	# the last replies reach the capture
+	kill -INT "$ts" 2>/dev/null
+	wait "$ts" 2>/dev/null
+	trap - EXIT
+	assert_clean_run "dbench $*"
+	tshark -r "$W/cap.pcapng" -Y 'smb2.cmd == 1 && smb2.flags.response == 0' \
+		-T fields -e tcp.stream -e smb2.security_blob 2>/dev/null \
+		>"$W/blobs"
+	[ "$(cut -f1 "$W/blobs" | sort -u | wc -l)" -ge 2 ] ||
+		fail "fewer than 2 logons captured"
+}
+
+# every logon, the native client's too, in SPNEGO: a NegTokenInit
+# (60...06062b0601050502: SPNEGO's OID) first, NegTokenResps (a1) after;
+# NTLMSSP's OID (2b06010401823702020a) in the first when NTLMSSP, and
+# krb5's (2a864886f712010202) and no NTLMSSP message at all ("NTLMSSP":
+# 4e544c4d535350) with --smb-kerberos
+spnego_on_wire() {
+	DBENCH_SMB_PASSWORD=$ADDC_PASS logon_blobs --smb-client=native \
+		--smb-sign --smb-user=DBENCH/Administrator
+	awk -F '\t' '!seen[$1]++ && $2 !~ /^6[0-9a-f]+06062b0601050502a0.*2b06010401823702020a/ ||
+		seen[$1] > 1 && $2 !~ /^a1/' "$W/blobs" >"$W/bad"
+	[ ! -s "$W/bad" ] || { show_file "$W/bad" "not SPNEGO (NTLMSSP)";
+		fail "a SESSION_SETUP without SPNEGO (NTLMSSP)"; }
+	logon_blobs --smb-client=native --smb-kerberos
+	awk -F '\t' '!seen[$1]++ && $2 !~ /^6[0-9a-f]+06062b0601050502a0.*2a864886f712010202/ ||
+		$2 ~ /4e544c4d535350/' "$W/blobs" >"$W/bad"
+	[ ! -s "$W/bad" ] || { show_file "$W/bad" "not SPNEGO (Kerberos), or NTLMSSP";
+		fail "a Kerberos SESSION_SETUP without SPNEGO, or an NTLMSSP one"; }
 }
 
 check "--smb-client=native --smb-kerberos, client.txt x 2: counts and tree = fileio's" native_same_as_fileio 2
 check "--smb-client=native --smb-kerberos: SMB2_02..SMB3_11 signed, SMB3_00/SMB3_11 encrypted" native_dialects
 check "--smb-kerberos with libsmbclient: logs on with the ticket" libsmbclient_logon
 check "--smb-kerberos: no ticket, or a password too: exit 2, one line" refused
-check "--smb-client=native: NTLMSSP in SPNEGO logs on to the AD DC" native_ntlm
+check "--smb-client=native: every logon in SPNEGO (NTLMSSP, Kerberos), captured" spnego_on_wire
 finish
