@@ -20,14 +20,15 @@
 #include <nettle/arcfour.h>
 #include <nettle/hmac.h>
 #include <nettle/md4.h>
+#include <nettle/md5.h>
 #include <talloc.h>
 
 #include "smb2_private.h"
 #include "smb2_spnego.h"
 
-#define NTLM_FLAGS 0xE0888215u	/* UNICODE REQUEST_TARGET SIGN NTLM
+#define NTLM_FLAGS 0xE2888215u	/* UNICODE REQUEST_TARGET SIGN NTLM
 				 * ALWAYS_SIGN EXTENDED_SESSIONSECURITY
-				 * TARGET_INFO 128 KEY_EXCH 56 */
+				 * TARGET_INFO VERSION 128 KEY_EXCH 56 */
 #define NTLM_KEY_EXCH 0x40000000u
 #define SESSION_FLAG_GUEST 0x0001
 #define SESSION_FLAG_NULL 0x0002
@@ -172,6 +173,9 @@ static int smb2_negotiate(struct smb2_conn *c, const struct smb2_params *p,
 
 /* ---- NTLMSSP ---- */
 
+/* The Version field: 6.1 (as Windows 7), NTLMSSP revision 15. */
+static const uint8_t ntlm_version[8] = { 6, 1, 0, 0, 0, 0, 0, 15 };
+
 struct ntlm {
 	uint8_t nt_hash[16], v2_hash[16];
 	uint8_t challenge[8];
@@ -270,7 +274,7 @@ static uint64_t ntlm_time(const struct ntlm *nt)
 static uint8_t *ntlm_auth(void *mem, struct ntlm *nt,
 			  const struct smb2_params *p, size_t *len)
 {
-	size_t blen = 28 + nt->tinfo_len + 4, ul, dl, wl, off = 64;
+	size_t blen = 28 + nt->tinfo_len + 4, ul, dl, wl, off = 88;
 	uint8_t *blob = talloc_zero_size(mem, 16 + blen), *msg;
 	uint8_t *u = utf16(mem, p->user, &ul, false);
 	uint8_t *d = utf16(mem, p->domain, &dl, false);
@@ -309,6 +313,7 @@ static uint8_t *ntlm_auth(void *mem, struct ntlm *nt,
 	put_field(msg, 44, &off, w, wl);
 	put_field(msg, 52, &off, enc, nt->flags & NTLM_KEY_EXCH ? 16 : 0);
 	smb2_put32(msg + 60, nt->flags);
+	memcpy(msg + 64, ntlm_version, 8);	/* then the MIC, zero for now */
 	explicit_bzero(base, sizeof(base));
 	explicit_bzero(exported, sizeof(exported));
 	*len = off;
@@ -366,34 +371,167 @@ static int ntlm_challenge(struct smb2_conn *c, const uint8_t *m, size_t len,
 	return 0;
 }
 
+/* The state of NTLMSSP as a struct smb2_mech. */
+struct ntlm_mech {
+	const struct smb2_params *p;
+	uint8_t neg[40];		/* the NEGOTIATE message sent */
+	uint8_t sign_key[16], seal_key[16];	/* client to server */
+	uint32_t flags;
+};
+
+static void md5_two(const uint8_t *a, size_t alen, const char *b,
+		    uint8_t out[16])
+{
+	struct md5_ctx h;
+
+	md5_init(&h);
+	md5_update(&h, alen, a);
+	md5_update(&h, strlen(b) + 1, (const uint8_t *)b);
+	md5_digest(&h, 16, out);
+}
+
+/*
+ * The server's target info with MsvAvFlags saying "a MIC follows" (when
+ * it carries a timestamp, as MS-NLMP asks), under mem: *mic whether so.
+ */
+static uint8_t *ntlm_tinfo_mic(void *mem, const struct ntlm *nt, bool *mic,
+			       size_t *out_len)
+{
+	uint8_t *out = talloc_size(mem, nt->tinfo_len + 12), *o = out;
+	uint32_t av_flags = 2;
+
+	*mic = false;
+	for (size_t at = 0; out != NULL && at + 4 <= nt->tinfo_len;) {
+		unsigned id = smb2_get16(nt->tinfo + at);
+		unsigned len = smb2_get16(nt->tinfo + at + 2);
+
+		if (id == 0 || at + 4 + len > nt->tinfo_len)
+			break;
+		*mic |= id == 7;
+		if (id == 6 && len == 4)
+			av_flags |= smb2_get32(nt->tinfo + at + 4);
+		else
+			o = (uint8_t *)memcpy(o, nt->tinfo + at, 4 + len) + 4 + len;
+		at += 4 + len;
+	}
+	if (out == NULL)
+		return NULL;
+	smb2_put16(o, 6);
+	smb2_put16(o + 2, 4);
+	smb2_put32(o + 4, av_flags);
+	memset(o + 8, 0, 4);		/* MsvAvEOL */
+	*out_len = (size_t)(o + 12 - out);
+	return *mic ? out : NULL;
+}
+
+/* AUTHENTICATE's MIC: HMAC-MD5 of the three messages under the key. */
+static void ntlm_msg_mic(const uint8_t key[16], const uint8_t *neg,
+			 const uint8_t *chal, size_t chal_len, uint8_t *auth,
+			 size_t auth_len)
+{
+	struct hmac_md5_ctx h;
+
+	hmac_md5_set_key(&h, 16, key);
+	hmac_md5_update(&h, 40, neg);
+	hmac_md5_update(&h, chal_len, chal);
+	hmac_md5_update(&h, auth_len, auth);
+	hmac_md5_digest(&h, 16, auth + 72);
+	explicit_bzero(&h, sizeof(h));
+}
+
+/* The AUTHENTICATE message for the server's CHALLENGE in (in_len). */
+static int ntlm_authenticate(struct smb2_conn *c, struct smb2_mech *m,
+			     const uint8_t *in, size_t in_len, void *mem,
+			     uint8_t **out, size_t *out_len)
+{
+	struct ntlm_mech *nm = m->st;
+	struct ntlm nt = { 0 };
+	const uint8_t *tinfo;
+	size_t tlen = 0;
+	bool mic = false;
+	int r = ntlm_challenge(c, in, in_len, &nt);
+
+	if (r != 0)
+		return r;
+	tinfo = ntlm_tinfo_mic(mem, &nt, &mic, &tlen);
+	if (mic) {
+		nt.tinfo = tinfo;
+		nt.tinfo_len = tlen;
+	}
+	if (ntlm_hashes(mem, &nt, nm->p) != 0 ||
+	    (*out = ntlm_auth(mem, &nt, nm->p, out_len)) == NULL) {
+		explicit_bzero(&nt, sizeof(nt));
+		return smb2_fail(c, ENOMEM, "out of memory");
+	}
+	if (mic)
+		ntlm_msg_mic(nt.session_key, nm->neg, in, in_len, *out,
+			     *out_len);
+	md5_two(nt.session_key, 16, "session key to client-to-server "
+		"signing key magic constant", nm->sign_key);
+	md5_two(nt.session_key, 16, "session key to client-to-server "
+		"sealing key magic constant", nm->seal_key);
+	nm->flags = nt.flags;
+	memcpy(m->key, nt.session_key, 16);
+	m->done = true;
+	m->mic_with_last = mic;
+	explicit_bzero(&nt, sizeof(nt));
+	return 0;
+}
+
 /* NTLMSSP as a struct smb2_mech: NEGOTIATE, then AUTHENTICATE for the
  * server's CHALLENGE. */
 static int ntlm_step(struct smb2_conn *c, struct smb2_mech *m,
 		     const uint8_t *in, size_t in_len, void *mem,
 		     uint8_t **out, size_t *out_len)
 {
-	const struct smb2_params *p = m->st;
-	uint8_t neg[32] = "NTLMSSP\0\1\0\0\0";
-	struct ntlm nt = { 0 };
-	int r;
+	struct ntlm_mech *nm = m->st;
 
-	if (in == NULL) {
-		smb2_put32(neg + 12, NTLM_FLAGS);
-		*out = talloc_memdup(mem, neg, sizeof(neg));
-		*out_len = sizeof(neg);
-		return *out != NULL ? 0 : smb2_fail(c, ENOMEM, "out of memory");
+	if (in != NULL)
+		return ntlm_authenticate(c, m, in, in_len, mem, out, out_len);
+	memset(nm->neg, 0, sizeof(nm->neg));
+	memcpy(nm->neg, "NTLMSSP\0\1\0\0\0", 12);
+	smb2_put32(nm->neg + 12, NTLM_FLAGS);
+	memcpy(nm->neg + 32, ntlm_version, 8);
+	*out = talloc_memdup(mem, nm->neg, sizeof(nm->neg));
+	*out_len = sizeof(nm->neg);
+	return *out != NULL ? 0 : smb2_fail(c, ENOMEM, "out of memory");
+}
+
+/* SPNEGO's mechListMIC: NTLMSSP's signature of msg, sequence number 0
+ * (HMAC-MD5 under the signing key, sealed with RC4 under KEY_EXCH). */
+static int ntlm_mic(struct smb2_conn *c, struct smb2_mech *m,
+		    const uint8_t *msg, size_t len, void *mem, uint8_t **out,
+		    size_t *out_len)
+{
+	struct ntlm_mech *nm = m->st;
+	struct hmac_md5_ctx h;
+	struct arcfour_ctx rc4;
+	uint8_t seq[4] = { 0 }, digest[16];
+	uint8_t *sig = talloc_zero_size(mem, 16);
+
+	if (sig == NULL)
+		return smb2_fail(c, ENOMEM, "out of memory");
+	hmac_md5_set_key(&h, 16, nm->sign_key);
+	hmac_md5_update(&h, 4, seq);
+	hmac_md5_update(&h, len, msg);
+	hmac_md5_digest(&h, 16, digest);
+	smb2_put32(sig, 1);
+	if (nm->flags & NTLM_KEY_EXCH) {
+		arcfour_set_key(&rc4, 16, nm->seal_key);
+		arcfour_crypt(&rc4, 8, sig + 4, digest);
+	} else {
+		memcpy(sig + 4, digest, 8);
 	}
-	r = ntlm_challenge(c, in, in_len, &nt);
-	if (r != 0)
-		return r;
-	if (ntlm_hashes(mem, &nt, p) != 0 ||
-	    (*out = ntlm_auth(mem, &nt, p, out_len)) == NULL)
-		r = smb2_fail(c, ENOMEM, "out of memory");
-	else
-		memcpy(m->key, nt.session_key, 16);
-	m->done = r == 0;
-	explicit_bzero(&nt, sizeof(nt));
-	return r;
+	explicit_bzero(&h, sizeof(h));
+	*out = sig;
+	*out_len = 16;
+	return 0;
+}
+
+static int ntlm_mech_destroy(struct ntlm_mech *nm)
+{
+	explicit_bzero(nm, sizeof(*nm));
+	return 0;
 }
 
 /* The mechanism: Kerberos when asked for, else NTLMSSP; either one the
@@ -416,9 +554,15 @@ static int smb2_mech_pick(struct smb2_conn *c, const struct smb2_params *p,
 	if (!(offered & SPNEGO_MECH_NTLMSSP))
 		return smb2_fail(c, EPROTONOSUPPORT, "the server offers no "
 				 "NTLMSSP logon (--smb-kerberos?)");
+	struct ntlm_mech *nm = talloc_zero(mem, struct ntlm_mech);
+
+	if (nm == NULL)
+		return smb2_fail(c, ENOMEM, "out of memory");
+	talloc_set_destructor(nm, ntlm_mech_destroy);
+	nm->p = p;
 	*m = (struct smb2_mech){ .oid = SPNEGO_MECH_NTLMSSP,
-				 .name = "NTLMSSP", .st = (void *)p,
-				 .step = ntlm_step };
+				 .name = "NTLMSSP", .st = nm,
+				 .step = ntlm_step, .mic = ntlm_mic };
 	return 0;
 }
 
@@ -431,7 +575,8 @@ static int smb2_leg_mic(struct smb2_conn *c, struct smb2_mech *m,
 	size_t tlen;
 
 	*mic_len = 0;
-	if (!m->done || (sr->state != SPNEGO_REQUEST_MIC && sr->mic == NULL))
+	if (!m->done || (!m->mic_with_last && sr->state != SPNEGO_REQUEST_MIC &&
+			 sr->mic == NULL))
 		return 0;
 	if (m->mic == NULL)
 		return smb2_fail(c, EPROTONOSUPPORT, "the server asks for "

@@ -139,6 +139,7 @@ struct smb2_mech {
 		   const uint8_t *msg, size_t len, void *mem,
 		   uint8_t **out, size_t *out_len);
 	bool done;
+	bool mic_with_last;		/* mechListMIC with its last token */
 	uint8_t key[16];
 };
 
