@@ -14,7 +14,7 @@ endif
 modules_smb_so_SOURCES = %reldir%/smb.c %reldir%/smb_opts.c \
 	%reldir%/smb_conn.c %reldir%/smb_vfs.c \
 	%reldir%/smb2_conn.c %reldir%/smb2_crypto.c %reldir%/smb2_auth.c \
-	%reldir%/smb2_spnego.c %reldir%/smb2_krb5.c \
+	%reldir%/smb2_spnego.c %reldir%/smb2_ntlm.c %reldir%/smb2_krb5.c \
 	%reldir%/smb2_ops.c %reldir%/smb2_tree.c $(MODULE_SHARED_SOURCES)
 modules_smb_so_CPPFLAGS = $(MODULE_CPP_FLAGS)
 modules_smb_so_CFLAGS = $(AM_CFLAGS) $(SMBCLIENT_CFLAGS) $(GSSAPI_CFLAGS) -fPIC

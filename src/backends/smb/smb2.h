@@ -8,7 +8,7 @@
  * compounds, interim responses); smb2_crypto.c: the keys (SP800-108 KDF),
  * signatures (HMAC-SHA256, AES-128-CMAC), encryption (AES-128-CCM/GCM)
  * and the 3.1.1 pre-authentication hash, all from nettle; smb2_auth.c:
- * NEGOTIATE, SESSION_SETUP (SPNEGO, smb2_spnego.c, around NTLMSSP's
+ * NEGOTIATE, SESSION_SETUP (SPNEGO, smb2_spnego.c, around smb2_ntlm.c's
  * NTLMv2 or smb2_krb5.c's Kerberos) and TREE_CONNECT;
  * smb2_ops.c and smb2_tree.c: the loadfile ops over it (the native path
  * of -B smb).  Why the project has a client of its own:

@@ -143,6 +143,14 @@ struct smb2_mech {
 	uint8_t key[16];
 };
 
+/* NTLMSSP with p's user, domain and password into *m, its state under
+ * mem (smb2_ntlm.c); 0 or a negative errno with c->err set. */
+int smb2_ntlm_mech(struct smb2_conn *c, const struct smb2_params *p,
+		   struct smb2_mech *m, void *mem);
+
+/* n random bytes at p (for the client guid, salts, NTLMv2's nonces). */
+void smb2_random(void *p, size_t n);
+
 /* Kerberos for p->server (cifs@SERVER, the default credential cache)
  * into *m, its state under mem (smb2_krb5.c); 0 or a negative errno
  * with c->err set (also when built without GSS-API). */
