@@ -12,7 +12,6 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/random.h>
 
 #include <talloc.h>
 
@@ -29,12 +28,6 @@ static const uint16_t smb2_dialects[] = {
 	SMB2_DIALECT_202, SMB2_DIALECT_210, SMB2_DIALECT_300,
 	SMB2_DIALECT_302, SMB2_DIALECT_311,
 };
-
-void smb2_random(void *p, size_t n)
-{
-	if (getrandom(p, n, 0) != (ssize_t)n)
-		memset(p, 0x3c, n);
-}
 
 /* ---- NEGOTIATE ---- */
 

@@ -71,6 +71,9 @@ struct smb2_conn {
 
 /* ---- smb2_crypto.c ---- */
 
+/* n random bytes at p (the client guid, salts, NTLMv2's nonces). */
+void smb2_random(void *p, size_t n);
+
 /* SP800-108 counter-mode KDF with HMAC-SHA256, 128-bit output. */
 void smb2_kdf(const uint8_t key[16], const char *label, size_t label_len,
 	      const uint8_t *ctx, size_t ctx_len, uint8_t out[16]);
@@ -147,9 +150,6 @@ struct smb2_mech {
  * mem (smb2_ntlm.c); 0 or a negative errno with c->err set. */
 int smb2_ntlm_mech(struct smb2_conn *c, const struct smb2_params *p,
 		   struct smb2_mech *m, void *mem);
-
-/* n random bytes at p (for the client guid, salts, NTLMv2's nonces). */
-void smb2_random(void *p, size_t n);
 
 /* Kerberos for p->server (cifs@SERVER, the default credential cache)
  * into *m, its state under mem (smb2_krb5.c); 0 or a negative errno
