@@ -16,7 +16,7 @@ if [ -z "$BASH_VERSION" ]; then exec bash "$0" "$@"; fi
 addc_enter_netns "$0" "$@"
 . "$(dirname "$0")/lib.sh"
 
-: "${KRB_LINES:=4000}"
+: "${KRB_LINES:=2000}"
 IT_TIMEOUT=300
 SHARE=//dc1/share
 
@@ -89,8 +89,9 @@ libsmbclient_logon() {
 	assert_empty_dir "$ADDC_SHARE"
 }
 
-# no ticket (an empty cache), or a password beside --smb-kerberos: exit 2
-# and one line, before any client starts
+# no ticket (an empty cache), a password beside --smb-kerberos, or a
+# server named by its address: exit 2 and one line, before any client
+# starts
 refused() {
 	local c
 	for c in native libsmbclient; do
@@ -108,6 +109,11 @@ refused() {
 	assert_grep "^dbench: backend 'smb': --smb-kerberos logs on as the ticket of the credential cache says \\(kinit\\): give no --smb-user\$" \
 		"$W/err" "--smb-kerberos with --smb-user: refused"
 	assert_no_grep secret "$W/err" "the password in the message"
+	run_db --run-once -B smb --smb-share=//127.0.0.1/share --smb-kerberos \
+		-c "$DATA/basic.txt" 1
+	assert_rc 2
+	assert_grep "^dbench: backend 'smb': --smb-kerberos: name the server by its host name \\(its Kerberos service is cifs/HOST\\), not by the address 127\\.0\\.0\\.1\$" \
+		"$W/err" "--smb-kerberos to an address: refused"
 	DBENCH_SMB_PASSWORD=secret run_db --run-once -B smb \
 		--smb-share=$SHARE --smb-kerberos -c "$DATA/basic.txt" 1
 	assert_rc 2
@@ -170,6 +176,6 @@ spnego_on_wire() {
 check "--smb-client=native --smb-kerberos, client.txt x 2: counts and tree = fileio's" native_same_as_fileio 2
 check "--smb-client=native --smb-kerberos: SMB2_02..SMB3_11 signed, SMB3_00/SMB3_11 encrypted" native_dialects
 check "--smb-kerberos with libsmbclient: logs on with the ticket" libsmbclient_logon
-check "--smb-kerberos: no ticket, or a password too: exit 2, one line" refused
+check "--smb-kerberos: no ticket, a password too, an address: exit 2, one line" refused
 check "--smb-client=native: every logon in SPNEGO (NTLMSSP, Kerberos), captured" spnego_on_wire
 finish

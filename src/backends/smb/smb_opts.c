@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -202,7 +203,9 @@ static int smb_read_auth_file(void *mem, struct smb_opts *so, char **err)
 /*
  * --smb-kerberos logs on as the credential cache's ticket says: a user or
  * a password given too would be ambiguous (which logon was meant?), so
- * they are refused; and Kerberos needs GSS-API built in.
+ * they are refused; so is a server named by its address (Kerberos
+ * names the service by the host: cifs/HOST); and Kerberos needs GSS-API
+ * built in.
  */
 static int smb_kerberos_check(void *mem, const struct smb_opts *so,
 			      char **err)
@@ -211,10 +214,20 @@ static int smb_kerberos_check(void *mem, const struct smb_opts *so,
 			   so->auth_file != NULL ? "--smb-auth-file" :
 			   so->password != NULL ? "$DBENCH_SMB_PASSWORD" : NULL;
 
+	struct in6_addr addr;
+
 	if (what != NULL) {
 		*err = talloc_asprintf(mem, "--smb-kerberos logs on as the "
 				       "ticket of the credential cache says "
 				       "(kinit): give no %s", what);
+		return -1;
+	}
+	if (inet_pton(AF_INET, so->server, &addr) == 1 ||
+	    inet_pton(AF_INET6, so->server, &addr) == 1) {
+		*err = talloc_asprintf(mem, "--smb-kerberos: name the server "
+				       "by its host name (its Kerberos service "
+				       "is cifs/HOST), not by the address %s",
+				       so->server);
 		return -1;
 	}
 #ifndef HAVE_GSSAPI
