@@ -5,20 +5,25 @@
  * server's NEGOTIATE blob, the client's NegTokenInit, the server's
  * NegTokenResp with its CHALLENGE and its last one with a mechListMIC),
  * and tokens built by hand from RFC 4178's ASN.1 (DER, long lengths
- * included); bad DER is refused.
+ * included); bad DER is refused.  And the Kerberos mechanism's message
+ * when there is no ticket (smb2_krb5.c).
  */
 #include "config.h"
 
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 #include <talloc.h>
 
+#include "backends/smb/smb2_private.h"
 #include "backends/smb/smb2_spnego.h"
 
 /* Samba's NEGOTIATE blob: NegTokenInit2 with MS-KRB5, KRB5, NTLMSSP and
@@ -216,9 +221,54 @@ static void test_mech_types(void **state)
 	talloc_free(mem);
 }
 
+#ifdef HAVE_GSSAPI
+/* Kerberos without a ticket: the logon's first step fails with one line
+ * naming the service, GSS-API's major status and the mechanism's minor
+ * one (which names the credential cache); no server is asked. */
+static void test_krb5_no_ticket(void **state)
+{
+	void *mem = talloc_new(NULL);
+	struct smb2_conn *c = talloc_zero(mem, struct smb2_conn);
+	struct smb2_params p = { .server = "fs1.example.test" };
+	struct smb2_mech m;
+	char conf[] = "/tmp/test_smb2_krb5-XXXXXX";
+	int fd = mkstemp(conf);
+	static const char text[] = "[libdefaults]\n\tdefault_realm = "
+				   "EXAMPLE.TEST\n";
+	uint8_t *out = NULL;
+	size_t out_len = 0;
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, sizeof(text) - 1), sizeof(text) - 1);
+	close(fd);
+	assert_int_equal(setenv("KRB5_CONFIG", conf, 1), 0);
+	assert_int_equal(setenv("KRB5CCNAME", "FILE:/nonexistent/dbench-cc", 1),
+			 0);
+	c->fd = -1;
+	assert_int_equal(smb2_krb5_mech(c, &p, &m, mem), 0);
+	assert_int_equal(m.oid, SPNEGO_MECH_KRB5);
+	assert_int_equal(m.step(c, &m, NULL, 0, mem, &out, &out_len), -EACCES);
+	assert_false(m.done);
+	assert_non_null(c->err);
+	assert_non_null(strstr(c->err, "Kerberos logon to cifs@fs1.example.test: "
+				       "gss_init_sec_context: "));
+	/* the major status's words, then the minor's naming the cache */
+	assert_non_null(strstr(c->err, "credentials"));
+	assert_non_null(strstr(c->err, ": "));
+	assert_non_null(strstr(c->err, "/nonexistent/dbench-cc"));
+	assert_null(strchr(c->err, '\n'));
+	unlink(conf);
+	talloc_free(mem);
+}
+#endif
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+#ifdef HAVE_GSSAPI
+		cmocka_unit_test(test_krb5_no_ticket),
+#endif
 		cmocka_unit_test(test_server_mechs),
 		cmocka_unit_test(test_init_as_smbclient),
 		cmocka_unit_test(test_parse_challenge),

@@ -126,7 +126,9 @@ static int krb5_next(struct smb2_conn *c, struct smb2_mech *m,
 				   in != NULL ? &ib : GSS_C_NO_BUFFER, NULL,
 				   &ob, &flags, NULL);
 	if (GSS_ERROR(maj)) {
-		gss_release_buffer(&min, &ob);
+		OM_uint32 min2;
+
+		gss_release_buffer(&min2, &ob);	/* min stays the error's */
 		return krb5_fail(c, k, in == NULL ? "gss_init_sec_context" :
 				 "the server's answer", maj, min);
 	}
