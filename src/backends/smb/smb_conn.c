@@ -165,8 +165,6 @@ SMBCCTX **smb_context_new(void *mem, const struct smb_opts *so, int *err)
 	/* --smb-kerberos: the credential cache's ticket, no NTLM after it */
 	smbc_setOptionUseKerberos(ctx, so->kerberos);
 	smbc_setOptionFallbackAfterKerberos(ctx, !so->kerberos);
-	if (so->kerberos)
-		smbc_setOptionUseCCache(ctx, true);
 	if (so->port != 0)
 		smbc_setPort(ctx, (uint16_t)so->port);
 	if (so->encrypt)
