@@ -55,8 +55,11 @@ static const struct poptOption smb_options[] = {
 	{ "smb-client", '\0', POPT_ARG_STRING, NULL, SMB_OPT_CLIENT,
 	  "the SMB client: native (the default: dbench's own SMB2/3 "
 	  "client, the requests each SMB operation needs) or libsmbclient "
-	  "(for SMB1, Kerberos or DFS referrals)",
+	  "(for SMB1 or DFS referrals)",
 	  "native|libsmbclient" },
+	{ "smb-kerberos", '\0', POPT_ARG_NONE, NULL, SMB_OPT_KERBEROS,
+	  "log on with Kerberos: the ticket in the credential cache "
+	  "($KRB5CCNAME, kinit), no password, no NTLM fallback", NULL },
 	POPT_TABLEEND
 };
 
@@ -163,6 +166,7 @@ static struct smb2_params smb_native_params(const struct smb_opts *so)
 		.dialect_min = smb_dialect_num(so->proto_min, SMB2_DIALECT_202),
 		.dialect_max = smb_dialect_num(so->proto_max, SMB2_DIALECT_311),
 		.sign = so->sign, .encrypt = so->encrypt,
+		.kerberos = so->kerberos,
 		.timeout_s = SMB_TIMEOUT_S,
 	};
 }

@@ -19,6 +19,7 @@ enum smb_opt {
 	SMB_OPT_ENCRYPT,
 	SMB_OPT_SIGN,
 	SMB_OPT_CLIENT,
+	SMB_OPT_KERBEROS,
 };
 
 /* What the options say; the backend_opts object. */
@@ -34,6 +35,7 @@ struct smb_opts {
 	bool encrypt, sign;
 	bool native;		/* --smb-client=native (the default): the
 				 * own SMB2 client; false: libsmbclient */
+	bool kerberos;		/* --smb-kerberos: the credential cache */
 };
 
 /* ->option and ->options_done of the whole backend (smb_opts.c). */
