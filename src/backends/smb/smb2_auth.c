@@ -75,6 +75,8 @@ static int smb2_negotiate_parse(struct smb2_conn *c, const uint8_t *r,
 	if (n < 64)
 		return smb2_fail(c, EPROTO, "a short NEGOTIATE response");
 	c->dialect = smb2_get16(r + 4);
+	c->max_read = smb2_get32(r + 28);
+	c->max_write = smb2_get32(r + 32);
 	*sign_required = (smb2_get16(r + 2) & 2) != 0;
 	if (c->dialect < p->dialect_min || c->dialect > p->dialect_max)
 		return smb2_fail(c, EPROTONOSUPPORT, "the server chose "

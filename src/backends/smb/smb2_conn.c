@@ -452,3 +452,127 @@ int smb2_exchange(struct smb2_conn *c, struct smb2_req *req, unsigned n)
 	}
 	return r;
 }
+
+/* ---- several requests in flight ---- */
+
+uint32_t smb2_io_max(const struct smb2_conn *c, bool write)
+{
+	uint32_t m = write ? c->max_write : c->max_read;
+
+	return m == 0 || m > SMB2_IO_MAX ? SMB2_IO_MAX : m;
+}
+
+/* Where a flight stands: request k's message id is mid0 + k; low is the
+ * first not yet answered, and bit i of mask whether low + i is. */
+struct smb2_fl {
+	struct smb2_flight *f;
+	uint64_t mid0;
+	uint64_t mask;
+	unsigned low;
+	bool stop;
+};
+
+/* Build and send the flight's next request. */
+static int smb2_fl_send(struct smb2_conn *c, struct smb2_fl *s)
+{
+	struct smb2_flight *f = s->f;
+	struct smb2_req req = { 0 };
+	int r;
+
+	if (f->build(f->arg, f->sent, &req) != 0) {
+		s->stop = true;
+		return 0;
+	}
+	r = smb2_send(c, &req, 1);
+	if (r == 0)
+		f->sent++;
+	return r;
+}
+
+/* The response at h (len bytes) to one of the flight's requests. */
+static int smb2_fl_take(struct smb2_conn *c, struct smb2_fl *s, uint8_t *h,
+			size_t len)
+{
+	uint64_t mid = smb2_get64(h + SMB2_H_MID), k = mid - s->mid0;
+	uint32_t flags = smb2_get32(h + SMB2_H_FLAGS);
+	struct smb2_req r = { .cmd = smb2_get16(h + SMB2_H_CMD),
+			      .status = smb2_get32(h + SMB2_H_STATUS),
+			      .rbody = h + SMB2_HDR_SIZE,
+			      .rbody_len = len - SMB2_HDR_SIZE };
+
+	c->credits += smb2_get16(h + SMB2_H_CREDIT);
+	if (mid < s->mid0 || k >= s->f->sent || k < s->low ||
+	    (s->mask >> (k - s->low) & 1))
+		return smb2_fail(c, EPROTO, "a response to message %llu, "
+				 "not asked", (unsigned long long)mid);
+	if (r.status == STATUS_PENDING && (flags & SMB2_FLAGS_ASYNC))
+		return 0;	/* interim: the answer comes later */
+	if ((flags & SMB2_FLAGS_SIGNED) && c->keys && !c->encrypt &&
+	    !smb2_check_sig(c, h, len))
+		return smb2_fail(c, EBADMSG, "a response with a bad "
+				 "signature");
+	s->mask |= 1ull << (k - s->low);
+	while (s->mask & 1) {
+		s->mask >>= 1;
+		s->low++;
+	}
+	s->f->answered++;
+	if (s->f->done(s->f->arg, (unsigned)k, &r) != 0)
+		s->stop = true;
+	return 0;
+}
+
+/* One frame of answers (one, or several chained). */
+static int smb2_fl_recv(struct smb2_conn *c, struct smb2_fl *s)
+{
+	uint8_t *msg = NULL;
+	size_t len = 0;
+	int r = smb2_recv_frame(c, 0, &msg, &len);
+
+	while (r == 0) {
+		uint32_t next = smb2_get32(msg + SMB2_H_NEXT);
+		size_t one = next != 0 && next < len ? next : len;
+
+		if (one < SMB2_HDR_SIZE + 2)
+			return smb2_fail(c, EPROTO, "a short response");
+		r = smb2_fl_take(c, s, msg, one);
+		if (next == 0 || next >= len)
+			break;
+		msg += next;
+		len -= next;
+	}
+	return r;
+}
+
+int smb2_flight(struct smb2_conn *c, struct smb2_flight *f)
+{
+	struct smb2_fl s = { .f = f, .mid0 = c->mid };
+	int r = 0;
+
+	f->sent = f->answered = 0;
+	if (c->fd < 0)
+		return smb2_fail(c, ENOTCONN, "not connected");
+	while (r == 0 && (f->answered < f->sent ||
+			  (!s.stop && f->sent < f->cnt))) {
+		bool room = f->sent - s.low < SMB2_IN_FLIGHT &&
+			    (c->credits > 0 || f->answered == f->sent);
+
+		if (!s.stop && f->sent < f->cnt && room)
+			r = smb2_fl_send(c, &s);
+		else
+			r = smb2_fl_recv(c, &s);
+	}
+	if (r != 0) {
+		char *e = talloc_asprintf(c, "%s (%u of %u requests in "
+					  "flight answered)", smb2_error(c),
+					  f->answered, f->sent);
+
+		if (e != NULL) {
+			talloc_free(c->err);
+			c->err = e;
+		}
+		close(c->fd);
+		c->fd = -1;
+	}
+	return r;
+}
