@@ -118,6 +118,15 @@ native_dialects() {
 			-c "$DATA/basic.txt" 1
 		assert_clean_run "--smb-client=native --smb-protocol=$p --smb-encrypt"
 	done
+	# several chunks in flight, each signed or encrypted: HMAC-SHA256
+	# (2.1), AES-CMAC (3.1.1), AES-CCM (3.0), AES-GCM (3.1.1)
+	for p in "SMB2_10 --smb-sign" "SMB3_11 --smb-sign" \
+		"SMB3_00 --smb-encrypt" "SMB3_11 --smb-encrypt"; do
+		run_db --run-once -B smb --smb-share="$SHARE" "$LOGON" \
+			--smb-client=native --smb-protocol=${p% *} "${p#* }" \
+			-c "$DATA/smb_flight.txt" 1
+		assert_clean_run "smb_flight.txt, --smb-client=native --smb-protocol=$p"
+	done
 	run_db -B smb --smb-share="$SHARE" "$LOGON" --smb-client=other \
 		-c "$DATA/basic.txt" 1
 	assert_rc 2

@@ -246,29 +246,38 @@ static bool smb2_sign_req(const struct smb2_conn *c, uint16_t cmd)
 	return c->sign || (cmd == SMB2_TREE_CONNECT && c->sign_tcon);
 }
 
-static int smb2_send(struct smb2_conn *c, const struct smb2_req *req,
-		     unsigned n)
+/*
+ * The message of req[0..n) appended to c->sbuf at *at: its NetBIOS
+ * header, then the requests, signed, or encrypted, as the session says;
+ * *at moves past it.  The plain message of one packed at 0 stays at
+ * c->sbuf + 4 (c->sent_len bytes) unless encrypted.
+ */
+static int smb2_pack(struct smb2_conn *c, const struct smb2_req *req,
+		     unsigned n, size_t *at)
 {
-	size_t total = 0, off = 4;
-	uint8_t *out;
+	bool enc = c->encrypt && c->keys;
+	size_t total = 0, off = 4, wire;
+	uint8_t *plain;
 
 	for (unsigned i = 0; i < n; i++)
 		total += smb2_req_len(&req[i], i == n - 1);
-	if (smb2_grow(c, &c->sbuf, &c->sbuf_size, total + 4) != 0)
+	wire = 4 + total + (enc ? SMB2_TF_SIZE : 0);
+	if (smb2_grow(c, &c->sbuf, &c->sbuf_size, *at + wire) != 0 ||
+	    (enc && smb2_grow(c, &c->tbuf, &c->tbuf_size, total + 4) != 0))
 		return smb2_fail(c, ENOMEM, "out of memory");
+	plain = enc ? c->tbuf : c->sbuf + *at;
 	for (unsigned i = 0; i < n; i++) {
 		bool last = i == n - 1;
 		size_t len = smb2_req_len(&req[i], last);
-		uint8_t *h = c->sbuf + off;
+		size_t used = SMB2_HDR_SIZE + req[i].body_len + req[i].data_len;
+		uint8_t *h = plain + off;
 
 		smb2_header(c, h, req[i].cmd, i > 0, last ? 0 : (uint32_t)len);
 		memcpy(h + SMB2_HDR_SIZE, req[i].body, req[i].body_len);
 		if (req[i].data_len > 0)
 			memcpy(h + SMB2_HDR_SIZE + req[i].body_len,
 			       req[i].data, req[i].data_len);
-		memset(h + SMB2_HDR_SIZE + req[i].body_len + req[i].data_len,
-		       0, len - SMB2_HDR_SIZE - req[i].body_len -
-				  req[i].data_len);
+		memset(h + used, 0, len - used);
 		if (smb2_sign_req(c, req[i].cmd))
 			smb2_sign(c, h, len);
 		off += len;
@@ -276,17 +285,20 @@ static int smb2_send(struct smb2_conn *c, const struct smb2_req *req,
 	c->sent_len = total;
 	if (c->credits >= n)
 		c->credits -= n;
-	if (!c->encrypt || !c->keys) {
-		smb2_nbss(c->sbuf, total);
-		return smb2_write_all(c, c->sbuf, total + 4);
-	}
-	if (smb2_grow(c, &c->tbuf, &c->tbuf_size,
-		      total + 4 + SMB2_TF_SIZE) != 0)
-		return smb2_fail(c, ENOMEM, "out of memory");
-	out = c->tbuf;
-	smb2_nbss(out, total + SMB2_TF_SIZE);
-	smb2_encrypt(c, c->sbuf + 4, total, out + 4);
-	return smb2_write_all(c, out, total + 4 + SMB2_TF_SIZE);
+	smb2_nbss(c->sbuf + *at, wire - 4);
+	if (enc)
+		smb2_encrypt(c, plain + 4, total, c->sbuf + *at + 4);
+	*at += wire;
+	return 0;
+}
+
+static int smb2_send(struct smb2_conn *c, const struct smb2_req *req,
+		     unsigned n)
+{
+	size_t at = 0;
+	int r = smb2_pack(c, req, n, &at);
+
+	return r != 0 ? r : smb2_write_all(c, c->sbuf, at);
 }
 
 /* ---- receiving ---- */
@@ -472,8 +484,8 @@ struct smb2_fl {
 	bool stop;
 };
 
-/* Build and send the flight's next request. */
-static int smb2_fl_send(struct smb2_conn *c, struct smb2_fl *s)
+/* Build the flight's next request and pack it at *at. */
+static int smb2_fl_pack(struct smb2_conn *c, struct smb2_fl *s, size_t *at)
 {
 	struct smb2_flight *f = s->f;
 	struct smb2_req req = { 0 };
@@ -483,10 +495,20 @@ static int smb2_fl_send(struct smb2_conn *c, struct smb2_fl *s)
 		s->stop = true;
 		return 0;
 	}
-	r = smb2_send(c, &req, 1);
+	r = smb2_pack(c, &req, 1, at);
 	if (r == 0)
 		f->sent++;
 	return r;
+}
+
+/* Whether the flight may send its next request now. */
+static bool smb2_fl_room(const struct smb2_conn *c, const struct smb2_fl *s)
+{
+	const struct smb2_flight *f = s->f;
+
+	return !s->stop && f->sent < f->cnt &&
+	       f->sent - s->low < SMB2_IN_FLIGHT &&
+	       (c->credits > 0 || f->answered == f->sent);
 }
 
 /* The response at h (len bytes) to one of the flight's requests. */
@@ -554,12 +576,14 @@ int smb2_flight(struct smb2_conn *c, struct smb2_flight *f)
 		return smb2_fail(c, ENOTCONN, "not connected");
 	while (r == 0 && (f->answered < f->sent ||
 			  (!s.stop && f->sent < f->cnt))) {
-		bool room = f->sent - s.low < SMB2_IN_FLIGHT &&
-			    (c->credits > 0 || f->answered == f->sent);
+		size_t at = 0;
 
-		if (!s.stop && f->sent < f->cnt && room)
-			r = smb2_fl_send(c, &s);
-		else
+		/* what may go now goes in one send */
+		while (r == 0 && smb2_fl_room(c, &s))
+			r = smb2_fl_pack(c, &s, &at);
+		if (r == 0 && at > 0)
+			r = smb2_write_all(c, c->sbuf, at);
+		else if (r == 0)
 			r = smb2_fl_recv(c, &s);
 	}
 	if (r != 0) {
