@@ -187,6 +187,7 @@ static struct smb2_conn *client(void *mem, int *sfd, uint32_t credits)
 	c->timeout_s = 2;
 	c->dialect = SMB2_DIALECT_210;
 	c->credits = credits;
+	c->in_flight = SMB2_IN_FLIGHT;
 	c->mid = 7;
 	c->in = talloc_size(c, SMB2_IN_SIZE);
 	assert_non_null(c->in);

@@ -53,6 +53,11 @@ static const struct poptOption smb_options[] = {
 	  "the SMB client: libsmbclient (the default) or native (the "
 	  "project's own SMB2/3 client: one request per SMB operation)",
 	  "native|libsmbclient" },
+	{ "smb-in-flight", '\0', POPT_ARG_STRING, NULL, SMB_OPT_IN_FLIGHT,
+	  "--smb-client=native: the most requests outstanding at once on "
+	  "the connection (the chunks of a big ReadX/WriteX, a tree's "
+	  "removals; default 16, 1: each waits for the answer before)",
+	  "N" },
 	POPT_TABLEEND
 };
 
@@ -172,6 +177,7 @@ static int smb_client_setup(void *mem_ctx,
 						       SMB2_DIALECT_311),
 			.sign = so->sign, .encrypt = so->encrypt,
 			.timeout_s = SMB_TIMEOUT_S,
+			.in_flight = so->in_flight,
 		};
 
 		st->nat = nat_new(st, &p, cfg->opts, cfg->nhandles, err);

@@ -33,6 +33,7 @@ enum smb2_cmd {
 #define SMB2_MAX_CHAIN		4	/* requests in one compound */
 #define SMB2_IO_MAX		65536	/* bytes per READ/WRITE at most */
 #define SMB2_IN_FLIGHT		16	/* requests outstanding at once */
+#define SMB2_IN_FLIGHT_MAX	64	/* ... at most (--smb-in-flight) */
 
 #define SMB2_DIALECT_202	0x0202
 #define SMB2_DIALECT_210	0x0210
@@ -55,6 +56,8 @@ struct smb2_params {
 	bool sign;			/* require signing */
 	bool encrypt;			/* require encryption (3.x) */
 	unsigned timeout_s;		/* each wait for the server */
+	unsigned in_flight;		/* 0: SMB2_IN_FLIGHT; at most
+					 * SMB2_IN_FLIGHT_MAX */
 };
 
 /* One request of a (compound) exchange: the body the caller built (after
@@ -110,7 +113,7 @@ struct smb2_flight {
 
 /*
  * Send f's requests, each its own message, without waiting for answers
- * in between: at most SMB2_IN_FLIGHT outstanding and no more than the
+ * in between: at most p->in_flight outstanding and no more than the
  * server's credits allow (when they run out, it waits for answers, which
  * grant more; one request is always allowed); answers matched by message
  * id in any order, interim ones (STATUS_PENDING) waited past.  Returns 0

@@ -155,6 +155,9 @@ struct smb2_conn *smb2_conn_new(void *mem, const struct smb2_params *p,
 		return NULL;
 	c->fd = -1;
 	c->timeout_s = p->timeout_s ? p->timeout_s : 10;
+	c->in_flight = p->in_flight == 0 ? SMB2_IN_FLIGHT :
+		       p->in_flight > SMB2_IN_FLIGHT_MAX ? SMB2_IN_FLIGHT_MAX :
+		       p->in_flight;
 	c->in = talloc_size(c, SMB2_IN_SIZE);
 	if (c->in == NULL) {
 		talloc_free(c);
@@ -507,7 +510,7 @@ static bool smb2_fl_room(const struct smb2_conn *c, const struct smb2_fl *s)
 	const struct smb2_flight *f = s->f;
 
 	return !s->stop && f->sent < f->cnt &&
-	       f->sent - s->low < SMB2_IN_FLIGHT &&
+	       f->sent - s->low < c->in_flight &&
 	       (c->credits > 0 || f->answered == f->sent);
 }
 

@@ -5,7 +5,7 @@
  * NTCreateX is one CREATE with the loadfile's disposition and create
  * options; Close one CLOSE; ReadX/WriteX one READ/WRITE per chunk (64
  * KiB, or the server's maximum when smaller), all of them sent before
- * the answers are read (up to SMB2_IN_FLIGHT at once, smb2_flight()),
+ * the answers are read (up to --smb-in-flight at once, smb2_flight()),
  * and -F's FLUSH in the one compound with a single chunk's WRITE, after
  * the last answer otherwise (a read at the end of the file is one READ
  * answered END_OF_FILE);
