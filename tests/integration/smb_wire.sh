@@ -223,7 +223,8 @@ in_flight() {
 # READ/WRITE per chunk, more than one outstanding on the wire, the bytes
 # where they belong (a pattern of 61 bytes: a 64 KiB chunk at another
 # chunk's offset shows) and the byte counts the loadfile expects (a short
-# count is a status mismatch).  Whether a request goes out before the
+# count is a status mismatch); and a Deltree's removals (a CREATE with
+# delete on close and a CLOSE per file) leave nothing behind.  Whether a request goes out before the
 # answer to the one before is up to the scheduler for each one; that
 # none of the three operations had two outstanding is not (test_smb2_flight
 # checks the order itself against a server that waits).
@@ -234,11 +235,16 @@ native_in_flight() {
 	note "READ/WRITE requests outstanding at most: $(tr '\n' ';' <"$W/flight")"
 	awk '$3 >= 2 { ok = 1 } END { exit !ok }' "$W/flight" ||
 		fail "each chunk of a ReadX/WriteX waited for the answer to the one before ($(tr '\n' ';' <"$W/flight"))"
-	printf '%s\n' "5 WRITEPATTERN none 0" "6 Deltree CREATE 1" \
-		"6 Deltree QUERY_DIRECTORY 1" "7 Mkdir CLOSE 1" \
-		"7 Mkdir CREATE 1" "8 Mkdir CLOSE 1" "8 Mkdir CREATE 1" \
-		"9 NTCreateX CREATE 1" "10 WriteX WRITE 5" "11 ReadX READ 5" \
-		"12 ReadX READ 5" "13 Close CLOSE 1" >"$W/expected"
+	printf '%s\n' "6 WRITEPATTERN none 0" "7 Deltree CREATE 1" \
+		"7 Deltree QUERY_DIRECTORY 1" "8 Mkdir CLOSE 1" \
+		"8 Mkdir CREATE 1" "9 Mkdir CLOSE 1" "9 Mkdir CREATE 1" \
+		"10 NTCreateX CREATE 1" "11 WriteX WRITE 5" "12 ReadX READ 5" \
+		"13 ReadX READ 5" "14 Close CLOSE 1" "15 Mkdir CLOSE 1" \
+		"15 Mkdir CREATE 1" "16 NTCreateX CREATE 1" "17 Close CLOSE 1" \
+		"18 NTCreateX CREATE 1" "19 Close CLOSE 1" \
+		"20 NTCreateX CREATE 1" "21 Close CLOSE 1" \
+		"22 Deltree CLOSE 5" "22 Deltree CREATE 5" \
+		"22 Deltree QUERY_DIRECTORY 2" >"$W/expected"
 	assert_same_lines "$W/expected" "$W/found" \
 		"SMB2 requests per operation of smb_flight.txt, native client"
 	python3 -c 'import sys
@@ -247,6 +253,8 @@ want = bytes(7) + (p * (300000 // len(p) + 1))[:300000]
 sys.exit(open(sys.argv[1], "rb").read() != want)' \
 		"$SMBD_SHARE/clients/client0/big.dat" ||
 		fail "clients/client0/big.dat on the share is not the pattern written at offset 7"
+	[ ! -e "$SMBD_SHARE/clients/client0/sub" ] ||
+		fail "the Deltree left clients/client0/sub on the share: $(ls "$SMBD_SHARE/clients/client0/sub" | tr '\n' ' ')"
 }
 
 SKIP_ALL=
@@ -299,5 +307,5 @@ esac
 
 check "one pass of smb_wire.txt: each operation's SMB2 requests as expected" requests_per_op
 check "one pass of smb_wire.txt, --smb-client=native: each operation's own SMB2 requests" native_requests_per_op
-check "--smb-client=native: a ReadX/WriteX of 5 chunks, all in flight at once, the bytes in place" native_in_flight
+check "--smb-client=native: a ReadX/WriteX of 5 chunks, all in flight at once, the bytes in place; a Deltree's removals" native_in_flight
 finish

@@ -202,6 +202,17 @@ uint32_t nat_run(struct smb_native *n, struct op_call *call,
 	return nat_chain_status(call, req, cnt);
 }
 
+uint32_t nat_flight(struct smb_native *n, struct op_call *call,
+		    struct smb2_flight *f)
+{
+	int r;
+
+	if (!smb2_connected(n->c) && nat_reconnect(n, call) != 0)
+		return ntstatus_failure(call->err);
+	r = smb2_flight(n->c, f);
+	return r != 0 ? nat_lost(n, call, r) : NT_STATUS_OK;
+}
+
 /* CREATE of path, then the request body k = 1 (if any), then CLOSE: one
  * compound. */
 static uint32_t nat_path_op(struct smb_native *n, struct op_call *call,
@@ -431,17 +442,15 @@ static uint32_t nat_io_run(struct smb_native *n, struct op_call *call,
 {
 	struct smb2_flight f = { .build = nat_io_build, .done = nat_io_done,
 				 .arg = io };
-	int r;
+	uint32_t status;
 
-	if (!smb2_connected(n->c) && nat_reconnect(n, call) != 0)
-		return ntstatus_failure(call->err);
 	io->chunk = smb2_io_max(n->c, io->data != NULL);
 	if (io->size / io->chunk >= UINT32_MAX)
 		return nat_fail(call, NT_STATUS_INVALID_PARAMETER, EINVAL);
 	f.cnt = (unsigned)((io->size + io->chunk - 1) / io->chunk);
-	r = smb2_flight(n->c, &f);
-	if (r != 0)
-		return nat_lost(n, call, r);
+	status = nat_flight(n, call, &f);
+	if (status != NT_STATUS_OK)
+		return status;
 	switch (io->status) {
 	case NT_STATUS_OK:
 		return NT_STATUS_OK;
