@@ -6,7 +6,8 @@
  * WAITSP) returns STEP_WAIT, so that the worker's loop can run the other
  * clients of its process meanwhile and end every wait on the stop.
  * The recording into the stats slot is record.h's (static, compiled
- * here); creating a client and its cleanup are client_setup.c's.
+ * here); creating a client and its cleanup are client_setup.c's, the
+ * judgement of a status that did not match is client_fault.c's.
  */
 #include "config.h"
 
@@ -219,38 +220,6 @@ static const char *client_file(const struct client *c)
 	return c->prog->filename;
 }
 
-/* Describe what became of the handle an op used, for a fatal message. */
-static char *handle_story(struct client *c, const struct op *op)
-{
-	const struct handle_info *h;
-	const struct op *o;
-	char sb[11];
-
-	/* the smb dialect's slots are its paths, named in the message */
-	if (op->handle < 0 || op_kind_is_smb5(op->kind))
-		return talloc_strdup(c, "");
-	h = &c->handles[op->handle];
-	if (h->open_op == 0)
-		return talloc_asprintf(c, ": handle %lld was never opened "
-				       "before this line",
-				       (long long)c->prog->handle_nums[op->handle]);
-	o = &c->prog->ops[h->open_op - 1];
-	if (h->open_status != NT_STATUS_OK)
-		return talloc_asprintf(
-			c, ": handle %lld was never opened (its open at %s:%u "
-			"failed: %s%s%s)", (long long)c->prog->handle_nums[op->handle],
-			client_file(c), o->line,
-			ntstatus_str(h->open_status, sb),
-			h->open_err ? ", " : "",
-			h->open_err ? strerror(h->open_err) : "");
-	if (!h->open && h->close_op != 0)
-		return talloc_asprintf(c, ": handle %lld was closed at %s:%u",
-				       (long long)c->prog->handle_nums[op->handle],
-				       client_file(c),
-				       c->prog->ops[h->close_op - 1].line);
-	return talloc_strdup(c, "");
-}
-
 /* The first path an op names, as this client sees it (for messages). */
 static const char *op_path_text(struct client *c, const struct op *op,
 				const struct op_call *call)
@@ -276,7 +245,7 @@ static void report_fatal(struct client *c, const struct op *op,
 	char *story = NULL;
 
 	if (status == NT_STATUS_INVALID_HANDLE)
-		story = handle_story(c, op);
+		story = client_handle_story(c, op);
 	fprintf(stderr,
 		"dbench: client %u, %s:%u: %s%s%s%s: expected %s, got %s%s%s%s%s%s\n",
 		c->id, client_file(c), op->line, op_info[op->kind].name,
@@ -291,54 +260,6 @@ static void report_fatal(struct client *c, const struct op *op,
 		story ? story : "", call->msg ? ": " : "",
 		call->msg ? call->msg : "");
 	talloc_free(story);
-}
-
-static bool mismatch_is_fatal(const struct client *c, const struct op *op,
-			      uint32_t status)
-{
-	switch (c->opts->mismatch) {
-	case MISMATCH_STRICT:
-		return true;
-	case MISMATCH_KEEP_GOING:
-		return false;
-	default:
-		break;
-	}
-	if (status == NT_STATUS_INVALID_HANDLE && op->handle >= 0 &&
-	    !c->handles[op->handle].open)
-		return true;
-	if (status == NT_STATUS_OK)
-		return false;
-	if (op->check == STATUS_SUCCESS ||
-	    (op->check == STATUS_EXACT && op->status == NT_STATUS_OK)) {
-		switch (op->kind) {
-		case OP_WRITEX:
-		case OP_UNLINK:
-		case OP_RENAME:
-		case OP_RMDIR:
-		case OP_WRITE5:
-		case OP_UNLINK5:
-		case OP_RMDIR5:
-			return true;
-		default:
-			break;
-		}
-	}
-	return false;
-}
-
-/*
- * Under the default policy, a failure that says the system cannot carry
- * the load (disk full, read-only, out of descriptors or memory, I/O
- * error, a lost connection: ntstatus_fault_class) stops the run whatever
- * the op: going on would measure nothing.
- * --keep-going counts them like any mismatch; --strict stops anyway.
- */
-static bool fault_is_fatal(const struct client *c, int err)
-{
-	if (c->opts->mismatch != MISMATCH_DEFAULT)
-		return false;
-	return ntstatus_fault_class(err) != FAULT_NONE;
 }
 
 /*
@@ -558,8 +479,8 @@ check_call(struct client *c, const struct op *op, const struct op_call *call,
 	if (!(status == NT_STATUS_OK && op->check == STATUS_SUCCESS) &&
 	    !(op->check == STATUS_EXACT && status == op->status) &&
 	    !ntstatus_matches(op->check, op->status, status)) {
-		if (mismatch_is_fatal(c, op, status) ||
-		    fault_is_fatal(c, call->err)) {
+		if (client_mismatch_is_fatal(c, op, status) ||
+		    client_fault_is_fatal(c, call->err)) {
 			report_fatal(c, op, call, status);
 			return fail_client(c, op);
 		}

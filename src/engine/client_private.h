@@ -137,4 +137,16 @@ struct client {
  * write to carry; NULL when out of memory (client_setup.c). */
 const uint8_t *client_write_data(struct client *c, size_t n);
 
+/* What became of the handle op used ("" when nothing to say), talloc'd
+ * on c, for a fatal INVALID_HANDLE message (client_fault.c). */
+char *client_handle_story(struct client *c, const struct op *op);
+
+/* Whether a status that did not match the loadfile's ends the client
+ * under the run's policy (--strict, --keep-going or the default), and
+ * whether errno err is a fault that says the system cannot carry the
+ * load (fatal under the default policy only) (client_fault.c). */
+bool client_mismatch_is_fatal(const struct client *c, const struct op *op,
+			      uint32_t status);
+bool client_fault_is_fatal(const struct client *c, int err);
+
 #endif

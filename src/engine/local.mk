@@ -2,6 +2,7 @@
 # Makefile.am includes it; %reldir% is this folder.
 libdbench_a_SOURCES += \
 	%reldir%/client.c \
+	%reldir%/client_fault.c \
 	%reldir%/client_setup.c
 noinst_HEADERS += \
 	%reldir%/client.h \
