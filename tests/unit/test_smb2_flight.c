@@ -64,12 +64,12 @@ static int read_full(int fd, uint8_t *p, size_t n)
 	return 0;
 }
 
-/* Whether the client sent more within 200 ms. */
+/* Whether the client sent more within 50 ms. */
 static bool readable(int fd)
 {
 	struct pollfd p = { .fd = fd, .events = POLLIN };
 
-	return poll(&p, 1, 200) == 1;
+	return poll(&p, 1, 50) == 1;
 }
 
 /* One request frame: its message id and command kept. */
