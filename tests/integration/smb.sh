@@ -132,6 +132,16 @@ native_dialects() {
 	assert_rc 2
 	assert_grep "'other' is not native or libsmbclient" "$W/err" \
 		"--smb-client=other: message"
+	run_db -B smb --smb-share="$SHARE" "$LOGON" --smb-client=native \
+		--smb-in-flight=65 -c "$DATA/basic.txt" 1
+	assert_rc 2
+	assert_grep "^dbench: --smb-in-flight: '65' is not a number of requests from 1 to 64\$" \
+		"$W/err" "--smb-in-flight=65: message"
+	run_db -B smb --smb-share="$SHARE" "$LOGON" --smb-in-flight=4 \
+		-c "$DATA/basic.txt" 1
+	assert_rc 2
+	assert_grep "--smb-in-flight needs --smb-client=native\$" "$W/err" \
+		"--smb-in-flight without --smb-client=native: message"
 	# what the native client does not do is refused before the run
 	for o in -x --stat-check --one-byte-write-fix; do
 		run_db --run-once -B smb --smb-share="$SHARE" "$LOGON" \

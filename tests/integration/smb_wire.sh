@@ -224,7 +224,8 @@ in_flight() {
 # where they belong (a pattern of 61 bytes: a 64 KiB chunk at another
 # chunk's offset shows) and the byte counts the loadfile expects (a short
 # count is a status mismatch); and a Deltree's removals (a CREATE with
-# delete on close and a CLOSE per file) leave nothing behind.  Whether a request goes out before the
+# delete on close and a CLOSE per file) leave nothing behind.  With
+# --smb-in-flight=1, never more than one outstanding.  Whether a request goes out before the
 # answer to the one before is up to the scheduler for each one; that
 # none of the three operations had two outstanding is not (test_smb2_flight
 # checks the order itself against a server that waits).
@@ -255,6 +256,11 @@ sys.exit(open(sys.argv[1], "rb").read() != want)' \
 		fail "clients/client0/big.dat on the share is not the pattern written at offset 7"
 	[ ! -e "$SMBD_SHARE/clients/client0/sub" ] ||
 		fail "the Deltree left clients/client0/sub on the share: $(ls "$SMBD_SHARE/clients/client0/sub" | tr '\n' ' ')"
+	# --smb-in-flight=1: each request after the answer to the one before
+	wire_requests "$lf" --smb-client=native --smb-in-flight=1
+	in_flight "$lf" >"$W/flight1"
+	awk '$3 != 1 { bad = 1 } END { exit bad || NR != 3 }' "$W/flight1" ||
+		fail "--smb-in-flight=1: not one READ/WRITE outstanding at a time ($(tr '\n' ';' <"$W/flight1"))"
 }
 
 SKIP_ALL=
@@ -307,5 +313,5 @@ esac
 
 check "one pass of smb_wire.txt: each operation's SMB2 requests as expected" requests_per_op
 check "one pass of smb_wire.txt, --smb-client=native: each operation's own SMB2 requests" native_requests_per_op
-check "--smb-client=native: a ReadX/WriteX of 5 chunks, all in flight at once, the bytes in place; a Deltree's removals" native_in_flight
+check "--smb-client=native: a ReadX/WriteX of 5 chunks in flight at once (one with --smb-in-flight=1), the bytes in place; a Deltree's removals" native_in_flight
 finish
