@@ -7,7 +7,8 @@
  * would time out), answers in any order reach the request of their
  * message id, an interim STATUS_PENDING answer is waited past, no more
  * requests are outstanding than the server granted credits for (the
- * client waits for answers rather than fail), and a connection lost
+ * client waits for answers rather than fail), each answer is progress
+ * for the run's stall watch (util_beat()), and a connection lost
  * mid-flight ends the batch with one error that says how many answers
  * came.
  */
@@ -29,6 +30,7 @@
 #include <talloc.h>
 
 #include "backends/smb/smb2_private.h"
+#include "util/util.h"
 
 #include "talloc_fixture.h"
 
@@ -232,8 +234,13 @@ static void test_all_sent_first_any_order(void **state)
 	struct batch b = { 0 };
 	struct smb2_conn *c = client(ts->ctx, &s.fd, 64);
 	unsigned answered;
+	uint64_t beat = 0;
 
+	util_beat_at(&beat);
 	assert_int_equal(run(c, &s, &b, 5, &answered), 0);
+	util_beat_at(NULL);
+	/* each answer (and the interim one) moved the stall watch on */
+	assert_int_equal(beat, 6);
 	assert_false(s.bad);
 	assert_int_equal(s.got, 5);
 	assert_int_equal(answered, 5);

@@ -3,7 +3,8 @@
  * NetBIOS session framing, message ids and credits, one request or a
  * related compound per message (signed or encrypted as the session
  * says), and the responses, interim ones (STATUS_PENDING) skipped, chained
- * ones split; a response read with one recv where it fits.  One
+ * ones split; a response read with one recv where it fits; each frame
+ * received is progress for the run's stall watch (util_beat()).  One
  * exchange at a time per connection: a dbench client waits for each
  * operation's answer before the next.
  */
@@ -23,6 +24,7 @@
 #include <talloc.h>
 
 #include "smb2_private.h"
+#include "util/util.h"
 
 #define SMB2_CREDITS_ASK	64	/* credits asked for per request */
 
@@ -394,6 +396,7 @@ static int smb2_recv_frame(struct smb2_conn *c, unsigned k, uint8_t **msg,
 	}
 	if (memcmp(*msg, "\xfeSMB", 4) != 0)
 		return smb2_fail(c, EPROTO, "not an SMB2 response");
+	util_beat();	/* an answer: progress for the stall watch */
 	return 0;
 }
 
