@@ -183,7 +183,7 @@ native_requests_per_op() {
 in_flight() {
 	tshark -r "$W/cap.pcapng" -d "tcp.port==$SMBD_PORT,nbss" -Y smb2 \
 		-T fields -e tcp.stream -e smb2.flags.response -e smb2.cmd \
-		-e smb2.filename 2>/dev/null |
+		-e smb2.filename -e smb2.nt_status 2>/dev/null |
 	awk -F '\t' -v mark="$MARK" -v lf="$1" '
 		BEGIN {
 			while ((getline line < lf) > 0) {
@@ -200,8 +200,11 @@ in_flight() {
 			n = split($2, resp, ",")
 			split($3, c, ",")
 			split($4, fn, ",")
+			split($5, st, ",")
 			for (i = 1; i <= n; i++) {
 				r = resp[i] == "1" || resp[i] == "True"
+				# an interim answer (PENDING): the final one follows
+				if (r && st[i] ~ /^0x0*103$/) continue
 				if (!r && index(fn[i], mark) == 1) {
 					stream = $1
 					k = substr(fn[i], length(mark) + 1) + 0
