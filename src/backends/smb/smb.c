@@ -53,6 +53,9 @@ static const struct poptOption smb_options[] = {
 	  "the SMB client: libsmbclient (the default) or native (the "
 	  "project's own SMB2/3 client: one request per SMB operation)",
 	  "native|libsmbclient" },
+	{ "smb-kerberos", '\0', POPT_ARG_NONE, NULL, SMB_OPT_KERBEROS,
+	  "log on with Kerberos: the ticket in the credential cache "
+	  "($KRB5CCNAME, kinit), no password, no NTLM fallback", NULL },
 	{ "smb-in-flight", '\0', POPT_ARG_STRING, NULL, SMB_OPT_IN_FLIGHT,
 	  "--smb-client=native: the most requests outstanding at once on "
 	  "the connection (the chunks of a big ReadX/WriteX, a tree's "
@@ -176,6 +179,7 @@ static int smb_client_setup(void *mem_ctx,
 			.dialect_max = smb_dialect_num(so->proto_max,
 						       SMB2_DIALECT_311),
 			.sign = so->sign, .encrypt = so->encrypt,
+			.kerberos = so->kerberos,
 			.timeout_s = SMB_TIMEOUT_S,
 			.in_flight = so->in_flight,
 		};

@@ -8,7 +8,8 @@
  * compounds, interim responses); smb2_crypto.c: the keys (SP800-108 KDF),
  * signatures (HMAC-SHA256, AES-128-CMAC), encryption (AES-128-CCM/GCM)
  * and the 3.1.1 pre-authentication hash, all from nettle; smb2_auth.c:
- * NEGOTIATE, SESSION_SETUP with NTLMSSP (NTLMv2) and TREE_CONNECT;
+ * NEGOTIATE, SESSION_SETUP (SPNEGO, smb2_spnego.c, around smb2_ntlm.c's
+ * NTLMv2 or smb2_krb5.c's Kerberos) and TREE_CONNECT;
  * smb2_ops.c and smb2_tree.c: the loadfile ops over it (the native path
  * of -B smb).  Why the project has a client of its own:
  * doc/ARCHITECTURE.md ("The SMB2 client").
@@ -55,6 +56,8 @@ struct smb2_params {
 	uint16_t dialect_min, dialect_max;	/* 0: 2.0.2 .. 3.1.1 */
 	bool sign;			/* require signing */
 	bool encrypt;			/* require encryption (3.x) */
+	bool kerberos;			/* log on with Kerberos (the
+					 * credential cache), not NTLMSSP */
 	unsigned timeout_s;		/* each wait for the server */
 	unsigned in_flight;		/* 0: SMB2_IN_FLIGHT; at most
 					 * SMB2_IN_FLIGHT_MAX */

@@ -1,46 +1,33 @@
 /*
  * smb2_auth.c - the SMB2 client's logon: NEGOTIATE (2.0.2 to 3.1.1, with
  * 3.1.1's pre-authentication integrity and cipher contexts),
- * SESSION_SETUP with raw NTLMSSP (NTLMv2, the session key exchanged
- * with RC4 as NTLMSSP's KEY_EXCH asks; MD4, HMAC-MD5 and ARCFOUR from
- * nettle) and TREE_CONNECT.  Then the keys: signing when the server or
- * --smb-sign requires it, encryption when the server or --smb-encrypt
- * does.  Kerberos is not spoken here: libsmbclient does that.
+ * SESSION_SETUP with SPNEGO (smb2_spnego.c) around the mechanism the
+ * server offers and the options ask for: NTLMSSP (smb2_ntlm.c) or
+ * Kerberos (--smb-kerberos, smb2_krb5.c), and TREE_CONNECT.  Then the keys: signing when the server
+ * or --smb-sign requires it, encryption when the server or --smb-encrypt
+ * does.
  */
 #include "config.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/random.h>
-#include <time.h>
 
-#include <nettle/arcfour.h>
-#include <nettle/hmac.h>
-#include <nettle/md4.h>
 #include <talloc.h>
 
 #include "smb2_private.h"
+#include "smb2_spnego.h"
 
-#define NTLM_FLAGS 0xE0888215u	/* UNICODE REQUEST_TARGET SIGN NTLM
-				 * ALWAYS_SIGN EXTENDED_SESSIONSECURITY
-				 * TARGET_INFO 128 KEY_EXCH 56 */
-#define NTLM_KEY_EXCH 0x40000000u
 #define SESSION_FLAG_GUEST 0x0001
 #define SESSION_FLAG_NULL 0x0002
 #define SESSION_FLAG_ENCRYPT 0x0004
 #define SHAREFLAG_ENCRYPT 0x00008000u
+#define SMB2_MAX_LEGS 6		/* SESSION_SETUP requests per logon */
 
 static const uint16_t smb2_dialects[] = {
 	SMB2_DIALECT_202, SMB2_DIALECT_210, SMB2_DIALECT_300,
 	SMB2_DIALECT_302, SMB2_DIALECT_311,
 };
-
-static void smb2_random(void *p, size_t n)
-{
-	if (getrandom(p, n, 0) != (ssize_t)n)
-		memset(p, 0x3c, n);
-}
 
 /* ---- NEGOTIATE ---- */
 
@@ -66,6 +53,25 @@ static size_t smb2_neg_contexts(uint8_t *b)
 	smb2_put16(p + 12, SMB2_CIPHER_CCM);
 	p += 8 + 6;
 	return (size_t)(p - b);
+}
+
+/* The server's security blob (the mechanisms it offers) under mem. */
+static int smb2_negotiate_blob(struct smb2_conn *c, const uint8_t *r,
+			       size_t n, void *mem, struct smb2_blob *b)
+{
+	size_t off = smb2_get16(r + 56), len = smb2_get16(r + 58);
+
+	off = off >= SMB2_HDR_SIZE ? off - SMB2_HDR_SIZE : n;
+	b->len = 0;
+	if (len == 0)
+		return 0;
+	if (off + len > n)
+		return smb2_fail(c, EPROTO, "a bad NEGOTIATE security blob");
+	b->p = talloc_memdup(mem, r + off, len);
+	if (b->p == NULL)
+		return smb2_fail(c, ENOMEM, "out of memory");
+	b->len = len;
+	return 0;
 }
 
 static int smb2_negotiate_parse(struct smb2_conn *c, const uint8_t *r,
@@ -106,7 +112,7 @@ static int smb2_negotiate_parse(struct smb2_conn *c, const uint8_t *r,
 }
 
 static int smb2_negotiate(struct smb2_conn *c, const struct smb2_params *p,
-			  bool *sign_required)
+			  bool *sign_required, void *mem, struct smb2_blob *sb)
 {
 	uint8_t b[36 + 2 * 5 + 6 + 128];
 	struct smb2_req req = { .cmd = SMB2_NEGOTIATE, .body = b };
@@ -143,153 +149,10 @@ static int smb2_negotiate(struct smb2_conn *c, const struct smb2_params *p,
 		smb2_preauth_update(c->preauth, req.rbody - SMB2_HDR_SIZE,
 				    req.rbody_len + SMB2_HDR_SIZE);
 	}
-	return smb2_negotiate_parse(c, req.rbody, req.rbody_len, p,
-				    sign_required);
-}
-
-/* ---- NTLMSSP ---- */
-
-struct ntlm {
-	uint8_t nt_hash[16], v2_hash[16];
-	uint8_t challenge[8];
-	const uint8_t *tinfo;		/* the server's target info */
-	size_t tinfo_len;
-	uint32_t flags;
-	uint8_t session_key[16];
-};
-
-static uint8_t *utf16(void *mem, const char *s, size_t *len, bool upper)
-{
-	size_t n = strlen(s);
-	uint8_t *out = talloc_size(mem, 2 * n + 2);
-	long l;
-
-	if (out == NULL)
-		return NULL;
-	l = smb2_utf16(out, s, n, false);
-	if (l < 0)
-		return NULL;
-	if (upper)
-		for (long i = 0; i < l; i += 2)
-			if (out[i] >= 'a' && out[i] <= 'z' && out[i + 1] == 0)
-				out[i] -= 'a' - 'A';
-	*len = (size_t)l;
-	return out;
-}
-
-static void hmac_md5(const uint8_t *key, size_t klen, const uint8_t *a,
-		     size_t alen, const uint8_t *b, size_t blen,
-		     uint8_t out[16])
-{
-	struct hmac_md5_ctx h;
-
-	hmac_md5_set_key(&h, klen, key);
-	hmac_md5_update(&h, alen, a);
-	if (blen > 0)
-		hmac_md5_update(&h, blen, b);
-	hmac_md5_digest(&h, 16, out);
-	explicit_bzero(&h, sizeof(h));
-}
-
-/* NTOWFv2 from the password, user and domain. */
-static int ntlm_hashes(void *mem, struct ntlm *nt,
-		       const struct smb2_params *p)
-{
-	size_t pl, ul, dl;
-	uint8_t *pw = utf16(mem, p->password, &pl, false);
-	uint8_t *ud, *u = utf16(mem, p->user, &ul, true);
-	uint8_t *d = utf16(mem, p->domain, &dl, false);
-	struct md4_ctx m;
-
-	if (pw == NULL || u == NULL || d == NULL)
-		return -1;
-	md4_init(&m);
-	md4_update(&m, pl, pw);
-	md4_digest(&m, 16, nt->nt_hash);
-	explicit_bzero(pw, pl);
-	ud = talloc_size(mem, ul + dl + 1);
-	if (ud == NULL)
-		return -1;
-	memcpy(ud, u, ul);
-	memcpy(ud + ul, d, dl);
-	hmac_md5(nt->nt_hash, 16, ud, ul + dl, NULL, 0, nt->v2_hash);
-	return 0;
-}
-
-static void put_field(uint8_t *msg, size_t at, size_t *off,
-		      const uint8_t *data, size_t len)
-{
-	smb2_put16(msg + at, (uint16_t)len);
-	smb2_put16(msg + at + 2, (uint16_t)len);
-	smb2_put32(msg + at + 4, (uint32_t)*off);
-	if (len > 0)
-		memcpy(msg + *off, data, len);
-	*off += len;
-}
-
-/* The target info's timestamp (MsvAvTimestamp), else now, as FILETIME. */
-static uint64_t ntlm_time(const struct ntlm *nt)
-{
-	for (size_t o = 0; o + 4 <= nt->tinfo_len;) {
-		unsigned id = smb2_get16(nt->tinfo + o);
-		unsigned len = smb2_get16(nt->tinfo + o + 2);
-
-		if (id == 0 || o + 4 + len > nt->tinfo_len)
-			break;
-		if (id == 7 && len == 8)
-			return smb2_get64(nt->tinfo + o + 4);
-		o += 4 + len;
-	}
-	return ((uint64_t)time(NULL) + 11644473600ull) * 10000000ull;
-}
-
-/* The AUTHENTICATE message (NTLMv2) under mem, *len its length. */
-static uint8_t *ntlm_auth(void *mem, struct ntlm *nt,
-			  const struct smb2_params *p, size_t *len)
-{
-	size_t blen = 28 + nt->tinfo_len + 4, ul, dl, wl, off = 64;
-	uint8_t *blob = talloc_zero_size(mem, 16 + blen), *msg;
-	uint8_t *u = utf16(mem, p->user, &ul, false);
-	uint8_t *d = utf16(mem, p->domain, &dl, false);
-	uint8_t *w = utf16(mem, "DBENCH", &wl, false);
-	uint8_t base[16], exported[16], enc[16], lm[24];
-	struct arcfour_ctx rc4;
-
-	if (blob == NULL || u == NULL || d == NULL || w == NULL)
-		return NULL;
-	/* the NTLMv2 response: NTProofStr, then the blob */
-	blob[16] = 1;
-	blob[17] = 1;
-	smb2_put64(blob + 16 + 8, ntlm_time(nt));
-	smb2_random(blob + 16 + 16, 8);
-	memcpy(blob + 16 + 28, nt->tinfo, nt->tinfo_len);
-	hmac_md5(nt->v2_hash, 16, nt->challenge, 8, blob + 16, blen, blob);
-	hmac_md5(nt->v2_hash, 16, blob, 16, NULL, 0, base);
-	memset(lm, 0, sizeof(lm));
-	/* the session key: random, sent under RC4 of the base key */
-	smb2_random(exported, 16);
-	if (nt->flags & NTLM_KEY_EXCH) {
-		arcfour_set_key(&rc4, 16, base);
-		arcfour_crypt(&rc4, 16, enc, exported);
-	} else {
-		memcpy(exported, base, 16);
-	}
-	memcpy(nt->session_key, exported, 16);
-	msg = talloc_zero_size(mem, off + 24 + 16 + blen + dl + ul + wl + 16);
-	if (msg == NULL)
-		return NULL;
-	memcpy(msg, "NTLMSSP\0\3\0\0\0", 12);
-	put_field(msg, 12, &off, lm, 24);
-	put_field(msg, 20, &off, blob, 16 + blen);
-	put_field(msg, 28, &off, d, dl);
-	put_field(msg, 36, &off, u, ul);
-	put_field(msg, 44, &off, w, wl);
-	put_field(msg, 52, &off, enc, nt->flags & NTLM_KEY_EXCH ? 16 : 0);
-	smb2_put32(msg + 60, nt->flags);
-	explicit_bzero(base, sizeof(base));
-	explicit_bzero(exported, sizeof(exported));
-	*len = off;
-	return msg;
+	r = smb2_negotiate_parse(c, req.rbody, req.rbody_len, p,
+				 sign_required);
+	return r != 0 ? r : smb2_negotiate_blob(c, req.rbody, req.rbody_len,
+						mem, sb);
 }
 
 /* ---- SESSION_SETUP ---- */
@@ -323,70 +186,130 @@ static int smb2_setup_leg(struct smb2_conn *c, const uint8_t *tok,
 	return 0;
 }
 
-/* The server's CHALLENGE message from the first response. */
-static int ntlm_challenge(struct smb2_conn *c, const struct smb2_req *req,
-			  struct ntlm *nt)
+/* The mechanism: Kerberos when asked for, else NTLMSSP; either one the
+ * server offers (an empty blob offers both: the client chooses). */
+static int smb2_mech_pick(struct smb2_conn *c, const struct smb2_params *p,
+			  const struct smb2_blob *sb, struct smb2_mech *m,
+			  void *mem)
 {
-	size_t off = smb2_get16(req->rbody + 4);
-	size_t len = smb2_get16(req->rbody + 6), toff, tlen;
-	const uint8_t *m;
+	unsigned offered = SPNEGO_MECH_NTLMSSP | SPNEGO_MECH_KRB5;
 
-	off = off >= SMB2_HDR_SIZE ? off - SMB2_HDR_SIZE : req->rbody_len;
-	m = req->rbody + off;
-	if (req->status != STATUS_MORE_PROCESSING || off + len >
-	    req->rbody_len || len < 48 || memcmp(m, "NTLMSSP\0\2", 9) != 0)
-		return smb2_fail(c, EPROTO, "no NTLMSSP challenge from the "
-				 "server (status %#x)", req->status);
-	memcpy(nt->challenge, m + 24, 8);
-	nt->flags = smb2_get32(m + 20) & NTLM_FLAGS;
-	tlen = smb2_get16(m + 40);
-	toff = smb2_get32(m + 44);
-	if (toff + tlen > len)
-		return smb2_fail(c, EPROTO, "a bad NTLMSSP challenge");
-	nt->tinfo = m + toff;
-	nt->tinfo_len = tlen;
-	c->sid = smb2_get64(req->rbody - SMB2_HDR_SIZE + SMB2_H_SID);
-	return 0;
+	if (sb->len > 0 && spnego_server_mechs(sb->p, sb->len, &offered) != 0)
+		return smb2_fail(c, EPROTO, "the server's NEGOTIATE security "
+				 "blob is not SPNEGO");
+	if (p->kerberos) {
+		if (!(offered & (SPNEGO_MECH_KRB5 | SPNEGO_MECH_MS_KRB5)))
+			return smb2_fail(c, EPROTONOSUPPORT, "the server "
+					 "offers no Kerberos logon");
+		return smb2_krb5_mech(c, p, m, mem);
+	}
+	if (!(offered & SPNEGO_MECH_NTLMSSP))
+		return smb2_fail(c, EPROTONOSUPPORT, "the server offers no "
+				 "NTLMSSP logon (--smb-kerberos?)");
+	return smb2_ntlm_mech(c, p, m, mem);
 }
 
+/* mechListMIC, when the server asks for it or sent its own. */
+static int smb2_leg_mic(struct smb2_conn *c, struct smb2_mech *m,
+			const struct spnego_resp *sr, void *mem,
+			uint8_t **mic, size_t *mic_len)
+{
+	uint8_t *types;
+	size_t tlen;
+
+	*mic_len = 0;
+	if (!m->done || (!m->mic_with_last && sr->state != SPNEGO_REQUEST_MIC &&
+			 sr->mic == NULL))
+		return 0;
+	if (m->mic == NULL)
+		return smb2_fail(c, EPROTONOSUPPORT, "the server asks for "
+				 "SPNEGO's mechListMIC, which %s here does "
+				 "not sign", m->name);
+	types = spnego_mech_types(mem, m->oid, &tlen);
+	if (types == NULL)
+		return smb2_fail(c, ENOMEM, "out of memory");
+	return m->mic(c, m, types, tlen, mem, mic, mic_len);
+}
+
+/*
+ * The server's answer to a leg: 1 when the logon is complete, 0 with the
+ * next leg's token in *blob, or a negative errno.
+ */
+static int smb2_leg_next(struct smb2_conn *c, struct smb2_mech *m,
+			 const struct smb2_req *req, void *mem,
+			 struct smb2_blob *blob)
+{
+	struct spnego_resp sr = { .state = SPNEGO_STATE_ABSENT };
+	size_t off = smb2_get16(req->rbody + 4), len = smb2_get16(req->rbody + 6);
+	uint8_t *tok = NULL, *mic = NULL;
+	size_t tlen = 0, mlen = 0;
+	int r = 0;
+
+	off = off >= SMB2_HDR_SIZE ? off - SMB2_HDR_SIZE : req->rbody_len;
+	if (off + len > req->rbody_len ||
+	    (len > 0 && spnego_parse_resp(req->rbody + off, len, &sr) != 0))
+		return smb2_fail(c, EPROTO, "a SESSION_SETUP response without "
+				 "SPNEGO (status %#x)", req->status);
+	if (sr.state == SPNEGO_REJECT)
+		return smb2_fail(c, EACCES, "the server rejected the %s logon",
+				 m->name);
+	/* the session's id: from the first answer (Kerberos has one leg) */
+	c->sid = smb2_get64(req->rbody - SMB2_HDR_SIZE + SMB2_H_SID);
+	if (req->status != 0 && c->dialect == SMB2_DIALECT_311)
+		smb2_preauth_update(c->preauth, req->rbody - SMB2_HDR_SIZE,
+				    req->rbody_len + SMB2_HDR_SIZE);
+	if (sr.token != NULL && !m->done)
+		r = m->step(c, m, sr.token, sr.token_len, mem, &tok, &tlen);
+	if (r != 0 || req->status == 0)
+		return r != 0 ? r : m->done ? 1 :
+		       smb2_fail(c, EPROTO, "the server ended the logon "
+				 "before %s did", m->name);
+	r = smb2_leg_mic(c, m, &sr, mem, &mic, &mlen);
+	if (r == 0 && tlen == 0 && mlen == 0)
+		r = smb2_fail(c, EPROTO, "the server asks for more of a %s "
+			      "logon that has no more", m->name);
+	if (r == 0 && (blob->p = spnego_resp(mem, tok, tlen, mic, mlen,
+					     &blob->len)) == NULL)
+		r = smb2_fail(c, ENOMEM, "out of memory");
+	return r;
+}
+
+/* SESSION_SETUP's legs with SPNEGO around the mechanism, then the keys. */
 static int smb2_session(struct smb2_conn *c, const struct smb2_params *p,
-			bool sign, uint16_t *sflags)
+			const struct smb2_blob *sb, bool sign,
+			uint16_t *sflags)
 {
 	void *mem = talloc_new(c);
-	uint8_t neg[32] = "NTLMSSP\0\1\0\0\0";
-	struct ntlm nt = { 0 };
+	struct smb2_mech m = { 0 };
+	struct smb2_blob blob = { 0 };
 	struct smb2_req req;
-	uint8_t *auth = NULL, *chal;
-	size_t alen = 0;
+	uint8_t *tok = NULL;
+	size_t tlen = 0;
 	int r;
 
 	if (mem == NULL)
 		return smb2_fail(c, ENOMEM, "out of memory");
-	smb2_put32(neg + 12, NTLM_FLAGS);
-	r = smb2_setup_leg(c, neg, sizeof(neg), sign, &req, mem);
-	if (r == 0 && c->dialect == SMB2_DIALECT_311)
-		smb2_preauth_update(c->preauth, req.rbody - SMB2_HDR_SIZE,
-				    req.rbody_len + SMB2_HDR_SIZE);
+	r = smb2_mech_pick(c, p, sb, &m, mem);
 	if (r == 0)
-		r = ntlm_challenge(c, &req, &nt);
-	if (r == 0) {
-		/* the challenge outlives the next exchange's buffers */
-		chal = talloc_memdup(mem, nt.tinfo, nt.tinfo_len);
-		nt.tinfo = chal;
-		if (chal == NULL || ntlm_hashes(mem, &nt, p) != 0 ||
-		    (auth = ntlm_auth(mem, &nt, p, &alen)) == NULL)
-			r = smb2_fail(c, ENOMEM, "out of memory");
+		r = m.step(c, &m, NULL, 0, mem, &tok, &tlen);
+	if (r == 0 && (blob.p = spnego_init(mem, m.oid, tok, tlen,
+					    &blob.len)) == NULL)
+		r = smb2_fail(c, ENOMEM, "out of memory");
+	for (unsigned leg = 0; r == 0; leg++) {
+		if (leg == SMB2_MAX_LEGS)
+			r = smb2_fail(c, EPROTO, "no logon after %u "
+				      "SESSION_SETUPs", leg);
+		if (r == 0)
+			r = smb2_setup_leg(c, blob.p, blob.len, sign, &req, mem);
+		if (r == 0)
+			r = smb2_leg_next(c, &m, &req, mem, &blob);
 	}
-	if (r == 0)
-		r = smb2_setup_leg(c, auth, alen, sign, &req, mem);
-	if (r == 0 && req.status != 0)
-		r = smb2_fail(c, EACCES, "logon refused: status %#x",
-			      req.status);
-	if (r == 0) {
+	if (r == 1) {
+		r = 0;
 		*sflags = smb2_get16(req.rbody + 2);
-		smb2_derive_keys(c, nt.session_key);
+		smb2_derive_keys(c, m.key);
 	}
-	explicit_bzero(&nt, sizeof(nt));
+	explicit_bzero(m.key, sizeof(m.key));
 	talloc_free(mem);
 	return r;
 }
@@ -433,11 +356,16 @@ static int smb2_logon(struct smb2_conn *c, const struct smb2_params *p)
 	bool sign_required = false;
 	uint16_t sflags = 0;
 	uint32_t share_flags = 0;
+	struct smb2_blob sb = { 0 };
+	void *mem = talloc_new(c);
 	int r;
 
-	r = smb2_negotiate(c, p, &sign_required);
+	if (mem == NULL)
+		return smb2_fail(c, ENOMEM, "out of memory");
+	r = smb2_negotiate(c, p, &sign_required, mem, &sb);
 	if (r == 0)
-		r = smb2_session(c, p, p->sign || sign_required, &sflags);
+		r = smb2_session(c, p, &sb, p->sign || sign_required, &sflags);
+	talloc_free(mem);
 	if (r != 0)
 		return r;
 	if (sflags & (SESSION_FLAG_GUEST | SESSION_FLAG_NULL)) {

@@ -19,6 +19,12 @@
 
 #include "smb2_private.h"
 
+void smb2_random(void *p, size_t n)
+{
+	if (getrandom(p, n, 0) != (ssize_t)n)
+		memset(p, 0x3c, n);
+}
+
 void smb2_kdf(const uint8_t key[16], const char *label, size_t label_len,
 	      const uint8_t *ctx, size_t ctx_len, uint8_t out[16])
 {

@@ -73,6 +73,9 @@ struct smb2_conn {
 
 /* ---- smb2_crypto.c ---- */
 
+/* n random bytes at p (the client guid, salts, NTLMv2's nonces). */
+void smb2_random(void *p, size_t n);
+
 /* SP800-108 counter-mode KDF with HMAC-SHA256, 128-bit output. */
 void smb2_kdf(const uint8_t key[16], const char *label, size_t label_len,
 	      const uint8_t *ctx, size_t ctx_len, uint8_t out[16]);
@@ -113,7 +116,48 @@ struct smb2_conn *smb2_conn_new(void *mem, const struct smb2_params *p,
 int smb2_fail(struct smb2_conn *c, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* ---- smb2_auth.c ---- */
+/* ---- smb2_auth.c and smb2_krb5.c: the logon's mechanisms ---- */
+
+/* Bytes of a logon token. */
+struct smb2_blob {
+	uint8_t *p;
+	size_t len;
+};
+
+/*
+ * A logon mechanism inside SPNEGO (smb2_auth.c: NTLMSSP; smb2_krb5.c:
+ * Kerberos through GSS-API).  step turns the server's token (NULL the
+ * first time) into the next one (under mem; *out_len 0: nothing to
+ * send); once the mechanism is complete it sets done and key (the
+ * session key, cut or zero-padded to 16 bytes).  mic, when not NULL,
+ * signs msg for SPNEGO's mechListMIC.  Both return 0, or a negative
+ * errno with c->err set.
+ */
+struct smb2_mech {
+	unsigned oid;			/* enum spnego_mech */
+	const char *name;		/* for messages */
+	void *st;
+	int (*step)(struct smb2_conn *c, struct smb2_mech *m,
+		    const uint8_t *in, size_t in_len, void *mem,
+		    uint8_t **out, size_t *out_len);
+	int (*mic)(struct smb2_conn *c, struct smb2_mech *m,
+		   const uint8_t *msg, size_t len, void *mem,
+		   uint8_t **out, size_t *out_len);
+	bool done;
+	bool mic_with_last;		/* mechListMIC with its last token */
+	uint8_t key[16];
+};
+
+/* NTLMSSP with p's user, domain and password into *m, its state under
+ * mem (smb2_ntlm.c); 0 or a negative errno with c->err set. */
+int smb2_ntlm_mech(struct smb2_conn *c, const struct smb2_params *p,
+		   struct smb2_mech *m, void *mem);
+
+/* Kerberos for p->server (cifs@SERVER, the default credential cache)
+ * into *m, its state under mem (smb2_krb5.c); 0 or a negative errno
+ * with c->err set (also when built without GSS-API). */
+int smb2_krb5_mech(struct smb2_conn *c, const struct smb2_params *p,
+		   struct smb2_mech *m, void *mem);
 
 
 #endif

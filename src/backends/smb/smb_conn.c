@@ -1,7 +1,8 @@
 /*
  * smb_conn.c - the libsmbclient context of one connection of the smb
- * backend: configured from its options (logon, dialects, signing,
- * encryption), connected, and what a failed connection means in words.
+ * backend: configured from its options (logon, Kerberos from the
+ * credential cache, dialects, signing, encryption), connected, and what
+ * a failed connection means in words.
  * Built into the module only.
  */
 #include "config.h"
@@ -19,19 +20,70 @@
 
 #include "smb_conn.h"
 
+#ifdef HAVE_GSSAPI
+#include <gssapi/gssapi.h>
+#endif
+
+/* What libsmbclient's logon needs: ours, or the ticket's user. */
+struct smb_logon {
+	const struct smb_opts *so;
+	char *krb5_user;	/* --smb-kerberos: the ticket's principal */
+};
+
 /* The logon libsmbclient asks for at every connection it makes. */
 static void smb_auth(SMBCCTX *ctx, const char *srv, const char *shr,
 		     char *wg, int wglen, char *un, int unlen, char *pw,
 		     int pwlen)
 {
-	const struct smb_opts *so = smbc_getOptionUserData(ctx);
+	const struct smb_logon *lg = smbc_getOptionUserData(ctx);
+	const struct smb_opts *so = lg->so;
 
 	(void)srv;
 	(void)shr;
 	snprintf(wg, (size_t)wglen, "%s", so->domain);
-	snprintf(un, (size_t)unlen, "%s", so->user);
+	snprintf(un, (size_t)unlen, "%s",
+		 lg->krb5_user != NULL ? lg->krb5_user : so->user);
 	snprintf(pw, (size_t)pwlen, "%s", so->password);
 }
+
+#ifdef HAVE_GSSAPI
+/*
+ * --smb-kerberos: the principal of the default credential cache's
+ * ticket (USER@REALM): libsmbclient's Kerberos needs it as the user, and
+ * takes none from the cache itself.  -ENOKEY when there is none.
+ */
+static int smb_krb5_principal(void *mem, struct smb_logon *lg)
+{
+	gss_cred_id_t cred = GSS_C_NO_CREDENTIAL;
+	gss_name_t name = GSS_C_NO_NAME;
+	gss_buffer_desc b = GSS_C_EMPTY_BUFFER;
+	OM_uint32 maj, min;
+	bool ok = false;
+
+	maj = gss_acquire_cred(&min, GSS_C_NO_NAME, GSS_C_INDEFINITE,
+			       GSS_C_NO_OID_SET, GSS_C_INITIATE, &cred, NULL,
+			       NULL);
+	if (!GSS_ERROR(maj))
+		maj = gss_inquire_cred(&min, cred, &name, NULL, NULL, NULL);
+	if (!GSS_ERROR(maj))
+		maj = gss_display_name(&min, name, &b, NULL);
+	if (!GSS_ERROR(maj)) {
+		lg->krb5_user = talloc_strndup(mem, b.value, b.length);
+		ok = lg->krb5_user != NULL && strchr(lg->krb5_user, '@');
+	}
+	gss_release_buffer(&min, &b);
+	gss_release_name(&min, &name);
+	gss_release_cred(&min, &cred);
+	return ok ? 0 : -ENOKEY;
+}
+#else
+static int smb_krb5_principal(void *mem, struct smb_logon *lg)
+{
+	(void)mem;
+	(void)lg;
+	return -ENOTSUP;
+}
+#endif
 
 /*
  * --smb-sign: libsmbclient takes "client signing" from its configuration
@@ -83,6 +135,8 @@ static int smb_context_destroy(SMBCCTX **pctx)
 SMBCCTX **smb_context_new(void *mem, const struct smb_opts *so, int *err)
 {
 	SMBCCTX **pctx = talloc(mem, SMBCCTX *);
+	struct smb_logon *lg = pctx ? talloc_zero(pctx, struct smb_logon) :
+				      NULL;
 	SMBCCTX *ctx = NULL;
 
 	if (!smb_interfaces_up()) {
@@ -90,20 +144,27 @@ SMBCCTX **smb_context_new(void *mem, const struct smb_opts *so, int *err)
 		talloc_free(pctx);
 		return NULL;
 	}
+	if (lg != NULL && so->kerberos &&
+	    (*err = smb_krb5_principal(lg, lg)) != 0) {
+		talloc_free(pctx);
+		return NULL;
+	}
 	ctx = smbc_new_context();
-	if (pctx == NULL || ctx == NULL) {
+	if (lg == NULL || ctx == NULL) {
 		*err = -ENOMEM;
 		goto fail;
 	}
+	lg->so = so;
 	smbc_setDebug(ctx, 0);
 	/* every wait of the connection (set when it connects): the
 	 * library's 20 s would hold the check and each client's setup */
 	smbc_setTimeout(ctx, SMB_TIMEOUT_S * 1000);
-	smbc_setOptionUserData(ctx, (void *)so);
+	smbc_setOptionUserData(ctx, lg);
 	smbc_setFunctionAuthDataWithContext(ctx, smb_auth);
 	smbc_setOptionNoAutoAnonymousLogin(ctx, true);
-	smbc_setOptionUseKerberos(ctx, false);
-	smbc_setOptionFallbackAfterKerberos(ctx, true);
+	/* --smb-kerberos: the credential cache's ticket, no NTLM after it */
+	smbc_setOptionUseKerberos(ctx, so->kerberos);
+	smbc_setOptionFallbackAfterKerberos(ctx, !so->kerberos);
 	if (so->port != 0)
 		smbc_setPort(ctx, (uint16_t)so->port);
 	if (so->encrypt)
@@ -156,6 +217,12 @@ char *smb_connect_message(void *mem, const struct smb_opts *so, int err,
 				       "may come from $DBENCH_SMB_PASSWORD)",
 				       hp, so->share, strerror(err));
 	switch (err) {
+	case ENOKEY:
+		return talloc_asprintf(mem, "smb: //%s/%s: --smb-kerberos: no "
+				       "Kerberos ticket in the credential cache "
+				       "(%s; kinit first)", hp, so->share,
+				       getenv("KRB5CCNAME") ? getenv("KRB5CCNAME")
+							    : "the default one");
 	case ETIMEDOUT:
 		return talloc_asprintf(mem, "smb: //%s/%s: server %s sent no "
 				       "reply within %d s", hp, so->share, hp,
@@ -178,6 +245,12 @@ char *smb_connect_message(void *mem, const struct smb_opts *so, int err,
 				       "server %s", so->share, hp);
 	case EACCES:
 	case EPERM:
+		if (so->kerberos)
+			return talloc_asprintf(mem, "smb: Kerberos logon "
+					       "refused on //%s/%s (a ticket for "
+					       "this server's realm? the server "
+					       "named by its host name?)", hp,
+					       so->share);
 		return talloc_asprintf(mem, "smb: logon failure as user '%s' "
 				       "on //%s/%s (wrong user or password, "
 				       "or access denied)", so->user, hp,

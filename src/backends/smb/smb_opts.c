@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -157,6 +158,9 @@ int smb_option(void *mem_ctx, void **bopts, int val, const char *arg,
 	case SMB_OPT_SIGN:
 		so->sign = true;
 		return 0;
+	case SMB_OPT_KERBEROS:
+		so->kerberos = true;
+		return 0;
 	case SMB_OPT_CLIENT:
 		if (strcmp(arg, "native") == 0 ||
 		    strcmp(arg, "libsmbclient") == 0) {
@@ -218,6 +222,46 @@ static int smb_read_auth_file(void *mem, struct smb_opts *so, char **err)
 	return 0;
 }
 
+/*
+ * --smb-kerberos logs on as the credential cache's ticket says: a user or
+ * a password given too would be ambiguous (which logon was meant?), so
+ * they are refused; so is a server named by its address (Kerberos
+ * names the service by the host: cifs/HOST); and Kerberos needs GSS-API
+ * built in.
+ */
+static int smb_kerberos_check(void *mem, const struct smb_opts *so,
+			      char **err)
+{
+	const char *what = so->user_given ? "--smb-user" :
+			   so->auth_file != NULL ? "--smb-auth-file" :
+			   so->password != NULL ? "$DBENCH_SMB_PASSWORD" : NULL;
+
+	struct in6_addr addr;
+
+	if (what != NULL) {
+		*err = talloc_asprintf(mem, "--smb-kerberos logs on as the "
+				       "ticket of the credential cache says "
+				       "(kinit): give no %s", what);
+		return -1;
+	}
+	if (inet_pton(AF_INET, so->server, &addr) == 1 ||
+	    inet_pton(AF_INET6, so->server, &addr) == 1) {
+		*err = talloc_asprintf(mem, "--smb-kerberos: name the server "
+				       "by its host name (its Kerberos service "
+				       "is cifs/HOST), not by the address %s",
+				       so->server);
+		return -1;
+	}
+#ifndef HAVE_GSSAPI
+	*err = talloc_strdup(mem, "--smb-kerberos: dbench was built without "
+			     "GSS-API (install libkrb5-dev and run configure "
+			     "again)");
+	return -1;
+#else
+	return 0;
+#endif
+}
+
 int smb_options_done(void *mem_ctx, void **bopts, char **err)
 {
 	struct smb_opts *so = *bopts;
@@ -236,11 +280,13 @@ int smb_options_done(void *mem_ctx, void **bopts, char **err)
 				     "required");
 		return -1;
 	}
+	if (so->kerberos && smb_kerberos_check(mem_ctx, so, err) != 0)
+		return -1;
 	if (so->auth_file != NULL && smb_read_auth_file(mem_ctx, so, err) != 0)
 		return -1;
 	if (so->user == NULL) {
-		so->user = talloc_strdup(so, "guest");
-		so->guest = true;
+		so->user = talloc_strdup(so, so->kerberos ? "" : "guest");
+		so->guest = !so->kerberos;
 	}
 	if (so->password == NULL)
 		so->password = talloc_strdup(so, "");

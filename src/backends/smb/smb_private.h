@@ -19,6 +19,7 @@ enum smb_opt {
 	SMB_OPT_ENCRYPT,
 	SMB_OPT_SIGN,
 	SMB_OPT_CLIENT,
+	SMB_OPT_KERBEROS,
 	SMB_OPT_IN_FLIGHT,
 };
 
@@ -34,6 +35,7 @@ struct smb_opts {
 	const char *proto_min, *proto_max;	/* NULL: libsmbclient's */
 	bool encrypt, sign;
 	bool native;		/* --smb-client=native: the own SMB2 client */
+	bool kerberos;		/* --smb-kerberos: the credential cache */
 	unsigned in_flight;	/* --smb-in-flight (native); 0: the default */
 };
 
