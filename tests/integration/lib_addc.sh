@@ -2,7 +2,11 @@
 # the Kerberos tests (sourced by bash).
 #
 # addc_enter_netns "$0" "$@" re-executes the calling script (once:
-# ADDC_IN_NETNS marks the inner run) under `unshare -n -m -u`: loopback
+# ADDC_IN_NETNS marks the inner run) under `unshare -n -m -u -p`, as the
+# first process of a PID namespace of its own: when it ends, the kernel
+# ends every process left in it (smbd starts samba-dcerpcd and its RPC
+# workers on demand, in sessions of their own, which no stop by PID of
+# samba reaches); loopback
 # up, a /run of its own (a tmpfs: the DC's winbindd socket lives there,
 # so that the host's name service never meets it), the host name dc1, and
 # the namespace's own /etc/hosts (dc1 and dc1.dbench.test on 127.0.0.1)
@@ -45,11 +49,12 @@ addc_enter_netns() {
 			exit 0
 		fi
 	done
-	if ! unshare -n -m -u true 2>/dev/null; then
-		echo "1..0 # SKIP cannot make a network namespace (unshare -n -m -u)"
+	if ! unshare -n -m -u -p --fork --mount-proc true 2>/dev/null; then
+		echo "1..0 # SKIP cannot make network and PID namespaces (unshare -n -m -u -p)"
 		exit 0
 	fi
-	ADDC_IN_NETNS=1 exec unshare -n -m -u --propagation private -- \
+	ADDC_IN_NETNS=1 exec unshare -n -m -u -p --fork --mount-proc \
+		--propagation private -- \
 		bash -c 'mount -t tmpfs dbench-addc /run &&
 		 mkdir -p /run/samba && ip link set lo up && hostname dc1 &&
 		 printf "127.0.0.1 localhost\n127.0.0.1 dc1.dbench.test dc1\n" \

@@ -92,10 +92,10 @@ EOF
 		return 1
 	}
 	# -F: foreground, so that $! is smbd itself; no --no-process-group
-	# (smbd signals its whole group when it stops).  _NO_WINBINDD=1:
-	# the machine's winbindd (one of a Samba AD DC running here, say)
-	# is not this standalone server's: asked for its users' ids, it
-	# answers ids no account has, and every logon fails
+	# (smbd signals its whole group when it stops).  _NO_WINBINDD: the
+	# server maps its users itself, never through a winbindd that runs
+	# on this machine for something else (which cannot map our SIDs, and
+	# every logon then fails)
 	_NO_WINBINDD=1 PATH=$PATH:/usr/sbin smbd -F -s "$SMBD_CONF" </dev/null \
 		>"$dir/smbd.out" 2>&1 &
 	SMBD_PID=$!

@@ -132,11 +132,31 @@ native_dialects() {
 			-c "$DATA/basic.txt" 1
 		assert_clean_run "--smb-client=native --smb-protocol=$p --smb-encrypt"
 	done
+	# several chunks in flight, each signed or encrypted: HMAC-SHA256
+	# (2.1), AES-CMAC (3.1.1), AES-CCM (3.0), AES-GCM (3.1.1)
+	for p in "SMB2_10 --smb-sign" "SMB3_11 --smb-sign" \
+		"SMB3_00 --smb-encrypt" "SMB3_11 --smb-encrypt"; do
+		run_db --run-once -B smb --smb-share="$SHARE" "$LOGON" \
+			--smb-client=native --smb-protocol=${p% *} "${p#* }" \
+			-c "$DATA/smb_flight.txt" 1
+		assert_clean_run "smb_flight.txt, --smb-client=native --smb-protocol=$p"
+	done
 	run_db -B smb --smb-share="$SHARE" "$LOGON" --smb-client=other \
 		-c "$DATA/basic.txt" 1
 	assert_rc 2
 	assert_grep "'other' is not native or libsmbclient" "$W/err" \
 		"--smb-client=other: message"
+	run_db -B smb --smb-share="$SHARE" "$LOGON" --smb-client=native \
+		--smb-in-flight=65 -c "$DATA/basic.txt" 1
+	assert_rc 2
+	assert_grep "^dbench: --smb-in-flight: '65' is not a number of requests from 1 to 64\$" \
+		"$W/err" "--smb-in-flight=65: message"
+	# (libsmbclient pinned: the default is the native client)
+	run_db -B smb --smb-share="$SHARE" "$LOGON" --smb-in-flight=4 \
+		--smb-client=libsmbclient -c "$DATA/basic.txt" 1
+	assert_rc 2
+	assert_grep "--smb-in-flight needs --smb-client=native\$" "$W/err" \
+		"--smb-in-flight without --smb-client=native: message"
 }
 
 # -x's attribute of the file smb_opts.txt keeps: on the server's file, as

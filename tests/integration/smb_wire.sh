@@ -177,6 +177,97 @@ native_requests_per_op() {
 		"SMB2 requests per operation, native client (LINE OP COMMAND COUNT)"
 }
 
+# in_flight LOADFILE: per ReadX/WriteX line of LOADFILE in the last
+# capture (wire_requests), "LINE OP MOST": the most READ/WRITE requests
+# of that line outstanding at once on the wire (sent and not yet
+# answered, in the capture's frame order); 1 when each request waits for
+# the answer to the one before.
+in_flight() {
+	tshark -r "$W/cap.pcapng" -d "tcp.port==$SMBD_PORT,nbss" -Y smb2 \
+		-T fields -e tcp.stream -e smb2.flags.response -e smb2.cmd \
+		-e smb2.filename -e smb2.nt_status 2>/dev/null |
+	awk -F '\t' -v mark="$MARK" -v lf="$1" '
+		BEGIN {
+			while ((getline line < lf) > 0) {
+				nr++
+				sub(/\r$/, "", line)
+				if (line ~ /^[ \t]*$/ || line ~ /^[ \t]*#/) continue
+				split(line, f, /[ \t]+/)
+				op[nr] = f[1]
+				next_op[prev + 0] = nr
+				prev = nr
+			}
+		}
+		{
+			n = split($2, resp, ",")
+			split($3, c, ",")
+			split($4, fn, ",")
+			split($5, st, ",")
+			for (i = 1; i <= n; i++) {
+				r = resp[i] == "1" || resp[i] == "True"
+				# an interim answer (PENDING): the final one follows
+				if (r && st[i] ~ /^0x0*103$/) continue
+				if (!r && index(fn[i], mark) == 1) {
+					stream = $1
+					k = substr(fn[i], length(mark) + 1) + 0
+					cur = k in next_op ? next_op[k] : ""
+					out = 0
+					continue
+				}
+				if ($1 != stream || cur == "" ||
+				    (c[i] != 8 && c[i] != 9))
+					continue
+				out += r ? -1 : 1
+				if (out > most[cur]) most[cur] = out
+			}
+		}
+		END { for (ln in most) print ln, op[ln], most[ln] }' | sort -n
+}
+
+# The native client sends a ReadX/WriteX of several chunks at once: one
+# READ/WRITE per chunk, more than one outstanding on the wire, the bytes
+# where they belong (a pattern of 61 bytes: a 64 KiB chunk at another
+# chunk's offset shows) and the byte counts the loadfile expects (a short
+# count is a status mismatch); and a Deltree's removals (a CREATE with
+# delete on close and a CLOSE per file) leave nothing behind.  With
+# --smb-in-flight=1, never more than one outstanding.  Whether a request goes out before the
+# answer to the one before is up to the scheduler for each one; that
+# none of the three operations had two outstanding is not (test_smb2_flight
+# checks the order itself against a server that waits).
+native_in_flight() {
+	local lf=$DATA/smb_flight.txt
+	wire_counts "$lf" --smb-client=native --skip-cleanup >"$W/found"
+	in_flight "$lf" >"$W/flight"
+	note "READ/WRITE requests outstanding at most: $(tr '\n' ';' <"$W/flight")"
+	awk '$3 >= 2 { ok = 1 } END { exit !ok }' "$W/flight" ||
+		fail "each chunk of a ReadX/WriteX waited for the answer to the one before ($(tr '\n' ';' <"$W/flight"))"
+	printf '%s\n' "6 WRITEPATTERN none 0" "7 Deltree CREATE 1" \
+		"7 Deltree QUERY_DIRECTORY 1" "8 Mkdir CLOSE 1" \
+		"8 Mkdir CREATE 1" "9 Mkdir CLOSE 1" "9 Mkdir CREATE 1" \
+		"10 NTCreateX CREATE 1" "11 WriteX WRITE 5" "12 ReadX READ 5" \
+		"13 ReadX READ 5" "14 Close CLOSE 1" "15 Mkdir CLOSE 1" \
+		"15 Mkdir CREATE 1" "16 NTCreateX CREATE 1" "17 Close CLOSE 1" \
+		"18 NTCreateX CREATE 1" "19 Close CLOSE 1" \
+		"20 NTCreateX CREATE 1" "21 Close CLOSE 1" \
+		"22 Deltree CLOSE 5" "22 Deltree CREATE 5" \
+		"22 Deltree QUERY_DIRECTORY 2" >"$W/expected"
+	assert_same_lines "$W/expected" "$W/found" \
+		"SMB2 requests per operation of smb_flight.txt, native client"
+	python3 -c 'import sys
+p = b"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXY"
+want = bytes(7) + (p * (300000 // len(p) + 1))[:300000]
+sys.exit(open(sys.argv[1], "rb").read() != want)' \
+		"$SMBD_SHARE/clients/client0/big.dat" ||
+		fail "clients/client0/big.dat on the share is not the pattern written at offset 7"
+	[ ! -e "$SMBD_SHARE/clients/client0/sub" ] ||
+		fail "the Deltree left clients/client0/sub on the share: $(ls "$SMBD_SHARE/clients/client0/sub" | tr '\n' ' ')"
+	# --smb-in-flight=1: each request after the answer to the one before
+	wire_requests "$lf" --smb-client=native --smb-in-flight=1
+	in_flight "$lf" >"$W/flight1"
+	awk '$3 != 1 { bad = 1 } END { exit bad || NR != 3 }' "$W/flight1" ||
+		fail "--smb-in-flight=1: not one READ/WRITE outstanding at a time ($(tr '\n' ';' <"$W/flight1"))"
+}
+
 SKIP_ALL=
 if "$DBENCH" -B smb 1 2>&1 | grep -q 'built without libsmbclient'; then
 	SKIP_ALL="dbench was built without libsmbclient"
@@ -228,4 +319,5 @@ esac
 
 check "one pass of smb_wire.txt, --smb-client=libsmbclient: each operation's SMB2 requests as expected" requests_per_op
 check "one pass of smb_wire.txt, --smb-client=native: each operation's own SMB2 requests" native_requests_per_op
+check "--smb-client=native: a ReadX/WriteX of 5 chunks in flight at once (one with --smb-in-flight=1), the bytes in place; a Deltree's removals" native_in_flight
 finish

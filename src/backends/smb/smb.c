@@ -60,6 +60,11 @@ static const struct poptOption smb_options[] = {
 	{ "smb-kerberos", '\0', POPT_ARG_NONE, NULL, SMB_OPT_KERBEROS,
 	  "log on with Kerberos: the ticket in the credential cache "
 	  "($KRB5CCNAME, kinit), no password, no NTLM fallback", NULL },
+	{ "smb-in-flight", '\0', POPT_ARG_STRING, NULL, SMB_OPT_IN_FLIGHT,
+	  "--smb-client=native: the most requests outstanding at once on "
+	  "the connection (the chunks of a big ReadX/WriteX, a tree's "
+	  "removals; default 16, 1: each waits for the answer before)",
+	  "N" },
 	POPT_TABLEEND
 };
 
@@ -168,6 +173,7 @@ static struct smb2_params smb_native_params(const struct smb_opts *so)
 		.sign = so->sign, .encrypt = so->encrypt,
 		.kerberos = so->kerberos,
 		.timeout_s = SMB_TIMEOUT_S,
+		.in_flight = so->in_flight,
 	};
 }
 

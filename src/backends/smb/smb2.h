@@ -32,7 +32,9 @@ enum smb2_cmd {
 
 #define SMB2_HDR_SIZE		64
 #define SMB2_MAX_CHAIN		4	/* requests in one compound */
-#define SMB2_IO_MAX		65536	/* bytes per READ/WRITE */
+#define SMB2_IO_MAX		65536	/* bytes per READ/WRITE at most */
+#define SMB2_IN_FLIGHT		16	/* requests outstanding at once */
+#define SMB2_IN_FLIGHT_MAX	64	/* ... at most (--smb-in-flight) */
 
 #define SMB2_DIALECT_202	0x0202
 #define SMB2_DIALECT_210	0x0210
@@ -57,6 +59,8 @@ struct smb2_params {
 	bool kerberos;			/* log on with Kerberos (the
 					 * credential cache), not NTLMSSP */
 	unsigned timeout_s;		/* each wait for the server */
+	unsigned in_flight;		/* 0: SMB2_IN_FLIGHT; at most
+					 * SMB2_IN_FLIGHT_MAX */
 };
 
 /* One request of a (compound) exchange: the body the caller built (after
@@ -100,6 +104,39 @@ struct smb2_conn *smb2_connect_code(void *mem, const struct smb2_params *p,
  * unusable; smb2_error() says why).
  */
 int smb2_exchange(struct smb2_conn *c, struct smb2_req *req, unsigned n);
+
+/*
+ * A batch of independent requests, several in flight: request k (0 ..
+ * cnt - 1) is built by build(arg, k, req) (cmd, body, data; the buffers
+ * need only live until it is sent, right after) and its answer given to
+ * done(arg, k, req) (status, rbody valid during the call), in the order
+ * the answers come.  A nonzero return of either sends no more requests
+ * (those in flight are still answered).
+ */
+struct smb2_flight {
+	unsigned cnt;
+	int (*build)(void *arg, unsigned k, struct smb2_req *req);
+	int (*done)(void *arg, unsigned k, const struct smb2_req *req);
+	void *arg;
+	unsigned sent, answered;	/* out */
+};
+
+/*
+ * Send f's requests, each its own message, without waiting for answers
+ * in between: at most p->in_flight outstanding and no more than the
+ * server's credits allow (when they run out, it waits for answers, which
+ * grant more; one request is always allowed); answers matched by message
+ * id in any order, interim ones (STATUS_PENDING) waited past.  Returns 0
+ * when every request sent was answered (build's and done's verdicts are
+ * the caller's), or a negative errno when the connection failed (then
+ * unusable; smb2_error() says why and how many of the requests sent got
+ * their answers).
+ */
+int smb2_flight(struct smb2_conn *c, struct smb2_flight *f);
+
+/* The bytes one READ (write false) or WRITE may carry: SMB2_IO_MAX, or
+ * the server's maximum when smaller. */
+uint32_t smb2_io_max(const struct smb2_conn *c, bool write);
 
 /* Whether c's connection is still up (a failed exchange drops it). */
 bool smb2_connected(const struct smb2_conn *c);

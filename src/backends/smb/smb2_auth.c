@@ -82,6 +82,8 @@ static int smb2_negotiate_parse(struct smb2_conn *c, const uint8_t *r,
 	if (n < 64)
 		return smb2_fail(c, EPROTO, "a short NEGOTIATE response");
 	c->dialect = smb2_get16(r + 4);
+	c->max_read = smb2_get32(r + 28);
+	c->max_write = smb2_get32(r + 32);
 	*sign_required = (smb2_get16(r + 2) & 2) != 0;
 	c->neg.server_secmode = smb2_get16(r + 2);
 	memcpy(c->neg.server_guid, r + 8, 16);

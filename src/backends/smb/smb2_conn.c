@@ -3,7 +3,8 @@
  * NetBIOS session framing, message ids and credits, one request or a
  * related compound per message (signed or encrypted as the session
  * says), and the responses, interim ones (STATUS_PENDING) skipped, chained
- * ones split; a response read with one recv where it fits.  One
+ * ones split; a response read with one recv where it fits; each frame
+ * received is progress for the run's stall watch (util_beat()).  One
  * exchange at a time per connection: a dbench client waits for each
  * operation's answer before the next.
  */
@@ -25,6 +26,7 @@
 #include <talloc.h>
 
 #include "smb2_private.h"
+#include "util/util.h"
 
 #define SMB2_CREDITS_ASK	64	/* credits asked for per request */
 
@@ -192,6 +194,9 @@ struct smb2_conn *smb2_conn_new(void *mem, const struct smb2_params *p,
 		return NULL;
 	c->fd = -1;
 	c->timeout_s = p->timeout_s ? p->timeout_s : 10;
+	c->in_flight = p->in_flight == 0 ? SMB2_IN_FLIGHT :
+		       p->in_flight > SMB2_IN_FLIGHT_MAX ? SMB2_IN_FLIGHT_MAX :
+		       p->in_flight;
 	c->in = talloc_size(c, SMB2_IN_SIZE);
 	if (c->in == NULL) {
 		talloc_free(c);
@@ -285,29 +290,38 @@ static bool smb2_sign_req(const struct smb2_conn *c, uint16_t cmd)
 	       (cmd == SMB2_IOCTL && c->sign_ioctl);
 }
 
-static int smb2_send(struct smb2_conn *c, const struct smb2_req *req,
-		     unsigned n)
+/*
+ * The message of req[0..n) appended to c->sbuf at *at: its NetBIOS
+ * header, then the requests, signed, or encrypted, as the session says;
+ * *at moves past it.  The plain message of one packed at 0 stays at
+ * c->sbuf + 4 (c->sent_len bytes) unless encrypted.
+ */
+static int smb2_pack(struct smb2_conn *c, const struct smb2_req *req,
+		     unsigned n, size_t *at)
 {
-	size_t total = 0, off = 4;
-	uint8_t *out;
+	bool enc = c->encrypt && c->keys;
+	size_t total = 0, off = 4, wire;
+	uint8_t *plain;
 
 	for (unsigned i = 0; i < n; i++)
 		total += smb2_req_len(&req[i], i == n - 1);
-	if (smb2_grow(c, &c->sbuf, &c->sbuf_size, total + 4) != 0)
+	wire = 4 + total + (enc ? SMB2_TF_SIZE : 0);
+	if (smb2_grow(c, &c->sbuf, &c->sbuf_size, *at + wire) != 0 ||
+	    (enc && smb2_grow(c, &c->tbuf, &c->tbuf_size, total + 4) != 0))
 		return smb2_fail(c, ENOMEM, "out of memory");
+	plain = enc ? c->tbuf : c->sbuf + *at;
 	for (unsigned i = 0; i < n; i++) {
 		bool last = i == n - 1;
 		size_t len = smb2_req_len(&req[i], last);
-		uint8_t *h = c->sbuf + off;
+		size_t used = SMB2_HDR_SIZE + req[i].body_len + req[i].data_len;
+		uint8_t *h = plain + off;
 
 		smb2_header(c, h, req[i].cmd, i > 0, last ? 0 : (uint32_t)len);
 		memcpy(h + SMB2_HDR_SIZE, req[i].body, req[i].body_len);
 		if (req[i].data_len > 0)
 			memcpy(h + SMB2_HDR_SIZE + req[i].body_len,
 			       req[i].data, req[i].data_len);
-		memset(h + SMB2_HDR_SIZE + req[i].body_len + req[i].data_len,
-		       0, len - SMB2_HDR_SIZE - req[i].body_len -
-				  req[i].data_len);
+		memset(h + used, 0, len - used);
 		if (smb2_sign_req(c, req[i].cmd))
 			smb2_sign(c, h, len);
 		off += len;
@@ -315,17 +329,20 @@ static int smb2_send(struct smb2_conn *c, const struct smb2_req *req,
 	c->sent_len = total;
 	if (c->credits >= n)
 		c->credits -= n;
-	if (!c->encrypt || !c->keys) {
-		smb2_nbss(c->sbuf, total);
-		return smb2_write_all(c, c->sbuf, total + 4);
-	}
-	if (smb2_grow(c, &c->tbuf, &c->tbuf_size,
-		      total + 4 + SMB2_TF_SIZE) != 0)
-		return smb2_fail(c, ENOMEM, "out of memory");
-	out = c->tbuf;
-	smb2_nbss(out, total + SMB2_TF_SIZE);
-	smb2_encrypt(c, c->sbuf + 4, total, out + 4);
-	return smb2_write_all(c, out, total + 4 + SMB2_TF_SIZE);
+	smb2_nbss(c->sbuf + *at, wire - 4);
+	if (enc)
+		smb2_encrypt(c, plain + 4, total, c->sbuf + *at + 4);
+	*at += wire;
+	return 0;
+}
+
+static int smb2_send(struct smb2_conn *c, const struct smb2_req *req,
+		     unsigned n)
+{
+	size_t at = 0;
+	int r = smb2_pack(c, req, n, &at);
+
+	return r != 0 ? r : smb2_write_all(c, c->sbuf, at);
 }
 
 /* ---- receiving ---- */
@@ -426,6 +443,7 @@ static int smb2_recv_frame(struct smb2_conn *c, unsigned k, uint8_t **msg,
 	}
 	if (memcmp(*msg, "\xfeSMB", 4) != 0)
 		return smb2_fail(c, EPROTO, "not an SMB2 response");
+	util_beat();	/* an answer: progress for the stall watch */
 	return 0;
 }
 
@@ -494,6 +512,142 @@ int smb2_exchange(struct smb2_conn *c, struct smb2_req *req, unsigned n)
 			frames++;
 	}
 	if (r != 0) {
+		close(c->fd);
+		c->fd = -1;
+	}
+	return r;
+}
+
+/* ---- several requests in flight ---- */
+
+uint32_t smb2_io_max(const struct smb2_conn *c, bool write)
+{
+	uint32_t m = write ? c->max_write : c->max_read;
+
+	return m == 0 || m > SMB2_IO_MAX ? SMB2_IO_MAX : m;
+}
+
+/* Where a flight stands: request k's message id is mid0 + k; low is the
+ * first not yet answered, and bit i of mask whether low + i is. */
+struct smb2_fl {
+	struct smb2_flight *f;
+	uint64_t mid0;
+	uint64_t mask;
+	unsigned low;
+	bool stop;
+};
+
+/* Build the flight's next request and pack it at *at. */
+static int smb2_fl_pack(struct smb2_conn *c, struct smb2_fl *s, size_t *at)
+{
+	struct smb2_flight *f = s->f;
+	struct smb2_req req = { 0 };
+	int r;
+
+	if (f->build(f->arg, f->sent, &req) != 0) {
+		s->stop = true;
+		return 0;
+	}
+	r = smb2_pack(c, &req, 1, at);
+	if (r == 0)
+		f->sent++;
+	return r;
+}
+
+/* Whether the flight may send its next request now. */
+static bool smb2_fl_room(const struct smb2_conn *c, const struct smb2_fl *s)
+{
+	const struct smb2_flight *f = s->f;
+
+	return !s->stop && f->sent < f->cnt &&
+	       f->sent - s->low < c->in_flight &&
+	       (c->credits > 0 || f->answered == f->sent);
+}
+
+/* The response at h (len bytes) to one of the flight's requests. */
+static int smb2_fl_take(struct smb2_conn *c, struct smb2_fl *s, uint8_t *h,
+			size_t len)
+{
+	uint64_t mid = smb2_get64(h + SMB2_H_MID), k = mid - s->mid0;
+	uint32_t flags = smb2_get32(h + SMB2_H_FLAGS);
+	struct smb2_req r = { .cmd = smb2_get16(h + SMB2_H_CMD),
+			      .status = smb2_get32(h + SMB2_H_STATUS),
+			      .rbody = h + SMB2_HDR_SIZE,
+			      .rbody_len = len - SMB2_HDR_SIZE };
+
+	c->credits += smb2_get16(h + SMB2_H_CREDIT);
+	if (mid < s->mid0 || k >= s->f->sent || k < s->low ||
+	    (s->mask >> (k - s->low) & 1))
+		return smb2_fail(c, EPROTO, "a response to message %llu, "
+				 "not asked", (unsigned long long)mid);
+	if (r.status == STATUS_PENDING && (flags & SMB2_FLAGS_ASYNC))
+		return 0;	/* interim: the answer comes later */
+	if ((flags & SMB2_FLAGS_SIGNED) && c->keys && !c->encrypt &&
+	    !smb2_check_sig(c, h, len))
+		return smb2_fail(c, EBADMSG, "a response with a bad "
+				 "signature");
+	s->mask |= 1ull << (k - s->low);
+	while (s->mask & 1) {
+		s->mask >>= 1;
+		s->low++;
+	}
+	s->f->answered++;
+	if (s->f->done(s->f->arg, (unsigned)k, &r) != 0)
+		s->stop = true;
+	return 0;
+}
+
+/* One frame of answers (one, or several chained). */
+static int smb2_fl_recv(struct smb2_conn *c, struct smb2_fl *s)
+{
+	uint8_t *msg = NULL;
+	size_t len = 0;
+	int r = smb2_recv_frame(c, 0, &msg, &len);
+
+	while (r == 0) {
+		uint32_t next = smb2_get32(msg + SMB2_H_NEXT);
+		size_t one = next != 0 && next < len ? next : len;
+
+		if (one < SMB2_HDR_SIZE + 2)
+			return smb2_fail(c, EPROTO, "a short response");
+		r = smb2_fl_take(c, s, msg, one);
+		if (next == 0 || next >= len)
+			break;
+		msg += next;
+		len -= next;
+	}
+	return r;
+}
+
+int smb2_flight(struct smb2_conn *c, struct smb2_flight *f)
+{
+	struct smb2_fl s = { .f = f, .mid0 = c->mid };
+	int r = 0;
+
+	f->sent = f->answered = 0;
+	if (c->fd < 0)
+		return smb2_fail(c, ENOTCONN, "not connected");
+	while (r == 0 && (f->answered < f->sent ||
+			  (!s.stop && f->sent < f->cnt))) {
+		size_t at = 0;
+
+		/* what may go now goes in one send */
+		while (r == 0 && smb2_fl_room(c, &s))
+			r = smb2_fl_pack(c, &s, &at);
+		if (r == 0 && at > 0)
+			r = smb2_write_all(c, c->sbuf, at);
+		else if (r == 0)
+			r = smb2_fl_recv(c, &s);
+	}
+	if (r != 0) {
+		char *e = talloc_asprintf(c, "%s (%u of %u requests in "
+					  "flight answered)", smb2_error(c),
+					  f->answered, f->sent);
+
+		if (e != NULL) {
+			talloc_free(c->err);
+			c->err = e;
+		}
 		close(c->fd);
 		c->fd = -1;
 	}

@@ -3,8 +3,12 @@
  * native path of -B smb, --smb-client=native): each op is the SMB2
  * requests it needs and nothing else, and its status is the server's.
  * NTCreateX is one CREATE with the loadfile's disposition and create
- * options; Close one CLOSE; ReadX/WriteX one READ/WRITE per 64 KiB chunk
- * (a read at the end of the file is one READ answered END_OF_FILE);
+ * options; Close one CLOSE; ReadX/WriteX one READ/WRITE per chunk (64
+ * KiB, or the server's maximum when smaller), all of them sent before
+ * the answers are read (up to --smb-in-flight at once, smb2_flight()),
+ * and -F's FLUSH in the one compound with a single chunk's WRITE, after
+ * the last answer otherwise (a read at the end of the file is one READ
+ * answered END_OF_FILE);
  * QUERY_FILE_INFORMATION one QUERY_INFO, SET_FILE_INFORMATION one
  * SET_INFO, QUERY_FS_INFORMATION one QUERY_INFO on the share's root
  * (opened once at set-up); QUERY_PATH_INFORMATION, Unlink, Rmdir, Mkdir
@@ -220,6 +224,17 @@ uint32_t nat_run(struct smb_native *n, struct op_call *call,
 		nat_dfs(n, call, status) : status;
 }
 
+uint32_t nat_flight(struct smb_native *n, struct op_call *call,
+		    struct smb2_flight *f)
+{
+	int r;
+
+	if (!smb2_connected(n->c) && nat_reconnect(n, call) != 0)
+		return ntstatus_failure(call->err);
+	r = smb2_flight(n->c, f);
+	return r != 0 ? nat_lost(n, call, r) : NT_STATUS_OK;
+}
+
 /* CREATE of path, then the request body k = 1 (if any), then CLOSE: one
  * compound. */
 static uint32_t nat_path_op(struct smb_native *n, struct op_call *call,
@@ -355,49 +370,168 @@ uint32_t nat_close_op(void *state, struct op_call *call)
 	return nat_run(n, call, &req, 1);
 }
 
+/* ---- ReadX and WriteX: their chunks in flight ---- */
+
+/* A ReadX's (data NULL) or WriteX's chunks: chunk k is the bytes from
+ * off + k * chunk. */
+struct nat_io {
+	struct smb_native *n;
+	const uint8_t *fid;
+	const uint8_t *data;
+	int64_t off, size;
+	uint32_t chunk;
+	int64_t moved;		/* bytes the answers say were moved */
+	uint32_t status;	/* the first failed chunk's */
+	unsigned fail_k;
+	bool short_read;	/* an answer ended the file */
+};
+
+static uint32_t nat_io_len(const struct nat_io *io, unsigned k)
+{
+	int64_t left = io->size - (int64_t)k * io->chunk;
+
+	return left > io->chunk ? io->chunk : (uint32_t)left;
+}
+
+/* Chunk k failed with status: the earliest chunk's failure is the op's;
+ * no more chunks are sent. */
+static int nat_io_fail(struct nat_io *io, unsigned k, uint32_t status)
+{
+	if (io->status == NT_STATUS_OK || k < io->fail_k) {
+		io->status = status;
+		io->fail_k = k;
+	}
+	return 1;
+}
+
+/* smb2_flight's build: READ or WRITE of chunk k. */
+static int nat_io_build(void *arg, unsigned k, struct smb2_req *req)
+{
+	struct nat_io *io = arg;
+	uint32_t len = nat_io_len(io, k);
+	uint64_t at = (uint64_t)io->off + (uint64_t)k * io->chunk;
+	uint8_t *b;
+
+	if (io->data == NULL) {
+		b = nat_fixed(io->n, req, 0, SMB2_READ, 49, 49, 16, io->fid);
+		if (b != NULL)
+			b[2] = 0x50;
+	} else {
+		b = nat_fixed(io->n, req, 0, SMB2_WRITE, 48, 49, 16, io->fid);
+		if (b != NULL)
+			smb2_put16(b + 2, SMB2_HDR_SIZE + 48);
+		req->data = io->data + (size_t)k * io->chunk;
+		req->data_len = len;
+	}
+	if (b == NULL)
+		return nat_io_fail(io, k, NT_STATUS_NO_MEMORY);
+	smb2_put32(b + 4, len);
+	smb2_put64(b + 8, at);
+	return 0;
+}
+
+/* smb2_flight's done: chunk k's answer.  A read answered END_OF_FILE or
+ * short ends the file; a write's short answer is a full disk. */
+static int nat_io_done(void *arg, unsigned k, const struct smb2_req *r)
+{
+	struct nat_io *io = arg;
+	uint32_t len = nat_io_len(io, k), got;
+	bool write = io->data != NULL;
+
+	if (!write && r->status == NT_STATUS_END_OF_FILE) {
+		io->short_read = true;
+		return 1;
+	}
+	if (r->status != NT_STATUS_OK)
+		return nat_io_fail(io, k, r->status);
+	got = r->rbody_len >= (write ? 8u : 16u) ? smb2_get32(r->rbody + 4) :
+						   0;
+	io->moved += got < len ? got : len;
+	if (got >= len)
+		return 0;
+	if (write)
+		return nat_io_fail(io, k, NT_STATUS_DISK_FULL);
+	io->short_read = true;
+	return 1;
+}
+
+/* Every chunk of io, several in flight: the first failed chunk's status,
+ * or the lost connection's. */
+static uint32_t nat_io_run(struct smb_native *n, struct op_call *call,
+			   struct nat_io *io)
+{
+	struct smb2_flight f = { .build = nat_io_build, .done = nat_io_done,
+				 .arg = io };
+	uint32_t status;
+
+	io->chunk = smb2_io_max(n->c, io->data != NULL);
+	if (io->size / io->chunk >= UINT32_MAX)
+		return nat_fail(call, NT_STATUS_INVALID_PARAMETER, EINVAL);
+	f.cnt = (unsigned)((io->size + io->chunk - 1) / io->chunk);
+	status = nat_flight(n, call, &f);
+	if (status != NT_STATUS_OK)
+		return status;
+	switch (io->status) {
+	case NT_STATUS_OK:
+		return NT_STATUS_OK;
+	case NT_STATUS_DISK_FULL:
+		return nat_fail(call, io->status, ENOSPC);
+	case NT_STATUS_NO_MEMORY:
+		return nat_fail(call, io->status, ENOMEM);
+	default:
+		return nat_fail(call, io->status, EIO);
+	}
+}
+
 HOT_PATH
 uint32_t nat_readx(void *state, struct op_call *call)
 {
 	struct smb_native *n = state;
 	struct nat_handle *h = nat_handle(n, call);
-	int64_t off = call->arg[0], size = call->arg[1];
-	int64_t expected = call->arg[2], got = 0;
-	struct smb2_req req;
+	struct nat_io io = { .n = n, .off = call->arg[0],
+			     .size = call->arg[1] };
+	uint32_t status;
 
-	call->bytes = size > 0 ? (uint64_t)size : 0;
+	call->bytes = io.size > 0 ? (uint64_t)io.size : 0;
 	if (h == NULL)
 		return nat_fail(call, NT_STATUS_INVALID_HANDLE, EBADF);
-	if (off < 0 || size < 0 || size > INT64_MAX - off)
+	if (io.off < 0 || io.size < 0 || io.size > INT64_MAX - io.off)
 		return nat_fail(call, NT_STATUS_INVALID_PARAMETER, EINVAL);
-	if (n->opts->fake_io)
+	if (n->opts->fake_io || io.size == 0)
 		return NT_STATUS_OK;
-	while (got < size) {
-		uint32_t chunk = size - got > SMB2_IO_MAX ? SMB2_IO_MAX :
-				 (uint32_t)(size - got), status;
-		uint8_t *b = nat_fixed(n, &req, 0, SMB2_READ, 49, 49, 16,
-				       h->fid);
-
-		if (b == NULL)
-			return nat_fail(call, NT_STATUS_NO_MEMORY, ENOMEM);
-		b[2] = 0x50;
-		smb2_put32(b + 4, chunk);
-		smb2_put64(b + 8, (uint64_t)(off + got));
-		status = nat_run(n, call, &req, 1);
-		if (status == NT_STATUS_END_OF_FILE) {
-			call->err = 0;
-			break;
-		}
-		if (status != NT_STATUS_OK)
-			return status;
-		if (req.rbody_len < 16 || smb2_get32(req.rbody + 4) == 0)
-			break;
-		got += smb2_get32(req.rbody + 4);
-		if (smb2_get32(req.rbody + 4) < chunk)
-			break;
-	}
+	io.fid = h->fid;
+	status = nat_io_run(n, call, &io);
+	if (status != NT_STATUS_OK)
+		return status;
 	/* fewer bytes than the loadfile says came back: the file is short */
-	if (got < expected)
+	if (io.moved < call->arg[2])
 		return nat_fail(call, NT_STATUS_END_OF_FILE, 0);
+	return NT_STATUS_OK;
+}
+
+/* -F and a WriteX of one chunk: the WRITE and its FLUSH in one
+ * compound. */
+static uint32_t nat_write_flush(struct smb_native *n, struct op_call *call,
+				struct nat_handle *h)
+{
+	struct smb2_req req[2];
+	uint8_t *b = nat_fixed(n, &req[0], 0, SMB2_WRITE, 48, 49, 16, h->fid);
+	uint32_t status;
+
+	if (b == NULL)
+		return nat_fail(call, NT_STATUS_NO_MEMORY, ENOMEM);
+	smb2_put16(b + 2, SMB2_HDR_SIZE + 48);
+	smb2_put32(b + 4, (uint32_t)call->arg[1]);
+	smb2_put64(b + 8, (uint64_t)call->arg[0]);
+	req[0].data = call->data;
+	req[0].data_len = (size_t)call->arg[1];
+	nat_fixed(n, &req[1], 1, SMB2_FLUSH, 24, 24, 8, nat_related);
+	status = nat_run(n, call, req, 2);
+	if (status != NT_STATUS_OK)
+		return status;
+	if (req[0].rbody_len < 8 ||
+	    smb2_get32(req[0].rbody + 4) < (uint32_t)call->arg[1])
+		return nat_fail(call, NT_STATUS_DISK_FULL, ENOSPC);
 	return NT_STATUS_OK;
 }
 
@@ -406,47 +540,29 @@ uint32_t nat_writex(void *state, struct op_call *call)
 {
 	struct smb_native *n = state;
 	struct nat_handle *h = nat_handle(n, call);
-	int64_t off = call->arg[0], size = call->arg[1], done = 0;
-	struct smb2_req req[2];
+	struct nat_io io = { .n = n, .off = call->arg[0],
+			     .size = call->arg[1], .data = call->data };
+	struct smb2_req req;
 	uint32_t status;
 
-	call->bytes = size > 0 ? (uint64_t)size : 0;
+	call->bytes = io.size > 0 ? (uint64_t)io.size : 0;
 	if (h == NULL)
 		return nat_fail(call, NT_STATUS_INVALID_HANDLE, EBADF);
-	if (off < 0 || size < 0 || size > INT64_MAX - off)
+	if (io.off < 0 || io.size < 0 || io.size > INT64_MAX - io.off)
 		return nat_fail(call, NT_STATUS_INVALID_PARAMETER, EINVAL);
-	if (n->opts->fake_io || size == 0)
+	if (n->opts->fake_io || io.size == 0)
 		return NT_STATUS_OK;
 	if (call->data == NULL)
 		return nat_fail(call, NT_STATUS_INVALID_PARAMETER, EINVAL);
-	while (done < size) {
-		uint32_t chunk = size - done > SMB2_IO_MAX ? SMB2_IO_MAX :
-				 (uint32_t)(size - done);
-		uint8_t *b = nat_fixed(n, &req[0], 0, SMB2_WRITE, 48, 49, 16,
-				       h->fid);
-		unsigned cnt = 1;
-
-		if (b == NULL)
-			return nat_fail(call, NT_STATUS_NO_MEMORY, ENOMEM);
-		smb2_put16(b + 2, SMB2_HDR_SIZE + 48);
-		smb2_put32(b + 4, chunk);
-		smb2_put64(b + 8, (uint64_t)(off + done));
-		req[0].data = call->data + done;
-		req[0].data_len = chunk;
-		/* -F: the flush goes with the last write */
-		if (n->opts->fsync_writes && done + chunk == size) {
-			nat_fixed(n, &req[1], 1, SMB2_FLUSH, 24, 24, 8,
-				  nat_related);
-			cnt = 2;
-		}
-		status = nat_run(n, call, req, cnt);
-		if (status != NT_STATUS_OK)
-			return status;
-		if (req[0].rbody_len < 8 || smb2_get32(req[0].rbody + 4) == 0)
-			return nat_fail(call, NT_STATUS_DISK_FULL, ENOSPC);
-		done += smb2_get32(req[0].rbody + 4);
-	}
-	return NT_STATUS_OK;
+	if (n->opts->fsync_writes && io.size <= smb2_io_max(n->c, true))
+		return nat_write_flush(n, call, h);
+	io.fid = h->fid;
+	status = nat_io_run(n, call, &io);
+	if (status != NT_STATUS_OK || !n->opts->fsync_writes)
+		return status;
+	/* -F: the flush after every chunk is answered */
+	nat_fixed(n, &req, 0, SMB2_FLUSH, 24, 24, 8, h->fid);
+	return nat_run(n, call, &req, 1);
 }
 
 HOT_PATH

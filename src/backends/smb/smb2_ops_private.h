@@ -72,6 +72,12 @@ void nat_sinfo(struct smb_native *n, struct smb2_req *r, unsigned k,
 uint32_t nat_run(struct smb_native *n, struct op_call *call,
 		 struct smb2_req *req, unsigned cnt);
 
+/* f's requests in flight (smb2_flight()) after a reconnection if the
+ * connection was lost: NT_STATUS_OK when all were answered (f's
+ * callbacks keep their verdicts), or the lost connection's status. */
+uint32_t nat_flight(struct smb_native *n, struct op_call *call,
+		    struct smb2_flight *f);
+
 uint32_t nat_fail(struct op_call *call, uint32_t status, int err);
 uint32_t nat_lost(struct smb_native *n, struct op_call *call, int r);
 uint32_t nat_chain_status(struct op_call *call, const struct smb2_req *req,

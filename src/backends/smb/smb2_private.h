@@ -55,6 +55,8 @@ struct smb2_conn {
 	uint16_t dialect;
 	uint64_t mid;			/* the next message id */
 	uint32_t credits;		/* granted and not yet used */
+	uint32_t max_read, max_write;	/* the server's, from NEGOTIATE */
+	unsigned in_flight;		/* requests outstanding at most */
 	uint64_t sid;
 	uint32_t tid;
 	bool sign;			/* requests are signed */

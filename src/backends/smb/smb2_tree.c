@@ -3,9 +3,10 @@
  * (CREATE of the directory and QUERY_DIRECTORY with the loadfile's
  * pattern as one compound, more QUERY_DIRECTORY until the server says no
  * more or the loadfile's maximum is reached, CLOSE), Deltree and the
- * cleanup (a walk: list a directory, close it, remove its files with
- * delete-on-close compounds, recurse, remove it); and the listing of a
- * whole directory (dbench 5.0's READDIR).
+ * cleanup (a walk: list a directory, close it, remove its files, their
+ * CREATEs with delete on close in flight and then the CLOSEs (up to
+ * --smb-in-flight at once), recurse, remove it); and the listing of a whole directory (dbench
+ * 5.0's READDIR).
  */
 #include "config.h"
 
@@ -309,6 +310,84 @@ static bool nat_missing(uint32_t status)
 	       status == NT_STATUS_OBJECT_PATH_NOT_FOUND;
 }
 
+/*
+ * A directory's files removed with several requests in flight: the
+ * CREATE (delete on close) of each, then the CLOSE of each that opened.
+ */
+struct nat_rm {
+	struct smb_native *n;
+	const struct nat_names *l;
+	size_t *file;		/* the files' indexes in l */
+	uint8_t (*fid)[16];	/* the opened ones' file ids */
+	size_t nfiles, nopen;
+	bool closing;
+	uint32_t status;	/* the first failure but a missing file */
+};
+
+static int nat_rm_build(void *arg, unsigned k, struct smb2_req *req)
+{
+	struct nat_rm *rm = arg;
+	size_t i = rm->closing ? 0 : rm->file[k];
+
+	if (rm->closing)
+		nat_close(rm->n, req, 0, rm->fid[k]);
+	else
+		nat_create(rm->n, req, 0, rm->l->path[i], rm->l->len[i],
+			   NAT_ACCESS_DELETE, 1, 0x1040);
+	if (req->body != NULL)
+		return 0;
+	rm->status = NT_STATUS_NO_MEMORY;
+	return 1;
+}
+
+static int nat_rm_done(void *arg, unsigned k, const struct smb2_req *req)
+{
+	struct nat_rm *rm = arg;
+	uint32_t status = req->status;
+
+	(void)k;
+	if (!rm->closing && status == NT_STATUS_OK) {
+		if (req->rbody_len >= 80)
+			memcpy(rm->fid[rm->nopen++], req->rbody + 64, 16);
+		else
+			status = NT_STATUS_UNSUCCESSFUL;
+	}
+	if (status != NT_STATUS_OK && !nat_missing(status) &&
+	    rm->status == NT_STATUS_OK)
+		rm->status = status;
+	return 0;
+}
+
+/* Remove the files (not the directories) of l. */
+static uint32_t nat_rm_files(struct smb_native *n, struct op_call *call,
+			     const struct nat_names *l)
+{
+	struct nat_rm rm = { .n = n, .l = l };
+	struct smb2_flight f = { .build = nat_rm_build, .done = nat_rm_done,
+				 .arg = &rm };
+	uint32_t status;
+
+	rm.file = talloc_array(l->mem, size_t, l->n + 1);
+	rm.fid = talloc_size(l->mem, 16 * (l->n + 1));
+	if (rm.file == NULL || rm.fid == NULL)
+		return nat_fail(call, NT_STATUS_NO_MEMORY, ENOMEM);
+	for (size_t i = 0; i < l->n; i++)
+		if (!l->is_dir[i])
+			rm.file[rm.nfiles++] = i;
+	if (rm.nfiles == 0)
+		return NT_STATUS_OK;
+	f.cnt = (unsigned)rm.nfiles;
+	status = nat_flight(n, call, &f);
+	if (status == NT_STATUS_OK && rm.nopen > 0) {
+		rm.closing = true;
+		f.cnt = (unsigned)rm.nopen;
+		status = nat_flight(n, call, &f);
+	}
+	if (status == NT_STATUS_OK && rm.status != NT_STATUS_OK)
+		status = nat_fail(call, rm.status, EIO);
+	return status;
+}
+
 /* Remove the tree at p (its contents only when !self). */
 static uint32_t nat_tree_rm(struct smb_native *n, struct op_call *call,
 			    const uint8_t *p, size_t len, bool self)
@@ -322,11 +401,11 @@ static uint32_t nat_tree_rm(struct smb_native *n, struct op_call *call,
 	if (status == NT_STATUS_NOT_A_DIRECTORY && self)
 		status = nat_remove(n, call, p, len, false);
 	else if (status == NT_STATUS_OK) {
+		status = nat_rm_files(n, call, &l);
 		for (size_t i = 0; i < l.n; i++) {
-			st = l.is_dir[i] ?
-				nat_tree_rm(n, call, l.path[i], l.len[i], true) :
-				nat_remove(n, call, l.path[i], l.len[i],
-					   false);
+			if (!l.is_dir[i])
+				continue;
+			st = nat_tree_rm(n, call, l.path[i], l.len[i], true);
 			if (st != NT_STATUS_OK && !nat_missing(st) &&
 			    status == NT_STATUS_OK)
 				status = st;
@@ -359,18 +438,50 @@ uint32_t nat_deltree(void *state, struct op_call *call)
 	return status;
 }
 
+/* The cleanup's CLOSEs of the handles still open, in flight. */
+struct nat_closes {
+	struct smb_native *n;
+	uint32_t *slot;
+};
+
+static int nat_closes_build(void *arg, unsigned k, struct smb2_req *req)
+{
+	struct nat_closes *cl = arg;
+
+	nat_close(cl->n, req, 0, cl->n->h[cl->slot[k]].fid);
+	return req->body == NULL;
+}
+
+static int nat_closes_done(void *arg, unsigned k, const struct smb2_req *req)
+{
+	(void)arg;
+	(void)k;
+	(void)req;
+	return 0;
+}
+
+static void nat_close_all(struct smb_native *n, struct op_call *call)
+{
+	struct nat_closes cl = { .n = n };
+	struct smb2_flight f = { .build = nat_closes_build,
+				 .done = nat_closes_done, .arg = &cl };
+
+	cl.slot = talloc_array(n, uint32_t, n->nh + 1);
+	for (uint32_t i = 0; i < n->nh; i++) {
+		if (n->h[i].open && cl.slot != NULL)
+			cl.slot[f.cnt++] = i;
+		n->h[i].open = false;
+	}
+	if (f.cnt > 0)
+		(void)nat_flight(n, call, &f);
+	talloc_free(cl.slot);
+}
+
 int nat_cleanup(struct smb_native *n, const char *path)
 {
 	struct op_call call = { .path = { path } };
-	struct smb2_req req;
 
-	for (uint32_t i = 0; i < n->nh; i++) {
-		if (!n->h[i].open)
-			continue;
-		n->h[i].open = false;
-		nat_close(n, &req, 0, n->h[i].fid);
-		(void)nat_run(n, &call, &req, 1);
-	}
+	nat_close_all(n, &call);
 	call.err = 0;
 	if (nat_deltree(n, &call) == NT_STATUS_OK)
 		return 0;

@@ -15,6 +15,7 @@
 #include <strings.h>
 #include <talloc.h>
 
+#include "smb2.h"
 #include "smb_private.h"
 #include "util/util.h"
 
@@ -41,6 +42,25 @@ static int smb_parse_protocol(struct smb_opts *so, const char *arg)
 	so->proto_max = colon ? smb_dialect(colon + 1, strlen(colon + 1)) :
 				so->proto_min;
 	return so->proto_min != NULL && so->proto_max != NULL ? 0 : -1;
+}
+
+/* --smb-in-flight=N: 1 .. SMB2_IN_FLIGHT_MAX requests outstanding. */
+static int smb_parse_in_flight(void *mem, struct smb_opts *so,
+			       const char *arg, char **err)
+{
+	char *end;
+	unsigned long n;
+
+	errno = 0;
+	n = strtoul(arg, &end, 10);
+	if (errno == 0 && end != arg && *end == '\0' && arg[0] != '-' &&
+	    n >= 1 && n <= SMB2_IN_FLIGHT_MAX) {
+		so->in_flight = (unsigned)n;
+		return 0;
+	}
+	*err = talloc_asprintf(mem, "'%s' is not a number of requests from 1 "
+			       "to %d", arg, SMB2_IN_FLIGHT_MAX);
+	return -1;
 }
 
 /* //SERVER[:PORT]/SHARE or smb://SERVER[:PORT]/SHARE */
@@ -151,6 +171,8 @@ int smb_option(void *mem_ctx, void **bopts, int val, const char *arg,
 		*err = talloc_asprintf(mem_ctx, "'%s' is not native or "
 				       "libsmbclient", arg);
 		return -1;
+	case SMB_OPT_IN_FLIGHT:
+		return smb_parse_in_flight(mem_ctx, so, arg, err);
 	}
 	return -1;
 }
@@ -277,6 +299,11 @@ int smb_options_done(void *mem_ctx, void **bopts, char **err)
 	    strcmp(so->proto_min, so->proto_max) > 0) {
 		*err = talloc_strdup(mem_ctx, "--smb-protocol: MIN is above "
 				     "MAX");
+		return -1;
+	}
+	if (so->in_flight != 0 && !so->native) {
+		*err = talloc_strdup(mem_ctx, "--smb-in-flight needs "
+				     "--smb-client=native");
 		return -1;
 	}
 	return 0;

@@ -20,6 +20,7 @@ enum smb_opt {
 	SMB_OPT_SIGN,
 	SMB_OPT_CLIENT,
 	SMB_OPT_KERBEROS,
+	SMB_OPT_IN_FLIGHT,
 };
 
 /* What the options say; the backend_opts object. */
@@ -36,6 +37,7 @@ struct smb_opts {
 	bool native;		/* --smb-client=native (the default): the
 				 * own SMB2 client; false: libsmbclient */
 	bool kerberos;		/* --smb-kerberos: the credential cache */
+	unsigned in_flight;	/* --smb-in-flight (native); 0: the default */
 };
 
 /* ->option and ->options_done of the whole backend (smb_opts.c). */
