@@ -12,8 +12,8 @@
  * QUERY_FILE_INFORMATION one QUERY_INFO, SET_FILE_INFORMATION one
  * SET_INFO, QUERY_FS_INFORMATION one QUERY_INFO on the share's root
  * (opened once at set-up); QUERY_PATH_INFORMATION, Unlink, Rmdir, Mkdir
- * and Rename one related compound (CREATE, the request, CLOSE; Rmdir's
- * request the delete disposition, which says DIRECTORY_NOT_EMPTY).
+ * and Rename one related compound (CREATE, the request, CLOSE; Rmdir's,
+ * in smb2_tree.c, the delete disposition, which says DIRECTORY_NOT_EMPTY).
  * FIND_FIRST, Deltree and the cleanup are in smb2_tree.c.  Here too: the
  * client's set-up (the connection, the share's root open) and, after a
  * lost connection, the next op's one new attempt (--keep-going).
@@ -191,9 +191,7 @@ static uint32_t nat_dfs(struct smb_native *n, struct op_call *call,
 				     n->p.server, n->p.share,
 				     call->path[0] != NULL ? call->path[0] :
 							     "");
-	/* (EIO from nat_chain_status: a fault, which stops the client with
-	 * this line; nothing under the referral can be measured) */
-	call->msg = n->dfs_msg;
+	call->msg = n->dfs_msg;	/* with EIO, a fault: the client stops */
 	return status;
 }
 
@@ -237,9 +235,9 @@ uint32_t nat_flight(struct smb_native *n, struct op_call *call,
 
 /* CREATE of path, then the request body k = 1 (if any), then CLOSE: one
  * compound. */
-static uint32_t nat_path_op(struct smb_native *n, struct op_call *call,
-			    struct smb2_req *req, unsigned cnt,
-			    uint32_t access, uint32_t disp, uint32_t options)
+uint32_t nat_path_op(struct smb_native *n, struct op_call *call,
+		     struct smb2_req *req, unsigned cnt, uint32_t access,
+		     uint32_t disp, uint32_t options)
 {
 	long l = nat_path(n, 0, call->path[0]);
 
@@ -644,21 +642,6 @@ uint32_t nat_unlink(void *state, struct op_call *call)
 
 	/* non-directory, delete on close */
 	return nat_path_op(state, call, req, 2, NAT_ACCESS_DELETE, 1, 0x1040);
-}
-
-/*
- * CREATE, SET_INFO FileDispositionInformation, CLOSE: the disposition's
- * answer says DIRECTORY_NOT_EMPTY where the create option delete-on-close
- * would have the directory silently stay (Samba answers its CLOSE OK).
- */
-uint32_t nat_rmdir(void *state, struct op_call *call)
-{
-	static const uint8_t delete_pending = 1;
-	struct smb_native *n = state;
-	struct smb2_req req[3];
-
-	nat_sinfo(n, &req[1], 1, 13, nat_related, &delete_pending, 1);
-	return nat_path_op(n, call, req, 3, NAT_ACCESS_DELETE, 1, 0x1);
 }
 
 uint32_t nat_mkdir(void *state, struct op_call *call)

@@ -67,6 +67,13 @@ void nat_qinfo(struct smb_native *n, struct smb2_req *r, unsigned k,
 void nat_sinfo(struct smb_native *n, struct smb2_req *r, unsigned k,
 	       uint8_t cls, const uint8_t *fid, const uint8_t *v, size_t vlen);
 
+/* CREATE of call's path (access, disposition, create options), the
+ * request body k = 1 (cnt 3) if any, then CLOSE: one compound; its
+ * status. */
+uint32_t nat_path_op(struct smb_native *n, struct op_call *call,
+		     struct smb2_req *req, unsigned cnt, uint32_t access,
+		     uint32_t disp, uint32_t options);
+
 /* Send the chain; the first failed request's status, or the lost
  * connection's (call->msg says why). */
 uint32_t nat_run(struct smb_native *n, struct op_call *call,

@@ -1,5 +1,5 @@
 /*
- * smb2_tree.c - the native path's directory ops: FIND_FIRST
+ * smb2_tree.c - the native path's directory ops: Rmdir, FIND_FIRST
  * (CREATE of the directory and QUERY_DIRECTORY with the loadfile's
  * pattern as one compound, more QUERY_DIRECTORY until the server says no
  * more or the loadfile's maximum is reached, CLOSE), Deltree and the
@@ -195,6 +195,21 @@ uint32_t nat_find(void *state, struct op_call *call)
 		count = (uint64_t)max;
 	call->result = (int64_t)count;
 	return NT_STATUS_OK;
+}
+
+/*
+ * CREATE, SET_INFO FileDispositionInformation, CLOSE: the disposition's
+ * answer says DIRECTORY_NOT_EMPTY where the create option delete-on-close
+ * would have the directory silently stay (Samba answers its CLOSE OK).
+ */
+uint32_t nat_rmdir(void *state, struct op_call *call)
+{
+	static const uint8_t delete_pending = 1;
+	struct smb_native *n = state;
+	struct smb2_req req[3];
+
+	nat_sinfo(n, &req[1], 1, 13, nat_related, &delete_pending, 1);
+	return nat_path_op(n, call, req, 3, NAT_ACCESS_DELETE, 1, 0x1);
 }
 
 /* ---- removing trees ---- */
