@@ -156,6 +156,38 @@ skip() {
 	exit 77
 }
 
+# capture_start FILTER: tshark captures loopback's packets that match
+# FILTER into $W/cap.pcapng, in the background, once it says it does
+# (a busy machine may take it many seconds to start: it is waited for
+# while it lives, up to 120 s); a tshark that ends without capturing
+# skips the check, with its first line.  capture_stop: the last answers
+# reach the capture, then tshark ends.  A check that fails in between
+# stops the capture too.
+capture_start() {
+	local i
+	command -v tshark >/dev/null || skip "tshark is not installed"
+	tshark -i lo -f "$1" -w "$W/cap.pcapng" >"$W/tshark.out" \
+		2>"$W/tshark.err" </dev/null &
+	CAPTURE_PID=$!
+	trap 'kill -INT "$CAPTURE_PID" 2>/dev/null' EXIT
+	for i in $(seq 1 1200); do
+		grep -q '^Capturing on' "$W/tshark.err" && return 0
+		kill -0 "$CAPTURE_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill "$CAPTURE_PID" 2>/dev/null
+	wait "$CAPTURE_PID" 2>/dev/null
+	trap - EXIT
+	skip "tshark cannot capture on loopback here: $(grep -v '^Running as' "$W/tshark.err" | head -n 1)"
+}
+
+capture_stop() {
+	sleep 0.5
+	kill -INT "$CAPTURE_PID" 2>/dev/null
+	wait "$CAPTURE_PID" 2>/dev/null
+	trap - EXIT
+}
+
 # check DESCRIPTION FUNCTION [ARGS...]: run one check in a subshell, in a
 # fresh directory $W, and print "ok - ..." / "not ok - ...".
 check() {

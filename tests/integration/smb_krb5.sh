@@ -128,24 +128,9 @@ refused() {
 # request, in order (the run's own connections are libsmbclient's, the
 # client's the native one)
 logon_blobs() {
-	local ts i
-	command -v tshark >/dev/null || skip "tshark is not installed"
-	tshark -i lo -f "tcp port 445" -w "$W/cap.pcapng" >"$W/tshark.out" \
-		2>"$W/tshark.err" </dev/null &
-	ts=$!
-	trap 'kill -INT "$ts" 2>/dev/null' EXIT
-	for i in $(seq 1 100); do
-		grep -q '^Capturing on' "$W/tshark.err" && break
-		kill -0 "$ts" 2>/dev/null || break
-		sleep 0.1
-	done
-	grep -q '^Capturing on' "$W/tshark.err" ||
-		skip "tshark cannot capture on loopback here"
+	capture_start "tcp port 445"
 	run_db --run-once -B smb --smb-share=$SHARE "$@" -c "$DATA/basic.txt" 1
-	sleep 0.5	# the last replies reach the capture
-	kill -INT "$ts" 2>/dev/null
-	wait "$ts" 2>/dev/null
-	trap - EXIT
+	capture_stop
 	assert_clean_run "dbench $*"
 	tshark -r "$W/cap.pcapng" -Y 'smb2.cmd == 1 && smb2.flags.response == 0' \
 		-T fields -e tcp.stream -e smb2.security_blob 2>/dev/null \

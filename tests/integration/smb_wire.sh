@@ -59,33 +59,15 @@ marked_loadfile() {
 # "STREAM CMD FILENAME INDEX" for every SMB2 request, in order (one line
 # per command of a compound, INDEX its place in the message, from 1).
 wire_requests() {
-	local lf=$1 ts i
+	local lf=$1
 	shift
-	command -v tshark >/dev/null || skip "tshark is not installed"
 	[ -z "$SKIP_ALL" ] || skip "$SKIP_ALL"
 	marked_loadfile "$lf" >"$W/marked.txt"
-	tshark -i lo -f "tcp port $SMBD_PORT" -w "$W/cap.pcapng" \
-		>"$W/tshark.out" 2>"$W/tshark.err" </dev/null &
-	ts=$!
-	# a check that fails on the way stops its capture too
-	trap 'kill -INT "$ts" 2>/dev/null' EXIT
-	for i in $(seq 1 100); do
-		grep -q '^Capturing on' "$W/tshark.err" && break
-		kill -0 "$ts" 2>/dev/null || break
-		sleep 0.1
-	done
-	if ! grep -q '^Capturing on' "$W/tshark.err"; then
-		kill "$ts" 2>/dev/null
-		wait "$ts" 2>/dev/null
-		skip "tshark cannot capture on loopback here: $(grep -v '^Running as' "$W/tshark.err" | head -n 1)"
-	fi
+	capture_start "tcp port $SMBD_PORT"
 	rm -rf "${SMBD_SHARE:?}"/*
 	run_db --run-once -B smb --smb-share="//127.0.0.1:$SMBD_PORT/share" \
 		--smb-user="$SMBD_USER%$SMBD_PASS" -c "$W/marked.txt" "$@" 1
-	sleep 0.5	# the last replies reach the capture
-	kill -INT "$ts" 2>/dev/null
-	wait "$ts" 2>/dev/null
-	trap - EXIT
+	capture_stop
 	assert_clean_run "the captured pass"
 	tshark -r "$W/cap.pcapng" -d "tcp.port==$SMBD_PORT,nbss" \
 		-Y 'smb2 && smb2.flags.response == 0' -T fields \
