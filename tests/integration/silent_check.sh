@@ -103,14 +103,23 @@ smb_refused() {
 		"$W/err" "the message"
 }
 
-# native CHECK ARGS...: CHECK with --smb-client=native
+# native CHECK ARGS...: CHECK with --smb-client=native; libsmbclient
+# CHECK ARGS...: with the fallback client, whose check before the run
+# has its own bound
 native() {
 	SMB_ARGS=(--smb-client=native)
 	"$@"
 }
 
+libsmbclient() {
+	SMB_ARGS=(--smb-client=libsmbclient)
+	"$@"
+}
+
 check "smb: a server that never answers: one line within 10 s, exit 2" \
 	no_reply smb silent
+check "smb --smb-client=libsmbclient: a server that never answers: one line within 10 s, exit 2" \
+	libsmbclient no_reply smb silent
 check "nfs: a server that never answers: one line within 10 s, exit 2" \
 	no_reply nfs silent
 check "nfs: a connection never accepted: one line within 10 s, exit 2" \
