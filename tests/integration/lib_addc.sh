@@ -26,13 +26,9 @@
 # addc_kinit gets Administrator's ticket (the password on stdin).
 # /etc/samba and /etc/krb5.conf are never read or written.
 
-# Under check-sanitize: libsmbclient (the run's own connections) leaks
-# a little of its own (tests/lsan-smb.supp); the slow unwinder sees
-# through libtalloc, which has no frame pointers, so that the
-# suppressions can match its frames.
-if [ -n "${ASAN_OPTIONS:-}" ] && [[ $ASAN_OPTIONS != *fast_unwind_on_malloc=0* ]]; then
-	export ASAN_OPTIONS="$ASAN_OPTIONS:fast_unwind_on_malloc=0"
-fi
+# stop_by_pid, and under check-sanitize the slow unwinder for
+# libsmbclient's suppressions (the run's own connections)
+. "$(dirname "${BASH_SOURCE[0]}")/lib_smbd.sh"
 
 ADDC_PASS=Dbench-Krb5-1x
 ADDC_PID=
@@ -152,16 +148,10 @@ addc_kinit() {
 # addc_stop: stop samba (by its PID: it stops its smbd and winbindd) and
 # wait; then what of its children is left, by their PIDs.
 addc_stop() {
-	local i kids
+	local kids
 	[ -n "$ADDC_PID" ] || return 0
 	kids=$(pgrep -P "$ADDC_PID" 2>/dev/null)
-	kill -TERM "$ADDC_PID" 2>/dev/null
-	for i in $(seq 1 50); do
-		kill -0 "$ADDC_PID" 2>/dev/null || break
-		sleep 0.1
-	done
-	kill -KILL "$ADDC_PID" 2>/dev/null
-	wait "$ADDC_PID" 2>/dev/null
+	stop_by_pid "$ADDC_PID"
 	[ -z "$kids" ] || kill -KILL $kids 2>/dev/null
 	ADDC_PID=
 	return 0

@@ -137,19 +137,26 @@ smbd_helpers() {
 	done
 }
 
+# stop_by_pid PID: SIGTERM to the server PID (a child of this shell),
+# up to 5 s for it to end, then SIGKILL; reaped.
+stop_by_pid() {
+	local i
+	kill -TERM "$1" 2>/dev/null
+	for i in $(seq 1 50); do
+		kill -0 "$1" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -KILL "$1" 2>/dev/null
+	wait "$1" 2>/dev/null
+}
+
 # smbd_stop: stop the server started by smbd_start (by its PID), and wait;
 # then its RPC helpers (smbd_helpers), by their PIDs, even when the
 # server itself is already gone.
 smbd_stop() {
 	local i pids
 	if [ -n "$SMBD_PID" ]; then
-		kill -TERM "$SMBD_PID" 2>/dev/null
-		for i in $(seq 1 50); do
-			kill -0 "$SMBD_PID" 2>/dev/null || break
-			sleep 0.1
-		done
-		kill -KILL "$SMBD_PID" 2>/dev/null
-		wait "$SMBD_PID" 2>/dev/null
+		stop_by_pid "$SMBD_PID"
 		SMBD_PID=
 	fi
 	# also when a check killed smbd itself (and emptied SMBD_PID)

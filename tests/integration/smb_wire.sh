@@ -137,26 +137,28 @@ expected_counts() {
 	grep -Ev '^[[:space:]]*(#|$)' "$EXPECTED"
 }
 
-# libsmbclient's counts (--smb-client=libsmbclient, pinned: the default
-# is the native client since it covers what dbench sends)
-requests_per_op() {
+# client_requests_per_op CLIENT EXPECTED WHAT: one pass with
+# --smb-client=CLIENT, its requests per operation against EXPECTED.
+# libsmbclient's counts are pinned (data/smb_wire.expected; the default
+# is the native client since it covers what dbench sends); the native
+# client sends each operation's own requests only
+# (data/smb_wire_native.expected: one CREATE per NTCreateX, one compound
+# CREATE, QUERY_INFO, CLOSE per QUERY_PATH_INFORMATION, ...).
+client_requests_per_op() {
+	EXPECTED=$2
 	[ -f "$EXPECTED" ] || fail "no expected counts: $EXPECTED"
-	wire_counts "$LF" --smb-client=libsmbclient >"$W/found"
+	wire_counts "$LF" --smb-client="$1" >"$W/found"
 	expected_counts >"$W/expected"
 	assert_same_lines "$W/expected" "$W/found" \
-		"SMB2 requests per operation (LINE OP COMMAND COUNT)"
+		"SMB2 requests per operation$3 (LINE OP COMMAND COUNT)"
 }
 
-# The native client (--smb-client=native): each operation's own requests
-# only (data/smb_wire_native.expected: one CREATE per NTCreateX, one
-# compound CREATE, QUERY_INFO, CLOSE per QUERY_PATH_INFORMATION, ...).
+requests_per_op() {
+	client_requests_per_op libsmbclient "$EXPECTED" ""
+}
+
 native_requests_per_op() {
-	EXPECTED=$EXPECTED_NATIVE
-	[ -f "$EXPECTED" ] || fail "no expected counts: $EXPECTED"
-	wire_counts "$LF" --smb-client=native >"$W/found"
-	expected_counts >"$W/expected"
-	assert_same_lines "$W/expected" "$W/found" \
-		"SMB2 requests per operation, native client (LINE OP COMMAND COUNT)"
+	client_requests_per_op native "$EXPECTED_NATIVE" ", native client"
 }
 
 # in_flight LOADFILE: per ReadX/WriteX line of LOADFILE in the last
